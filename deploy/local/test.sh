@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, starts the real servers, runs every test.
+# Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+mkdir -p .local
+bash deploy/local/ensure-deps.sh
+bash deploy/local/servers.sh start
+export HOOKRAIL_SKIP_SERVER_START=true
+results=.local/jest-results.json
+rm -f "$results"
+rc=0
+npx jest --ci --maxWorkers=2 --json --outputFile="$results" "$@" || rc=$?
+node deploy/local/summarize-jest.js "$results"
+exit $rc

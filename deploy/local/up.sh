@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The README's first command: installs what is missing, starts the real servers and all six
+# services, prints how to reach them and writes the same to .local/stack.json.
+# Stays in the foreground: Ctrl-C stops everything. `--detach` returns after start-up (stop with `npm stop`).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+started_at=$(date +%s)
+mkdir -p .local/services
+bash deploy/local/ensure-deps.sh
+bash deploy/local/servers.sh start
+
+SERVICES=(api-gateway ingest source-consumer dispatcher retry-scheduler meta-event)
+declare -A PORTS=([api-gateway]=8080 [ingest]=8081 [source-consumer]=8091 [dispatcher]=8092 [retry-scheduler]=8093 [meta-event]=8094)
+
+echo "==> building services"
+node tools/build-service.mjs "${SERVICES[@]}"
+
+if [ -z "${HOOKRAIL_ADMIN_KEY:-}" ]; then
+  [ -f .local/admin-key ] || node -e "console.log('hr_admin.' + require('crypto').randomBytes(24).toString('base64url'))" > .local/admin-key
+  HOOKRAIL_ADMIN_KEY=$(cat .local/admin-key)
+fi
+export HOOKRAIL_ADMIN_KEY
+export HOOKRAIL_ALLOW_PRIVATE_TARGETS=${HOOKRAIL_ALLOW_PRIVATE_TARGETS:-true}
+export HOOKRAIL_SQS_ENDPOINT=${HOOKRAIL_SQS_ENDPOINT:-http://127.0.0.1:9324}
+export PUBSUB_EMULATOR_HOST=${PUBSUB_EMULATOR_HOST:-127.0.0.1:8085}
+
+for s in "${SERVICES[@]}"; do
+  pidfile=.local/services/$s.pid
+  if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    echo "    $s already running (pid $(cat "$pidfile"))"
+    continue
+  fi
+  HOOKRAIL_HTTP_PORT=${PORTS[$s]} setsid nohup node --enable-source-maps "services/$s/dist/main.js" \
+    >".local/services/$s.log" 2>&1 < /dev/null &
+  echo $! > "$pidfile"
+  echo "    $s started (pid $!, log .local/services/$s.log)"
+done
+
+echo "==> waiting for the services to be ready"
+for s in "${SERVICES[@]}"; do
+  ok=""
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:${PORTS[$s]}/readyz" >/dev/null 2>&1; then ok=1; break; fi
+    if ! kill -0 "$(cat .local/services/$s.pid)" 2>/dev/null; then break; fi
+    sleep 0.5
+  done
+  if [ -z "$ok" ]; then
+    echo "error: $s did not become ready; last lines of .local/services/$s.log:" >&2
+    tail -n 30 ".local/services/$s.log" >&2 || true
+    exit 1
+  fi
+done
+
+cat > .local/stack.json <<JSON
+{
+  "gateway_url": "http://127.0.0.1:8080/api",
+  "ingest_url": "http://127.0.0.1:8081/ingest",
+  "admin_api_key": "$HOOKRAIL_ADMIN_KEY",
+  "openapi_url": "http://127.0.0.1:8080/api/openapi.json",
+  "services": {$(for s in "${SERVICES[@]}"; do printf '"%s": "http://127.0.0.1:%s", ' "$s" "${PORTS[$s]}"; done | sed 's/, $//')},
+  "servers": $(cat .local/servers.json)
+}
+JSON
+
+echo
+echo "Hookrail is up in $(( $(date +%s) - started_at )) s."
+echo "  Gateway API:   http://127.0.0.1:8080/api   (OpenAPI: http://127.0.0.1:8080/api/openapi.json)"
+echo "  Ingest:        http://127.0.0.1:8081/ingest/{maskID}"
+echo "  Admin API key: $HOOKRAIL_ADMIN_KEY"
+echo "  Details:       .local/stack.json   Logs: .local/services/*.log"
+
+if [ "${1:-}" = "--detach" ]; then
+  echo "Stop with: npm stop"
+  exit 0
+fi
+echo "Press Ctrl-C to stop everything (or run 'npm stop' elsewhere)."
+trap 'echo; bash deploy/local/down.sh; exit 0' INT TERM
+while true; do sleep 3600 & wait $!; done

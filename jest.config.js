@@ -1,0 +1,56 @@
+// One jest run for the whole monorepo: `unit` needs nothing running, `integration` runs against
+// the real servers started once by deploy/local (see jest.global-setup.js).
+const esmDeps = [
+  'got',
+  '@sindresorhus',
+  '@szmarczak',
+  'cacheable-lookup',
+  'cacheable-request',
+  'decompress-response',
+  'form-data-encoder',
+  'lowercase-keys',
+  'p-cancelable',
+  'responselike',
+  'mimic-response',
+  'normalize-url',
+  'keyv',
+  'http2-wrapper',
+  'type-fest',
+  'byte-counter',
+  'chunk-data',
+  'get-stream',
+  'is-stream',
+  '@sec-ant',
+  'ulid',
+  'jose',
+];
+const shared = {
+  transform: {
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmDeps.join('|')})/)`],
+  moduleNameMapper: { '^@hookrail/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/.local/', '/dist/'],
+  rootDir: __dirname,
+};
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services}/**/*.spec.ts'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services,charts,deploy}/**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/jest.global-setup.js',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,7 @@
+// Starts the real servers once per test run (idempotent: a running server is left alone).
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+module.exports = async () => {
+  if (process.env.HOOKRAIL_SKIP_SERVER_START === 'true') return;
+  execFileSync('bash', [path.join(__dirname, 'deploy/local/servers.sh'), 'start'], { stdio: 'inherit' });
+};

@@ -1,0 +1,144 @@
+import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { BatchingPublisher, type Publisher } from './publisher';
+import { consume, type ConsumeOptions } from './consumer';
+import { TOPIC_KEYS, topicName, type TopicKey } from './topics';
+
+export interface BusOptions {
+  brokers: string[];
+  clientId: string;
+  topicPrefix: string;
+  partitions: number;
+  replicationFactor: number;
+}
+
+/** Large enough for a payload at the highest project limit plus its headers. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The only code that knows kafkajs. Services get a publisher, a way to consume a topic from the
+ * catalog, readiness and shutdown.
+ */
+export class Bus {
+  readonly kafka: Kafka;
+  private producer?: Producer;
+  private publisher?: BatchingPublisher;
+  private readonly consumers: Consumer[] = [];
+
+  constructor(
+    readonly options: BusOptions,
+    private readonly deps: { logger: Logger; metrics: Metrics },
+  ) {
+    const log = deps.logger.child({ component: 'kafkajs' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 30000,
+      retry: { initialRetryTime: 200, retries: 8 },
+      logLevel: logLevel.WARN,
+      logCreator:
+        () =>
+        ({ level, log: entry }) => {
+          const { message, ...rest } = entry;
+          if (level <= logLevel.ERROR) log.error(rest, message);
+          else log.warn(rest, message);
+        },
+    });
+  }
+
+  topic(key: TopicKey): string {
+    return topicName(this.options.topicPrefix, key);
+  }
+
+  /** Creates every catalog topic that does not exist yet (idempotent; safe from many replicas at once). */
+  async ensureTopics(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const missing = TOPIC_KEYS.map((k) => this.topic(k)).filter((t) => !existing.has(t));
+      if (missing.length === 0) return;
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: this.options.partitions,
+            replicationFactor: this.options.replicationFactor,
+            configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }],
+          })),
+        });
+      } catch (err) {
+        // Another replica created them first.
+        if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw err;
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async connectPublisher(): Promise<Publisher> {
+    if (this.publisher) return this.publisher;
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 5,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await this.producer.connect();
+    this.publisher = new BatchingPublisher(this.producer, this.options.topicPrefix);
+    return this.publisher;
+  }
+
+  /**
+   * Starts a consumer group on one catalog topic. The group id is namespaced by the topic prefix,
+   * so two deployments (or two test runs) sharing a cluster never share a group.
+   */
+  async consume<K extends TopicKey>(
+    group: string,
+    opts: Omit<ConsumeOptions<K>, 'topicName'> & { partitionsConcurrently?: number },
+  ): Promise<Consumer> {
+    const consumer = this.kafka.consumer({
+      groupId: `${this.options.topicPrefix}.${group}`,
+      sessionTimeout: 30000,
+      heartbeatInterval: 3000,
+      maxBytes: MAX_MESSAGE_BYTES * 2,
+      maxBytesPerPartition: MAX_MESSAGE_BYTES,
+      maxWaitTimeInMs: 100,
+      retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
+    });
+    await consumer.connect();
+    this.consumers.push(consumer);
+    await consume(
+      consumer,
+      { ...opts, topicName: this.topic(opts.topic) },
+      { ...this.deps, partitionsConcurrently: opts.partitionsConcurrently },
+    );
+    return consumer;
+  }
+
+  /** Kafka answers a metadata request within `timeoutMs` (no retries: readiness must answer fast). */
+  async ping(timeoutMs = 2000): Promise<boolean> {
+    const admin = this.kafka.admin({ retry: { retries: 0 } });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const check = (async () => {
+      await admin.connect();
+      await admin.describeCluster();
+      return true;
+    })().catch(() => false);
+    try {
+      return await Promise.race([check, timeout]);
+    } finally {
+      clearTimeout(timer);
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  /** Stops intake first (consumers finish their batch and commit), then flushes and closes the producer. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
+    await this.publisher?.drain();
+    await this.producer?.disconnect();
+  }
+}

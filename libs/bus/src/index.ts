@@ -1,0 +1,6 @@
+export * from './messages';
+export * from './topics';
+export * from './codec';
+export * from './publisher';
+export * from './consumer';
+export * from './bus';

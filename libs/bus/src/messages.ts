@@ -1,0 +1,76 @@
+/**
+ * Message shapes on the Kafka topics. Messages carry ids and the small facts a consumer needs;
+ * MongoDB holds the truth (the event message is the exception: it carries the payload because the
+ * event is persisted by the router after it was accepted).
+ */
+
+/** Where an event should go: by source (incoming projects) or by endpoint/owner/broadcast (outgoing). */
+export type EventTarget =
+  | { mode: 'source' }
+  | { mode: 'single'; endpoint_id: string }
+  | { mode: 'fanout'; owner_id: string }
+  | { mode: 'broadcast' };
+
+export interface EventMessage {
+  event_id: string;
+  project_id: string;
+  source_id?: string;
+  event_type: string;
+  target: EventTarget;
+  /** The payload as JSON. */
+  data: unknown;
+  /** The payload as received (after body_function, re-serialised). */
+  raw: string;
+  /** All request headers as received (lower-case names). */
+  headers: Record<string, string>;
+  /** Headers to send on to endpoints: forward_headers of the source, or custom_headers of the API. */
+  forward_headers?: Record<string, string>;
+  url_query_params?: string;
+  idempotency_key?: string;
+  accepted_at: string;
+}
+
+export interface DeliveryMessage {
+  delivery_id: string;
+  project_id: string;
+  endpoint_id: string;
+  event_id: string;
+  /** Why this send happens now: first try, a due retry, a manual resend. */
+  reason: 'initial' | 'retry' | 'resend' | 'probe' | 'released';
+}
+
+export interface RetryMessage {
+  delivery_id: string;
+  project_id: string;
+  endpoint_id: string;
+  /** When the delivery may be sent again (RFC 3339). */
+  due_at: string;
+  reason: 'failed' | 'rate_limited' | 'circuit_open' | 'paused';
+  /** Set for meta events, which retry through the same scheduler but go back to their own topic. */
+  kind?: 'delivery' | 'meta';
+}
+
+export type MetaEventType =
+  | 'endpoint.created'
+  | 'endpoint.updated'
+  | 'endpoint.deleted'
+  | 'endpoint.disabled'
+  | 'eventdelivery.success'
+  | 'eventdelivery.failed'
+  | 'endpoint.alert';
+
+export interface MetaMessage {
+  project_id: string;
+  event_type: MetaEventType;
+  /** Set when an already stored meta event is (re)sent; absent for a new occurrence. */
+  meta_event_id?: string;
+  data: unknown;
+  occurred_at: string;
+}
+
+export interface ConfigMessage {
+  project_id: string;
+  resource: 'project' | 'source' | 'endpoint' | 'subscription' | 'portal_link';
+  id: string;
+  op: 'created' | 'updated' | 'deleted';
+}

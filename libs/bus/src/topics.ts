@@ -1,0 +1,112 @@
+import type { JSONSchemaType } from 'ajv';
+import type { ConfigMessage, DeliveryMessage, EventMessage, MetaMessage, RetryMessage } from './messages';
+
+/** Everything on a topic, in one place: its name, what it carries and how it is keyed. */
+export interface TopicSpec<T> {
+  /** Suffix after the configured prefix: `<prefix>.<suffix>`. */
+  suffix: string;
+  /** Partition key: messages with the same key stay in order and go to one consumer. */
+  key: (message: T) => string;
+  /** Validated on consume; a message that fails is poison and is skipped (logged, counted). */
+  schema: JSONSchemaType<T> | Record<string, unknown>;
+}
+
+const str = { type: 'string', minLength: 1 } as const;
+
+export const TOPICS = {
+  // Keyed by event id: routing an event is independent of every other event (dedupe is a unique
+  // index), so one busy source spreads over every router instead of pinning one partition.
+  events: {
+    suffix: 'events',
+    key: (m: EventMessage) => m.event_id,
+    schema: {
+      type: 'object',
+      required: ['event_id', 'project_id', 'event_type', 'target', 'raw', 'headers', 'accepted_at'],
+      properties: {
+        event_id: str,
+        project_id: str,
+        event_type: { type: 'string' },
+        target: {
+          type: 'object',
+          required: ['mode'],
+          properties: { mode: { enum: ['source', 'single', 'fanout', 'broadcast'] } },
+        },
+        raw: { type: 'string' },
+        headers: { type: 'object' },
+      },
+    },
+  } satisfies TopicSpec<EventMessage>,
+  // Keyed by endpoint: one dispatcher owns an endpoint at a time, so per-endpoint limits and the
+  // circuit breaker are local decisions (ARCHITECTURE.md).
+  deliveries: {
+    suffix: 'deliveries',
+    key: (m: DeliveryMessage) => m.endpoint_id,
+    schema: {
+      type: 'object',
+      required: ['delivery_id', 'project_id', 'endpoint_id', 'event_id', 'reason'],
+      properties: {
+        delivery_id: str,
+        project_id: str,
+        endpoint_id: str,
+        event_id: str,
+        reason: { type: 'string' },
+      },
+    },
+  } satisfies TopicSpec<DeliveryMessage>,
+  retries: {
+    suffix: 'retries',
+    key: (m: RetryMessage) => m.delivery_id,
+    schema: {
+      type: 'object',
+      required: ['delivery_id', 'project_id', 'endpoint_id', 'due_at', 'reason'],
+      properties: {
+        delivery_id: str,
+        project_id: str,
+        endpoint_id: str,
+        due_at: str,
+        reason: { type: 'string' },
+      },
+    },
+  } satisfies TopicSpec<RetryMessage>,
+  meta: {
+    suffix: 'meta',
+    key: (m: MetaMessage) => m.project_id,
+    schema: {
+      type: 'object',
+      required: ['project_id', 'event_type', 'occurred_at'],
+      properties: { project_id: str, event_type: str, occurred_at: str },
+    },
+  } satisfies TopicSpec<MetaMessage>,
+  config: {
+    suffix: 'config',
+    key: (m: ConfigMessage) => m.project_id,
+    schema: {
+      type: 'object',
+      required: ['project_id', 'resource', 'id', 'op'],
+      properties: {
+        project_id: str,
+        resource: { enum: ['project', 'source', 'endpoint', 'subscription', 'portal_link'] },
+        id: str,
+        op: { enum: ['created', 'updated', 'deleted'] },
+      },
+    },
+  } satisfies TopicSpec<ConfigMessage>,
+} as const;
+
+export type TopicKey = keyof typeof TOPICS;
+
+export interface TopicMessages {
+  events: EventMessage;
+  deliveries: DeliveryMessage;
+  retries: RetryMessage;
+  meta: MetaMessage;
+  config: ConfigMessage;
+}
+
+export type MessageOf<K extends TopicKey> = TopicMessages[K];
+
+export const TOPIC_KEYS = Object.keys(TOPICS) as TopicKey[];
+
+export function topicName(prefix: string, key: TopicKey): string {
+  return `${prefix}.${TOPICS[key].suffix}`;
+}

@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig } from './index';
+
+describe('loadConfig', () => {
+  it('gives every service working local defaults', () => {
+    const c = loadConfig('api-gateway', {});
+    expect(c.http).toEqual({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 5 * 1024 * 1024 });
+    expect(c.kafka.brokers).toEqual(['127.0.0.1:9092']);
+    expect(c.kafka.topicPrefix).toBe('hookrail');
+    expect(c.mongodb.url).toBe('mongodb://127.0.0.1:27017/hookrail');
+    expect(c.security.allowPrivateTargets).toBe(false);
+    expect(loadConfig('ingest', {}).http.port).toBe(8081);
+    expect(loadConfig('dispatcher', {}).http.port).toBe(8092);
+  });
+
+  it('reads and types the environment', () => {
+    const c = loadConfig('dispatcher', {
+      HOOKRAIL_HTTP_PORT: '9000',
+      HOOKRAIL_KAFKA_BROKERS: 'k1:9092, k2:9092',
+      HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+      HOOKRAIL_LOG_LEVEL: 'debug',
+    });
+    expect(c.http.port).toBe(9000);
+    expect(c.kafka.brokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(c.security.allowPrivateTargets).toBe(true);
+    expect(c.log.level).toBe('debug');
+  });
+
+  it('is frozen so nothing can change it after start-up', () => {
+    const c = loadConfig('ingest', {});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.kafka)).toBe(true);
+  });
+
+  it.each([
+    [{ HOOKRAIL_HTTP_PORT: 'eighty' }, /HOOKRAIL_HTTP_PORT must be an integer/],
+    [{ HOOKRAIL_HTTP_PORT: '70000' }, /HOOKRAIL_HTTP_PORT must be <= 65535/],
+    [{ HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'maybe' }, /HOOKRAIL_ALLOW_PRIVATE_TARGETS must be true or false/],
+    [{ HOOKRAIL_LOG_LEVEL: 'loud' }, /HOOKRAIL_LOG_LEVEL must be one of/],
+  ])('rejects %p with a message naming the variable', (env, message) => {
+    expect(() => loadConfig('ingest', env)).toThrow(ConfigError);
+    expect(() => loadConfig('ingest', env)).toThrow(message);
+  });
+});

@@ -1,0 +1,104 @@
+import { bool, int, list, oneOf, optionalStr, str, type Env } from './env';
+
+export const SERVICE_NAMES = [
+  'api-gateway',
+  'ingest',
+  'source-consumer',
+  'dispatcher',
+  'retry-scheduler',
+  'meta-event',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** Default HTTP port of each service (health, metrics, and the public API where there is one). */
+export const DEFAULT_PORTS: Record<ServiceName, number> = {
+  'api-gateway': 8080,
+  ingest: 8081,
+  'source-consumer': 8091,
+  dispatcher: 8092,
+  'retry-scheduler': 8093,
+  'meta-event': 8094,
+};
+
+export interface HookrailConfig {
+  service: ServiceName;
+  instanceId: string;
+  http: { host: string; port: number; bodyLimitBytes: number };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  kafka: {
+    brokers: string[];
+    clientId: string;
+    topicPrefix: string;
+    partitions: number;
+    replicationFactor: number;
+  };
+  mongodb: { url: string };
+  security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
+  urls: { gatewayPublic: string; ingestPublic: string };
+  brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string };
+  smtp: { url?: string; from: string };
+  telemetry: { tracesExporter: 'none' | 'console' | 'otlp'; otlpEndpoint?: string };
+}
+
+/**
+ * The only place that reads environment variables. Every variable is listed in the README's
+ * configuration table; the result is frozen and passed down explicitly.
+ */
+export function loadConfig(service: ServiceName, env: Env = process.env): Readonly<HookrailConfig> {
+  const port = int(env, 'HOOKRAIL_HTTP_PORT', DEFAULT_PORTS[service], { min: 0, max: 65535 });
+  const host = str(env, 'HOOKRAIL_HTTP_HOST', '127.0.0.1');
+  const config: HookrailConfig = {
+    service,
+    instanceId: str(env, 'HOSTNAME', `${service}-${process.pid}`),
+    http: {
+      host,
+      port,
+      bodyLimitBytes: int(env, 'HOOKRAIL_HTTP_BODY_LIMIT_BYTES', 5 * 1024 * 1024, { min: 1024 }),
+    },
+    log: {
+      level: oneOf(
+        env,
+        'HOOKRAIL_LOG_LEVEL',
+        ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+        'info',
+      ),
+    },
+    kafka: {
+      brokers: list(env, 'HOOKRAIL_KAFKA_BROKERS', ['127.0.0.1:9092']),
+      clientId: str(env, 'HOOKRAIL_KAFKA_CLIENT_ID', `hookrail-${service}`),
+      topicPrefix: str(env, 'HOOKRAIL_KAFKA_TOPIC_PREFIX', 'hookrail'),
+      partitions: int(env, 'HOOKRAIL_KAFKA_PARTITIONS', 12, { min: 1, max: 1000 }),
+      replicationFactor: int(env, 'HOOKRAIL_KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
+    },
+    mongodb: { url: str(env, 'HOOKRAIL_MONGODB_URL', 'mongodb://127.0.0.1:27017/hookrail') },
+    security: {
+      adminKey: optionalStr(env, 'HOOKRAIL_ADMIN_KEY'),
+      encryptionKey: optionalStr(env, 'HOOKRAIL_ENCRYPTION_KEY'),
+      allowPrivateTargets: bool(env, 'HOOKRAIL_ALLOW_PRIVATE_TARGETS', false),
+    },
+    urls: {
+      gatewayPublic: str(env, 'HOOKRAIL_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS['api-gateway']}`),
+      ingestPublic: str(env, 'HOOKRAIL_INGEST_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS.ingest}`),
+    },
+    brokers: {
+      sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),
+      pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
+    },
+    smtp: {
+      url: optionalStr(env, 'HOOKRAIL_SMTP_URL'),
+      from: str(env, 'HOOKRAIL_SMTP_FROM', 'hookrail@localhost'),
+    },
+    telemetry: {
+      tracesExporter: oneOf(env, 'HOOKRAIL_TRACES_EXPORTER', ['none', 'console', 'otlp'], 'none'),
+      otlpEndpoint: optionalStr(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(obj: T): Readonly<T> {
+  for (const value of Object.values(obj as object)) {
+    if (value && typeof value === 'object') deepFreeze(value);
+  }
+  return Object.freeze(obj);
+}

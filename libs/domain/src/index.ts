@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './ids';
+export * from './time';
+export * from './envelope';
+export * from './secret-box';

@@ -1,0 +1,101 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { startService, type RunningService } from '@hookrail/runtime';
+import { testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
+
+/** A TCP proxy to the real MongoDB-protocol server that refuses connections until opened. */
+async function gatedProxy(target: { host: string; port: number }) {
+  let open = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    open: () => void (open = true),
+    close: async () => {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const readyz = async (svc: RunningService) => {
+  const res = await fetch(`${svc.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as { data: Record<string, boolean> } };
+};
+
+describe('/readyz', () => {
+  const services: RunningService[] = [];
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+  });
+
+  it('says not ready while MongoDB is unreachable and turns ready once it answers', async () => {
+    const proxy = await gatedProxy({ host: '127.0.0.1', port: 27017 });
+    try {
+      const svc = await startService({
+        config: testConfig('retry-scheduler', {
+          HOOKRAIL_MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/hookrail-test`,
+          HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('ready'),
+        }),
+        start: async () => undefined,
+      });
+      services.push(svc);
+      expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
+      const before = await readyz(svc);
+      expect(before.status).toBe(503);
+      expect(before.body.data.mongodb).toBe(false);
+
+      proxy.open();
+      const after = await waitFor(
+        'ready',
+        async () => {
+          const r = await readyz(svc);
+          return r.status === 200 ? r : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 300 },
+      );
+      expect(after.body.data).toEqual({ mongodb: true, kafka: true, started: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('says not ready while Kafka is unreachable', async () => {
+    const svc = await startService({
+      config: testConfig('meta-event', {
+        HOOKRAIL_KAFKA_BROKERS: '127.0.0.1:1',
+        HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('ready'),
+      }),
+      start: async () => undefined,
+    });
+    services.push(svc);
+    // Give it time to reach MongoDB; it must still refuse readiness because of Kafka.
+    await waitFor('mongodb reachable', async () => (await readyz(svc)).body.data.mongodb, {
+      timeoutMs: 15_000,
+    });
+    const r = await readyz(svc);
+    expect(r.status).toBe(503);
+    expect(r.body.data.kafka).toBe(false);
+    expect(svc.isReady()).toBe(false);
+  });
+
+  it('serves Prometheus metrics', async () => {
+    const svc = await startService({
+      config: testConfig('source-consumer', { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('metrics') }),
+      start: async () => undefined,
+    });
+    services.push(svc);
+    const res = await fetch(`${svc.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(await res.text()).toMatch(/process_cpu_seconds_total\{service="source-consumer"\}/);
+  });
+});

@@ -1,0 +1,162 @@
+import express, { type Express } from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HookrailConfig } from '@hookrail/config';
+import { Bus, type Publisher } from '@hookrail/bus';
+import { Store } from '@hookrail/store';
+import { createLogger, Metrics, startTracing, type Logger } from '@hookrail/telemetry';
+import { errorMessage } from '@hookrail/domain';
+import { healthRouter } from './health';
+
+export interface ServiceContext {
+  config: Readonly<HookrailConfig>;
+  logger: Logger;
+  metrics: Metrics;
+  bus: Bus;
+  store: Store;
+  publisher: Publisher;
+  /** The service's HTTP app; health routes are already mounted. */
+  app: Express;
+}
+
+export interface Worker {
+  /** Stop intake, finish or abandon (uncommitted) in-flight work. */
+  stop(): Promise<void>;
+}
+
+export interface RunningService {
+  readonly port: number;
+  readonly url: string;
+  isReady(): boolean;
+  /** Resolves when dependencies are connected and the worker started. */
+  started: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinition {
+  config: Readonly<HookrailConfig>;
+  /** Starts the service's work once Kafka and MongoDB are reachable. */
+  start(ctx: ServiceContext): Promise<Worker | void>;
+  logger?: Logger;
+}
+
+const READINESS_CACHE_MS = 1000;
+
+/**
+ * The lifecycle every service shares: HTTP first (so /healthz answers and /readyz says "not ready"
+ * while dependencies are down), then MongoDB and Kafka with retries, indexes and topics, then the
+ * service's own work. `stop()` reverses it.
+ */
+export async function startService(def: ServiceDefinition): Promise<RunningService> {
+  const { config } = def;
+  const logger =
+    def.logger ??
+    createLogger({ service: config.service, level: config.log.level, instanceId: config.instanceId });
+  startTracing({
+    service: config.service,
+    exporter: config.telemetry.tracesExporter,
+    otlpEndpoint: config.telemetry.otlpEndpoint,
+  });
+  const metrics = new Metrics(config.service);
+  const app = express();
+  app.disable('x-powered-by');
+
+  let store: Store | undefined;
+  let bus: Bus | undefined;
+  let worker: Worker | void = undefined;
+  let workerStarted = false;
+  let stopping = false;
+  let lastCheck = {
+    at: 0,
+    result: { mongodb: false, kafka: false, started: false } as Record<string, boolean>,
+  };
+
+  const readiness = async () => {
+    if (stopping) return { mongodb: false, kafka: false, started: false };
+    if (Date.now() - lastCheck.at < READINESS_CACHE_MS) return lastCheck.result;
+    const [mongodb, kafka] = await Promise.all([store ? store.ping() : false, bus ? bus.ping() : false]);
+    lastCheck = { at: Date.now(), result: { mongodb, kafka, started: workerStarted } };
+    return lastCheck.result;
+  };
+  app.use(healthRouter({ readiness, metrics }));
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, host: config.http.host }, `${config.service} listening`);
+
+  const connect = async () => {
+    let delay = 250;
+    for (;;) {
+      if (stopping) throw new Error('stopped before dependencies were reachable');
+      try {
+        store ??= await Store.connect(config.mongodb.url, config.service);
+        await store.ensureIndexes();
+        bus ??= new Bus(config.kafka, { logger, metrics });
+        await bus.ensureTopics();
+        const publisher = await bus.connectPublisher();
+        worker = await def.start({ config, logger, metrics, bus, store, publisher, app });
+        workerStarted = true;
+        lastCheck.at = 0;
+        logger.info(`${config.service} started`);
+        return;
+      } catch (err) {
+        logger.warn({ err: errorMessage(err) }, `dependencies not ready, retrying in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+  };
+  const started = connect();
+  started.catch(() => undefined);
+
+  return {
+    port,
+    url: `http://${config.http.host}:${port}`,
+    isReady: () => workerStarted && !stopping,
+    started,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`${config.service} stopping`);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (worker) await worker.stop();
+      await bus?.close();
+      await closed;
+      await store?.close();
+      logger.info(`${config.service} stopped`);
+    },
+  };
+}
+
+/** Runs a service as the process: SIGTERM/SIGINT stop it gracefully, with a hard exit after `graceMs`. */
+export function runMain(def: ServiceDefinition, graceMs = 10_000): void {
+  startService(def).then(
+    (svc) => {
+      const shutdown = (signal: string) => {
+        const timer = setTimeout(() => {
+          console.error(`${def.config.service}: graceful shutdown exceeded ${graceMs} ms, exiting`);
+          process.exit(1);
+        }, graceMs - 500);
+        timer.unref();
+        svc.stop().then(
+          () => process.exit(0),
+          (err) => {
+            console.error(`${def.config.service}: error during shutdown after ${signal}`, err);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+    },
+    (err) => {
+      console.error(`${def.config.service}: failed to start`, err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,28 @@
+import type { Connection } from 'mongoose';
+import { scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+/** A project API key. Only a SHA-256 hash of the secret part is stored. */
+export interface ApiKeyDoc extends ScopedDoc {
+  name: string;
+  secret_hash: string;
+  role: 'admin' | 'member';
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+export const apiKeySchema = scopedSchema<ApiKeyDoc>(
+  {
+    name: { type: String, required: true },
+    secret_hash: { type: String, required: true },
+    role: { type: String, required: true, default: 'admin' },
+    expires_at: { type: Date, default: null },
+    last_used_at: { type: Date, default: null },
+  },
+  'api_keys',
+);
+// listing a project's keys
+apiKeySchema.index({ project_id: 1, _id: 1 });
+
+export const apiKeyModel = (conn: Connection) =>
+  conn.models.ApiKey ?? conn.model<ApiKeyDoc>('ApiKey', apiKeySchema);

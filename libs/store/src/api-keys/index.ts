@@ -1,0 +1,2 @@
+export * from './api-key.schema';
+export * from './api-key.repository';

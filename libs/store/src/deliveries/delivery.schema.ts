@@ -1,0 +1,67 @@
+import type { Connection } from 'mongoose';
+import { Mixed, scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+export type DeliveryStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' | 'Failure' | 'Discarded';
+
+export interface DeliveryAttempt {
+  uid: string;
+  url: string;
+  method: string;
+  /** Header objects are stored as JSON text: user header names are not safe document keys. */
+  request_headers_json: string;
+  response_headers_json: string;
+  http_status: number | null;
+  response_data: string;
+  error: string | null;
+  latency_ms: number;
+  created_at: Date;
+}
+
+export interface DeliveryDoc extends ScopedDoc {
+  event_id: string;
+  endpoint_id: string;
+  subscription_id: string;
+  source_id: string | null;
+  event_type: string;
+  status: DeliveryStatus;
+  delivery_mode: 'at_least_once' | 'at_most_once';
+  /** Payload after the subscription function, as sent (null: send the event's payload). */
+  payload: string | null;
+  attempts_made: number;
+  /** Retries spent (failed attempts after the first); held deliveries do not spend any. */
+  retries_used: number;
+  next_attempt_at: Date | null;
+  status_reason: string | null;
+  attempts: DeliveryAttempt[];
+  metadata: Record<string, unknown>;
+}
+
+export const deliverySchema = scopedSchema<DeliveryDoc>(
+  {
+    event_id: { type: String, required: true },
+    endpoint_id: { type: String, required: true },
+    subscription_id: { type: String, required: true },
+    source_id: { type: String, default: null },
+    event_type: { type: String, default: '' },
+    status: { type: String, default: 'Scheduled' },
+    delivery_mode: { type: String, default: 'at_least_once' },
+    payload: { type: String, default: null },
+    attempts_made: { type: Number, default: 0 },
+    retries_used: { type: Number, default: 0 },
+    next_attempt_at: { type: Date, default: null },
+    status_reason: { type: String, default: null },
+    attempts: { type: [Mixed], default: [] },
+    metadata: { type: Mixed, default: {} },
+  },
+  'event_deliveries',
+);
+// deliveries of an event (event status, operation 13)
+deliverySchema.index({ project_id: 1, event_id: 1 });
+// listing deliveries by endpoint and status (portal, batch retry)
+deliverySchema.index({ project_id: 1, endpoint_id: 1, status: 1, _id: -1 });
+// retention job
+deliverySchema.index({ created_at: 1 });
+
+export const deliveryModel = (conn: Connection) =>
+  conn.models.Delivery ?? conn.model<DeliveryDoc>('Delivery', deliverySchema);

@@ -1,0 +1,2 @@
+export * from './delivery.schema';
+export * from './delivery.repository';

@@ -1,0 +1,65 @@
+import type { Connection } from 'mongoose';
+import { Mixed, scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+export interface EndpointSecret {
+  uid: string;
+  /** Encrypted at rest (libs/domain secret-box); decrypted only to sign. */
+  value: string;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  expires_at: Date | null;
+}
+
+export type EndpointStatus = 'active' | 'paused' | 'inactive';
+
+export interface EndpointDoc extends ScopedDoc {
+  owner_id: string | null;
+  name: string;
+  description: string;
+  url: string;
+  content_type: string;
+  status: EndpointStatus;
+  advanced_signatures: boolean;
+  http_timeout: number;
+  rate_limit: number;
+  rate_limit_duration: number;
+  events: number;
+  failure_rate: number;
+  support_email: string | null;
+  slack_webhook_url: string | null;
+  mtls_client_cert: { client_cert: string; client_key: string } | null;
+  secrets: EndpointSecret[];
+  authentication: Record<string, unknown> | null;
+}
+
+export const endpointSchema = scopedSchema<EndpointDoc>(
+  {
+    owner_id: { type: String, default: null },
+    name: { type: String, required: true },
+    description: { type: String, default: '' },
+    url: { type: String, required: true },
+    content_type: { type: String, default: 'application/json' },
+    status: { type: String, default: 'active' },
+    advanced_signatures: { type: Boolean, default: false },
+    http_timeout: { type: Number, default: 10 },
+    rate_limit: { type: Number, default: 0 },
+    rate_limit_duration: { type: Number, default: 0 },
+    events: { type: Number, default: 0 },
+    failure_rate: { type: Number, default: 0 },
+    support_email: { type: String, default: null },
+    slack_webhook_url: { type: String, default: null },
+    mtls_client_cert: { type: Mixed, default: null },
+    secrets: { type: [Mixed], default: [] },
+    authentication: { type: Mixed, default: null },
+  },
+  'endpoints',
+);
+// fanout by owner id and portal links
+endpointSchema.index({ project_id: 1, owner_id: 1 });
+// listing and name uniqueness within a project
+endpointSchema.index({ project_id: 1, name: 1 });
+
+export const endpointModel = (conn: Connection) =>
+  conn.models.Endpoint ?? conn.model<EndpointDoc>('Endpoint', endpointSchema);

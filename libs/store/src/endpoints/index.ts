@@ -1,0 +1,2 @@
+export * from './endpoint.schema';
+export * from './endpoint.repository';

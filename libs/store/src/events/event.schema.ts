@@ -1,0 +1,58 @@
+import type { Connection } from 'mongoose';
+import { scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+export type EventStatus = 'Pending' | 'Processing' | 'Success' | 'Failure' | 'Retry';
+
+/**
+ * An accepted event. The payload and headers are user JSON, whose keys may contain `.` or `$`,
+ * so they are stored as text (`raw`, `headers_json`) and parsed when read.
+ */
+export interface EventDoc extends ScopedDoc {
+  source_id: string | null;
+  app_id: string | null;
+  event_type: string;
+  idempotency_key: string | null;
+  is_duplicate_event: boolean;
+  status: EventStatus;
+  /** Why an event has no deliveries (no matching subscription, duplicate...). */
+  status_reason: string | null;
+  raw: string;
+  headers_json: string;
+  forward_headers_json: string;
+  url_query_params: string;
+  metadata: string;
+  endpoints: string[];
+  target: { mode: string; endpoint_id?: string; owner_id?: string };
+  acknowledged_at: Date | null;
+}
+
+export const eventSchema = scopedSchema<EventDoc>(
+  {
+    source_id: { type: String, default: null },
+    app_id: { type: String, default: null },
+    event_type: { type: String, default: '' },
+    idempotency_key: { type: String, default: null },
+    is_duplicate_event: { type: Boolean, default: false },
+    status: { type: String, default: 'Pending' },
+    status_reason: { type: String, default: null },
+    raw: { type: String, default: '' },
+    headers_json: { type: String, default: '{}' },
+    forward_headers_json: { type: String, default: '{}' },
+    url_query_params: { type: String, default: '' },
+    metadata: { type: String, default: '' },
+    endpoints: { type: [String], default: [] },
+    target: { type: Object, default: { mode: 'source' } },
+    acknowledged_at: { type: Date, default: null },
+  },
+  'events',
+);
+// listing a project's events newest first, optionally by source
+eventSchema.index({ project_id: 1, source_id: 1, _id: -1 });
+// duplicate detection: first event with an idempotency key in a project
+eventSchema.index({ project_id: 1, idempotency_key: 1 });
+// retention job
+eventSchema.index({ created_at: 1 });
+
+export const eventModel = (conn: Connection) =>
+  conn.models.Event ?? conn.model<EventDoc>('Event', eventSchema);

@@ -1,0 +1,2 @@
+export * from './meta-event.schema';
+export * from './meta-event.repository';

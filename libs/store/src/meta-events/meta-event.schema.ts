@@ -1,0 +1,42 @@
+import type { Connection } from 'mongoose';
+import { Mixed, scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+export type MetaEventStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' | 'Failure';
+
+export interface MetaEventDoc extends ScopedDoc {
+  event_type: string;
+  status: MetaEventStatus;
+  /** Last attempt; header objects as JSON text (user header names are not safe keys). */
+  attempt: {
+    request_http_header_json: string;
+    response_http_header_json: string;
+    response_data: string;
+  } | null;
+  metadata: {
+    raw: string;
+    strategy: string;
+    interval_seconds: number;
+    max_retry_seconds: number;
+    num_trials: number;
+    retry_limit: number;
+    next_send_time: Date | null;
+  };
+}
+
+export const metaEventSchema = scopedSchema<MetaEventDoc>(
+  {
+    event_type: { type: String, required: true },
+    status: { type: String, default: 'Scheduled' },
+    attempt: { type: Mixed, default: null },
+    metadata: { type: Mixed, required: true },
+  },
+  'meta_events',
+);
+// listing a project's meta events newest first
+metaEventSchema.index({ project_id: 1, _id: -1 });
+// retention job
+metaEventSchema.index({ created_at: 1 });
+
+export const metaEventModel = (conn: Connection) =>
+  conn.models.MetaEvent ?? conn.model<MetaEventDoc>('MetaEvent', metaEventSchema);

@@ -1,0 +1,2 @@
+export * from './portal-link.schema';
+export * from './portal-link.repository';

@@ -1,0 +1,2 @@
+export * from './project.schema';
+export * from './project.repository';

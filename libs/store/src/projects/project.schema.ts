@@ -1,0 +1,72 @@
+import { Schema, type Connection } from 'mongoose';
+import { Mixed } from '../base/schema';
+
+export interface ProjectConfig {
+  max_payload_bytes: number;
+  retention_seconds: number;
+  strategy: {
+    type: 'linear' | 'exponential';
+    duration: number;
+    retry_count: number;
+    max_retry_seconds?: number;
+  };
+  signature: {
+    header: string;
+    versions: { hash: 'SHA256' | 'SHA512'; encoding: 'hex' | 'base64' }[];
+    standard_webhooks: boolean;
+  };
+  disable_endpoint: boolean;
+  meta_event: { is_enabled: boolean; url?: string; secret?: string; event_type: string[] };
+  ssl: { enforce_secure_endpoints: boolean };
+  add_event_id_trace_headers: boolean;
+  circuit_breaker?: {
+    min_requests?: number;
+    failure_rate?: number;
+    consecutive_failures?: number;
+    probe_interval_seconds?: number;
+    disable_after_seconds?: number;
+  };
+}
+
+export interface ProjectDoc {
+  _id: string;
+  name: string;
+  type: 'incoming' | 'outgoing';
+  config: ProjectConfig;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
+  max_payload_bytes: 1024 * 1024,
+  retention_seconds: 30 * 86400,
+  strategy: { type: 'linear', duration: 100, retry_count: 10 },
+  signature: {
+    header: 'X-Hookrail-Signature',
+    versions: [{ hash: 'SHA256', encoding: 'hex' }],
+    standard_webhooks: false,
+  },
+  disable_endpoint: false,
+  meta_event: { is_enabled: false, event_type: [] },
+  ssl: { enforce_secure_endpoints: false },
+  add_event_id_trace_headers: false,
+};
+
+export const projectSchema = new Schema<ProjectDoc>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    type: { type: String, required: true, enum: ['incoming', 'outgoing'] },
+    config: { type: Mixed, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    deleted_at: { type: Date, default: null },
+  },
+  { collection: 'projects', versionKey: false, minimize: false, _id: false },
+);
+// listing projects by name for the admin API
+projectSchema.index({ name: 1 });
+
+export const projectModel = (conn: Connection) =>
+  conn.models.Project ?? conn.model<ProjectDoc>('Project', projectSchema);

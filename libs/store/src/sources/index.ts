@@ -1,0 +1,2 @@
+export * from './source.schema';
+export * from './source.repository';

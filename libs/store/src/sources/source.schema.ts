@@ -1,0 +1,51 @@
+import type { Connection } from 'mongoose';
+import { Mixed, scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+/**
+ * A source, stored in the field names of spec/service-api.md. Credentials inside `verifier` and
+ * `pub_sub` are stored encrypted (libs/domain secret-box) by the code that writes them.
+ */
+export interface SourceDoc extends ScopedDoc {
+  name: string;
+  type: 'http' | 'rest_api' | 'pub_sub' | 'db_change_stream';
+  provider: string | null;
+  provider_config: Record<string, unknown> | null;
+  mask_id: string;
+  is_disabled: boolean;
+  forward_headers: string[];
+  idempotency_keys: string[];
+  body_function: string | null;
+  header_function: string | null;
+  custom_response: { body: string; content_type: string } | null;
+  pub_sub: Record<string, unknown> | null;
+  verifier: Record<string, unknown> | null;
+}
+
+export const sourceSchema = scopedSchema<SourceDoc>(
+  {
+    name: { type: String, required: true },
+    type: { type: String, required: true },
+    provider: { type: String, default: null },
+    provider_config: { type: Mixed, default: null },
+    mask_id: { type: String, required: true },
+    is_disabled: { type: Boolean, default: false },
+    forward_headers: { type: [String], default: [] },
+    idempotency_keys: { type: [String], default: [] },
+    body_function: { type: String, default: null },
+    header_function: { type: String, default: null },
+    custom_response: { type: Mixed, default: null },
+    pub_sub: { type: Mixed, default: null },
+    verifier: { type: Mixed, default: null },
+  },
+  'sources',
+);
+// ingest looks a source up by its mask id on every request
+sourceSchema.index({ mask_id: 1 }, { unique: true });
+// listing and name uniqueness within a project
+sourceSchema.index({ project_id: 1, name: 1 });
+// source-consumer loads every enabled broker source
+sourceSchema.index({ type: 1, is_disabled: 1 });
+
+export const sourceModel = (conn: Connection) =>
+  conn.models.Source ?? conn.model<SourceDoc>('Source', sourceSchema);

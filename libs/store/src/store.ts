@@ -1,0 +1,61 @@
+import type { Connection, Model } from 'mongoose';
+import { ApiKeyRepository } from './api-keys';
+import { DeliveryRepository } from './deliveries';
+import { EndpointRepository } from './endpoints';
+import { EventRepository } from './events';
+import { MetaEventRepository } from './meta-events';
+import { PortalLinkRepository } from './portal-links';
+import { ProjectRepository } from './projects';
+import { scheduleModel, type ScheduleDoc } from './schedules';
+import { SourceRepository } from './sources';
+import { SubscriptionRepository } from './subscriptions';
+import { connectMongo, pingMongo } from './connection';
+
+/** Every repository over one connection. The only way the services reach MongoDB. */
+export class Store {
+  readonly projects: ProjectRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly sources: SourceRepository;
+  readonly endpoints: EndpointRepository;
+  readonly subscriptions: SubscriptionRepository;
+  readonly portalLinks: PortalLinkRepository;
+  readonly events: EventRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly metaEvents: MetaEventRepository;
+  readonly schedules: Model<ScheduleDoc>;
+
+  constructor(readonly connection: Connection) {
+    this.projects = new ProjectRepository(connection);
+    this.apiKeys = new ApiKeyRepository(connection);
+    this.sources = new SourceRepository(connection);
+    this.endpoints = new EndpointRepository(connection);
+    this.subscriptions = new SubscriptionRepository(connection);
+    this.portalLinks = new PortalLinkRepository(connection);
+    this.events = new EventRepository(connection);
+    this.deliveries = new DeliveryRepository(connection);
+    this.metaEvents = new MetaEventRepository(connection);
+    this.schedules = scheduleModel(connection) as Model<ScheduleDoc>;
+  }
+
+  static async connect(url: string, appName?: string): Promise<Store> {
+    return new Store(await connectMongo(url, { appName }));
+  }
+
+  /** Creates collections and the indexes declared in the schemas (idempotent). */
+  async ensureIndexes(): Promise<void> {
+    for (const model of Object.values(this.connection.models)) {
+      await model.createCollection().catch((err: { codeName?: string }) => {
+        if (err.codeName !== 'NamespaceExists') throw err;
+      });
+      await model.createIndexes();
+    }
+  }
+
+  ping(): Promise<boolean> {
+    return pingMongo(this.connection);
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

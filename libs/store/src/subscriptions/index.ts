@@ -1,0 +1,2 @@
+export * from './subscription.schema';
+export * from './subscription.repository';

@@ -1,0 +1,50 @@
+import type { Connection } from 'mongoose';
+import { Mixed, scopedSchema } from '../base/schema';
+import type { ScopedDoc } from '../base/project-scoped.repository';
+
+export interface SubscriptionDoc extends ScopedDoc {
+  name: string;
+  type: 'api' | 'cli';
+  source_id: string | null;
+  endpoint_id: string;
+  app_id: string | null;
+  delivery_mode: 'at_least_once' | 'at_most_once';
+  function: string | null;
+  alert_config: { count: number; threshold: string } | null;
+  rate_limit_config: { count: number; duration: number } | null;
+  /**
+   * Filters are MongoDB-style queries with `$` operators, which cannot be stored as keys, so the
+   * body and header filters are stored as JSON text (already flattened to dot paths).
+   */
+  filter_config: { event_types: string[]; filter: { body_json: string; headers_json: string } };
+  retry_config: {
+    type: 'linear' | 'exponential';
+    duration: number;
+    retry_count: number;
+    max_retry_seconds?: number;
+  } | null;
+}
+
+export const subscriptionSchema = scopedSchema<SubscriptionDoc>(
+  {
+    name: { type: String, required: true },
+    type: { type: String, default: 'api' },
+    source_id: { type: String, default: null },
+    endpoint_id: { type: String, required: true },
+    app_id: { type: String, default: null },
+    delivery_mode: { type: String, default: 'at_least_once' },
+    function: { type: String, default: null },
+    alert_config: { type: Mixed, default: null },
+    rate_limit_config: { type: Mixed, default: null },
+    filter_config: { type: Mixed, required: true },
+    retry_config: { type: Mixed, default: null },
+  },
+  'subscriptions',
+);
+// router: subscriptions of a source (incoming projects)
+subscriptionSchema.index({ project_id: 1, source_id: 1 });
+// router: subscriptions of an endpoint (outgoing projects)
+subscriptionSchema.index({ project_id: 1, endpoint_id: 1 });
+
+export const subscriptionModel = (conn: Connection) =>
+  conn.models.Subscription ?? conn.model<SubscriptionDoc>('Subscription', subscriptionSchema);

@@ -1,0 +1,2 @@
+export * from './wait-for';
+export * from './stack';

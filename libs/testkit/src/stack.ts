@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type HookrailConfig, type ServiceName } from '@hookrail/config';
+import { startService, type RunningService, type ServiceDefinition } from '@hookrail/runtime';
+import { Bus } from '@hookrail/bus';
+import { Store } from '@hookrail/store';
+import { createLogger, Metrics } from '@hookrail/telemetry';
+
+/** Test database: the local stack's server, its own database so `npm start` data stays apart. */
+export const TEST_MONGODB_URL =
+  process.env.HOOKRAIL_TEST_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test';
+export const TEST_KAFKA_BROKERS = (process.env.HOOKRAIL_TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+
+/** A topic prefix of its own per test file: its topics and consumer groups are private to it. */
+export function uniquePrefix(name = 't'): string {
+  return `${name}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Config for a service under test: real local servers, a free port, quiet logs, few partitions. */
+export function testConfig(service: ServiceName, env: Record<string, string> = {}): Readonly<HookrailConfig> {
+  return loadConfig(service, {
+    HOOKRAIL_HTTP_PORT: '0',
+    HOOKRAIL_LOG_LEVEL: process.env.HOOKRAIL_TEST_LOG_LEVEL ?? 'silent',
+    HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
+    HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+    HOOKRAIL_KAFKA_PARTITIONS: '3',
+    HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+    HOOKRAIL_ADMIN_KEY: 'hr_admin.test-admin-key-0123456789',
+    ...env,
+  });
+}
+
+/** Starts a service in-process and waits until it is ready. */
+export async function startTestService(def: ServiceDefinition, timeoutMs = 45_000): Promise<RunningService> {
+  const svc = await startService(def);
+  await Promise.race([
+    svc.started,
+    new Promise((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`${def.config.service} did not start in ${timeoutMs} ms`)),
+        timeoutMs,
+      ),
+    ),
+  ]);
+  return svc;
+}
+
+/** Direct handles on the real servers for arranging and asserting. */
+export async function connectTestStore(): Promise<Store> {
+  const store = await Store.connect(TEST_MONGODB_URL, 'tests');
+  await store.ensureIndexes();
+  return store;
+}
+
+export function testBus(topicPrefix: string): Bus {
+  const logger = createLogger({ service: 'tests', level: 'silent' });
+  return new Bus(
+    { brokers: TEST_KAFKA_BROKERS, clientId: 'tests', topicPrefix, partitions: 3, replicationFactor: 1 },
+    { logger, metrics: new Metrics('tests', { defaultMetrics: false }) },
+  );
+}

@@ -1,0 +1,5 @@
+import { loadConfig } from '@hookrail/config';
+import { runMain } from '@hookrail/runtime';
+import { definition } from './service';
+
+runMain(definition(loadConfig('api-gateway')));
