@@ -1,0 +1,60 @@
+# shellcheck shell=bash disable=SC2034 # variables are used by the scripts that source this
+# Shared paths and helpers for provision.sh and servers.sh (sourced, not executed).
+#
+# Layout:
+#   $CACHE (${HOOKRAIL_CACHE:-$HOME/.cache/hookrail})  downloads and builds, shared by all checkouts
+#     kafka/libs/, elasticmq/libs/            jars (re-copied when the pom changes)
+#     bin/ferretdb-<hash>, bin/pubsub-fake-<hash>   Go builds (<hash> of go.mod+go.sum+main.go)
+#   $REPO_ROOT/.local/servers/<name>/         per-checkout state: data, logs, pid file
+#   $REPO_ROOT/.local/servers.json            connection settings for tests and services
+
+LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$LOCAL_DIR/../.." && pwd)"
+CACHE="${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}"
+STATE_DIR="$REPO_ROOT/.local/servers"
+SERVERS_JSON="$REPO_ROOT/.local/servers.json"
+
+KAFKA_LIBS="$CACHE/kafka/libs"
+ELASTICMQ_LIBS="$CACHE/elasticmq/libs"
+
+export GOTOOLCHAIN=local
+
+# Short content hash of the given files (order matters).
+files_hash() {
+  cat "$@" | sha256sum | cut -c1-16
+}
+
+# Path of the cached binary for a Go main in deploy/local/<dir>; name-<hash of its sources>.
+go_bin_path() {
+  local dir="$1" name="$2"
+  local src="$LOCAL_DIR/$dir"
+  echo "$CACHE/bin/$name-$(files_hash "$src/go.mod" "$src/go.sum" "$src/main.go")"
+}
+
+# True when something accepts TCP connections on 127.0.0.1:<port>.
+port_open() {
+  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# True when <pid> is a live (non-zombie) process whose command line contains <pattern>.
+pid_alive() {
+  local pid="$1" pattern="${2:-}" stat state
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || return 1
+  state="${stat##*) }"
+  state="${state%% *}"
+  [[ "$state" != Z && "$state" != X ]] || return 1
+  if [[ -n "$pattern" ]]; then
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$pattern" || return 1
+  fi
+  return 0
+}
+
+# RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).
+rabbit_nodename() {
+  local n=""
+  if [[ -r /etc/rabbitmq/rabbitmq-env.conf ]]; then
+    n="$(sed -n 's/^[[:space:]]*\(export[[:space:]]\+\)\?\(RABBITMQ_\)\?NODENAME=["'\'']\?\([^"'\'' ]*\).*/\3/p' /etc/rabbitmq/rabbitmq-env.conf | tail -n1)"
+  fi
+  echo "${n:-rabbit@$(hostname -s)}"
+}

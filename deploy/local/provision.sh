@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Installs and builds everything deploy/local/servers.sh needs. Idempotent: a warm run downloads
+# and builds nothing and takes well under a second.
+#   - apt: rabbitmq-server (+ loopback-only config in /etc/rabbitmq)
+#   - Maven Central: Kafka 3.9.1 and ElasticMQ 1.7.1 jars  -> $CACHE/{kafka,elasticmq}/libs
+#   - Go: FerretDB wrapper and Pub/Sub fake                -> $CACHE/bin/<name>-<source hash>
+# $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
+# clones on the same machine (e.g. CI) reuse it.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+log() { echo "provision: $*"; }
+die() { echo "provision: ERROR: $*" >&2; exit 1; }
+
+SUDO=""
+if [[ "$(id -u)" != 0 ]]; then
+  SUDO="sudo"
+fi
+
+mkdir -p "$CACHE/bin"
+# Serialise concurrent provisioning (two checkouts starting at once share the cache).
+exec 9>"$CACHE/.provision.lock"
+flock 9
+
+WORK_FLAG="$(mktemp)"
+trap 'rm -f "$WORK_FLAG"' EXIT
+rm -f "$WORK_FLAG"
+# Records that this run had something to do (works from the background jobs below too).
+did_work() { touch "$WORK_FLAG"; }
+
+# ---------------------------------------------------------------------------------------------
+# RabbitMQ from Debian
+# ---------------------------------------------------------------------------------------------
+provision_rabbitmq() {
+  if ! dpkg-query -W -f='${Status}' rabbitmq-server 2>/dev/null | grep -q 'install ok installed'; then
+    did_work
+    log "installing rabbitmq-server (apt)"
+    export DEBIAN_FRONTEND=noninteractive
+    local out
+    if ! out="$($SUDO apt-get install -y --no-install-recommends rabbitmq-server 2>&1)"; then
+      if grep -qE 'Unable to locate package|has no installation candidate' <<<"$out"; then
+        log "package not found; running apt-get update"
+        $SUDO apt-get update -qq
+        $SUDO apt-get install -y --no-install-recommends rabbitmq-server >/dev/null
+      else
+        echo "$out" | tail -n 30 >&2
+        die "apt-get install rabbitmq-server failed"
+      fi
+    fi
+  fi
+
+  # Listen on loopback only. Keep any other settings somebody put into rabbitmq.conf.
+  local conf=/etc/rabbitmq/rabbitmq.conf want='listeners.tcp.default = 127.0.0.1:5672'
+  if ! grep -qxF "$want" "$conf" 2>/dev/null; then
+    did_work
+    log "configuring $conf ($want)"
+    $SUDO touch "$conf"
+    $SUDO sed -i '/^[[:space:]]*listeners\.tcp\./d' "$conf"
+    echo "$want" | $SUDO tee -a "$conf" >/dev/null
+  fi
+
+  # Keep epmd (4369) and Erlang distribution (25672) on loopback as well; and if the short host
+  # name does not resolve (the node would fail to boot), use rabbit@localhost.
+  local envconf=/etc/rabbitmq/rabbitmq-env.conf marker='# hookrail: loopback only'
+  if ! grep -qxF "$marker" "$envconf" 2>/dev/null; then
+    did_work
+    log "configuring $envconf (epmd + distribution on 127.0.0.1)"
+    {
+      echo ""
+      echo "$marker"
+      echo "export ERL_EPMD_ADDRESS=127.0.0.1"
+      echo 'SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"'
+    } | $SUDO tee -a "$envconf" >/dev/null
+  fi
+  if ! getent hosts "$(hostname -s)" >/dev/null 2>&1 && ! grep -q '^[[:space:]]*NODENAME=' "$envconf"; then
+    did_work
+    log "host name $(hostname -s) does not resolve; setting NODENAME=rabbit@localhost in $envconf"
+    echo "NODENAME=rabbit@localhost" | $SUDO tee -a "$envconf" >/dev/null
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Jars from Maven Central (copy-dependencies into a temp dir, then an atomic rename)
+# ---------------------------------------------------------------------------------------------
+provision_jars() {
+  local name="$1"
+  local pom="$LOCAL_DIR/$name/pom.xml" dest="$CACHE/$name/libs"
+  local stamp="$CACHE/$name/libs.pom-hash" hash
+  hash="$(files_hash "$pom")"
+  if [[ -d "$dest" && -f "$stamp" && "$(cat "$stamp")" == "$hash" ]]; then
+    return 0
+  fi
+  did_work
+  command -v mvn >/dev/null || die "mvn not found (apt-get install -y maven)"
+  log "downloading $name jars from Maven Central (first run: about a minute)"
+  local tmp="$CACHE/$name/libs.tmp.$$"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  if ! mvn -q -B -f "$pom" \
+      org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+      -DoutputDirectory="$tmp" -DincludeScope=runtime >"$CACHE/$name/mvn.log" 2>&1; then
+    tail -n 30 "$CACHE/$name/mvn.log" >&2
+    rm -rf "$tmp"
+    die "mvn copy-dependencies for $name failed (log: $CACHE/$name/mvn.log)"
+  fi
+  rm -rf "$dest"
+  mv "$tmp" "$dest"
+  echo "$hash" >"$stamp"
+  log "$name: $(find "$dest" -name '*.jar' | wc -l) jars in $dest"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Go mains (binary name carries the hash of go.mod + go.sum + main.go, so edits rebuild)
+# ---------------------------------------------------------------------------------------------
+provision_go() {
+  local dir="$1" name="$2" bin
+  bin="$(go_bin_path "$dir" "$name")"
+  if [[ -x "$bin" ]]; then
+    return 0
+  fi
+  did_work
+  command -v go >/dev/null || die "go not found"
+  log "building $name -> $bin (first run: downloads modules, 1-2 min)"
+  local tmp="$bin.tmp.$$"
+  if ! (cd "$LOCAL_DIR/$dir" && go build -trimpath -buildvcs=false -o "$tmp" .) >"$CACHE/bin/$name.build.log" 2>&1; then
+    tail -n 30 "$CACHE/bin/$name.build.log" >&2
+    rm -f "$tmp"
+    die "go build of deploy/local/$dir failed (log: $CACHE/bin/$name.build.log)"
+  fi
+  mv -f "$tmp" "$bin"
+  # Keep the three newest builds of this wrapper (other checkouts may be on other versions).
+  find "$CACHE/bin" -maxdepth 1 -type f -name "$name-*" ! -name '*.log' ! -name '*.tmp.*' -printf '%T@ %p\n' |
+    sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
+}
+
+start_time=$SECONDS
+provision_rabbitmq
+# The downloads/builds are independent; run them side by side.
+pids=()
+# (The two Maven runs share ~/.m2, so they run one after the other.)
+{ provision_jars kafka && provision_jars elasticmq; } & pids+=($!)
+provision_go ferretdb ferretdb & pids+=($!)
+provision_go pubsub-fake pubsub-fake & pids+=($!)
+failed=0
+for p in "${pids[@]}"; do
+  wait "$p" || failed=1
+done
+[[ $failed == 0 ]] || die "provisioning failed (see messages above)"
+
+if [[ -e "$WORK_FLAG" ]]; then
+  log "done in $((SECONDS - start_time))s (cache: $CACHE)"
+fi
