@@ -8,6 +8,13 @@ stamp=node_modules/.hookrail-lock.sha
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "==> npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  # The registry mirror here serves only this platform's optional binaries, so the lock file lacks
+  # the other platforms' entries and npm 11's `ci` refuses it as out of sync; `install` with the
+  # same lock installs the same versions.
+  if ! npm ci --no-audit --no-fund --loglevel=error 2>/tmp/hookrail-npm-ci.log; then
+    grep -q EUSAGE /tmp/hookrail-npm-ci.log || { cat /tmp/hookrail-npm-ci.log >&2; exit 1; }
+    echo "    npm ci refused the lock file (missing foreign-platform optional packages); using npm install"
+    npm install --no-audit --no-fund --loglevel=error
+  fi
   echo "$want" > "$stamp"
 fi

@@ -11,6 +11,6 @@ export HOOKRAIL_SKIP_SERVER_START=true
 results=.local/jest-results.json
 rm -f "$results"
 rc=0
-npx jest --ci --maxWorkers=2 --json --outputFile="$results" "$@" || rc=$?
+npx jest --ci --forceExit --maxWorkers=2 --json --outputFile="$results" "$@" || rc=$?
 node deploy/local/summarize-jest.js "$results"
 exit $rc
