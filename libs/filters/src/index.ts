@@ -1,0 +1,6 @@
+export { flatten } from './flatten';
+export { matchFilter } from './match-filter';
+export { validateFilter } from './validate-filter';
+export { matchEventType } from './event-type';
+export { resolvePath } from './resolve-path';
+export type { Filter } from './types';
