@@ -1,5 +1,6 @@
 import type { Model, QueryFilter, UpdateQuery } from 'mongoose';
-import { DEFAULT_PER_PAGE, type Page, type PageRequest } from './pagination';
+import { cursorPage } from './cursor-page';
+import type { Page, PageRequest } from './pagination';
 
 /** A document every project-scoped collection shares. `_id` is a ULID, so ids sort by creation. */
 export interface ScopedDoc {
@@ -104,32 +105,6 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
 
   /** Cursor pagination on `_id` (ULIDs sort by time). */
   async page(projectId: string, filter: QueryFilter<T>, req: PageRequest): Promise<Page<T>> {
-    const perPage = req.perPage ?? DEFAULT_PER_PAGE;
-    const desc = (req.sort ?? 'DESC') === 'DESC';
-    const backwards = req.direction === 'prev';
-    // Walking backwards flips the scan order; results are flipped back below.
-    const scanDesc = backwards ? !desc : desc;
-    const cursorFilter = req.cursor ? { _id: { [scanDesc ? '$lt' : '$gt']: req.cursor } } : {};
-    const rows = await this.model
-      .find(this.scope(projectId, { ...filter, ...cursorFilter } as QueryFilter<T>))
-      .sort({ _id: scanDesc ? -1 : 1 })
-      .limit(perPage + 1)
-      .lean<T[]>()
-      .exec();
-    const more = rows.length > perPage;
-    const content = rows.slice(0, perPage);
-    if (backwards) content.reverse();
-    const first = content[0]?._id ?? '';
-    const last = content[content.length - 1]?._id ?? '';
-    return {
-      content,
-      pagination: {
-        per_page: perPage,
-        has_next_page: backwards ? Boolean(req.cursor) : more,
-        has_prev_page: backwards ? more : Boolean(req.cursor),
-        next_page_cursor: last,
-        prev_page_cursor: first,
-      },
-    };
+    return cursorPage(this.model, this.scope(projectId, filter), req);
   }
 }

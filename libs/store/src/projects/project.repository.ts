@@ -1,4 +1,6 @@
 import type { Connection, Model } from 'mongoose';
+import { cursorPage } from '../base/cursor-page';
+import type { Page, PageRequest } from '../base/pagination';
 import { projectModel, type ProjectDoc } from './project.schema';
 
 /** Projects are the tenancy root, so this is the one repository not scoped by project id. */
@@ -17,5 +19,29 @@ export class ProjectRepository {
     const full: ProjectDoc = { ...doc, created_at: now, updated_at: now, deleted_at: null };
     await this.model.create(full);
     return full;
+  }
+
+  /** Admin listing of live projects. */
+  async page(req: PageRequest): Promise<Page<ProjectDoc>> {
+    return cursorPage(this.model, { deleted_at: null }, req);
+  }
+
+  async update(id: string, set: Partial<Omit<ProjectDoc, '_id' | 'created_at'>>): Promise<ProjectDoc | null> {
+    return this.model
+      .findOneAndUpdate(
+        { _id: id, deleted_at: null },
+        { $set: { ...set, updated_at: new Date() } },
+        { new: true },
+      )
+      .lean<ProjectDoc>()
+      .exec();
+  }
+
+  async softDelete(id: string): Promise<boolean> {
+    const now = new Date();
+    const res = await this.model
+      .updateOne({ _id: id, deleted_at: null }, { $set: { deleted_at: now, updated_at: now } })
+      .exec();
+    return res.modifiedCount > 0;
   }
 }

@@ -1,0 +1,37 @@
+import type { Model, QueryFilter } from 'mongoose';
+import { DEFAULT_PER_PAGE, type Page, type PageRequest } from './pagination';
+
+/** Cursor pagination on `_id` (ULIDs sort by time); `filter` already carries the scope. */
+export async function cursorPage<T extends { _id: string }>(
+  model: Model<T>,
+  filter: QueryFilter<T>,
+  req: PageRequest,
+): Promise<Page<T>> {
+  const perPage = req.perPage ?? DEFAULT_PER_PAGE;
+  const desc = (req.sort ?? 'DESC') === 'DESC';
+  const backwards = req.direction === 'prev';
+  // Walking backwards flips the scan order; results are flipped back below.
+  const scanDesc = backwards ? !desc : desc;
+  const cursorFilter = req.cursor ? { _id: { [scanDesc ? '$lt' : '$gt']: req.cursor } } : {};
+  const rows = await model
+    .find({ ...filter, ...cursorFilter } as QueryFilter<T>)
+    .sort({ _id: scanDesc ? -1 : 1 })
+    .limit(perPage + 1)
+    .lean<T[]>()
+    .exec();
+  const more = rows.length > perPage;
+  const content = rows.slice(0, perPage);
+  if (backwards) content.reverse();
+  const first = content[0]?._id ?? '';
+  const last = content[content.length - 1]?._id ?? '';
+  return {
+    content,
+    pagination: {
+      per_page: perPage,
+      has_next_page: backwards ? Boolean(req.cursor) : more,
+      has_prev_page: backwards ? more : Boolean(req.cursor),
+      next_page_cursor: last,
+      prev_page_cursor: first,
+    },
+  };
+}
