@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Stops the six services (SIGTERM, then SIGKILL after 12 s) and the servers this checkout started.
+# `--services` stops only the six services and leaves the servers running.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -14,4 +15,4 @@ for pidfile in .local/services/*.pid; do
   fi
   rm -f "$pidfile"
 done
-bash deploy/local/servers.sh stop
+[ "${1:-}" = "--services" ] || bash deploy/local/servers.sh stop

@@ -15,6 +15,8 @@ STATE_DIR="$REPO_ROOT/.local/servers"
 SERVERS_JSON="$REPO_ROOT/.local/servers.json"
 
 KAFKA_LIBS="$CACHE/kafka/libs"
+HELM_VERSION=v3.19.0
+HELM_BIN="$CACHE/bin/helm-$HELM_VERSION"
 ELASTICMQ_LIBS="$CACHE/elasticmq/libs"
 
 export GOTOOLCHAIN=local

@@ -135,6 +135,25 @@ provision_go() {
     sort -rn | tail -n +4 | cut -d' ' -f2- | xargs -r rm -f
 }
 
+# ---------------------------------------------------------------------------------------------
+# Helm (for the chart's lint/template test), built through the Go module proxy
+# ---------------------------------------------------------------------------------------------
+provision_helm() {
+  local bin="$HELM_BIN"
+  [[ -x "$bin" ]] && return 0
+  did_work
+  log "building helm $HELM_VERSION -> $bin (first run: 2-4 min)"
+  local tmp
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$CACHE/bin/helm.build.log" 2>&1; then
+    tail -n 30 "$CACHE/bin/helm.build.log" >&2
+    rm -rf "$tmp"
+    die "go install helm failed (log: $CACHE/bin/helm.build.log)"
+  fi
+  mv -f "$tmp/helm" "$bin"
+  rm -rf "$tmp"
+}
+
 start_time=$SECONDS
 provision_rabbitmq
 # The downloads/builds are independent; run them side by side.
@@ -143,6 +162,7 @@ pids=()
 { provision_jars kafka && provision_jars elasticmq; } & pids+=($!)
 provision_go ferretdb ferretdb & pids+=($!)
 provision_go pubsub-fake pubsub-fake & pids+=($!)
+provision_helm & pids+=($!)
 failed=0
 for p in "${pids[@]}"; do
   wait "$p" || failed=1
