@@ -1,2 +1,5 @@
 export * from './wait-for';
 export * from './stack';
+export * from './receiver';
+export * from './tls-certs';
+export * from './oauth2-server';

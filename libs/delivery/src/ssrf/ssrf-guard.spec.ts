@@ -1,0 +1,45 @@
+import { checkLiteralTarget, guardedLookup, isBlockedAddress, SsrfRefusedError } from './ssrf-guard';
+
+describe('SSRF guard', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd12:3456::1',
+    '::ffff:127.0.0.1',
+    '::ffff:169.254.169.254',
+    '224.0.0.1',
+  ])('refuses %s', (ip) => {
+    expect(isBlockedAddress(ip)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '172.32.0.1', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows public address %s',
+    (ip) => {
+      expect(isBlockedAddress(ip)).toBe(false);
+    },
+  );
+
+  it('refuses IP-literal URLs in private ranges, including bracketed IPv6, unless allowed', () => {
+    expect(checkLiteralTarget(new URL('http://169.254.169.254/latest/meta-data'), false)).toBeInstanceOf(
+      SsrfRefusedError,
+    );
+    expect(checkLiteralTarget(new URL('http://[::1]:8080/'), false)).toBeInstanceOf(SsrfRefusedError);
+    expect(checkLiteralTarget(new URL('http://127.0.0.1/'), true)).toBeUndefined();
+    expect(checkLiteralTarget(new URL('https://example.com/'), false)).toBeUndefined();
+  });
+
+  it('refuses a host name that resolves to loopback at lookup time', async () => {
+    const err = await new Promise<unknown>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    expect(err).toBeInstanceOf(SsrfRefusedError);
+    expect((err as SsrfRefusedError).code).toBe('ESSRF');
+  });
+});
