@@ -136,6 +136,21 @@ provision_go() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# Chromium from Debian (the portal's browser tests drive it with playwright-core)
+# ---------------------------------------------------------------------------------------------
+provision_chromium() {
+  [[ -x /usr/bin/chromium ]] && return 0
+  did_work
+  log "installing chromium (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y --no-install-recommends chromium fonts-liberation >/dev/null 2>&1; then
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y --no-install-recommends chromium fonts-liberation >/dev/null ||
+      die "apt-get install chromium failed"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
 # Helm (for the chart's lint/template test), built through the Go module proxy
 # ---------------------------------------------------------------------------------------------
 provision_helm() {
@@ -156,6 +171,7 @@ provision_helm() {
 
 start_time=$SECONDS
 provision_rabbitmq
+provision_chromium
 # The downloads/builds are independent; run them side by side.
 pids=()
 # (The two Maven runs share ~/.m2, so they run one after the other.)
