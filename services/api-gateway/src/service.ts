@@ -1,11 +1,47 @@
+import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
+import { SecretBox, fail } from '@hookrail/domain';
 import type { ServiceDefinition } from '@hookrail/runtime';
+import type { GatewayDeps } from './deps';
+import { buildApiRouter } from './http/api-router';
+import { errorMapper } from './http/error-mapper';
+import { jsonBody } from './http/json-body';
+import { buildOpenApi } from './openapi/openapi';
+import { ROUTE_FILES } from './routes';
 
+const API_VERSION = '1.0.0';
+
+/** The management API under /api: routes from routes/index.ts, the OpenAPI document, one error mapper. */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,
-    async start() {
-      // Wiring lands with its issue; the process already serves health, readiness and metrics.
+    async start({ app, store, publisher, logger, metrics }) {
+      if (!config.security.adminKey)
+        logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
+      const deps: GatewayDeps = {
+        config,
+        store,
+        publisher,
+        logger,
+        metrics,
+        box: new SecretBox(config.security.encryptionKey),
+        now: () => new Date(),
+      };
+      const routes = ROUTE_FILES.flatMap((file) => file(deps));
+      const openapi = buildOpenApi(routes, {
+        version: API_VERSION,
+        serverUrl: `${config.urls.gatewayPublic}/api`,
+      });
+      const api = Router();
+      // The document describes the API and holds no data, so it is served without a key.
+      api.get('/openapi.json', (_req, res) => void res.json(openapi));
+      api.use(jsonBody(config.http.bodyLimitBytes));
+      api.use(buildApiRouter(routes, { store, metrics, adminKey: config.security.adminKey }));
+      api.use((req, res) => {
+        res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+      });
+      api.use(errorMapper(logger));
+      app.use('/api', api);
     },
   };
 }

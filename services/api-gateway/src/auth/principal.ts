@@ -1,0 +1,44 @@
+import { DomainError, ID_PATTERN, hashSecret, safeEqual } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
+
+export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: string; keyId: string };
+
+const PROJECT_KEY = new RegExp(`^hr_(${ID_PATTERN.slice(1, -1)})\\.([A-Za-z0-9_-]{16,})$`);
+
+const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
+
+/** `hr_<keyId>.<secret>`: the key id finds the stored hash, the secret is compared in constant time. */
+export function formatProjectKey(keyId: string, secret: string): string {
+  return `hr_${keyId}.${secret}`;
+}
+
+export async function authenticate(
+  header: string | undefined,
+  deps: { store: Store; adminKey?: string; now?: () => Date },
+): Promise<Principal> {
+  if (!header) throw unauthenticated('missing API key: send "Authorization: Bearer <key>"');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw unauthenticated('malformed Authorization header: expected "Bearer <key>"');
+  const token = m[1];
+  if (deps.adminKey && safeEqual(token, deps.adminKey)) return { kind: 'admin' };
+  const key = PROJECT_KEY.exec(token);
+  if (!key) throw unauthenticated('invalid API key');
+  const doc = await deps.store.apiKeys.findByKeyId(key[1]);
+  const valid =
+    doc !== null &&
+    safeEqual(hashSecret(key[2]), doc.secret_hash) &&
+    (!doc.expires_at || doc.expires_at > (deps.now?.() ?? new Date()));
+  if (!doc || !valid) throw unauthenticated('invalid API key');
+  return { kind: 'project', projectId: doc.project_id, keyId: doc._id };
+}
+
+/** A project key opens only its own project's paths; the admin key opens every project. */
+export function authorizeProject(principal: Principal, projectId: string): void {
+  if (principal.kind === 'project' && principal.projectId !== projectId)
+    throw new DomainError('forbidden', 'this API key does not belong to the project in the path');
+}
+
+export function requireAdmin(principal: Principal): void {
+  if (principal.kind !== 'admin')
+    throw new DomainError('forbidden', 'this operation needs the instance admin key');
+}

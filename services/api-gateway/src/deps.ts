@@ -1,0 +1,16 @@
+import type { HookrailConfig } from '@hookrail/config';
+import type { Publisher } from '@hookrail/bus';
+import type { SecretBox } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+
+/** What route handlers and gateway use cases need; built once in service.ts. */
+export interface GatewayDeps {
+  config: Readonly<HookrailConfig>;
+  store: Store;
+  publisher: Publisher;
+  logger: Logger;
+  metrics: Metrics;
+  box: SecretBox;
+  now: () => Date;
+}

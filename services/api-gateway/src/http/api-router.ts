@@ -1,0 +1,56 @@
+import { Router, type Request } from 'express';
+import { NotFoundError, ok } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
+import type { Metrics } from '@hookrail/telemetry';
+import { authenticate, authorizeProject, requireAdmin } from '../auth/principal';
+import { object } from '../schemas/common.schema';
+import type { Call, RouteSpec } from './route';
+import { validate } from './validator';
+
+export interface RouterDeps {
+  store: Store;
+  metrics: Metrics;
+  adminKey?: string;
+}
+
+/** Every route: authenticate, authorize, load the project, validate, run, wrap in the envelope. */
+export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
+  const router = Router();
+  const duration = deps.metrics.histogram(
+    'hookrail_api_request_duration_seconds',
+    'Management API request duration',
+    ['method', 'route', 'status'],
+  );
+  for (const spec of routes) {
+    const querySchema = spec.query ? object(spec.query, [], { additionalProperties: true }) : undefined;
+    router[spec.method](spec.path, async (req, res) => {
+      const end = duration.startTimer({ method: spec.method.toUpperCase(), route: spec.path });
+      res.once('finish', () => end({ status: String(res.statusCode) }));
+      const principal = await authenticate(req.headers.authorization, {
+        store: deps.store,
+        adminKey: deps.adminKey,
+      });
+      if (spec.auth === 'admin') requireAdmin(principal);
+      const params = req.params as Record<string, string>;
+      let project = null;
+      if (params.projectID !== undefined) {
+        authorizeProject(principal, params.projectID);
+        project = await deps.store.projects.findById(params.projectID);
+        if (!project) throw new NotFoundError('project');
+      }
+      const query = queryOf(req);
+      if (querySchema) validate(querySchema, query, 'invalid query');
+      const body = spec.body ? validate(spec.body, req.body) : undefined;
+      const call = { req, params, query, body, principal, project } as Call;
+      const data = await spec.handler(call);
+      res.status(spec.status).json(ok(spec.message, data));
+    });
+  }
+  return router;
+}
+
+function queryOf(req: Request): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(req.query)) out[k] = Array.isArray(v) ? v[v.length - 1] : v;
+  return out;
+}

@@ -1,0 +1,49 @@
+import type { Request } from 'express';
+import type { ProjectDoc } from '@hookrail/store';
+import type { Principal } from '../auth/principal';
+import type { JsonSchema } from '../schemas/common.schema';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+export interface Call<B = unknown> {
+  req: Request;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: B;
+  principal: Principal;
+  /** Loaded for every path with `:projectID` (404 when it does not exist). */
+  project: ProjectDoc;
+}
+
+/**
+ * One operation: its HTTP shape, auth, schemas and handler. The router and the OpenAPI document are
+ * both built from these, so a route cannot be served without being documented.
+ */
+export interface RouteSpec<B = unknown> {
+  method: Method;
+  /** Express-style path under /api, e.g. `/v1/projects/:projectID/sources/:sourceID`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** `admin`: the instance admin key only; `project`: a key of the path's project, or the admin key. */
+  auth: 'admin' | 'project';
+  body?: JsonSchema;
+  /** Query parameters (strings), documented and validated. */
+  query?: Record<string, JsonSchema>;
+  paginated?: boolean;
+  status: number;
+  message: string;
+  /** Schema of `data` (of each item when paginated). */
+  response: JsonSchema;
+  // method syntax: a RouteSpec<SourceBody> is usable where a RouteSpec is expected
+  handler(call: Call<B>): Promise<unknown>;
+}
+
+/** Groups the routes of one file; `deps` is closed over by the handlers. */
+export type RouteFile<D> = (deps: D) => RouteSpec[];
+
+/** Types a route's body for its handler (`route<SourceBody>({...})`). */
+export function route<B = unknown>(spec: RouteSpec<B>): RouteSpec {
+  return spec as RouteSpec;
+}

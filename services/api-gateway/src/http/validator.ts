@@ -1,0 +1,72 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ValidationError, type FieldError } from '@hookrail/domain';
+import type { JsonSchema } from '../schemas/common.schema';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+
+/** ajv's `/pub_sub/sqs` pointer as the dotted field name users see: `pub_sub.sqs`. */
+function fieldOf(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (child !== undefined) parts.push(child);
+  return parts.length > 0 ? parts.join('.') : 'body';
+}
+
+function toFieldError(e: ErrorObject): FieldError | undefined {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'if':
+    case 'anyOf':
+      return undefined; // the failing branch's own error says what is wrong
+    case 'required':
+      return { field: fieldOf(e.instancePath, String(p.missingProperty)), message: 'is required' };
+    case 'additionalProperties':
+      return { field: fieldOf(e.instancePath, String(p.additionalProperty)), message: 'is not allowed' };
+    case 'enum':
+      return {
+        field: fieldOf(e.instancePath),
+        message: `must be one of: ${(p.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`,
+      };
+    case 'const':
+      return { field: fieldOf(e.instancePath), message: `must be ${JSON.stringify(p.allowedValue)}` };
+    default:
+      return { field: fieldOf(e.instancePath), message: e.message ?? 'is invalid' };
+  }
+}
+
+export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    const fe = toFieldError(e);
+    if (!fe) continue;
+    const key = `${fe.field}|${fe.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(fe);
+  }
+  return out;
+}
+
+const cache = new WeakMap<JsonSchema, ValidateFunction>();
+
+export function compile(schema: JsonSchema): ValidateFunction {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn;
+}
+
+/** Validates `value` against `schema`, throwing a ValidationError that names every bad field. */
+export function validate<T>(schema: JsonSchema, value: unknown, what = 'invalid request body'): T {
+  const fn = compile(schema);
+  if (!fn(value)) {
+    const errors = toFieldErrors(fn.errors);
+    const first = errors[0];
+    throw new ValidationError(first ? `${what}: ${first.field} ${first.message}` : what, errors);
+  }
+  return value as T;
+}

@@ -1,0 +1,116 @@
+import type { RouteSpec } from '../http/route';
+import { pageOf } from '../schemas/pagination.schema';
+import type { JsonSchema } from '../schemas/common.schema';
+
+const errorEnvelope: JsonSchema = {
+  type: 'object',
+  required: ['status', 'message', 'data'],
+  additionalProperties: false,
+  properties: {
+    status: { const: false },
+    message: { type: 'string' },
+    data: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                additionalProperties: false,
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
+};
+
+function envelope(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['status', 'message', 'data'],
+    additionalProperties: false,
+    properties: { status: { const: true }, message: { type: 'string' }, data },
+  };
+}
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Invalid body, parameters or query (data.errors names each field)',
+  '401': 'Missing or unknown API key',
+  '403': 'The key is valid but not for this project or operation',
+  '404': 'Unknown id (including an id of another project)',
+  '409': 'Conflict',
+  '413': 'Body too large',
+  '415': 'Content-Type is not application/json',
+};
+
+/** `/v1/projects/:projectID` → `/v1/projects/{projectID}` */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+/** The OpenAPI 3.1 document, built from the very route specs and schemas the router validates with. */
+export function buildOpenApi(routes: RouteSpec[], info: { version: string; serverUrl: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = openApiPath(r.path);
+    const pathParams = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const queryParams = Object.entries(r.query ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: false,
+      schema,
+    }));
+    const data = r.paginated ? pageOf(r.response) : r.response;
+    const responses: Record<string, unknown> = {
+      [String(r.status)]: {
+        description: r.message,
+        content: { 'application/json': { schema: envelope(data) } },
+      },
+    };
+    for (const [status, description] of Object.entries(ERROR_STATUSES))
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    (paths[path] ??= {})[r.method] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      tags: [r.tag],
+      security: [{ bearer: [] }],
+      parameters: [...pathParams, ...queryParams],
+      ...(r.body && {
+        requestBody: { required: true, content: { 'application/json': { schema: r.body } } },
+      }),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hookrail management API',
+      version: info.version,
+      description:
+        'Envelope {status, message, data} on every response. Authenticate with "Authorization: Bearer <key>" ' +
+        '(a project key hr_<id>.<secret>, or the instance admin key).',
+    },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorEnvelope },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
+import type { ApiKeyDoc, ProjectDoc } from '@hookrail/store';
+import { scopedOut } from './scoped.presenter';
+
+export function presentProject(doc: ProjectDoc) {
+  return {
+    uid: doc._id,
+    name: doc.name,
+    type: doc.type,
+    config: doc.config,
+    created_at: toTimestamp(doc.created_at),
+    updated_at: toTimestamp(doc.updated_at),
+    deleted_at: nullableTimestamp(doc.deleted_at),
+  };
+}
+
+/** Never shows the hash; the key itself is only shown once, by the issuing route. */
+export function presentApiKey(doc: ApiKeyDoc) {
+  return {
+    ...scopedOut(doc),
+    name: doc.name,
+    role: doc.role,
+    expires_at: nullableTimestamp(doc.expires_at),
+    last_used_at: nullableTimestamp(doc.last_used_at),
+  };
+}

@@ -1,0 +1,32 @@
+import { bool, int, str, enumOf, type JsonSchema } from './common.schema';
+
+export const pageQuery: Record<string, JsonSchema> = {
+  perPage: str({ pattern: '^[0-9]+$', description: 'items per page, 1 to 100 (default 20)' }),
+  next_page_cursor: str({ description: 'cursor from pagination.next_page_cursor' }),
+  prev_page_cursor: str({ description: 'cursor from pagination.prev_page_cursor' }),
+  direction: enumOf(['next', 'prev']),
+  sort: enumOf(['ASC', 'DESC', 'asc', 'desc']),
+};
+
+export function pageOf(item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['content', 'pagination'],
+    additionalProperties: false,
+    properties: {
+      content: { type: 'array', items: item },
+      pagination: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['per_page', 'has_next_page', 'has_prev_page', 'next_page_cursor', 'prev_page_cursor'],
+        properties: {
+          per_page: int(),
+          has_next_page: bool,
+          has_prev_page: bool,
+          next_page_cursor: str(),
+          prev_page_cursor: str(),
+        },
+      },
+    },
+  };
+}

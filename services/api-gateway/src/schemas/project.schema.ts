@@ -1,0 +1,151 @@
+import {
+  bool,
+  enumOf,
+  int,
+  nonEmpty,
+  nullable,
+  nullableTimestamp,
+  object,
+  resource,
+  responseOnlyFields,
+  scopedFields,
+  str,
+  timestamp,
+  type JsonSchema,
+} from './common.schema';
+
+export const META_EVENT_TYPES = [
+  'endpoint.created',
+  'endpoint.updated',
+  'endpoint.deleted',
+  'endpoint.disabled',
+  'eventdelivery.success',
+  'eventdelivery.failed',
+  'endpoint.alert',
+] as const;
+
+export const retryStrategy = object(
+  {
+    type: enumOf(['linear', 'exponential']),
+    duration: int({ minimum: 1, maximum: 86400 }),
+    retry_count: int({ minimum: 0, maximum: 100 }),
+    max_retry_seconds: int({ minimum: 1, maximum: 7 * 86400 }),
+  },
+  [],
+);
+
+/** Project config as sent: every member optional, merged over the stored (or default) config. */
+export const projectConfigInput = object({
+  max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
+  retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
+  strategy: retryStrategy,
+  signature: object({
+    header: nonEmpty(100),
+    versions: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: object({ hash: enumOf(['SHA256', 'SHA512']), encoding: enumOf(['hex', 'base64']) }, [
+        'hash',
+        'encoding',
+      ]),
+    },
+    standard_webhooks: bool,
+  }),
+  disable_endpoint: bool,
+  meta_event: object({
+    is_enabled: bool,
+    url: str({ format: 'uri', pattern: '^https?://' }),
+    secret: nonEmpty(200),
+    event_type: { type: 'array', items: enumOf(META_EVENT_TYPES) },
+  }),
+  ssl: object({ enforce_secure_endpoints: bool }),
+  add_event_id_trace_headers: bool,
+  circuit_breaker: object({
+    min_requests: int({ minimum: 1 }),
+    failure_rate: int({ minimum: 1, maximum: 100 }),
+    consecutive_failures: int({ minimum: 1 }),
+    probe_interval_seconds: int({ minimum: 1 }),
+    disable_after_seconds: int({ minimum: 60 }),
+  }),
+});
+
+const projectResponseOnly = responseOnlyFields(['uid', 'created_at', 'updated_at', 'deleted_at', 'api_key']);
+
+export const projectCreateBody = object(
+  {
+    name: nonEmpty(200),
+    type: enumOf(['incoming', 'outgoing']),
+    config: projectConfigInput,
+    ...projectResponseOnly,
+  },
+  ['name', 'type'],
+);
+
+export const projectUpdateBody = object({
+  name: nonEmpty(200),
+  type: enumOf(['incoming', 'outgoing']),
+  config: projectConfigInput,
+  ...projectResponseOnly,
+});
+
+const projectConfigResponse: JsonSchema = {
+  type: 'object',
+  required: [
+    'max_payload_bytes',
+    'retention_seconds',
+    'strategy',
+    'signature',
+    'disable_endpoint',
+    'meta_event',
+    'ssl',
+    'add_event_id_trace_headers',
+  ],
+  properties: (projectConfigInput as { properties: Record<string, JsonSchema> }).properties,
+  additionalProperties: false,
+};
+
+const projectFields = {
+  uid: str(),
+  name: str(),
+  type: enumOf(['incoming', 'outgoing']),
+  config: projectConfigResponse,
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: nullableTimestamp,
+};
+
+export const projectResponse = resource(projectFields);
+
+const apiKeyFields = {
+  ...scopedFields,
+  name: str(),
+  role: enumOf(['admin', 'member']),
+  expires_at: nullableTimestamp,
+  last_used_at: nullableTimestamp,
+};
+
+export const apiKeyResponse = resource(apiKeyFields);
+
+/** Returned once, when the key is issued: the only time the full key is shown. */
+export const issuedApiKeyResponse = resource({ ...apiKeyFields, key: str({ pattern: '^hr_' }) });
+
+export const projectCreatedResponse = resource({ ...projectFields, api_key: issuedApiKeyResponse });
+
+export const apiKeyCreateBody = object({
+  name: nonEmpty(200),
+  expires_in: nullable(
+    int({ minimum: 60, maximum: 10 * 365 * 86400, description: 'seconds until the key expires' }),
+  ),
+  ...responseOnlyFields([
+    'uid',
+    'project_id',
+    'role',
+    'key',
+    'expires_at',
+    'last_used_at',
+    'created_at',
+    'updated_at',
+    'deleted_at',
+  ]),
+});

@@ -1,0 +1,135 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are arbitrary JSON, checked against the OpenAPI schema instead of a type */
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { RunningService } from '@hookrail/runtime';
+import { connectTestStore, startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
+import type { Store } from '@hookrail/store';
+import { definition } from '../service';
+
+export const ADMIN_KEY = 'hr_admin.test-admin-key-0123456789';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: { status: boolean; message: string; data: T };
+}
+
+interface Operation {
+  method: string;
+  pattern: RegExp;
+  params: number;
+  responses: Record<string, { content?: { 'application/json'?: { schema: unknown } } }>;
+}
+
+/**
+ * Checks every response a test receives against the gateway's own /api/openapi.json: the status must
+ * be documented for the operation and the body must match its schema.
+ */
+export class OpenApiChecker {
+  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly ops: Operation[] = [];
+  private readonly validators = new Map<string, ValidateFunction>();
+  readonly seen = new Set<string>();
+
+  constructor(readonly doc: any) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ components: doc.components }, 'doc');
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      const params = (path.match(/\{/g) ?? []).length;
+      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      for (const [method, op] of Object.entries(methods))
+        this.ops.push({ method, pattern, params, responses: op.responses });
+    }
+    // literal segments win over parameters (`endpoints/oauth2/test` before `endpoints/{id}`)
+    this.ops.sort((a, b) => a.params - b.params);
+  }
+
+  check(method: string, path: string, status: number, body: unknown): void {
+    const op = this.ops.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
+    if (!op) throw new Error(`${method} ${path} is not in the OpenAPI document`);
+    const response = op.responses[String(status)];
+    if (!response)
+      throw new Error(`${method} ${path} answered ${status}, which the OpenAPI document does not list`);
+    const schema = response.content?.['application/json']?.schema;
+    if (!schema) return;
+    const key = `${method} ${op.pattern.source} ${status}`;
+    let validateFn = this.validators.get(key);
+    if (!validateFn) {
+      validateFn = this.ajv.compile(
+        JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, '"doc#/components')),
+      );
+      this.validators.set(key, validateFn);
+    }
+    if (!validateFn(body))
+      throw new Error(
+        `${method} ${path} ${status}: body does not match the OpenAPI document: ${this.ajv.errorsText(validateFn.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+      );
+    this.seen.add(`${method.toLowerCase()} ${op.pattern.source}`);
+  }
+}
+
+/** One gateway per test file, real Kafka and MongoDB-protocol server. */
+export class GatewayHarness {
+  gateway!: RunningService;
+  store!: Store;
+  checker!: OpenApiChecker;
+  readonly prefix = uniquePrefix('gw');
+
+  async start(env: Record<string, string> = {}): Promise<void> {
+    this.store = await connectTestStore();
+    this.gateway = await startTestService(
+      definition(testConfig('api-gateway', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix, ...env })),
+    );
+    const res = await fetch(`${this.gateway.url}/api/openapi.json`);
+    this.checker = new OpenApiChecker(await res.json());
+  }
+
+  async stop(): Promise<void> {
+    await this.gateway?.stop();
+    await this.store?.close();
+  }
+
+  /** A JSON request; the response is checked against the OpenAPI document unless `raw` is set. */
+  async call<T = any>(
+    method: string,
+    path: string,
+    opts: {
+      key?: string | null;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      unchecked?: boolean;
+    } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${this.gateway.url}/api${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: any;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 500)}`);
+    }
+    if (!opts.unchecked) this.checker.check(method, path.split('?')[0], res.status, parsed);
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  /** Creates a project with the admin key; returns its id and first API key. */
+  async createProject(
+    type: 'incoming' | 'outgoing' = 'outgoing',
+    config: Record<string, unknown> = {},
+  ): Promise<{ id: string; key: string }> {
+    const res = await this.call('POST', '/v1/projects', {
+      key: ADMIN_KEY,
+      body: { name: `p-${uniquePrefix()}`, type, config },
+    });
+    if (res.status !== 201) throw new Error(`project create failed: ${JSON.stringify(res.body)}`);
+    return { id: res.body.data.uid, key: res.body.data.api_key.key };
+  }
+}

@@ -1,0 +1,22 @@
+import { hashSecret, newId, randomToken } from '@hookrail/domain';
+import type { ApiKeyDoc, Store } from '@hookrail/store';
+import { formatProjectKey } from '../auth/principal';
+
+/** Issues a project key; the full key exists only in the returned value, the store keeps a hash. */
+export async function issueApiKey(
+  store: Store,
+  projectId: string,
+  input: { name: string; expiresAt?: Date | null },
+): Promise<{ doc: ApiKeyDoc; key: string }> {
+  const id = newId();
+  const secret = randomToken(32);
+  const doc = await store.apiKeys.insert(projectId, {
+    _id: id,
+    name: input.name,
+    secret_hash: hashSecret(secret),
+    role: 'admin',
+    expires_at: input.expiresAt ?? null,
+    last_used_at: null,
+  });
+  return { doc, key: formatProjectKey(id, secret) };
+}
