@@ -1,0 +1,3 @@
+export * from './delivery-id';
+export * from './match-subscriptions';
+export * from './event-status';

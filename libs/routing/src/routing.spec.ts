@@ -1,0 +1,97 @@
+import { isId } from '@hookrail/domain';
+import { deliveryId } from './delivery-id';
+import { eventStatusFrom } from './event-status';
+import { matchSubscriptions, type RoutableSubscription } from './match-subscriptions';
+
+const sub = (
+  id: string,
+  over: Partial<RoutableSubscription> & { types?: string[]; body?: object; headers?: object } = {},
+): RoutableSubscription => ({
+  _id: id,
+  source_id: over.source_id ?? 'src1',
+  endpoint_id: over.endpoint_id ?? `ep-${id}`,
+  filter_config: {
+    event_types: over.types ?? ['*'],
+    filter: { body_json: JSON.stringify(over.body ?? {}), headers_json: JSON.stringify(over.headers ?? {}) },
+  },
+});
+
+const event = (over: object = {}) => ({
+  source_id: 'src1',
+  event_type: 'invoice.paid',
+  target: { mode: 'source' as const },
+  data: { amount: 120, customer: { tier: 'gold', tags: ['a', 'b'] } },
+  headers: { 'x-region': 'eu' },
+  ...over,
+});
+
+describe('routing rules', () => {
+  it('delivery ids are valid ULIDs, stable per (event, subscription), distinct across subscriptions', () => {
+    const a = deliveryId('E1', 'S1', 1_700_000_000_000);
+    expect(isId(a)).toBe(true);
+    expect(deliveryId('E1', 'S1', 1_700_000_000_000)).toBe(a);
+    expect(deliveryId('E1', 'S2', 1_700_000_000_000)).not.toBe(a);
+    expect(deliveryId('E1', 'S1', 1_700_000_000_001) > a).toBe(true);
+  });
+
+  it('source mode selects the subscriptions of the event source only', () => {
+    const subs = [sub('1'), sub('2', { source_id: 'other' })];
+    expect(matchSubscriptions(event(), subs).map((s) => s._id)).toEqual(['1']);
+  });
+
+  it('single, fanout and broadcast select by endpoint, owner endpoints and all', () => {
+    const subs = [
+      sub('1', { endpoint_id: 'A' }),
+      sub('2', { endpoint_id: 'B' }),
+      sub('3', { endpoint_id: 'C', source_id: null }),
+    ];
+    const ids = (target: object, owners?: Set<string>) =>
+      matchSubscriptions(event({ target }), subs, owners).map((s) => s._id);
+    expect(ids({ mode: 'single', endpoint_id: 'B' })).toEqual(['2']);
+    expect(ids({ mode: 'fanout', owner_id: 'o' }, new Set(['A', 'C']))).toEqual(['1', '3']);
+    expect(ids({ mode: 'broadcast' })).toEqual(['1', '2', '3']);
+  });
+
+  it('matches event types exactly, by *, and by trailing wildcard', () => {
+    const subs = [
+      sub('exact', { types: ['invoice.paid'] }),
+      sub('star'),
+      sub('wild', { types: ['invoice.*'] }),
+      sub('no', { types: ['user.created'] }),
+    ];
+    expect(matchSubscriptions(event(), subs).map((s) => s._id)).toEqual(['exact', 'star', 'wild']);
+  });
+
+  it('applies body and header filters, including nested paths and array membership', () => {
+    const subs = [
+      sub('gt', { body: { amount: { $gt: 100 } } }),
+      sub('lt', { body: { amount: { $lt: 100 } } }),
+      sub('nested', { body: { 'customer.tier': 'gold' } }),
+      sub('member', { body: { customer: { tags: 'b' } } }),
+      sub('hdr', { headers: { 'x-region': { $in: ['eu', 'us'] } } }),
+      sub('hdr-no', { headers: { 'x-region': 'us' } }),
+      sub('missing', { body: { nope: { $eq: 1 } } }),
+      sub('missing-neq', { body: { nope: { $neq: 1 } } }),
+    ];
+    expect(matchSubscriptions(event(), subs).map((s) => s._id)).toEqual([
+      'gt',
+      'nested',
+      'member',
+      'hdr',
+      'missing-neq',
+    ]);
+  });
+
+  it('never yields one subscription twice', () => {
+    const s = sub('1');
+    expect(matchSubscriptions(event({ target: { mode: 'broadcast' } }), [s, s])).toHaveLength(1);
+  });
+
+  it('derives the event status from its deliveries', () => {
+    expect(eventStatusFrom([])).toBe('Failure');
+    expect(eventStatusFrom(['Success', 'Scheduled'])).toBe('Processing');
+    expect(eventStatusFrom(['Success', 'Retry'])).toBe('Retry');
+    expect(eventStatusFrom(['Success', 'Success'])).toBe('Success');
+    expect(eventStatusFrom(['Success', 'Discarded'])).toBe('Failure');
+  });
+});
