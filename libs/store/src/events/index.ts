@@ -1,2 +1,3 @@
 export * from './event.schema';
 export * from './event.repository';
+export * from './idempotency-claim.schema';
