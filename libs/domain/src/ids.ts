@@ -1,4 +1,5 @@
-import { monotonicFactory } from 'ulid';
+import { createHash } from 'node:crypto';
+import { encodeTime, monotonicFactory } from 'ulid';
 
 const next = monotonicFactory();
 
@@ -12,4 +13,22 @@ export const ID_PATTERN = '^[0-9A-HJKMNP-TV-Z]{26}$';
 
 export function isId(value: string): boolean {
   return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value);
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A ULID that is a pure function of `seed` and `time`: the same input always gives the same id, so
+ * a consumer can derive the id of what a redelivered message creates (idempotent insert) while ids
+ * still sort by time. The 80 random bits are the first bits of SHA-256(seed).
+ */
+export function idFrom(seed: string, time: Date | number): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let suffix = '';
+  for (let i = 0; i < 16; i++) {
+    const bit = i * 5;
+    const word = (digest[bit >> 3] << 8) | digest[(bit >> 3) + 1];
+    suffix += CROCKFORD[(word >> (11 - (bit & 7))) & 31];
+  }
+  return encodeTime(typeof time === 'number' ? time : time.getTime(), 10) + suffix;
 }

@@ -13,7 +13,8 @@ export interface RetryPolicy {
 
 export type RetryDecision = { kind: 'retry'; delaySeconds: number } | { kind: 'give_up' };
 
-const DEFAULT_MAX_RETRY_SECONDS = 7200;
+/** Cap of exponential waits when the policy sets none (seconds). */
+export const DEFAULT_MAX_RETRY_SECONDS = 7200;
 const JITTER = 0.1;
 
 /**

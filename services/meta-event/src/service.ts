@@ -1,11 +1,44 @@
 import type { HookrailConfig } from '@hookrail/config';
+import { HttpClient } from '@hookrail/delivery';
+import { SecretBox } from '@hookrail/domain';
 import type { ServiceDefinition } from '@hookrail/runtime';
+import { handleMetaMessage } from './handle-meta-message';
 
+/**
+ * The meta-event service: consumes `meta`, records each meta event, sends it to the project's meta
+ * event URL and schedules its retries through the retry-scheduler (spec/behaviour.md, "Meta events").
+ */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,
-    async start() {
-      // Wiring lands with its issue; the process already serves health, readiness and metrics.
+    async start({ bus, store, publisher, logger, metrics }) {
+      const http = new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets });
+      const outcomes = metrics.counter(
+        'hookrail_meta_events_total',
+        'Meta event messages handled, by outcome',
+        ['outcome'],
+      );
+      const deps = {
+        store,
+        publisher,
+        http,
+        box: new SecretBox(config.security.encryptionKey),
+        logger,
+        metrics,
+        now: () => new Date(),
+      };
+      await bus.consume('meta-event', {
+        topic: 'meta',
+        handle: async (message, ctx) => {
+          const outcome = await handleMetaMessage(deps, message, ctx);
+          outcomes.inc({ outcome: outcome.kind === 'sent' ? outcome.status.toLowerCase() : outcome.kind });
+          if (outcome.kind !== 'sent')
+            logger.debug({ project_id: message.project_id, ...outcome }, `meta event ${outcome.kind}`);
+        },
+        // Meta events of one project are independent: no order to keep within a partition.
+        concurrency: 16,
+      });
+      return { stop: async () => http.close() };
     },
   };
 }

@@ -2,7 +2,8 @@ import type { Connection } from 'mongoose';
 import { Mixed, scopedSchema } from '../base/schema';
 import type { ScopedDoc } from '../base/project-scoped.repository';
 
-export type MetaEventStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' | 'Failure';
+/** As deliveries; `Discarded`: recorded but not sent (meta events off, or its type not selected). */
+export type MetaEventStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' | 'Failure' | 'Discarded';
 
 export interface MetaEventDoc extends ScopedDoc {
   event_type: string;

@@ -1,0 +1,110 @@
+import type { MessageContext, MetaEventType, MetaMessage, Publisher } from '@hookrail/bus';
+import type { HttpClient } from '@hookrail/delivery';
+import { idFrom, toTimestamp, type SecretBox } from '@hookrail/domain';
+import { decideRetry, parseRetryAfter } from '@hookrail/retry';
+import type { MetaEventDoc, MetaEventStatus, Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { decideSend, initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
+import { sendMetaEvent } from './send-meta-event';
+
+export interface MetaDeps {
+  store: Store;
+  publisher: Publisher;
+  http: HttpClient;
+  box: SecretBox;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => Date;
+}
+
+export type MetaOutcome =
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'sent'; status: MetaEventStatus; meta_event_id: string }
+  | { kind: 'discarded'; meta_event_id: string; reason: string };
+
+/**
+ * One message of the `meta` topic. A new occurrence (no `meta_event_id`) is recorded under an id
+ * derived from its topic position, so a redelivered message finds the same record; a message
+ * naming a meta event (a due retry or a resend) sends the stored one again.
+ */
+export async function handleMetaMessage(
+  deps: MetaDeps,
+  message: MetaMessage,
+  ctx: Pick<MessageContext, 'topic' | 'partition' | 'offset'>,
+): Promise<MetaOutcome> {
+  const projectId = message.project_id;
+  const project = await deps.store.projects.findById(projectId);
+  if (!project) return { kind: 'skipped', reason: 'project not found' };
+
+  let doc: MetaEventDoc | null;
+  if (message.meta_event_id) {
+    doc = await deps.store.metaEvents.findById(projectId, message.meta_event_id);
+    if (!doc) return { kind: 'skipped', reason: 'meta event not found' };
+  } else {
+    const id = idFrom(`${ctx.topic}/${ctx.partition}/${ctx.offset}`, Date.parse(message.occurred_at));
+    doc = await deps.store.metaEvents.insert(projectId, {
+      _id: id,
+      event_type: message.event_type,
+      status: 'Scheduled',
+      attempt: null,
+      metadata: initialMetadata(metaPayload(message.event_type, message.data), project.config.strategy),
+    });
+  }
+  if (!shouldSend(doc.status, Boolean(message.meta_event_id)))
+    return { kind: 'skipped', reason: `meta event is ${doc.status}` };
+
+  const decision = decideSend(project.config.meta_event, doc.event_type);
+  if (decision.kind === 'discard') {
+    await deps.store.metaEvents.update(projectId, doc._id, { status: 'Discarded' });
+    return { kind: 'discarded', meta_event_id: doc._id, reason: decision.reason };
+  }
+
+  await deps.store.metaEvents.update(projectId, doc._id, { status: 'Processing' });
+  const result = await sendMetaEvent(deps.http, doc, {
+    url: decision.url,
+    secret: deps.box.open(decision.secret),
+    signatureHeader: project.config.signature.header,
+  });
+  const num_trials = doc.metadata.num_trials + 1;
+  const metadata = { ...doc.metadata, num_trials, next_send_time: null as Date | null };
+  let status: MetaEventStatus;
+  if (result.ok) {
+    status = 'Success';
+  } else {
+    const retry = decideRetry(policyOf(doc.metadata), num_trials - 1, {
+      retryAfterSeconds: parseRetryAfter(result.retryAfter),
+    });
+    if (retry.kind === 'retry') {
+      status = 'Retry';
+      metadata.next_send_time = new Date(deps.now().getTime() + retry.delaySeconds * 1000);
+      // Scheduled before the record says Retry: a crash in between means one extra send, never none.
+      await deps.publisher.publish('retries', [
+        {
+          delivery_id: doc._id,
+          project_id: projectId,
+          // The topic requires it; for kind `meta` it carries the meta event id (no endpoint).
+          endpoint_id: doc._id,
+          due_at: toTimestamp(metadata.next_send_time),
+          reason: 'failed',
+          kind: 'meta',
+          meta_event_type: doc.event_type as MetaEventType,
+        },
+      ]);
+    } else {
+      status = 'Failure';
+    }
+  }
+  await deps.store.metaEvents.update(projectId, doc._id, { status, attempt: result.attempt, metadata });
+  deps.logger.info(
+    {
+      project_id: projectId,
+      meta_event_id: doc._id,
+      event_type: doc.event_type,
+      status,
+      response_status: result.status,
+      error: result.error,
+    },
+    'meta event sent',
+  );
+  return { kind: 'sent', status, meta_event_id: doc._id };
+}

@@ -1,0 +1,79 @@
+import type { MetaEventType } from '@hookrail/bus';
+import { DEFAULT_MAX_RETRY_SECONDS, type RetryPolicy } from '@hookrail/retry';
+import type { MetaEventDoc, MetaEventStatus, ProjectConfig } from '@hookrail/store';
+
+/** The types a project can select in `meta_event.event_type` (spec/behaviour.md, "Meta events"). */
+export const META_EVENT_TYPES: readonly MetaEventType[] = [
+  'endpoint.created',
+  'endpoint.updated',
+  'endpoint.deleted',
+  'endpoint.disabled',
+  'eventdelivery.success',
+  'eventdelivery.failed',
+  'endpoint.alert',
+];
+
+export type SendDecision =
+  { kind: 'send'; url: string; secret: string } | { kind: 'discard'; reason: string };
+
+/**
+ * Whether a meta event goes out, judged on the project's configuration at send time (so enabling
+ * meta events and resending an earlier one sends it): enabled, a URL, and the type selected
+ * (an empty selection means every type).
+ */
+export function decideSend(config: ProjectConfig['meta_event'] | undefined, eventType: string): SendDecision {
+  if (!config?.is_enabled) return { kind: 'discard', reason: 'meta events are disabled for the project' };
+  if (!config.url) return { kind: 'discard', reason: 'the project has no meta event URL' };
+  const selected = config.event_type ?? [];
+  if (selected.length > 0 && !selected.includes(eventType))
+    return { kind: 'discard', reason: `meta event type ${eventType} is not selected` };
+  return { kind: 'send', url: config.url, secret: config.secret ?? '' };
+}
+
+/** The body sent and stored as `metadata.raw`: exactly these bytes are signed. */
+export function metaPayload(eventType: string, data: unknown): string {
+  return JSON.stringify({ event_type: eventType, data: data ?? null });
+}
+
+/** Retry settings snapshotted from the project strategy when the meta event is recorded. */
+export function initialMetadata(raw: string, strategy: ProjectConfig['strategy']): MetaEventDoc['metadata'] {
+  return {
+    raw,
+    strategy: strategy.type,
+    interval_seconds: strategy.duration,
+    max_retry_seconds: strategy.max_retry_seconds ?? DEFAULT_MAX_RETRY_SECONDS,
+    num_trials: 0,
+    retry_limit: strategy.retry_count,
+    next_send_time: null,
+  };
+}
+
+export function policyOf(metadata: MetaEventDoc['metadata']): RetryPolicy {
+  return {
+    type: metadata.strategy === 'exponential' ? 'exponential' : 'linear',
+    duration: metadata.interval_seconds,
+    retry_count: metadata.retry_limit,
+    max_retry_seconds: metadata.max_retry_seconds,
+  };
+}
+
+/**
+ * Whether a message should (re)send a stored meta event. A new occurrence sends only while the
+ * record is fresh (`Scheduled`) or was interrupted mid-send (`Processing`): in `Retry` its retry
+ * is already scheduled. A message naming the meta event (due retry or resend) also sends from
+ * `Retry`. Final states are never sent again by a stale duplicate; a resend resets them to
+ * `Scheduled` first.
+ */
+export function shouldSend(status: MetaEventStatus, byId: boolean): boolean {
+  switch (status) {
+    case 'Scheduled':
+    case 'Processing':
+      return true;
+    case 'Retry':
+      return byId;
+    case 'Success':
+    case 'Failure':
+    case 'Discarded':
+      return false;
+  }
+}
