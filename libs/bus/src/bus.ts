@@ -96,7 +96,13 @@ export class Bus {
    */
   async consume<K extends TopicKey>(
     group: string,
-    opts: Omit<ConsumeOptions<K>, 'topicName'> & { partitionsConcurrently?: number },
+    opts: Omit<ConsumeOptions<K>, 'topicName'> & {
+      partitionsConcurrently?: number;
+      /** The partitions of the topic this member owns after each group join (rebalance). */
+      onAssignment?: (partitions: number[]) => void;
+      /** A rebalance started: ownership of every partition is about to change. */
+      onRebalancing?: () => void;
+    },
   ): Promise<Consumer> {
     const consumer = this.kafka.consumer({
       groupId: `${this.options.topicPrefix}.${group}`,
@@ -109,9 +115,15 @@ export class Bus {
     });
     await consumer.connect();
     this.consumers.push(consumer);
+    const topic = this.topic(opts.topic);
+    if (opts.onAssignment) {
+      const onAssignment = opts.onAssignment;
+      consumer.on(consumer.events.GROUP_JOIN, (e) => onAssignment(e.payload.memberAssignment[topic] ?? []));
+    }
+    if (opts.onRebalancing) consumer.on(consumer.events.REBALANCING, () => opts.onRebalancing?.());
     await consume(
       consumer,
-      { ...opts, topicName: this.topic(opts.topic) },
+      { ...opts, topicName: topic },
       { ...this.deps, partitionsConcurrently: opts.partitionsConcurrently },
     );
     return consumer;

@@ -37,6 +37,8 @@ export interface DeliveryMessage {
   event_id: string;
   /** Why this send happens now: first try, a due retry, a manual resend. */
   reason: 'initial' | 'retry' | 'resend' | 'probe' | 'released';
+  /** For `retry`: the due time it was scheduled for, so a stale duplicate can be recognised. */
+  scheduled_for?: string;
 }
 
 export interface RetryMessage {
@@ -48,6 +50,10 @@ export interface RetryMessage {
   reason: 'failed' | 'rate_limited' | 'circuit_open' | 'paused';
   /** Set for meta events, which retry through the same scheduler but go back to their own topic. */
   kind?: 'delivery' | 'meta';
+  /** The delivery's event (deliveries): carried so the scheduler can fire without reading MongoDB. */
+  event_id?: string;
+  /** The meta event's type (kind `meta`): the MetaMessage published when due needs it. */
+  meta_event_type?: MetaEventType;
 }
 
 export type MetaEventType =

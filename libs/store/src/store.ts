@@ -1,4 +1,4 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { ApiKeyRepository } from './api-keys';
 import { DeliveryRepository } from './deliveries';
 import { EndpointRepository } from './endpoints';
@@ -6,7 +6,7 @@ import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
 import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
-import { scheduleModel, type ScheduleDoc } from './schedules';
+import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
@@ -22,7 +22,7 @@ export class Store {
   readonly events: EventRepository;
   readonly deliveries: DeliveryRepository;
   readonly metaEvents: MetaEventRepository;
-  readonly schedules: Model<ScheduleDoc>;
+  readonly schedules: ScheduleRepository;
 
   constructor(readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -34,7 +34,7 @@ export class Store {
     this.events = new EventRepository(connection);
     this.deliveries = new DeliveryRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
-    this.schedules = scheduleModel(connection) as Model<ScheduleDoc>;
+    this.schedules = new ScheduleRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

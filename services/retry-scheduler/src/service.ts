@@ -1,11 +1,33 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
+import { Scheduler, type SchedulerOptions } from './scheduler';
 
-export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
+/**
+ * The retry-scheduler: consumes `retries`, keeps each entry durably in MongoDB and fires it to
+ * `deliveries` (or `meta`) when due. The only place in Hookrail that waits.
+ */
+export function definition(
+  config: Readonly<HookrailConfig>,
+  opts: Partial<Omit<SchedulerOptions, 'shardPrefix'>> = {},
+): ServiceDefinition {
   return {
     config,
-    async start() {
-      // Wiring lands with its issue; the process already serves health, readiness and metrics.
+    async start({ bus, store, publisher, logger, metrics }) {
+      const scheduler = new Scheduler(
+        { store, publisher, logger, metrics },
+        { ...opts, shardPrefix: config.kafka.topicPrefix },
+      );
+      scheduler.start();
+      await bus.consume('retry-scheduler', {
+        topic: 'retries',
+        handle: (message, ctx) => scheduler.accept(message, ctx.partition),
+        // Entries are written in bulk: many messages per partition at once, one insert per tick.
+        concurrency: 500,
+        partitionsConcurrently: config.kafka.partitions,
+        onAssignment: (partitions) => scheduler.onAssignment(partitions),
+        onRebalancing: () => scheduler.onRebalancing(),
+      });
+      return { stop: () => scheduler.stop() };
     },
   };
 }

@@ -1,1 +1,2 @@
 export * from './schedule.schema';
+export * from './schedule.repository';

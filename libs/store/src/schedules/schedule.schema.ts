@@ -2,39 +2,46 @@ import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 
 /**
- * A due-time entry of the retry-scheduler, one per delivery (or meta event) waiting to be sent.
- * Replicas claim due entries with a lease; an expired lease is claimable again.
+ * A due-time entry of the retry-scheduler: one per retry message (a delivery, or a meta event,
+ * waiting to be sent again). Entries are written once and deleted once fired or superseded, never
+ * updated: the MongoDB-protocol test server has no atomic conditional update (docs/decisions.md,
+ * "Retry scheduler"). `shard` (`<topic prefix>/<partition of the retries topic>`) names the replica
+ * that owns the entry: the one the Kafka group assigned that partition to.
  */
 export interface ScheduleDoc {
+  /** `<kind>:<delivery id>@<due ms>`: a redelivered retry message maps to the same entry. */
   _id: string;
-  project_id: string;
+  shard: string;
   kind: 'delivery' | 'meta';
+  /** The delivery (or meta event) id. */
+  target_id: string;
+  project_id: string;
   endpoint_id: string;
   event_id: string | null;
+  meta_event_type: string | null;
   due_at: Date;
   reason: string;
-  lease_owner: string | null;
-  lease_until: Date | null;
   created_at: Date;
 }
 
 export const scheduleSchema = new Schema<ScheduleDoc>(
   {
     _id: { type: String, required: true },
-    project_id: { type: String, required: true },
+    shard: { type: String, required: true },
     kind: { type: String, default: 'delivery' },
+    target_id: { type: String, required: true },
+    project_id: { type: String, required: true },
     endpoint_id: { type: String, default: '' },
     event_id: { type: String, default: null },
+    meta_event_type: { type: String, default: null },
     due_at: { type: Date, required: true },
     reason: { type: String, default: 'failed' },
-    lease_owner: { type: String, default: null },
-    lease_until: { type: Date, default: null },
     created_at: { type: Date, required: true },
   },
   { collection: 'schedules', versionKey: false, _id: false },
 );
-// the scheduler's poll: entries due now whose lease is free or expired
-scheduleSchema.index({ due_at: 1, lease_until: 1 });
+// a replica loading the entries of the partitions it was just assigned, earliest first
+scheduleSchema.index({ shard: 1, due_at: 1 });
 
 export const scheduleModel = (conn: Connection) =>
   conn.models.Schedule ?? conn.model<ScheduleDoc>('Schedule', scheduleSchema);

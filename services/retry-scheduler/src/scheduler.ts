@@ -1,0 +1,299 @@
+import type { DeliveryMessage, MetaEventType, MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
+import type { ScheduleDoc, Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { errorMessage, toTimestamp } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/retry';
+import { Coalescer } from './coalescer';
+import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
+
+export interface SchedulerOptions {
+  /** Topic prefix: shards are `<prefix>/<partition>`, so deployments sharing a database stay apart. */
+  shardPrefix: string;
+  /** Entries fired per publish. */
+  batchSize?: number;
+  /** How often fired and superseded entries are deleted (one bulk delete each time). */
+  deleteIntervalMs?: number;
+  /** Safety net: owned shards are re-read this often, so nothing written can stay unqueued. */
+  rescanIntervalMs?: number;
+}
+
+interface Deps {
+  store: Store;
+  publisher: Publisher;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+type Entry = QueuedEntry<ScheduleDoc>;
+
+/** Longest sleep between checks, so a clock jump never stalls the loop for long. */
+const MAX_SLEEP_MS = 1000;
+
+/**
+ * Keeps the due-time entries of the retries-topic partitions this replica owns in memory and fires
+ * each when due: a DeliveryMessage to `deliveries` (or a MetaMessage to `meta`), then deletes it.
+ * MongoDB holds every entry durably before its retry message is committed; a replica that is
+ * assigned a partition (start, rebalance, a crashed peer's partitions) loads that shard's entries.
+ * Exclusive ownership comes from the Kafka group (see docs/decisions.md, "Retry scheduler").
+ */
+export class Scheduler {
+  private readonly queue = new ScheduleQueue<ScheduleDoc>();
+  private readonly writer: Coalescer<ScheduleDoc>;
+  private owned = new Set<string>();
+  private paused = true;
+  private stopped = false;
+  private firing = false;
+  private failures = 0;
+  private timer?: NodeJS.Timeout;
+  private armedFor = Infinity;
+  /** Fired or superseded, not deleted yet: never queued again from a reload. */
+  private readonly toDelete = new Set<string>();
+  /** Being published right now: a reload that read them just before must not queue them again. */
+  private readonly inFlight = new Set<string>();
+  /** Reloads and deletes run one at a time, so a reload never reads an entry being deleted. */
+  private io: Promise<void> = Promise.resolve();
+  private deleteQueued = false;
+  private readonly intervals: NodeJS.Timeout[] = [];
+  private readonly batchSize: number;
+  private readonly m;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: SchedulerOptions,
+  ) {
+    this.batchSize = opts.batchSize ?? 500;
+    this.writer = new Coalescer((docs) => deps.store.schedules.insertMany(docs));
+    this.m = {
+      lateness: deps.metrics.histogram(
+        'hookrail_retry_lateness_seconds',
+        'Time from an entry being due to its message being acknowledged by Kafka',
+        ['kind'],
+        [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      ),
+      fired: deps.metrics.counter('hookrail_retry_fired_total', 'Schedule entries fired', ['kind']),
+      scheduled: deps.metrics.counter('hookrail_retry_scheduled_total', 'Schedule entries written', [
+        'reason',
+      ]),
+      queued: deps.metrics.gauge('hookrail_retry_queued_entries', 'Entries waiting in this replica'),
+    };
+  }
+
+  start(): void {
+    this.intervals.push(
+      setInterval(() => void this.flushDeletes(), this.opts.deleteIntervalMs ?? 250),
+      setInterval(() => void this.reload([...this.owned]), this.opts.rescanIntervalMs ?? 30_000),
+    );
+  }
+
+  /** The retries-topic handler: durable first, then queued; the offset is committed after this resolves. */
+  async accept(msg: RetryMessage, partition: number): Promise<void> {
+    const doc = await this.toDoc(msg, partition);
+    if (!doc) return;
+    await this.writer.write(doc);
+    this.m.scheduled.inc({ reason: msg.reason });
+    if (this.owned.has(doc.shard)) this.enqueue(doc);
+  }
+
+  /** A rebalance finished: keep the owned shards' entries, load the newly assigned ones. */
+  onAssignment(partitions: number[]): void {
+    const next = new Set(partitions.map((p) => this.shard(p)));
+    const added = [...next].filter((s) => !this.owned.has(s));
+    this.owned = next;
+    const dropped = this.queue.retainShards((s) => next.has(s));
+    this.deps.logger.info({ partitions, dropped }, 'retry partitions assigned');
+    this.paused = false;
+    void this.reload(added).finally(() => this.arm(0));
+  }
+
+  /** Ownership is about to move: stop firing until the group has settled. */
+  onRebalancing(): void {
+    this.paused = true;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.intervals.forEach(clearInterval);
+    while (this.firing) await new Promise((r) => setTimeout(r, 10));
+    await this.flushDeletes();
+  }
+
+  private shard(partition: number): string {
+    return `${this.opts.shardPrefix}/${partition}`;
+  }
+
+  private async toDoc(msg: RetryMessage, partition: number): Promise<ScheduleDoc | null> {
+    const kind = msg.kind ?? 'delivery';
+    const dueMs = Date.parse(msg.due_at);
+    const log = { delivery_id: msg.delivery_id, project_id: msg.project_id, endpoint_id: msg.endpoint_id };
+    if (Number.isNaN(dueMs)) {
+      this.deps.logger.error({ ...log, due_at: msg.due_at }, 'retry message with an invalid due_at, dropped');
+      return null;
+    }
+    let eventId = msg.event_id ?? null;
+    if (kind === 'delivery' && !eventId) {
+      const delivery = await this.deps.store.deliveries.findById(msg.project_id, msg.delivery_id);
+      if (!delivery) {
+        this.deps.logger.error(log, 'retry message for an unknown delivery, dropped');
+        return null;
+      }
+      eventId = delivery.event_id;
+    }
+    if (kind === 'meta' && !msg.meta_event_type) {
+      this.deps.logger.error(log, 'meta retry message without meta_event_type, dropped');
+      return null;
+    }
+    return {
+      _id: `${kind}:${msg.delivery_id}@${dueMs}`,
+      shard: this.shard(partition),
+      kind,
+      target_id: msg.delivery_id,
+      project_id: msg.project_id,
+      endpoint_id: msg.endpoint_id,
+      event_id: eventId,
+      meta_event_type: msg.meta_event_type ?? null,
+      due_at: new Date(dueMs),
+      reason: msg.reason,
+      created_at: new Date(),
+    };
+  }
+
+  private enqueue(doc: ScheduleDoc): void {
+    if (this.toDelete.has(doc._id) || this.inFlight.has(doc._id)) return;
+    const entry: Entry = {
+      id: doc._id,
+      key: `${doc.kind}:${doc.target_id}`,
+      shard: doc.shard,
+      dueMs: new Date(doc.due_at).getTime(),
+      createdMs: new Date(doc.created_at).getTime(),
+      value: doc,
+    };
+    const out = this.queue.add(entry);
+    if (out.kind === 'stale') this.toDelete.add(doc._id);
+    if (out.kind === 'queued' && out.superseded) this.toDelete.add(out.superseded.id);
+    this.m.queued.set(this.queue.size);
+    if (entry.dueMs < this.armedFor) this.arm(entry.dueMs - Date.now());
+  }
+
+  private reload(shards: string[]): Promise<void> {
+    if (shards.length === 0 || this.stopped) return Promise.resolve();
+    return this.serial(async () => {
+      try {
+        const docs = await this.deps.store.schedules.findByShards(shards);
+        for (const doc of docs) if (this.owned.has(doc.shard)) this.enqueue(doc);
+      } catch (err) {
+        // Retried at the next rescan; until then the entries wait in MongoDB.
+        this.deps.logger.error({ err: errorMessage(err), shards }, 'loading schedule entries failed');
+      }
+    });
+  }
+
+  private serial(fn: () => Promise<void>): Promise<void> {
+    this.io = this.io.then(fn, fn);
+    return this.io;
+  }
+
+  private arm(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(delayMs, MAX_SLEEP_MS));
+    this.armedFor = Date.now() + wait;
+    this.timer = setTimeout(() => void this.tick(), wait);
+  }
+
+  private async tick(): Promise<void> {
+    this.armedFor = Infinity;
+    if (this.stopped || this.firing) return;
+    if (this.paused) return this.arm(MAX_SLEEP_MS);
+    this.firing = true;
+    let retryInMs: number | undefined;
+    try {
+      for (;;) {
+        if (this.paused || this.stopped) break;
+        const due = this.queue.popDue(Date.now(), this.batchSize);
+        if (due.length === 0) break;
+        if (!(await this.fire(due))) {
+          retryInMs = backoffMs(this.failures++, { baseMs: 100, maxMs: 5000 });
+          break;
+        }
+        this.failures = 0;
+      }
+    } finally {
+      this.firing = false;
+      this.m.queued.set(this.queue.size);
+    }
+    const next = this.queue.nextDueMs();
+    this.arm(retryInMs ?? (next === undefined ? MAX_SLEEP_MS : next - Date.now()));
+  }
+
+  /** Publishes one batch; on failure the entries go back into the queue unchanged. */
+  private async fire(due: Entry[]): Promise<boolean> {
+    due.forEach((e) => this.inFlight.add(e.id));
+    try {
+      return await this.publish(due);
+    } finally {
+      due.forEach((e) => this.inFlight.delete(e.id));
+    }
+  }
+
+  private async publish(due: Entry[]): Promise<boolean> {
+    const deliveries: DeliveryMessage[] = [];
+    const metas: MetaMessage[] = [];
+    for (const { value: d } of due) {
+      if (d.kind === 'meta') {
+        metas.push({
+          project_id: d.project_id,
+          event_type: d.meta_event_type as MetaEventType,
+          meta_event_id: d.target_id,
+          data: null,
+          occurred_at: toTimestamp(new Date()),
+        });
+      } else {
+        deliveries.push({
+          delivery_id: d.target_id,
+          project_id: d.project_id,
+          endpoint_id: d.endpoint_id,
+          event_id: d.event_id as string,
+          reason: 'retry',
+          scheduled_for: toTimestamp(d.due_at),
+        });
+      }
+    }
+    try {
+      await Promise.all([
+        this.deps.publisher.publish('deliveries', deliveries),
+        this.deps.publisher.publish('meta', metas),
+      ]);
+    } catch (err) {
+      this.deps.logger.warn(
+        { err: errorMessage(err), entries: due.length },
+        'firing retries failed, will retry',
+      );
+      due.forEach((e) => this.inFlight.delete(e.id));
+      for (const e of due) this.enqueue(e.value);
+      return false;
+    }
+    const now = Date.now();
+    for (const e of due) {
+      this.toDelete.add(e.id);
+      this.m.lateness.observe({ kind: e.value.kind }, Math.max(0, now - e.dueMs) / 1000);
+      this.m.fired.inc({ kind: e.value.kind });
+    }
+    return true;
+  }
+
+  private flushDeletes(): Promise<void> {
+    if (this.deleteQueued || this.toDelete.size === 0) return this.io;
+    this.deleteQueued = true;
+    return this.serial(async () => {
+      this.deleteQueued = false;
+      const ids = [...this.toDelete];
+      try {
+        await this.deps.store.schedules.deleteByIds(ids);
+        ids.forEach((id) => this.toDelete.delete(id));
+      } catch (err) {
+        this.deps.logger.warn({ err: errorMessage(err) }, 'deleting fired entries failed, will retry');
+      }
+    });
+  }
+}
