@@ -2,10 +2,11 @@ import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
 import { projectRoutes } from './projects.routes';
+import { sourceRoutes } from './sources.routes';
 
 /**
  * Every route file of the management API, in one list: add a file here to serve it and document it
  * in /api/openapi.json. Order matters only where a literal path could be shadowed by a parameter
  * (e.g. `endpoints/oauth2/test` before `endpoints/:endpointID`); each file keeps its literals first.
  */
-export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [projectRoutes, apiKeyRoutes];
+export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [projectRoutes, apiKeyRoutes, sourceRoutes];

@@ -2,7 +2,8 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { RunningService } from '@hookrail/runtime';
-import { connectTestStore, startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
+import type { Bus, MessageOf, TopicKey } from '@hookrail/bus';
+import { connectTestStore, startTestService, testBus, testConfig, uniquePrefix } from '@hookrail/testkit';
 import type { Store } from '@hookrail/store';
 import { definition } from '../service';
 
@@ -74,6 +75,7 @@ export class GatewayHarness {
   store!: Store;
   checker!: OpenApiChecker;
   readonly prefix = uniquePrefix('gw');
+  private bus?: Bus;
 
   async start(env: Record<string, string> = {}): Promise<void> {
     this.store = await connectTestStore();
@@ -85,8 +87,17 @@ export class GatewayHarness {
   }
 
   async stop(): Promise<void> {
+    await this.bus?.close();
     await this.gateway?.stop();
     await this.store?.close();
+  }
+
+  /** Starts a consumer on one of the gateway's topics; the returned array fills as messages arrive. */
+  async collect<K extends TopicKey>(topic: K): Promise<MessageOf<K>[]> {
+    this.bus ??= testBus(this.prefix);
+    const seen: MessageOf<K>[] = [];
+    await this.bus.consume(`collect-${topic}`, { topic, handle: async (m) => void seen.push(m) });
+    return seen;
   }
 
   /** A JSON request; the response is checked against the OpenAPI document unless `raw` is set. */

@@ -1,0 +1,62 @@
+import type { HookrailConfig } from '@hookrail/config';
+import { nullableTimestamp, type SecretBox } from '@hookrail/domain';
+import type { SourceDoc } from '@hookrail/store';
+import { SOURCE_CREDENTIALS, open } from '../usecases/credentials';
+import { scopedOut } from './scoped.presenter';
+
+export interface PresentContext {
+  box: SecretBox;
+  config: Readonly<HookrailConfig>;
+}
+
+type Json = Record<string, unknown>;
+
+/** Requests carry `amqp.bindExchange {exchange, routingKey}`; responses flatten it (spec/service-api.md). */
+function presentPubSub(pubSub: Json | null | undefined, ctx: PresentContext): Json | null {
+  if (!pubSub) return null;
+  const out: Json = { ...pubSub, workers: pubSub.workers ?? 1 };
+  const amqp = pubSub.amqp as Json | undefined;
+  if (amqp) {
+    const { bindExchange, ...rest } = amqp as { bindExchange?: { exchange?: string; routingKey?: string } };
+    out.amqp = {
+      ...rest,
+      bindedExchange: bindExchange?.exchange ?? '',
+      routingKey: bindExchange?.routingKey ?? '',
+    };
+  }
+  const sqs = pubSub.sqs as Json | undefined;
+  if (sqs)
+    out.sqs = {
+      ...sqs,
+      endpoint: ctx.config.brokers.sqsEndpoint ?? `https://sqs.${String(sqs.default_region)}.amazonaws.com`,
+    };
+  return out;
+}
+
+function presentProviderConfig(doc: SourceDoc): Json | null {
+  const twitter = (doc.provider_config as Json | null)?.twitter as Json | undefined;
+  if (!twitter && doc.provider !== 'twitter') return null;
+  const at = twitter?.crc_verified_at as Date | string | null | undefined;
+  return { twitter: { crc_verified_at: at ? nullableTimestamp(new Date(at)) : null } };
+}
+
+export function presentSource(doc: SourceDoc, ctx: PresentContext) {
+  const opened = open(ctx.box, { verifier: doc.verifier, pub_sub: doc.pub_sub }, SOURCE_CREDENTIALS);
+  return {
+    ...scopedOut(doc),
+    name: doc.name,
+    type: doc.type,
+    provider: doc.provider ?? null,
+    provider_config: presentProviderConfig(doc),
+    url: `${ctx.config.urls.ingestPublic}/ingest/${doc.mask_id}`,
+    mask_id: doc.mask_id,
+    is_disabled: doc.is_disabled ?? false,
+    forward_headers: doc.forward_headers ?? [],
+    idempotency_keys: doc.idempotency_keys ?? [],
+    body_function: doc.body_function ?? null,
+    header_function: doc.header_function ?? null,
+    custom_response: doc.custom_response ?? null,
+    pub_sub: presentPubSub(opened.pub_sub, ctx),
+    verifier: opened.verifier ?? null,
+  };
+}

@@ -1,0 +1,97 @@
+import { NotFoundError } from '@hookrail/domain';
+import { parsePageQuery, type SourceDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { route, type RouteFile } from '../http/route';
+import { presentSource } from '../presenters/source.presenter';
+import { enumOf, str } from '../schemas/common.schema';
+import { pageQuery } from '../schemas/pagination.schema';
+import { SOURCE_TYPES, sourceCreateBody, sourceResponse, sourceUpdateBody } from '../schemas/source.schema';
+import { createSource, deleteSource, updateSource, type SourceBody } from '../usecases/sources.usecase';
+
+const TAG = 'Sources';
+const BASE = '/v1/projects/:projectID/sources';
+
+export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
+  const { store } = deps;
+  const present = (doc: SourceDoc) => presentSource(doc, deps);
+  return [
+    route<SourceBody>({
+      method: 'post',
+      path: BASE,
+      operationId: 'createSource',
+      summary: 'Create a source (operation 1)',
+      tag: TAG,
+      auth: 'project',
+      body: sourceCreateBody,
+      status: 201,
+      message: 'Source created successfully',
+      response: sourceResponse,
+      handler: async ({ project, body }) => present(await createSource(deps, project._id, body)),
+    }),
+    {
+      method: 'get',
+      path: BASE,
+      operationId: 'listSources',
+      summary: 'List sources',
+      tag: TAG,
+      auth: 'project',
+      query: { ...pageQuery, type: enumOf(SOURCE_TYPES), name: str() },
+      paginated: true,
+      status: 200,
+      message: 'Sources fetched successfully',
+      response: sourceResponse,
+      async handler({ project, query }) {
+        const filter: Partial<Pick<SourceDoc, 'type' | 'name'>> = {};
+        if (query.type !== undefined) filter.type = query.type as SourceDoc['type'];
+        if (query.name !== undefined) filter.name = String(query.name);
+        const page = await store.sources.page(project._id, filter, parsePageQuery(query));
+        return { content: page.content.map(present), pagination: page.pagination };
+      },
+    },
+    {
+      method: 'get',
+      path: `${BASE}/:sourceID`,
+      operationId: 'getSource',
+      summary: 'Get a source',
+      tag: TAG,
+      auth: 'project',
+      status: 200,
+      message: 'Source fetched successfully',
+      response: sourceResponse,
+      async handler({ project, params }) {
+        const doc = await store.sources.findById(project._id, params.sourceID);
+        if (!doc) throw new NotFoundError('source');
+        return present(doc);
+      },
+    },
+    route<SourceBody>({
+      method: 'put',
+      path: `${BASE}/:sourceID`,
+      operationId: 'updateSource',
+      summary: 'Update a source, enable or disable it (operation 2)',
+      tag: TAG,
+      auth: 'project',
+      body: sourceUpdateBody,
+      status: 202,
+      message: 'Source updated successfully',
+      response: sourceResponse,
+      handler: async ({ project, params, body }) =>
+        present(await updateSource(deps, project._id, params.sourceID, body)),
+    }),
+    {
+      method: 'delete',
+      path: `${BASE}/:sourceID`,
+      operationId: 'deleteSource',
+      summary: 'Delete a source',
+      tag: TAG,
+      auth: 'project',
+      status: 200,
+      message: 'Source deleted successfully',
+      response: { type: 'null' },
+      async handler({ project, params }) {
+        await deleteSource(deps, project._id, params.sourceID);
+        return null;
+      },
+    },
+  ];
+};

@@ -1,0 +1,212 @@
+import {
+  bool,
+  enumOf,
+  int,
+  nonEmpty,
+  nullable,
+  object,
+  resource,
+  responseOnly,
+  responseOnlyFields,
+  scopedFields,
+  str,
+  strArray,
+  timestamp,
+  typeSelects,
+  type JsonSchema,
+} from './common.schema';
+
+export const SOURCE_TYPES = ['http', 'rest_api', 'pub_sub', 'db_change_stream'] as const;
+export const PROVIDERS = ['github', 'twitter', 'shopify'] as const;
+export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
+export const PUB_SUB_TYPES = ['sqs', 'amqp', 'google', 'kafka'] as const;
+
+const fn = nullable(str({ maxLength: 64 * 1024 }));
+
+// ---- requests ----------------------------------------------------------------------------------
+
+const verifierFields: Record<string, JsonSchema> = {
+  type: enumOf(VERIFIER_TYPES),
+  api_key: object({ header_name: nonEmpty(200), header_value: nonEmpty(1000) }, [
+    'header_name',
+    'header_value',
+  ]),
+  basic_auth: object({ username: nonEmpty(200), password: nonEmpty(1000) }, ['username', 'password']),
+  hmac: object(
+    {
+      encoding: enumOf(['base64', 'hex']),
+      hash: enumOf(['SHA256', 'SHA512']),
+      header: nonEmpty(200),
+      secret: nonEmpty(1000),
+    },
+    ['secret'],
+  ),
+};
+
+export const verifierInput = object(verifierFields, ['type'], typeSelects(['api_key', 'basic_auth', 'hmac']));
+
+const amqpInput = object(
+  {
+    host: nonEmpty(500),
+    port: str({ pattern: '^[0-9]{1,5}$' }),
+    schema: enumOf(['amqp', 'amqps']),
+    vhost: str({ maxLength: 500 }),
+    queue: nonEmpty(500),
+    deadLetterExchange: str({ maxLength: 500 }),
+    auth: object({ user: str({ maxLength: 500 }), password: str({ maxLength: 1000 }) }),
+    bindExchange: object({ exchange: nonEmpty(500), routingKey: str({ maxLength: 500 }) }, ['exchange']),
+    bindedExchange: responseOnly,
+    routingKey: responseOnly,
+  },
+  ['host', 'queue'],
+);
+
+const kafkaInput = object(
+  {
+    brokers: strArray({ minItems: 1, maxItems: 50, items: nonEmpty(500) }),
+    consumer_group_id: str({ maxLength: 500 }),
+    topic_name: nonEmpty(500),
+    auth: object({
+      type: enumOf(['plain', 'scram']),
+      hash: enumOf(['SHA256', 'SHA512']),
+      username: str({ maxLength: 500 }),
+      password: str({ maxLength: 1000 }),
+      tls: bool,
+    }),
+  },
+  ['brokers', 'topic_name'],
+);
+
+const sqsInput = object(
+  {
+    access_key_id: nonEmpty(500),
+    secret_key: nonEmpty(1000),
+    default_region: nonEmpty(100),
+    queue_name: nonEmpty(500),
+    endpoint: responseOnly,
+  },
+  ['access_key_id', 'secret_key', 'default_region', 'queue_name'],
+);
+
+const googleInput = object(
+  {
+    project_id: nonEmpty(500),
+    subscription_id: nonEmpty(500),
+    service_account: { type: 'array', items: int({ minimum: 0, maximum: 255 }), maxItems: 64 * 1024 },
+  },
+  ['project_id', 'subscription_id'],
+);
+
+export const pubSubInput = object(
+  {
+    type: enumOf(PUB_SUB_TYPES),
+    workers: int({ minimum: 1, maximum: 64 }),
+    amqp: amqpInput,
+    google: googleInput,
+    kafka: kafkaInput,
+    sqs: sqsInput,
+  },
+  ['type'],
+  typeSelects(PUB_SUB_TYPES),
+);
+
+const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_type: nonEmpty(200) }, [
+  'body',
+  'content_type',
+]);
+
+const sourceInputFields: Record<string, JsonSchema> = {
+  name: nonEmpty(200),
+  type: enumOf(SOURCE_TYPES),
+  provider: nullable(enumOf(PROVIDERS)),
+  body_function: fn,
+  header_function: fn,
+  forward_headers: strArray({ maxItems: 100, items: nonEmpty(200) }),
+  idempotency_keys: strArray({
+    maxItems: 20,
+    items: str({ pattern: '^request\\.(header|body|query)\\..+' }),
+  }),
+  is_disabled: bool,
+  custom_response: nullable(customResponse),
+  pub_sub: nullable(pubSubInput),
+  verifier: nullable(verifierInput),
+  ...responseOnlyFields([
+    'uid',
+    'project_id',
+    'url',
+    'mask_id',
+    'provider_config',
+    'created_at',
+    'updated_at',
+    'deleted_at',
+  ]),
+};
+
+/** `pub_sub` settings are required exactly when the source is a broker source. */
+const pubSubWhenBroker: JsonSchema = {
+  if: { properties: { type: { const: 'pub_sub' } }, required: ['type'] },
+  then: { required: ['pub_sub'], properties: { pub_sub: { type: 'object' } } },
+};
+
+export const sourceCreateBody = object(sourceInputFields, ['name', 'type'], pubSubWhenBroker);
+export const sourceUpdateBody = object(sourceInputFields, [], pubSubWhenBroker);
+
+// ---- responses ---------------------------------------------------------------------------------
+
+const sourceFields: Record<string, JsonSchema> = {
+  ...scopedFields,
+  name: str(),
+  type: enumOf(SOURCE_TYPES),
+  provider: nullable(enumOf(PROVIDERS)),
+  provider_config: nullable({
+    type: 'object',
+    properties: { twitter: { type: 'object', properties: { crc_verified_at: nullable(timestamp) } } },
+  }),
+  url: str(),
+  mask_id: str(),
+  is_disabled: bool,
+  forward_headers: strArray(),
+  idempotency_keys: strArray(),
+  body_function: nullable(str()),
+  header_function: nullable(str()),
+  custom_response: nullable(customResponse),
+  pub_sub: nullable({
+    type: 'object',
+    required: ['type', 'workers'],
+    properties: {
+      type: enumOf(PUB_SUB_TYPES),
+      workers: int(),
+      amqp: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          host: str(),
+          port: str(),
+          schema: str(),
+          vhost: str(),
+          queue: str(),
+          deadLetterExchange: str(),
+          auth: { type: 'object', properties: { user: str(), password: str() } },
+          bindedExchange: str(),
+          routingKey: str(),
+        },
+      },
+      google: googleInput,
+      kafka: { ...kafkaInput, required: [] },
+      sqs: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          access_key_id: str(),
+          secret_key: str(),
+          default_region: str(),
+          queue_name: str(),
+          endpoint: str(),
+        },
+      },
+    },
+  }),
+  verifier: nullable(object(verifierFields, ['type'])),
+};
+
+export const sourceResponse = resource(sourceFields);

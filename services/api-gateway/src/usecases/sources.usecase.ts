@@ -1,0 +1,109 @@
+import { ConflictError, NotFoundError, newId, randomToken } from '@hookrail/domain';
+import type { SourceDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { publishConfigChange } from './config-changed';
+import { SOURCE_CREDENTIALS, open, seal } from './credentials';
+import { completePubSub, completeVerifier } from './source-input';
+
+type Json = Record<string, unknown>;
+
+export interface SourceBody {
+  name?: string;
+  type?: SourceDoc['type'];
+  provider?: string | null;
+  body_function?: string | null;
+  header_function?: string | null;
+  forward_headers?: string[];
+  idempotency_keys?: string[];
+  is_disabled?: boolean;
+  custom_response?: SourceDoc['custom_response'];
+  pub_sub?: Json | null;
+  verifier?: Json | null;
+}
+
+async function assertNameFree(deps: GatewayDeps, projectId: string, name: string, except?: string) {
+  const other = await deps.store.sources.findOne(projectId, { name });
+  if (other && other._id !== except) throw new ConflictError(`a source named "${name}" already exists`);
+}
+
+function credentialsSealed(deps: GatewayDeps, verifier: Json | null, pubSub: Json | null) {
+  return seal(deps.box, { verifier, pub_sub: pubSub }, SOURCE_CREDENTIALS);
+}
+
+export async function createSource(
+  deps: GatewayDeps,
+  projectId: string,
+  body: SourceBody,
+): Promise<SourceDoc> {
+  const type = body.type!;
+  const provider = body.provider ?? null;
+  const verifier = completeVerifier(provider, body.verifier ?? null);
+  const pubSub = completePubSub(type, body.pub_sub ?? null);
+  await assertNameFree(deps, projectId, body.name!);
+  const sealed = credentialsSealed(deps, verifier, pubSub);
+  const doc = await deps.store.sources.insert(projectId, {
+    _id: newId(),
+    name: body.name!,
+    type,
+    provider,
+    provider_config: provider === 'twitter' ? { twitter: { crc_verified_at: null } } : null,
+    mask_id: randomToken(12),
+    is_disabled: body.is_disabled ?? false,
+    forward_headers: body.forward_headers ?? [],
+    idempotency_keys: body.idempotency_keys ?? [],
+    body_function: body.body_function ?? null,
+    header_function: body.header_function ?? null,
+    custom_response: body.custom_response ?? null,
+    pub_sub: sealed.pub_sub,
+    verifier: sealed.verifier,
+  });
+  await publishConfigChange(deps.publisher, projectId, 'source', doc._id, 'created');
+  return doc;
+}
+
+/** Fields given replace the stored ones; type, provider, verifier and pub_sub are re-checked together. */
+export async function updateSource(
+  deps: GatewayDeps,
+  projectId: string,
+  id: string,
+  body: SourceBody,
+): Promise<SourceDoc> {
+  const current = await deps.store.sources.findById(projectId, id);
+  if (!current) throw new NotFoundError('source');
+  if (body.name !== undefined) await assertNameFree(deps, projectId, body.name, id);
+  const set: Partial<SourceDoc> = {};
+  for (const key of [
+    'name',
+    'type',
+    'provider',
+    'body_function',
+    'header_function',
+    'forward_headers',
+    'idempotency_keys',
+    'is_disabled',
+    'custom_response',
+  ] as const)
+    if (body[key] !== undefined) (set as Json)[key] = body[key];
+  const type = body.type ?? current.type;
+  const provider = body.provider !== undefined ? body.provider : (current.provider ?? null);
+  if (body.verifier !== undefined || body.provider !== undefined) {
+    const stored = open(deps.box, { verifier: current.verifier ?? null }, SOURCE_CREDENTIALS).verifier;
+    const verifier = body.verifier !== undefined ? body.verifier : stored;
+    set.verifier = credentialsSealed(deps, completeVerifier(provider, verifier), null).verifier;
+  }
+  if (body.pub_sub !== undefined || body.type !== undefined) {
+    const keep = body.pub_sub === undefined && type === 'pub_sub' && current.pub_sub;
+    set.pub_sub = keep
+      ? current.pub_sub
+      : credentialsSealed(deps, null, completePubSub(type, body.pub_sub ?? null)).pub_sub;
+  }
+  const updated = await deps.store.sources.update(projectId, id, set);
+  if (!updated) throw new NotFoundError('source');
+  await publishConfigChange(deps.publisher, projectId, 'source', id, 'updated');
+  return updated;
+}
+
+export async function deleteSource(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+  if (!(await deps.store.sources.softDelete(projectId, id))) throw new NotFoundError('source');
+  await publishConfigChange(deps.publisher, projectId, 'source', id, 'deleted');
+}
