@@ -1,0 +1,4 @@
+export * from './messages';
+export * from './email';
+export * from './slack';
+export * from './endpoint-notifier';
