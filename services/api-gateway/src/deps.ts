@@ -1,5 +1,6 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { Publisher } from '@hookrail/bus';
+import type { HttpClient } from '@hookrail/delivery';
 import type { SecretBox } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -12,5 +13,7 @@ export interface GatewayDeps {
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;
+  /** Outbound HTTP with the SSRF guard (OAuth2 token test). */
+  http: HttpClient;
   now: () => Date;
 }

@@ -1,12 +1,14 @@
 import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
+import { HttpClient } from '@hookrail/delivery';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import type { GatewayDeps } from './deps';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
 import { buildOpenApi } from './openapi/openapi';
+import { mountPortal } from './portal';
 import { ROUTE_FILES } from './routes';
 
 const API_VERSION = '1.0.0';
@@ -25,6 +27,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),
+        http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
         now: () => new Date(),
       };
       const routes = ROUTE_FILES.flatMap((file) => file(deps));
@@ -42,6 +45,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
+      mountPortal(app, deps);
+      return { stop: async () => deps.http.close() };
     },
   };
 }

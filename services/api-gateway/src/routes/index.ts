@@ -1,6 +1,7 @@
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
+import { endpointRoutes } from './endpoints.routes';
 import { projectRoutes } from './projects.routes';
 import { sourceRoutes } from './sources.routes';
 
@@ -9,4 +10,9 @@ import { sourceRoutes } from './sources.routes';
  * in /api/openapi.json. Order matters only where a literal path could be shadowed by a parameter
  * (e.g. `endpoints/oauth2/test` before `endpoints/:endpointID`); each file keeps its literals first.
  */
-export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [projectRoutes, apiKeyRoutes, sourceRoutes];
+export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
+  projectRoutes,
+  apiKeyRoutes,
+  sourceRoutes,
+  endpointRoutes,
+];

@@ -48,7 +48,7 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
     );
   });
 
-  it('fills a provider verifier from the provider and only needs the secret', async () => {
+  it('takes only the secret for a provider source (the provider fixes the signature scheme)', async () => {
     const res = await create({
       name: 'gh',
       type: 'http',

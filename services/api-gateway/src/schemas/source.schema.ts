@@ -15,9 +15,9 @@ import {
   typeSelects,
   type JsonSchema,
 } from './common.schema';
+import { PROVIDERS } from '@hookrail/signing';
 
 export const SOURCE_TYPES = ['http', 'rest_api', 'pub_sub', 'db_change_stream'] as const;
-export const PROVIDERS = ['github', 'twitter', 'shopify'] as const;
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
 export const PUB_SUB_TYPES = ['sqs', 'amqp', 'google', 'kafka'] as const;
 

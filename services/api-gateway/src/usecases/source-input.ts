@@ -3,20 +3,13 @@ import type { SourceDoc } from '@hookrail/store';
 
 type Json = Record<string, unknown>;
 
-/** How each predefined provider signs (spec/behaviour.md, Ingest): only the secret comes from the user. */
-export const PROVIDER_HMAC: Record<string, { header: string; hash: string; encoding: string }> = {
-  github: { header: 'X-Hub-Signature-256', hash: 'SHA256', encoding: 'hex' },
-  shopify: { header: 'X-Shopify-Hmac-SHA256', hash: 'SHA256', encoding: 'base64' },
-  twitter: { header: 'X-Twitter-Webhooks-Signature', hash: 'SHA256', encoding: 'base64' },
-};
-
 /**
- * Completes a verifier: a provider fixes the hmac header/hash/encoding, a plain hmac verifier must
- * name its header and defaults to SHA256 hex. Throws a 400 naming the field that is missing.
+ * A provider (github, shopify, twitter) fixes how requests are signed (libs/signing), so its verifier
+ * only carries the secret; other verifiers keep only the sub-object their `type` selects. Header,
+ * hash and encoding left out of an hmac verifier take libs/signing's defaults at ingest.
  */
 export function completeVerifier(provider: string | null, verifier: Json | null): Json | null {
   if (provider) {
-    const preset = PROVIDER_HMAC[provider];
     const hmac = verifier?.hmac as Json | undefined;
     if (!verifier || verifier.type !== 'hmac' || !hmac?.secret)
       throw new ValidationError(`provider ${provider} needs the webhook secret`, [
@@ -25,20 +18,11 @@ export function completeVerifier(provider: string | null, verifier: Json | null)
           message: `is required for provider ${provider} (verifier.type hmac)`,
         },
       ]);
-    return { type: 'hmac', hmac: { ...preset, secret: hmac.secret } };
+    return { type: 'hmac', hmac: { secret: hmac.secret } };
   }
-  if (verifier?.type === 'hmac') {
-    const hmac = verifier.hmac as Json;
-    if (!hmac.header)
-      throw new ValidationError('verifier.hmac.header is required', [
-        { field: 'verifier.hmac.header', message: 'is required' },
-      ]);
-    return { type: 'hmac', hmac: { hash: 'SHA256', encoding: 'hex', ...hmac } };
-  }
-  // keep only the sub-object the type selects
-  if (verifier && verifier.type !== 'noop')
-    return { type: verifier.type, [String(verifier.type)]: verifier[String(verifier.type)] };
-  return verifier ? { type: 'noop' } : null;
+  if (!verifier) return null;
+  const type = String(verifier.type);
+  return type === 'noop' ? { type } : { type, [type]: verifier[type] };
 }
 
 /** Keeps only the broker sub-object `type` selects; fills the worker count. */

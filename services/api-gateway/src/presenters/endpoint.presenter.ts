@@ -1,0 +1,52 @@
+import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
+import type { EndpointDoc } from '@hookrail/store';
+import { ENDPOINT_CREDENTIALS, open } from '../usecases/credentials';
+import type { PresentContext } from './source.presenter';
+import { scopedOut } from './scoped.presenter';
+
+/** Secrets and credentials are shown opened: the project's key holders configure and verify with them. */
+export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
+  const opened = open(
+    ctx.box,
+    { authentication: doc.authentication ?? null, mtls_client_cert: doc.mtls_client_cert ?? null },
+    ENDPOINT_CREDENTIALS,
+  );
+  return {
+    ...scopedOut(doc),
+    owner_id: doc.owner_id ?? null,
+    name: doc.name,
+    description: doc.description ?? '',
+    url: doc.url,
+    content_type: doc.content_type ?? 'application/json',
+    status: doc.status ?? 'active',
+    advanced_signatures: doc.advanced_signatures ?? false,
+    http_timeout: doc.http_timeout ?? 10,
+    rate_limit: doc.rate_limit ?? 0,
+    rate_limit_duration: doc.rate_limit_duration ?? 0,
+    events: doc.events ?? 0,
+    failure_rate: doc.failure_rate ?? 0,
+    support_email: doc.support_email ?? null,
+    slack_webhook_url: doc.slack_webhook_url ?? null,
+    mtls_client_cert: opened.mtls_client_cert,
+    secrets: (doc.secrets ?? []).map((s) => ({
+      uid: s.uid,
+      value: ctx.box.open(s.value),
+      created_at: toTimestamp(s.created_at),
+      updated_at: toTimestamp(s.updated_at),
+      deleted_at: nullableTimestamp(s.deleted_at),
+      expires_at: nullableTimestamp(s.expires_at),
+    })),
+    authentication: opened.authentication,
+  };
+}
+
+/** Meta events leave the instance: they describe the endpoint without its secrets or credentials. */
+export function endpointMetaData(doc: EndpointDoc, ctx: PresentContext) {
+  const {
+    secrets: _secrets,
+    authentication: _auth,
+    mtls_client_cert: _mtls,
+    ...rest
+  } = presentEndpoint(doc, ctx);
+  return rest;
+}

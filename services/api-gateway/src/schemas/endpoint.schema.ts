@@ -1,0 +1,198 @@
+import {
+  bool,
+  enumOf,
+  int,
+  nonEmpty,
+  nullable,
+  nullableTimestamp,
+  object,
+  resource,
+  responseOnlyFields,
+  scopedFields,
+  str,
+  timestamp,
+  typeSelects,
+  type JsonSchema,
+} from './common.schema';
+
+export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
+export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;
+export const EXPIRY_TIME_UNITS = ['seconds', 'milliseconds', 'minutes', 'hours'] as const;
+export const SIGNING_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'HS256',
+  'HS384',
+  'HS512',
+] as const;
+
+const JWK_MEMBERS = ['crv', 'd', 'dp', 'dq', 'e', 'kid', 'kty', 'n', 'p', 'q', 'qi', 'x', 'y', 'k'];
+
+export const signingKey = object(
+  Object.fromEntries(JWK_MEMBERS.map((m) => [m, str({ maxLength: 16 * 1024 })])),
+  ['kty'],
+);
+
+const oauth2Fields: Record<string, JsonSchema> = {
+  url: str({ format: 'uri', pattern: '^https?://' }),
+  client_id: nonEmpty(1000),
+  client_secret: str({ maxLength: 4000 }),
+  authentication_type: enumOf(OAUTH2_AUTH_TYPES),
+  grant_type: str({ maxLength: 200 }),
+  scope: str({ maxLength: 2000 }),
+  audience: str({ maxLength: 2000 }),
+  issuer: str({ maxLength: 2000 }),
+  subject: str({ maxLength: 2000 }),
+  signing_algorithm: enumOf(SIGNING_ALGORITHMS),
+  expiry_time_unit: enumOf(EXPIRY_TIME_UNITS),
+  field_mapping: object({
+    access_token: str({ maxLength: 200 }),
+    expires_in: str({ maxLength: 200 }),
+    token_type: str({ maxLength: 200 }),
+  }),
+  signing_key: signingKey,
+};
+
+/** shared_secret needs client_secret; client_assertion needs a JWK and its algorithm. */
+const oauth2Rules: JsonSchema = {
+  allOf: [
+    {
+      if: {
+        properties: { authentication_type: { const: 'client_assertion' } },
+        required: ['authentication_type'],
+      },
+      then: { required: ['signing_key', 'signing_algorithm'] },
+      else: { required: ['client_secret'] },
+    },
+  ],
+};
+
+export const oauth2Input = object(oauth2Fields, ['url', 'client_id'], oauth2Rules);
+
+const authFields: Record<string, JsonSchema> = {
+  type: enumOf(['api_key', 'basic_auth', 'oauth2']),
+  api_key: object({ header_name: nonEmpty(200), header_value: nonEmpty(4000) }, [
+    'header_name',
+    'header_value',
+  ]),
+  basic_auth: object({ username: nonEmpty(200), password: nonEmpty(1000) }, ['username', 'password']),
+  oauth2: oauth2Input,
+};
+
+export const authenticationInput = object(
+  authFields,
+  ['type'],
+  typeSelects(['api_key', 'basic_auth', 'oauth2']),
+);
+
+const mtls = object({ client_cert: nonEmpty(64 * 1024), client_key: nonEmpty(64 * 1024) }, [
+  'client_cert',
+  'client_key',
+]);
+
+const endpointInputFields: Record<string, JsonSchema> = {
+  name: nonEmpty(200),
+  url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
+  description: str({ maxLength: 2000 }),
+  owner_id: nullable(str({ maxLength: 200 })),
+  content_type: str({ maxLength: 200 }),
+  advanced_signatures: bool,
+  http_timeout: int({ minimum: 1, maximum: 60, description: 'seconds' }),
+  rate_limit: int({ minimum: 0 }),
+  rate_limit_duration: int({ minimum: 0, description: 'seconds' }),
+  support_email: nullable(str({ format: 'email', maxLength: 320 })),
+  slack_webhook_url: nullable(str({ format: 'uri', pattern: '^https?://' })),
+  mtls_client_cert: nullable(mtls),
+  secret: str({ minLength: 8, maxLength: 1000, description: 'signing secret; generated when omitted' }),
+  authentication: nullable(authenticationInput),
+  ...responseOnlyFields([
+    'uid',
+    'project_id',
+    'status',
+    'events',
+    'failure_rate',
+    'secrets',
+    'created_at',
+    'updated_at',
+    'deleted_at',
+  ]),
+};
+
+export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
+export const endpointUpdateBody = object(endpointInputFields);
+
+export const expireSecretBody = object(
+  {
+    expiration: int({
+      minimum: 0,
+      maximum: 30 * 86400,
+      description: 'seconds until the current secret expires',
+    }),
+    secret: str({ minLength: 8, maxLength: 1000, description: 'the new secret; generated when omitted' }),
+  },
+  ['expiration'],
+);
+
+/** Operation 11: the oauth2 members; the signing key may also come as its JSON text. */
+export const oauth2TestBody = object(
+  {
+    oauth2: object(
+      { ...oauth2Fields, signing_key: { anyOf: [signingKey, str({ maxLength: 64 * 1024 })] } },
+      ['url', 'client_id'],
+      oauth2Rules,
+    ),
+  },
+  ['oauth2'],
+);
+
+export const oauth2TestResponse = resource(
+  {
+    success: bool,
+    message: str(),
+    error: str(),
+    access_token: str(),
+    token_type: str(),
+    expires_at: str(),
+  },
+  [],
+);
+
+const secretResponse = resource({
+  uid: str(),
+  value: str(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: nullableTimestamp,
+  expires_at: nullableTimestamp,
+});
+
+const endpointFields: Record<string, JsonSchema> = {
+  ...scopedFields,
+  owner_id: nullable(str()),
+  name: str(),
+  description: str(),
+  url: str(),
+  content_type: str(),
+  status: enumOf(ENDPOINT_STATUSES),
+  advanced_signatures: bool,
+  http_timeout: int(),
+  rate_limit: int(),
+  rate_limit_duration: int(),
+  events: int(),
+  failure_rate: { type: 'number' },
+  support_email: nullable(str()),
+  slack_webhook_url: nullable(str()),
+  mtls_client_cert: nullable(mtls),
+  secrets: { type: 'array', items: secretResponse },
+  authentication: nullable(object(authFields, ['type'])),
+};
+
+export const endpointResponse = resource(endpointFields);

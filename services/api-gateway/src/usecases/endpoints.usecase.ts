@@ -1,0 +1,190 @@
+import { NotFoundError, ValidationError, newId, randomToken } from '@hookrail/domain';
+import type { MetaEventType } from '@hookrail/bus';
+import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { endpointMetaData } from '../presenters/endpoint.presenter';
+import { publishConfigChange } from './config-changed';
+import { ENDPOINT_CREDENTIALS, seal } from './credentials';
+import { rollSecret } from './roll-secret';
+
+export interface EndpointBody {
+  name?: string;
+  url?: string;
+  description?: string;
+  owner_id?: string | null;
+  content_type?: string;
+  advanced_signatures?: boolean;
+  http_timeout?: number;
+  rate_limit?: number;
+  rate_limit_duration?: number;
+  support_email?: string | null;
+  slack_webhook_url?: string | null;
+  mtls_client_cert?: EndpointDoc['mtls_client_cert'];
+  secret?: string;
+  authentication?: Record<string, unknown> | null;
+}
+
+const SETTABLE = [
+  'name',
+  'url',
+  'description',
+  'owner_id',
+  'content_type',
+  'advanced_signatures',
+  'http_timeout',
+  'rate_limit',
+  'rate_limit_duration',
+  'support_email',
+  'slack_webhook_url',
+] as const;
+
+/** https is required when the project enforces secure endpoints. */
+function checkUrl(project: ProjectDoc, url: string): void {
+  if (project.config?.ssl?.enforce_secure_endpoints && !url.startsWith('https://'))
+    throw new ValidationError('this project only accepts https endpoints', [
+      { field: 'url', message: 'must use https (the project enforces secure endpoints)' },
+    ]);
+}
+
+/** Keeps only the sub-object the auth `type` selects, with its credentials sealed. */
+function sealedCredentials(deps: GatewayDeps, body: EndpointBody) {
+  const auth = body.authentication;
+  const authentication = auth ? { type: auth.type, [String(auth.type)]: auth[String(auth.type)] } : auth;
+  return seal(deps.box, { authentication, mtls_client_cert: body.mtls_client_cert }, ENDPOINT_CREDENTIALS);
+}
+
+async function emit(
+  deps: GatewayDeps,
+  doc: EndpointDoc,
+  event: MetaEventType,
+  op: 'created' | 'updated' | 'deleted',
+) {
+  await Promise.all([
+    publishConfigChange(deps.publisher, doc.project_id, 'endpoint', doc._id, op),
+    deps.publisher.publish('meta', [
+      {
+        project_id: doc.project_id,
+        event_type: event,
+        data: endpointMetaData(doc, deps),
+        occurred_at: deps.now().toISOString(),
+      },
+    ]),
+  ]);
+}
+
+export async function createEndpoint(
+  deps: GatewayDeps,
+  project: ProjectDoc,
+  body: EndpointBody,
+): Promise<EndpointDoc> {
+  checkUrl(project, body.url!);
+  const now = deps.now();
+  const secret: EndpointSecret = {
+    uid: newId(),
+    value: deps.box.seal(body.secret ?? randomToken(32)),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    expires_at: null,
+  };
+  const creds = sealedCredentials(deps, body);
+  const doc = await deps.store.endpoints.insert(project._id, {
+    _id: newId(),
+    owner_id: body.owner_id ?? null,
+    name: body.name!,
+    description: body.description ?? '',
+    url: body.url!,
+    content_type: body.content_type ?? 'application/json',
+    status: 'active',
+    advanced_signatures: body.advanced_signatures ?? false,
+    http_timeout: body.http_timeout ?? 10,
+    rate_limit: body.rate_limit ?? 0,
+    rate_limit_duration: body.rate_limit_duration ?? 0,
+    events: 0,
+    failure_rate: 0,
+    support_email: body.support_email ?? null,
+    slack_webhook_url: body.slack_webhook_url ?? null,
+    mtls_client_cert: creds.mtls_client_cert ?? null,
+    secrets: [secret],
+    authentication: creds.authentication ?? null,
+  });
+  await emit(deps, doc, 'endpoint.created', 'created');
+  return doc;
+}
+
+export async function getEndpoint(deps: GatewayDeps, projectId: string, id: string): Promise<EndpointDoc> {
+  const doc = await deps.store.endpoints.findById(projectId, id);
+  if (!doc) throw new NotFoundError('endpoint');
+  return doc;
+}
+
+/** A new `secret` on update becomes the newest secret and the old ones expire at once. */
+export async function updateEndpoint(
+  deps: GatewayDeps,
+  project: ProjectDoc,
+  id: string,
+  body: EndpointBody,
+): Promise<EndpointDoc> {
+  const current = await getEndpoint(deps, project._id, id);
+  if (body.url !== undefined) checkUrl(project, body.url);
+  const set: Partial<EndpointDoc> = {};
+  for (const key of SETTABLE) if (body[key] !== undefined) (set as Record<string, unknown>)[key] = body[key];
+  const creds = sealedCredentials(deps, body);
+  if (body.authentication !== undefined) set.authentication = creds.authentication ?? null;
+  if (body.mtls_client_cert !== undefined) set.mtls_client_cert = creds.mtls_client_cert ?? null;
+  const newest = current.secrets?.[current.secrets.length - 1];
+  if (body.secret !== undefined && (!newest || deps.box.open(newest.value) !== body.secret))
+    set.secrets = rollSecret(current.secrets ?? [], {
+      uid: newId(),
+      sealedValue: deps.box.seal(body.secret),
+      expirationSeconds: 0,
+      now: deps.now(),
+    });
+  return saveAndEmit(deps, project._id, id, set);
+}
+
+export async function expireSecret(
+  deps: GatewayDeps,
+  projectId: string,
+  id: string,
+  body: { expiration: number; secret?: string },
+): Promise<EndpointDoc> {
+  const current = await getEndpoint(deps, projectId, id);
+  const secrets = rollSecret(current.secrets ?? [], {
+    uid: newId(),
+    sealedValue: deps.box.seal(body.secret ?? randomToken(32)),
+    expirationSeconds: body.expiration,
+    now: deps.now(),
+  });
+  return saveAndEmit(deps, projectId, id, { secrets });
+}
+
+/** pause: deliveries are held, nothing lost; activate: resumes (and re-enables an inactive endpoint). */
+export async function setEndpointStatus(
+  deps: GatewayDeps,
+  projectId: string,
+  id: string,
+  status: 'active' | 'paused',
+): Promise<EndpointDoc> {
+  await getEndpoint(deps, projectId, id);
+  return saveAndEmit(deps, projectId, id, { status });
+}
+
+async function saveAndEmit(deps: GatewayDeps, projectId: string, id: string, set: Partial<EndpointDoc>) {
+  const updated = await deps.store.endpoints.update(projectId, id, set);
+  if (!updated) throw new NotFoundError('endpoint');
+  await emit(deps, updated, 'endpoint.updated', 'updated');
+  return updated;
+}
+
+/** Deleting an endpoint deletes its subscriptions: they could never deliver again. */
+export async function deleteEndpoint(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+  const doc = await getEndpoint(deps, projectId, id);
+  const subscriptions = await deps.store.subscriptions.findMany(projectId, { endpoint_id: id });
+  for (const s of subscriptions) {
+    await deps.store.subscriptions.softDelete(projectId, s._id);
+    await publishConfigChange(deps.publisher, projectId, 'subscription', s._id, 'deleted');
+  }
+  await deps.store.endpoints.softDelete(projectId, id);
+  await emit(deps, { ...doc, deleted_at: deps.now() }, 'endpoint.deleted', 'deleted');
+}
