@@ -9,7 +9,8 @@ export class EmailSender {
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl, {
+    this.transport = nodemailer.createTransport({
+      url: smtpUrl,
       connectionTimeout: 5000,
       greetingTimeout: 5000,
       socketTimeout: 10_000,
