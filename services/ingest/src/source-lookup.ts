@@ -1,0 +1,45 @@
+import { LRUCache } from 'lru-cache';
+import { DEFAULT_PROJECT_CONFIG, type ProjectDoc, type SourceDoc, type Store } from '@hookrail/store';
+
+export interface IngestTarget {
+  source: SourceDoc;
+  maxPayloadBytes: number;
+}
+
+/**
+ * Source (by mask id) and project limit, cached briefly: every ingest request needs them and a
+ * source change is visible after at most `ttlMs`. Unknown masks are cached too, so a flood of
+ * requests to a wrong URL does not reach MongoDB each time.
+ */
+export class SourceLookup {
+  private readonly cache: LRUCache<string, { target: IngestTarget | null }>;
+
+  constructor(
+    private readonly store: Store,
+    ttlMs = 2000,
+  ) {
+    this.cache = new LRUCache({
+      max: 10_000,
+      ttl: ttlMs,
+      fetchMethod: async (maskId) => ({ target: await this.load(maskId) }),
+    });
+  }
+
+  async find(maskId: string): Promise<IngestTarget | null> {
+    const hit = await this.cache.fetch(maskId);
+    return hit?.target ?? null;
+  }
+
+  forget(maskId: string): void {
+    this.cache.delete(maskId);
+  }
+
+  private async load(maskId: string): Promise<IngestTarget | null> {
+    const source = await this.store.sources.findByMaskId(maskId);
+    if (!source) return null;
+    const project: ProjectDoc | null = await this.store.projects.findById(source.project_id);
+    if (!project || project.deleted_at) return null;
+    const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
+    return { source, maxPayloadBytes };
+  }
+}
