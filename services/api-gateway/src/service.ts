@@ -9,6 +9,7 @@ import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
+import { mountPortal } from './portal';
 import { ROUTE_FILES } from './routes';
 
 const API_VERSION = '1.0.0';
@@ -45,6 +46,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
+      mountPortal(app, deps);
       mountPortal(app, deps);
       return { stop: async () => deps.http.close() };
     },

@@ -1,0 +1,33 @@
+import { Router, type Express } from 'express';
+import { fail } from '@hookrail/domain';
+import type { GatewayDeps } from '../deps';
+import { errorMapper } from '../http/error-mapper';
+import { portalApiRouter } from './portal-api.router';
+import { gatewayEndpointOps } from './portal-endpoint-ops';
+import { PORTAL_JS } from './ui/portal-app';
+import { PORTAL_HTML } from './ui/portal-page';
+
+/** The page may run only its own script and talk only to its own origin; the token never leaks in a Referer. */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+/** Serves the portal: its API under /portal-api and the page at a link's `url` (/portal?token=...). */
+export function mountPortal(app: Express, deps: GatewayDeps): void {
+  const api = Router();
+  api.use(portalApiRouter(deps, gatewayEndpointOps(deps)));
+  api.use((req, res) => {
+    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  });
+  api.use(errorMapper(deps.logger));
+  app.use('/portal-api', api);
+  app.get('/portal', (_req, res) => void res.set(PAGE_HEADERS).type('html').send(PORTAL_HTML));
+  app.get(
+    '/portal/app.js',
+    (_req, res) => void res.set(PAGE_HEADERS).type('application/javascript').send(PORTAL_JS),
+  );
+}

@@ -1,0 +1,288 @@
+import { hashSecret, newId, randomToken } from '@hookrail/domain';
+import type { DeliveryDoc, EventDoc } from '@hookrail/store';
+import { GatewayHarness } from '../testing/gateway-harness';
+
+describe('portal API: a link holder sees and manages exactly the link endpoints', () => {
+  const h = new GatewayHarness();
+  beforeAll(() => h.start());
+  afterAll(() => h.stop());
+
+  async function portal(method: string, path: string, token: string | null, body?: unknown) {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${h.gateway.url}/portal-api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { status: boolean; message: string; data: any }, // eslint-disable-line @typescript-eslint/no-explicit-any,
+    };
+  }
+
+  async function endpoint(projectId: string, owner: string | null, name = `ep-${newId()}`) {
+    return h.store.endpoints.insert(projectId, {
+      _id: newId(),
+      owner_id: owner,
+      name,
+      description: '',
+      url: 'https://example.com/hook',
+      content_type: 'application/json',
+      status: 'active',
+      advanced_signatures: false,
+      http_timeout: 10,
+      rate_limit: 0,
+      rate_limit_duration: 0,
+      events: 0,
+      failure_rate: 0,
+      support_email: null,
+      slack_webhook_url: null,
+      mtls_client_cert: null,
+      secrets: [],
+      authentication: null,
+    });
+  }
+
+  async function link(
+    projectId: string,
+    opts: {
+      owner_id?: string | null;
+      endpoints?: string[];
+      can_manage_endpoint?: boolean;
+      refresh?: boolean;
+    } = {},
+  ) {
+    const token = randomToken(32);
+    const authKey = randomToken(32);
+    const doc = await h.store.portalLinks.insert(projectId, {
+      _id: newId(),
+      name: 'Acme portal',
+      owner_id: opts.owner_id ?? null,
+      endpoints: opts.endpoints ?? [],
+      can_manage_endpoint: opts.can_manage_endpoint ?? false,
+      auth_type: opts.refresh ? 'refresh_token' : 'static_token',
+      token,
+      token_hash: hashSecret(token),
+      auth_key_hash: opts.refresh ? hashSecret(authKey) : null,
+      auth_key_expires_at: opts.refresh ? new Date(Date.now() + 3600_000) : null,
+    });
+    return { doc, token, authKey };
+  }
+
+  async function eventWithDelivery(projectId: string, endpointId: string, status: DeliveryDoc['status']) {
+    const eventId = newId();
+    await h.store.events.insert(projectId, {
+      _id: eventId,
+      source_id: null,
+      app_id: null,
+      event_type: 'invoice.paid',
+      idempotency_key: null,
+      is_duplicate_event: false,
+      status: status === 'Success' ? 'Success' : 'Failure',
+      status_reason: null,
+      raw: '{"amount":42}',
+      headers_json: '{}',
+      forward_headers_json: '{}',
+      url_query_params: '',
+      metadata: '',
+      endpoints: [endpointId],
+      target: { mode: 'single', endpoint_id: endpointId },
+      acknowledged_at: new Date(),
+    } as Omit<EventDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>);
+    const delivery = await h.store.deliveries.insert(projectId, {
+      _id: newId(),
+      event_id: eventId,
+      endpoint_id: endpointId,
+      subscription_id: newId(),
+      source_id: null,
+      event_type: 'invoice.paid',
+      status,
+      delivery_mode: 'at_least_once',
+      payload: null,
+      attempts_made: 1,
+      retries_used: 0,
+      next_attempt_at: null,
+      status_reason: null,
+      attempts: [
+        {
+          uid: newId(),
+          url: 'https://example.com/hook',
+          method: 'POST',
+          request_headers_json: '{"content-type":"application/json"}',
+          response_headers_json: '{"x-r":"1"}',
+          http_status: status === 'Success' ? 200 : 500,
+          response_data: status === 'Success' ? 'ok' : 'boom',
+          error: null,
+          latency_ms: 12,
+          created_at: new Date(),
+        },
+      ],
+      metadata: {},
+    });
+    return { eventId, delivery };
+  }
+
+  it('answers 401 without a token, with an unknown token and with a malformed header', async () => {
+    expect((await portal('GET', '/endpoints', null)).status).toBe(401);
+    expect((await portal('GET', '/endpoints', randomToken(32))).status).toBe(401);
+    const res = await fetch(`${h.gateway.url}/portal-api/endpoints`, {
+      headers: { authorization: 'Basic abc' },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('shows the owner endpoints (looked up per request) plus the deprecated endpoint ids, nothing else', async () => {
+    const p = await h.createProject();
+    const owned = await endpoint(p.id, 'acme');
+    const listed = await endpoint(p.id, null);
+    const other = await endpoint(p.id, 'globex');
+    const { token } = await link(p.id, { owner_id: 'acme', endpoints: [listed._id] });
+
+    const first = await portal('GET', '/endpoints', token);
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((e: { uid: string }) => e.uid).sort()).toEqual([owned._id, listed._id].sort());
+
+    // A new endpoint with the owner id appears; one moved to another owner disappears.
+    const later = await endpoint(p.id, 'acme');
+    await h.store.endpoints.update(p.id, owned._id, { owner_id: 'globex' });
+    const second = await portal('GET', '/endpoints', token);
+    expect(second.body.data.map((e: { uid: string }) => e.uid).sort()).toEqual(
+      [later._id, listed._id].sort(),
+    );
+    expect((await portal('GET', `/endpoints/${other._id}`, token)).status).toBe(404);
+    expect((await portal('GET', '/link', token)).body.data).toMatchObject({
+      endpoint_count: 2,
+      can_manage_endpoint: false,
+    });
+  });
+
+  it("answers 404 for another link's endpoint, events and deliveries, in its own and in another project", async () => {
+    const p = await h.createProject();
+    const q = await h.createProject();
+    const mine = await endpoint(p.id, 'acme');
+    const theirs = await endpoint(p.id, 'globex');
+    const foreign = await endpoint(q.id, 'acme');
+    const { token } = await link(p.id, { owner_id: 'acme' });
+    const own = await eventWithDelivery(p.id, mine._id, 'Failure');
+    const hidden = await eventWithDelivery(p.id, theirs._id, 'Failure');
+    const elsewhere = await eventWithDelivery(q.id, foreign._id, 'Failure');
+
+    expect((await portal('GET', `/endpoints/${foreign._id}`, token)).status).toBe(404);
+    for (const x of [hidden, elsewhere]) {
+      expect((await portal('GET', `/events/${x.eventId}`, token)).status).toBe(404);
+      expect((await portal('GET', `/eventdeliveries/${x.delivery._id}`, token)).status).toBe(404);
+      expect((await portal('PUT', `/eventdeliveries/${x.delivery._id}/resend`, token)).status).toBe(404);
+    }
+    expect((await portal('GET', `/eventdeliveries?endpointId=${theirs._id}`, token)).status).toBe(404);
+    expect((await portal('GET', `/events?endpointId=${theirs._id}`, token)).status).toBe(404);
+
+    const deliveries = await portal('GET', '/eventdeliveries', token);
+    expect(deliveries.body.data.content.map((d: { uid: string }) => d.uid)).toEqual([own.delivery._id]);
+    const events = await portal('GET', '/events', token);
+    expect(events.body.data.content.map((e: { uid: string }) => e.uid)).toEqual([own.eventId]);
+    const detail = await portal('GET', `/eventdeliveries/${own.delivery._id}`, token);
+    expect(detail.body.data.attempts[0]).toMatchObject({
+      http_status: 500,
+      response_data: 'boom',
+      response_http_header: { 'x-r': '1' },
+    });
+  });
+
+  it('resends a failed delivery of the link (Scheduled again) and refuses one that succeeded with 409', async () => {
+    const p = await h.createProject();
+    const mine = await endpoint(p.id, 'acme');
+    const { token } = await link(p.id, { owner_id: 'acme' });
+    const failed = await eventWithDelivery(p.id, mine._id, 'Failure');
+    const done = await eventWithDelivery(p.id, mine._id, 'Success');
+    const res = await portal('PUT', `/eventdeliveries/${failed.delivery._id}/resend`, token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('Scheduled');
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
+    expect((await portal('PUT', `/eventdeliveries/${done.delivery._id}/resend`, token)).status).toBe(409);
+  });
+
+  it('answers 403 to every management call on a link without can_manage_endpoint', async () => {
+    const p = await h.createProject();
+    const mine = await endpoint(p.id, 'acme');
+    const { token } = await link(p.id, { owner_id: 'acme' });
+    const calls: [string, string, unknown?][] = [
+      ['POST', '/endpoints', { name: 'x', url: 'https://example.com/x' }],
+      ['PUT', `/endpoints/${mine._id}`, { name: 'y' }],
+      ['PUT', `/endpoints/${mine._id}/pause`],
+      ['PUT', `/endpoints/${mine._id}/activate`],
+      ['PUT', `/endpoints/${mine._id}/expire_secret`, { expiration: 0 }],
+      ['DELETE', `/endpoints/${mine._id}`],
+    ];
+    for (const [method, path, body] of calls)
+      expect((await portal(method, path, token, body)).status).toBe(403);
+    expect((await h.store.endpoints.findById(p.id, mine._id))?.status).toBe('active');
+  });
+
+  it('lets a managing link create (owned by the link), update, pause, roll the secret and delete its endpoints', async () => {
+    const p = await h.createProject();
+    const { token } = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const created = await portal('POST', '/endpoints', token, {
+      name: 'billing',
+      url: 'https://example.com/b',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.uid;
+    expect(created.body.data.owner_id).toBe('acme');
+    expect(created.body.data.secrets).toHaveLength(1);
+
+    expect((await portal('PUT', `/endpoints/${id}`, token, { name: 'billing-2' })).body.data.name).toBe(
+      'billing-2',
+    );
+    expect((await portal('PUT', `/endpoints/${id}/pause`, token)).body.data.status).toBe('paused');
+    expect((await portal('PUT', `/endpoints/${id}/activate`, token)).body.data.status).toBe('active');
+    const rolled = await portal('PUT', `/endpoints/${id}/expire_secret`, token, { expiration: 60 });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.data.secrets).toHaveLength(2);
+    expect(rolled.body.data.secrets[0].expires_at).not.toBeNull();
+
+    // Bad input is a 400 naming the field; moving an endpoint to another owner is refused.
+    const bad = await portal('POST', '/endpoints', token, { name: 'n', url: 'ftp://x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('url');
+    const escape = await portal('PUT', `/endpoints/${id}`, token, { owner_id: 'globex' });
+    expect(escape.status).toBe(400);
+    expect(escape.body.message).toContain('owner_id');
+    const other = await endpoint(p.id, 'globex');
+    expect((await portal('DELETE', `/endpoints/${other._id}`, token)).status).toBe(404);
+    expect(await h.store.endpoints.findById(p.id, other._id)).not.toBeNull();
+
+    expect((await portal('DELETE', `/endpoints/${id}`, token)).status).toBe(200);
+    expect((await portal('GET', `/endpoints/${id}`, token)).status).toBe(404);
+  });
+
+  it('opens a refresh_token link only with its unexpired auth key, and a revoked link not at all', async () => {
+    const p = await h.createProject();
+    await endpoint(p.id, 'acme');
+    const { doc, token, authKey } = await link(p.id, { owner_id: 'acme', refresh: true });
+    expect((await portal('GET', '/endpoints', authKey)).status).toBe(200);
+    expect((await portal('GET', `/endpoints?token=${authKey}`, null)).status).toBe(200);
+    expect((await portal('GET', '/endpoints', token)).status).toBe(401);
+    await h.store.portalLinks.update(p.id, doc._id, { auth_key_expires_at: new Date(Date.now() - 1000) });
+    const expired = await portal('GET', '/endpoints', authKey);
+    expect(expired.status).toBe(401);
+    expect(expired.body.message).toContain('expired');
+
+    const s = await link(p.id, { owner_id: 'acme' });
+    expect((await portal('GET', '/endpoints', s.token)).status).toBe(200);
+    await h.store.portalLinks.softDelete(p.id, s.doc._id);
+    expect((await portal('GET', '/endpoints', s.token)).status).toBe(401);
+  });
+
+  it('serves the portal page and its script with a strict content security policy', async () => {
+    const page = await fetch(`${h.gateway.url}/portal?token=abc`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toContain('/portal/app.js');
+    const js = await fetch(`${h.gateway.url}/portal/app.js`);
+    expect(js.headers.get('content-type')).toContain('javascript');
+  });
+});

@@ -1,0 +1,192 @@
+import { Router, type Request } from 'express';
+import { NotFoundError, ok } from '@hookrail/domain';
+import { parsePageQuery } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { jsonBody } from '../http/json-body';
+import { resendDelivery } from '../usecases/resend-delivery.usecase';
+import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';
+import type { PortalEndpointOps } from './portal-endpoint-ops';
+import {
+  presentPortalDelivery,
+  presentPortalEndpoint,
+  presentPortalEvent,
+  presentPortalLink,
+} from './portal.presenter';
+import { linkEndpoint, linkEndpoints, scopedEndpointIds } from './portal-scope';
+
+type Handler = (
+  session: PortalSession,
+  req: Request,
+) => Promise<{ status?: number; message: string; data: unknown }>;
+
+/**
+ * The portal API (`/portal-api`): everything a link's holder may do, each query limited to the
+ * link's endpoints as they are at request time. An id outside the link answers 404, a management
+ * call on a link without `can_manage_endpoint` 403.
+ */
+export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOps): Router {
+  const { store, box } = deps;
+  const router = Router();
+  router.use(jsonBody(deps.config.http.bodyLimitBytes));
+  const handle =
+    (fn: Handler, manage = false) =>
+    async (req: Request, res: import('express').Response) => {
+      const session = await authenticatePortal(portalCredential(req.headers.authorization, req.query.token), {
+        store,
+        now: deps.now,
+      });
+      if (manage) requireManage(session);
+      const out = await fn(session, req);
+      res.status(out.status ?? 200).json(ok(out.message, out.data));
+    };
+  const query = (req: Request) => req.query as Record<string, unknown>;
+  const param = (req: Request, name: string) => String(req.params[name]);
+
+  function manageRoutes(endpointOps: PortalEndpointOps) {
+    router.post(
+      '/endpoints',
+      handle(
+        async (s, req) => ({
+          status: 201,
+          message: 'Endpoint created',
+          data: presentPortalEndpoint(await endpointOps.create(s, req.body), box),
+        }),
+        true,
+      ),
+    );
+    router.put(
+      '/endpoints/:endpointID',
+      handle(async (s, req) => {
+        const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
+        return {
+          status: 202,
+          message: 'Endpoint updated',
+          data: presentPortalEndpoint(await endpointOps.update(s, endpoint, req.body), box),
+        };
+      }, true),
+    );
+    router.delete(
+      '/endpoints/:endpointID',
+      handle(async (s, req) => {
+        await endpointOps.remove(s, await linkEndpoint(store, s, param(req, 'endpointID')));
+        return { message: 'Endpoint deleted', data: null };
+      }, true),
+    );
+    for (const action of ['pause', 'activate'] as const)
+      router.put(
+        `/endpoints/:endpointID/${action}`,
+        handle(async (s, req) => {
+          const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
+          return {
+            status: 202,
+            message: action === 'pause' ? 'Endpoint paused' : 'Endpoint activated',
+            data: presentPortalEndpoint(await endpointOps[action](s, endpoint), box),
+          };
+        }, true),
+      );
+    router.put(
+      '/endpoints/:endpointID/expire_secret',
+      handle(async (s, req) => {
+        const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
+        return {
+          message: 'Endpoint secret expired',
+          data: presentPortalEndpoint(await endpointOps.expireSecret(s, endpoint, req.body), box),
+        };
+      }, true),
+    );
+  }
+
+  router.get(
+    '/link',
+    handle(async (s) => ({
+      message: 'Portal link fetched',
+      data: presentPortalLink(s.link, (await linkEndpoints(store, s)).length),
+    })),
+  );
+
+  router.get(
+    '/endpoints',
+    handle(async (s) => ({
+      message: 'Endpoints fetched',
+      data: (await linkEndpoints(store, s)).map((e) => presentPortalEndpoint(e, box)),
+    })),
+  );
+  router.get(
+    '/endpoints/:endpointID',
+    handle(async (s, req) => ({
+      message: 'Endpoint fetched',
+      data: presentPortalEndpoint(await linkEndpoint(store, s, param(req, 'endpointID')), box),
+    })),
+  );
+  manageRoutes(endpointOps);
+
+  router.get(
+    '/events',
+    handle(async (s, req) => {
+      const ids = await scopedEndpointIds(store, s, query(req).endpointId);
+      const page = await store.events.page(
+        s.link.project_id,
+        { endpoints: { $in: ids } },
+        parsePageQuery(query(req)),
+      );
+      const visible = new Set(ids);
+      return {
+        message: 'Events fetched',
+        data: { ...page, content: page.content.map((e) => presentPortalEvent(e, visible)) },
+      };
+    }),
+  );
+  router.get(
+    '/events/:eventID',
+    handle(async (s, req) => {
+      const ids = await scopedEndpointIds(store, s, undefined);
+      const event = await store.events.findOne(s.link.project_id, {
+        _id: param(req, 'eventID'),
+        endpoints: { $in: ids },
+      });
+      if (!event) throw new NotFoundError('event');
+      return { message: 'Event fetched', data: presentPortalEvent(event, new Set(ids)) };
+    }),
+  );
+
+  router.get(
+    '/eventdeliveries',
+    handle(async (s, req) => {
+      const q = query(req);
+      const ids = await scopedEndpointIds(store, s, q.endpointId);
+      const filter: Record<string, unknown> = { endpoint_id: { $in: ids } };
+      if (typeof q.eventId === 'string' && q.eventId) filter.event_id = q.eventId;
+      if (typeof q.status === 'string' && q.status) filter.status = q.status;
+      const page = await store.deliveries.page(s.link.project_id, filter, parsePageQuery(q));
+      return {
+        message: 'Event deliveries fetched',
+        data: { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) },
+      };
+    }),
+  );
+  const linkDelivery = async (s: PortalSession, id: string) => {
+    const ids = await scopedEndpointIds(store, s, undefined);
+    const delivery = await store.deliveries.findOne(s.link.project_id, {
+      _id: id,
+      endpoint_id: { $in: ids },
+    });
+    if (!delivery) throw new NotFoundError('event delivery');
+    return delivery;
+  };
+  router.get(
+    '/eventdeliveries/:deliveryID',
+    handle(async (s, req) => ({
+      message: 'Event delivery fetched',
+      data: presentPortalDelivery(await linkDelivery(s, param(req, 'deliveryID')), true),
+    })),
+  );
+  router.put(
+    '/eventdeliveries/:deliveryID/resend',
+    handle(async (s, req) => {
+      const delivery = await linkDelivery(s, param(req, 'deliveryID'));
+      const updated = await resendDelivery(deps, s.link.project_id, delivery._id);
+      return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
+    }),
+  );
+  return router;
+}

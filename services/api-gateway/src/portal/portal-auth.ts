@@ -1,0 +1,51 @@
+import { DomainError, hashSecret, safeEqual } from '@hookrail/domain';
+import type { PortalLinkDoc, ProjectDoc, Store } from '@hookrail/store';
+
+export interface PortalSession {
+  link: PortalLinkDoc;
+  project: ProjectDoc;
+}
+
+const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
+
+/** `Authorization: Bearer <credential>`, else `?token=` (the link's `url` carries it for the page). */
+export function portalCredential(header: string | undefined, queryToken: unknown): string | undefined {
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthenticated('malformed Authorization header: expected "Bearer <portal token>"');
+    return m[1];
+  }
+  return typeof queryToken === 'string' && queryToken !== '' ? queryToken : undefined;
+}
+
+/**
+ * A portal link's holder (spec/behaviour.md, "Authentication"): a `static_token` link opens with its
+ * token; a `refresh_token` link only with its current auth key, until that expires (its long-lived
+ * token alone opens nothing, so a leaked page URL stops working within the hour).
+ */
+export async function authenticatePortal(
+  credential: string | undefined,
+  deps: { store: Store; now: () => Date },
+): Promise<PortalSession> {
+  if (!credential) throw unauthenticated('missing portal token: send "Authorization: Bearer <token>"');
+  const hash = hashSecret(credential);
+  const link = await deps.store.portalLinks.findByCredentialHash(hash);
+  if (!link) throw unauthenticated('invalid portal token');
+  if (link.auth_type === 'refresh_token') {
+    if (!link.auth_key_hash || !safeEqual(hash, link.auth_key_hash))
+      throw unauthenticated('this portal link authenticates with its auth key, not its token');
+    if (!link.auth_key_expires_at || link.auth_key_expires_at <= deps.now())
+      throw unauthenticated('portal auth key expired: ask for a refreshed link');
+  } else if (!safeEqual(hash, link.token_hash)) {
+    throw unauthenticated('invalid portal token');
+  }
+  const project = await deps.store.projects.findById(link.project_id);
+  if (!project) throw unauthenticated('invalid portal token');
+  return { link, project };
+}
+
+/** Endpoint management through the portal needs `can_manage_endpoint` on the link. */
+export function requireManage(session: PortalSession): void {
+  if (!session.link.can_manage_endpoint)
+    throw new DomainError('forbidden', 'this portal link cannot manage endpoints');
+}

@@ -1,0 +1,95 @@
+import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain';
+import type { DeliveryDoc, EndpointDoc, EventDoc, PortalLinkDoc } from '@hookrail/store';
+import { parseStored, scopedOut } from '../presenters/scoped.presenter';
+
+/**
+ * What a portal holder sees. Narrower than the management API on purpose: the endpoint's signing
+ * secrets (the holder verifies signatures with them) but no stored authentication credentials.
+ */
+export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox) {
+  return {
+    ...scopedOut(doc),
+    owner_id: doc.owner_id ?? null,
+    name: doc.name,
+    description: doc.description ?? '',
+    url: doc.url,
+    status: doc.status,
+    content_type: doc.content_type,
+    advanced_signatures: doc.advanced_signatures,
+    http_timeout: doc.http_timeout,
+    rate_limit: doc.rate_limit,
+    rate_limit_duration: doc.rate_limit_duration,
+    events: doc.events,
+    failure_rate: doc.failure_rate,
+    support_email: doc.support_email ?? '',
+    secrets: (doc.secrets ?? [])
+      .filter((s) => !s.deleted_at)
+      .map((s) => ({
+        uid: s.uid,
+        value: box.open(s.value),
+        created_at: toTimestamp(s.created_at),
+        updated_at: toTimestamp(s.updated_at),
+        deleted_at: nullableTimestamp(s.deleted_at),
+        expires_at: nullableTimestamp(s.expires_at),
+      })),
+  };
+}
+
+export function presentPortalLink(link: PortalLinkDoc, endpointCount: number) {
+  return {
+    uid: link._id,
+    project_id: link.project_id,
+    name: link.name,
+    owner_id: link.owner_id ?? '',
+    can_manage_endpoint: link.can_manage_endpoint,
+    auth_type: link.auth_type,
+    endpoint_count: endpointCount,
+  };
+}
+
+/** Only the link's endpoints are named in an event seen through the portal. */
+export function presentPortalEvent(doc: EventDoc, visible: Set<string>) {
+  const data = parseStored<unknown>(doc.raw, null);
+  return {
+    ...scopedOut(doc),
+    event_type: doc.event_type,
+    status: doc.status,
+    endpoints: (doc.endpoints ?? []).filter((id) => visible.has(id)),
+    data,
+    raw: doc.raw,
+    headers: parseStored<Record<string, string>>(doc.headers_json, {}),
+    acknowledged_at: nullableTimestamp(doc.acknowledged_at),
+  };
+}
+
+export function presentPortalDelivery(doc: DeliveryDoc, withAttempts: boolean) {
+  const attempts = doc.attempts ?? [];
+  const last = attempts[attempts.length - 1];
+  return {
+    ...scopedOut(doc),
+    event_id: doc.event_id,
+    endpoint_id: doc.endpoint_id,
+    event_type: doc.event_type,
+    status: doc.status,
+    status_reason: doc.status_reason ?? null,
+    attempts_made: doc.attempts_made ?? attempts.length,
+    next_attempt_at: nullableTimestamp(doc.next_attempt_at),
+    last_http_status: last?.http_status ?? null,
+    ...(withAttempts
+      ? {
+          attempts: attempts.map((a) => ({
+            uid: a.uid,
+            url: a.url,
+            method: a.method,
+            request_http_header: parseStored<Record<string, string>>(a.request_headers_json, {}),
+            response_http_header: parseStored<Record<string, string>>(a.response_headers_json, {}),
+            http_status: a.http_status,
+            response_data: a.response_data,
+            error: a.error,
+            latency_ms: a.latency_ms,
+            created_at: toTimestamp(a.created_at),
+          })),
+        }
+      : {}),
+  };
+}
