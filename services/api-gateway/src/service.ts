@@ -2,13 +2,13 @@ import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
+import { FunctionRunner } from '@hookrail/functions';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import type { GatewayDeps } from './deps';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
 import { buildOpenApi } from './openapi/openapi';
-import { mountPortal } from './portal';
 import { mountPortal } from './portal';
 import { ROUTE_FILES } from './routes';
 
@@ -29,6 +29,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         metrics,
         box: new SecretBox(config.security.encryptionKey),
         http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
+        functions: await FunctionRunner.create(),
         now: () => new Date(),
       };
       const routes = ROUTE_FILES.flatMap((file) => file(deps));
@@ -46,7 +47,6 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
-      mountPortal(app, deps);
       mountPortal(app, deps);
       return { stop: async () => deps.http.close() };
     },
