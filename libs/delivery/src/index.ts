@@ -5,3 +5,4 @@ export * from './oauth2/client-assertion';
 export * from './oauth2/fetch-token';
 export * from './oauth2/token-cache';
 export * from './auth/endpoint-auth';
+export * from './outcome/attempt-outcome';

@@ -1,20 +1,66 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { persistEvent } from './router/persist-event';
+import { SecretBox } from '@hookrail/domain';
+import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
+import { FunctionRunner } from '@hookrail/functions';
+import { createRouter } from './router/route-event';
+import { createSender } from './sender/send-delivery';
+import { endpointStatusGate } from './sender/endpoint-status.gate';
+import type { Gate } from './sender/gates';
+import { ConfigCache } from './shared/config-cache';
+import { RecentEvents } from './shared/recent-events';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 export const ROUTER_GROUP = 'dispatcher-router';
+export const SENDER_GROUP = 'dispatcher-sender';
 
-export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
+export interface DispatcherOptions {
+  /** Extra trusted CA for HTTPS endpoints (tests with a local CA). */
+  trustedCa?: string;
+  /** Gates consulted before each send, after the endpoint-status gate. */
+  extraGates?: Gate[];
+}
+
+export function definition(
+  config: Readonly<HookrailConfig>,
+  opts: DispatcherOptions = {},
+): ServiceDefinition {
   return {
     config,
-    async start({ bus, store, logger }) {
-      const router = await bus.consume(ROUTER_GROUP, {
-        topic: 'events',
-        concurrency: 50,
-        handle: (message) => persistEvent(store, message, logger),
+    async start({ bus, store, publisher, logger, metrics }) {
+      const box = new SecretBox(config.security.encryptionKey);
+      const http = new HttpClient({
+        allowPrivateTargets: config.security.allowPrivateTargets,
+        ca: opts.trustedCa,
       });
-      return { stop: () => router.disconnect() };
+      const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
+      const functions = await FunctionRunner.create();
+      const cache = new ConfigCache(store);
+      const events = new RecentEvents(store);
+      const gates: Gate[] = [endpointStatusGate, ...(opts.extraGates ?? [])];
+
+      const route = createRouter({ store, config: cache, events, functions, publisher, logger, metrics });
+      const send = createSender({
+        store,
+        config: cache,
+        events,
+        http,
+        tokens,
+        box,
+        publisher,
+        logger,
+        metrics,
+        gates,
+      });
+      const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 100, handle: route });
+      const sender = await bus.consume(SENDER_GROUP, { topic: 'deliveries', concurrency: 100, handle: send });
+      return {
+        stop: async () => {
+          await Promise.all([router.disconnect(), sender.disconnect()]);
+          http.close();
+          functions.clear();
+        },
+      };
     },
   };
 }

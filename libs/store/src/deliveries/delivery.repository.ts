@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Connection, Model, UpdateQuery } from 'mongoose';
 import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
 
 export interface DeliveryUpdate {
@@ -16,12 +17,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
   async insertManyIfAbsent(docs: DeliveryDoc[]): Promise<void> {
     if (docs.length === 0) return;
-    await this.model.bulkWrite(
-      docs.map((doc) => ({
-        updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
-      })) as AnyBulkWriteOperation<DeliveryDoc>[],
-      { ordered: false },
-    );
+    await insertIgnoringExisting(this.model, docs);
   }
 
   /** Applies several updates (attempt records, status changes) in one round trip. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Connection, Model } from 'mongoose';
 import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import { eventModel, type EventDoc, type EventStatus } from './event.schema';
 import { idempotencyClaimModel, type IdempotencyClaimDoc } from './idempotency-claim.schema';
 
@@ -31,12 +32,7 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   /** Inserts events that do not exist yet, in one round trip; existing ids are left untouched. */
   async insertManyIfAbsent(docs: EventDoc[]): Promise<void> {
     if (docs.length === 0) return;
-    await this.model.bulkWrite(
-      docs.map((doc) => ({
-        updateOne: { filter: { _id: doc._id }, update: { $setOnInsert: doc }, upsert: true },
-      })) as AnyBulkWriteOperation<EventDoc>[],
-      { ordered: false },
-    );
+    await insertIgnoringExisting(this.model, docs);
   }
 
   /** Sets several events' statuses in one round trip. */

@@ -1,26 +1,41 @@
 import type { EventMessage } from '@hookrail/bus';
-import type { Store } from '@hookrail/store';
+import type { EventDoc, EventStatus, Store } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 
-/** Writes the accepted event (idempotent on its id, so a redelivered message changes nothing). */
-export async function persistEvent(store: Store, m: EventMessage, logger: Logger): Promise<void> {
-  await store.events.insert(m.project_id, {
+/** The event document for an accepted event message, with the routing result. */
+export function eventDocument(
+  m: EventMessage,
+  routed: { status: EventStatus; reason: string | null; endpoints: string[]; duplicate?: boolean },
+): EventDoc {
+  const now = new Date();
+  return {
     _id: m.event_id,
+    project_id: m.project_id,
     source_id: m.source_id ?? null,
     app_id: null,
     event_type: m.event_type,
     idempotency_key: m.idempotency_key ?? null,
-    is_duplicate_event: false,
-    status: 'Pending',
-    status_reason: null,
+    is_duplicate_event: routed.duplicate ?? false,
+    status: routed.status,
+    status_reason: routed.reason,
     raw: m.raw,
     headers_json: JSON.stringify(m.headers),
     forward_headers_json: JSON.stringify(m.forward_headers ?? {}),
     url_query_params: m.url_query_params ?? '',
     metadata: '',
-    endpoints: [],
+    endpoints: routed.endpoints,
     target: m.target,
     acknowledged_at: new Date(m.accepted_at),
-  });
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+}
+
+/** Writes the accepted event without routing it (idempotent on its id: a redelivery changes nothing). */
+export async function persistEvent(store: Store, m: EventMessage, logger: Logger): Promise<void> {
+  await store.events.insertManyIfAbsent([
+    eventDocument(m, { status: 'Pending', reason: null, endpoints: [] }),
+  ]);
   logger.debug({ project_id: m.project_id, event_id: m.event_id }, 'event stored');
 }

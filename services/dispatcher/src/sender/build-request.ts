@@ -1,0 +1,63 @@
+import { signatureHeaders, type SignatureConfig, type SigningSecret } from '@hookrail/signing';
+import type { SecretBox } from '@hookrail/domain';
+import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
+import type { EventForDelivery } from '../shared/recent-events';
+
+export const USER_AGENT = `Hookrail/${process.env.npm_package_version ?? '0.1.0'}`;
+
+/** Headers we set ourselves: forwarded or custom headers may not override them. */
+const RESERVED = new Set([
+  'content-type',
+  'content-length',
+  'user-agent',
+  'host',
+  'connection',
+  'transfer-encoding',
+]);
+
+/**
+ * The body and headers of one attempt (spec/behaviour.md, "Delivery"): compact JSON, our headers,
+ * forwarded/custom headers, then signatures computed over the exact body bytes. Auth is added
+ * last by the caller.
+ */
+export function buildRequest(opts: {
+  delivery: DeliveryDoc;
+  event: EventForDelivery;
+  endpoint: EndpointDoc;
+  signature: SignatureConfig;
+  box: SecretBox;
+  now: Date;
+}): { body: Buffer; headers: Record<string, string> } {
+  const { delivery, event, endpoint } = opts;
+  const body = Buffer.from(delivery.payload ?? event.raw, 'utf8');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(
+    JSON.parse(event.forward_headers_json || '{}') as Record<string, string>,
+  )) {
+    if (!RESERVED.has(name.toLowerCase())) headers[name] = String(value);
+  }
+  Object.assign(headers, {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Hookrail-Delivery-Id': delivery._id,
+    'X-Hookrail-Event-Id': event._id,
+    'X-Hookrail-Event-Type': event.event_type,
+  });
+  if (event.idempotency_key) headers['X-Hookrail-Idempotency-Key'] = event.idempotency_key;
+  const secrets: SigningSecret[] = (endpoint.secrets ?? []).map((s) => ({
+    value: opts.box.open(s.value),
+    created_at: new Date(s.created_at),
+    expires_at: s.expires_at ? new Date(s.expires_at) : null,
+    deleted_at: s.deleted_at ? new Date(s.deleted_at) : null,
+  }));
+  const signed = signatureHeaders({
+    body,
+    secrets,
+    advanced: endpoint.advanced_signatures,
+    config: opts.signature,
+    msgId: delivery._id,
+    now: opts.now,
+  });
+  Object.assign(headers, signed.headers);
+  return { body, headers };
+}

@@ -1,0 +1,81 @@
+import { LRUCache } from 'lru-cache';
+import {
+  DEFAULT_PROJECT_CONFIG,
+  type EndpointDoc,
+  type ProjectDoc,
+  type Store,
+  type SubscriptionDoc,
+} from '@hookrail/store';
+
+/** Configuration is read on every event; this long a change may take to be seen (documented). */
+export const CONFIG_TTL_MS = 2000;
+
+type Cached<T> = { value: T | null };
+
+/**
+ * Short-lived read-through caches of projects, endpoints and subscriptions: the hot path reads
+ * them per event and per delivery. Concurrent misses for one key share one query. `invalidate`
+ * is driven by the config topic so edits made through the API apply at once on this replica.
+ */
+export class ConfigCache {
+  private readonly cache = new LRUCache<string, Cached<unknown>>({ max: 50_000, ttl: CONFIG_TTL_MS });
+  private readonly loading = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: Store) {}
+
+  project(projectId: string): Promise<ProjectDoc | null> {
+    return this.get(`p:${projectId}`, async () => {
+      const p = await this.store.projects.findById(projectId);
+      return p ? { ...p, config: { ...DEFAULT_PROJECT_CONFIG, ...(p.config ?? {}) } } : null;
+    });
+  }
+
+  endpoint(projectId: string, endpointId: string): Promise<EndpointDoc | null> {
+    return this.get(`e:${projectId}:${endpointId}`, () =>
+      this.store.endpoints.findById(projectId, endpointId),
+    );
+  }
+
+  subscription(projectId: string, subscriptionId: string): Promise<SubscriptionDoc | null> {
+    return this.get(`s:${projectId}:${subscriptionId}`, () =>
+      this.store.subscriptions.findById(projectId, subscriptionId),
+    );
+  }
+
+  /** Every live subscription of a project (routing filters them in memory). */
+  async subscriptions(projectId: string): Promise<SubscriptionDoc[]> {
+    return (
+      (await this.get(`ss:${projectId}`, () => this.store.subscriptions.findMany(projectId, {}, 10_000))) ??
+      []
+    );
+  }
+
+  async endpointIdsOfOwner(projectId: string, ownerId: string): Promise<Set<string>> {
+    return (
+      (await this.get(`o:${projectId}:${ownerId}`, async () => {
+        const eps = await this.store.endpoints.findMany(projectId, { owner_id: ownerId }, 10_000);
+        return new Set(eps.map((e) => e._id));
+      })) ?? new Set()
+    );
+  }
+
+  /** Forget everything of a project (a config message says something changed). */
+  invalidate(projectId: string): void {
+    for (const key of this.cache.keys()) if (key.includes(`:${projectId}`)) this.cache.delete(key);
+  }
+
+  private async get<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    const hit = this.cache.get(key) as Cached<T> | undefined;
+    if (hit) return hit.value;
+    const pending = this.loading.get(key) as Promise<T | null> | undefined;
+    if (pending) return pending;
+    const p = load()
+      .then((value) => {
+        this.cache.set(key, { value });
+        return value;
+      })
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, p);
+    return p;
+  }
+}

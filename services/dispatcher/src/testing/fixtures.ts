@@ -1,0 +1,107 @@
+import { newId } from '@hookrail/domain';
+import type { EventMessage } from '@hookrail/bus';
+import {
+  DEFAULT_PROJECT_CONFIG,
+  type EndpointDoc,
+  type ProjectConfig,
+  type Store,
+  type SubscriptionDoc,
+} from '@hookrail/store';
+
+/** Test arrangements written straight through the store repositories (the API is not needed). */
+export async function makeProject(
+  store: Store,
+  config: Partial<ProjectConfig> = {},
+  type: 'incoming' | 'outgoing' = 'incoming',
+) {
+  const id = newId();
+  await store.projects.insert({
+    _id: id,
+    name: `p-${id}`,
+    type,
+    config: { ...DEFAULT_PROJECT_CONFIG, ...config },
+  });
+  return id;
+}
+
+export async function makeEndpoint(
+  store: Store,
+  projectId: string,
+  over: Partial<EndpointDoc> & { url: string },
+) {
+  const id = newId();
+  const now = new Date();
+  return store.endpoints.insert(projectId, {
+    _id: id,
+    owner_id: null,
+    name: `ep-${id}`,
+    description: '',
+    content_type: 'application/json',
+    status: 'active',
+    advanced_signatures: false,
+    http_timeout: 10,
+    rate_limit: 0,
+    rate_limit_duration: 0,
+    events: 0,
+    failure_rate: 0,
+    support_email: null,
+    slack_webhook_url: null,
+    mtls_client_cert: null,
+    secrets: [
+      {
+        uid: newId(),
+        value: 'endpoint-secret',
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        expires_at: null,
+      },
+    ],
+    authentication: null,
+    ...over,
+  });
+}
+
+export async function makeSubscription(
+  store: Store,
+  projectId: string,
+  over: Partial<SubscriptionDoc> & { endpoint_id: string },
+  filter: { event_types?: string[]; body?: object; headers?: object } = {},
+) {
+  const id = newId();
+  return store.subscriptions.insert(projectId, {
+    _id: id,
+    name: `sub-${id}`,
+    type: 'api',
+    source_id: null,
+    app_id: null,
+    delivery_mode: 'at_least_once',
+    function: null,
+    alert_config: null,
+    rate_limit_config: null,
+    retry_config: null,
+    filter_config: {
+      event_types: filter.event_types ?? ['*'],
+      filter: {
+        body_json: JSON.stringify(filter.body ?? {}),
+        headers_json: JSON.stringify(filter.headers ?? {}),
+      },
+    },
+    ...over,
+  });
+}
+
+export function eventMessage(projectId: string, over: Partial<EventMessage> = {}): EventMessage {
+  const data = (over.data ?? { amount: 42, customer: { tier: 'gold' } }) as object;
+  return {
+    event_id: newId(),
+    project_id: projectId,
+    event_type: 'invoice.paid',
+    target: { mode: 'source' },
+    data,
+    raw: JSON.stringify(data),
+    headers: { 'content-type': 'application/json' },
+    accepted_at: new Date().toISOString(),
+    ...over,
+  };
+}
