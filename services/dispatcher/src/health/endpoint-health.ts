@@ -1,0 +1,78 @@
+import { LRUCache } from 'lru-cache';
+import type { AttemptResult } from '@hookrail/delivery';
+import { AlertThreshold, CircuitBreaker, deliveryRateLimits, RateLimiter } from '@hookrail/endpoint-health';
+import type { Gate, GateContext } from '../sender/gates';
+import type { EndpointDisabler } from './endpoint-disabler';
+
+/** `failure_rate` is written back at most this often per endpoint (and on every breaker change). */
+const FAILURE_RATE_WRITE_MS = 10_000;
+
+/**
+ * The health of the endpoints this dispatcher owns (deliveries are keyed by endpoint, so the state
+ * is local and exact): rate limits, the circuit breaker, `failure_rate`, `alert_config` alerts,
+ * and disabling (breaker open past `disable_after_seconds` with `disable_endpoint`, or HTTP 410).
+ * spec/behaviour.md, "Retries, limits, health of endpoints".
+ */
+export class EndpointHealth {
+  private readonly breakers = new LRUCache<string, CircuitBreaker>({ max: 100_000 });
+  private readonly limiter = new RateLimiter();
+  private readonly alerts = new AlertThreshold();
+  private readonly rateWrittenAt = new Map<string, number>();
+
+  constructor(private readonly disabler: EndpointDisabler) {}
+
+  /** Open breaker: the delivery waits (no retry spent) until the next probe slot. */
+  readonly circuitBreakerGate: Gate = async ({ endpoint, project, now }) => {
+    const breaker = this.breaker(endpoint._id, project);
+    if (project.config.disable_endpoint && breaker.shouldDisable(now)) {
+      await this.disabler.disable(endpoint, 'its circuit breaker stayed open past disable_after_seconds');
+      return { kind: 'hold', untilMs: now + 30_000, reason: 'paused', detail: 'endpoint is inactive' };
+    }
+    const check = breaker.check(now);
+    return check.kind === 'wait'
+      ? { kind: 'hold', untilMs: check.untilMs, reason: 'circuit_open', detail: 'circuit breaker open' }
+      : { kind: 'send' };
+  };
+
+  /** Must be the last gate: an allowed delivery takes its slot. */
+  readonly rateLimitGate: Gate = ({ endpoint, subscription, now }) => {
+    const d = this.limiter.take(deliveryRateLimits(endpoint, subscription), now);
+    return d.kind === 'allow'
+      ? { kind: 'send' }
+      : { kind: 'hold', untilMs: d.untilMs, reason: 'rate_limited', detail: `rate limit of ${d.key}` };
+  };
+
+  /** After every attempt that went on the wire. */
+  async afterAttempt(ctx: GateContext, result: AttemptResult, nowMs = Date.now()): Promise<void> {
+    if (result.kind === 'not_sent') return; // nothing reached the endpoint: says nothing about its health
+    const { endpoint, subscription, project } = ctx;
+    const success = result.kind === 'response' && result.status >= 200 && result.status < 300;
+    const breaker = this.breaker(endpoint._id, project);
+    const transition = breaker.record(success, nowMs);
+    const work: Promise<unknown>[] = [];
+    if (transition.kind === 'opened') work.push(this.disabler.breakerOpened(endpoint, transition.reason));
+    if (
+      transition.kind !== 'none' ||
+      nowMs - (this.rateWrittenAt.get(endpoint._id) ?? 0) >= FAILURE_RATE_WRITE_MS
+    ) {
+      this.rateWrittenAt.set(endpoint._id, nowMs);
+      work.push(this.disabler.writeFailureRate(endpoint, breaker.failureRate(nowMs)));
+    }
+    if (result.kind === 'response' && result.status === 410) {
+      work.push(this.disabler.disable(endpoint, 'the endpoint answered 410 Gone'));
+    }
+    if (!success && subscription?.alert_config) {
+      if (this.alerts.recordFailure(`subscription:${subscription._id}`, subscription.alert_config, nowMs)) {
+        work.push(this.disabler.alert(endpoint, subscription, subscription.alert_config));
+      }
+    }
+    await Promise.all(work);
+  }
+
+  private breaker(endpointId: string, project: GateContext['project']): CircuitBreaker {
+    let b = this.breakers.get(endpointId);
+    if (!b) this.breakers.set(endpointId, (b = new CircuitBreaker()));
+    b.configure(project.config.circuit_breaker);
+    return b;
+  }
+}
