@@ -1,6 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
+import type { FunctionRunner } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -15,5 +16,7 @@ export interface GatewayDeps {
   box: SecretBox;
   /** Outbound HTTP with the SSRF guard (OAuth2 token test). */
   http: HttpClient;
+  /** quickjs sandbox for test_function. */
+  functions: FunctionRunner;
   now: () => Date;
 }

@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.routes';
 import { endpointRoutes } from './endpoints.routes';
 import { projectRoutes } from './projects.routes';
 import { sourceRoutes } from './sources.routes';
+import { subscriptionRoutes } from './subscriptions.routes';
 
 /**
  * Every route file of the management API, in one list: add a file here to serve it and document it
@@ -15,4 +16,5 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   apiKeyRoutes,
   sourceRoutes,
   endpointRoutes,
+  subscriptionRoutes,
 ];

@@ -1,0 +1,136 @@
+import { parsePageQuery, type SubscriptionDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { route, type RouteFile } from '../http/route';
+import { presentSubscriptions } from '../presenters/subscription.presenter';
+import { str } from '../schemas/common.schema';
+import { pageQuery } from '../schemas/pagination.schema';
+import {
+  subscriptionCreateBody,
+  subscriptionResponse,
+  subscriptionUpdateBody,
+  testFilterBody,
+  testFilterResponse,
+  testFunctionBody,
+  testFunctionResponse,
+} from '../schemas/subscription.schema';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  updateSubscription,
+  type SubscriptionBody,
+} from '../usecases/subscriptions.usecase';
+import { testFilter, testFunction } from '../usecases/test-subscription.usecase';
+
+const TAG = 'Subscriptions';
+const BASE = '/v1/projects/:projectID/subscriptions';
+const ONE = `${BASE}/:subscriptionID`;
+
+export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
+  const presentOne = async (doc: SubscriptionDoc) => (await presentSubscriptions([doc], deps))[0];
+  return [
+    // literal paths before `/:subscriptionID`
+    route<Parameters<typeof testFilter>[0]>({
+      method: 'post',
+      path: `${BASE}/test_filter`,
+      operationId: 'testSubscriptionFilter',
+      summary: 'Check whether a request body and headers pass a filter (same engine as routing)',
+      tag: TAG,
+      auth: 'project',
+      body: testFilterBody,
+      status: 200,
+      message: 'Filter tested',
+      response: testFilterResponse,
+      handler: async ({ body }) => testFilter(body),
+    }),
+    route<{ payload: unknown; function: string }>({
+      method: 'post',
+      path: `${BASE}/test_function`,
+      operationId: 'testSubscriptionFunction',
+      summary: 'Run a transform function on a sample payload in the delivery sandbox',
+      tag: TAG,
+      auth: 'project',
+      body: testFunctionBody,
+      status: 200,
+      message: 'Function ran successfully',
+      response: testFunctionResponse,
+      handler: async ({ project, body }) => testFunction(deps.functions, project._id, body),
+    }),
+    route<SubscriptionBody>({
+      method: 'post',
+      path: BASE,
+      operationId: 'createSubscription',
+      summary: 'Create a subscription (operation 3)',
+      tag: TAG,
+      auth: 'project',
+      body: subscriptionCreateBody,
+      status: 201,
+      message: 'Subscription created successfully',
+      response: subscriptionResponse,
+      handler: async ({ project, body }) => presentOne(await createSubscription(deps, project, body)),
+    }),
+    {
+      method: 'get',
+      path: BASE,
+      operationId: 'listSubscriptions',
+      summary: 'List subscriptions',
+      tag: TAG,
+      auth: 'project',
+      query: { ...pageQuery, endpoint_id: str(), source_id: str(), name: str() },
+      paginated: true,
+      status: 200,
+      message: 'Subscriptions fetched successfully',
+      response: subscriptionResponse,
+      async handler({ project, query }) {
+        const filter: Partial<Pick<SubscriptionDoc, 'endpoint_id' | 'source_id' | 'name'>> = {};
+        if (query.endpoint_id !== undefined) filter.endpoint_id = String(query.endpoint_id);
+        if (query.source_id !== undefined) filter.source_id = String(query.source_id);
+        if (query.name !== undefined) filter.name = String(query.name);
+        const page = await deps.store.subscriptions.page(project._id, filter, parsePageQuery(query));
+        return { content: await presentSubscriptions(page.content, deps), pagination: page.pagination };
+      },
+    },
+    {
+      method: 'get',
+      path: ONE,
+      operationId: 'getSubscription',
+      summary: 'Get a subscription with its source and endpoint (operation 4)',
+      tag: TAG,
+      auth: 'project',
+      status: 200,
+      message: 'Subscription fetched successfully',
+      response: subscriptionResponse,
+      handler: async ({ project, params }) =>
+        presentOne(await getSubscription(deps, project._id, params.subscriptionID)),
+    },
+    route<SubscriptionBody>({
+      method: 'put',
+      path: ONE,
+      operationId: 'updateSubscription',
+      summary: 'Update a subscription, including retry_config (operation 5)',
+      tag: TAG,
+      auth: 'project',
+      body: subscriptionUpdateBody,
+      status: 202,
+      message: 'Subscription updated successfully',
+      response: subscriptionResponse,
+      handler: async ({ project, params, body }) =>
+        presentOne(await updateSubscription(deps, project, params.subscriptionID, body)),
+    }),
+    {
+      method: 'delete',
+      path: ONE,
+      operationId: 'deleteSubscription',
+      summary: 'Delete a subscription',
+      tag: TAG,
+      auth: 'project',
+      status: 200,
+      message: 'Subscription deleted successfully',
+      response: { type: 'null' },
+      async handler({ project, params }) {
+        await deleteSubscription(deps, project._id, params.subscriptionID);
+        return null;
+      },
+    },
+  ];
+};

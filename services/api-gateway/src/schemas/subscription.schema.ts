@@ -1,0 +1,118 @@
+import {
+  anyJson,
+  anyObject,
+  bool,
+  enumOf,
+  int,
+  nonEmpty,
+  nullable,
+  object,
+  resource,
+  responseOnly,
+  responseOnlyFields,
+  scopedFields,
+  str,
+  strArray,
+  type JsonSchema,
+} from './common.schema';
+import { endpointResponse } from './endpoint.schema';
+import { sourceResponse } from './source.schema';
+
+export const DELIVERY_MODES = ['at_least_once', 'at_most_once'] as const;
+export const RETRY_TYPES = ['linear', 'exponential'] as const;
+
+const fn = nullable(str({ maxLength: 64 * 1024 }));
+
+const filterConfigInput = object({
+  event_types: strArray({ maxItems: 100, items: nonEmpty(200) }),
+  filter: object({ body: anyObject, headers: anyObject, is_flattened: responseOnly }),
+});
+
+/** The update shape (spec/service-api.md): duration as a string like "30s", or interval_seconds. */
+const retryConfigInput = object({
+  type: enumOf(RETRY_TYPES),
+  duration: { type: ['string', 'integer'], description: 'seconds, or "30s", "5m", "1h"' },
+  interval_seconds: int({ minimum: 1, maximum: 86400 }),
+  retry_count: int({ minimum: 0, maximum: 100 }),
+});
+
+const subscriptionInputFields: Record<string, JsonSchema> = {
+  name: nonEmpty(200),
+  type: enumOf(['api', 'cli']),
+  source_id: nullable(str({ maxLength: 100 })),
+  endpoint_id: nonEmpty(100),
+  app_id: nullable(str({ maxLength: 100, description: 'deprecated' })),
+  delivery_mode: enumOf(DELIVERY_MODES),
+  function: fn,
+  alert_config: nullable(
+    object({ count: int({ minimum: 1 }), threshold: nonEmpty(20) }, ['count', 'threshold']),
+  ),
+  rate_limit_config: nullable(
+    object({ count: int({ minimum: 1 }), duration: int({ minimum: 1, description: 'seconds' }) }, [
+      'count',
+      'duration',
+    ]),
+  ),
+  filter_config: filterConfigInput,
+  retry_config: nullable(retryConfigInput),
+  ...responseOnlyFields([
+    'uid',
+    'project_id',
+    'source_metadata',
+    'endpoint_metadata',
+    'device_metadata',
+    'created_at',
+    'updated_at',
+    'deleted_at',
+  ]),
+};
+
+export const subscriptionCreateBody = object(subscriptionInputFields, ['name', 'endpoint_id']);
+export const subscriptionUpdateBody = object(subscriptionInputFields);
+
+export const subscriptionResponse = resource({
+  ...scopedFields,
+  name: str(),
+  type: enumOf(['api', 'cli']),
+  app_id: nullable(str()),
+  delivery_mode: enumOf(DELIVERY_MODES),
+  function: nullable(str()),
+  alert_config: nullable(object({ count: int(), threshold: str() }, ['count', 'threshold'])),
+  rate_limit_config: nullable(object({ count: int(), duration: int() }, ['count', 'duration'])),
+  filter_config: object(
+    {
+      event_types: strArray(),
+      filter: object({ body: anyObject, headers: anyObject, is_flattened: bool }, [
+        'body',
+        'headers',
+        'is_flattened',
+      ]),
+    },
+    ['event_types', 'filter'],
+  ),
+  retry_config: nullable(
+    object({ type: enumOf(RETRY_TYPES), duration: int(), retry_count: int(), max_retry_seconds: int() }, [
+      'type',
+      'duration',
+      'retry_count',
+    ]),
+  ),
+  source_metadata: nullable(sourceResponse),
+  endpoint_metadata: nullable(endpointResponse),
+  device_metadata: { type: 'null' },
+});
+
+export const testFilterBody = object(
+  {
+    request: object({ body: anyJson, headers: anyObject }),
+    schema: object({ body: anyObject, headers: anyObject }),
+  },
+  ['request', 'schema'],
+);
+export const testFilterResponse = resource({ is_match: bool });
+
+export const testFunctionBody = object({ payload: anyJson, function: nonEmpty(64 * 1024) }, [
+  'payload',
+  'function',
+]);
+export const testFunctionResponse = resource({ payload: anyJson }, []);
