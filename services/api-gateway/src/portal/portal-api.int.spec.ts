@@ -1,6 +1,7 @@
-import { hashSecret, newId, randomToken } from '@hookrail/domain';
-import type { DeliveryDoc, EventDoc } from '@hookrail/store';
+import { randomToken } from '@hookrail/domain';
+import type { DeliveryDoc } from '@hookrail/store';
 import { GatewayHarness } from '../testing/gateway-harness';
+import { seedDelivery, seedEndpoint, seedLink, type LinkOptions } from './testing/portal-fixtures';
 
 describe('portal API: a link holder sees and manages exactly the link endpoints', () => {
   const h = new GatewayHarness();
@@ -22,107 +23,10 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     };
   }
 
-  async function endpoint(projectId: string, owner: string | null, name = `ep-${newId()}`) {
-    return h.store.endpoints.insert(projectId, {
-      _id: newId(),
-      owner_id: owner,
-      name,
-      description: '',
-      url: 'https://example.com/hook',
-      content_type: 'application/json',
-      status: 'active',
-      advanced_signatures: false,
-      http_timeout: 10,
-      rate_limit: 0,
-      rate_limit_duration: 0,
-      events: 0,
-      failure_rate: 0,
-      support_email: null,
-      slack_webhook_url: null,
-      mtls_client_cert: null,
-      secrets: [],
-      authentication: null,
-    });
-  }
-
-  async function link(
-    projectId: string,
-    opts: {
-      owner_id?: string | null;
-      endpoints?: string[];
-      can_manage_endpoint?: boolean;
-      refresh?: boolean;
-    } = {},
-  ) {
-    const token = randomToken(32);
-    const authKey = randomToken(32);
-    const doc = await h.store.portalLinks.insert(projectId, {
-      _id: newId(),
-      name: 'Acme portal',
-      owner_id: opts.owner_id ?? null,
-      endpoints: opts.endpoints ?? [],
-      can_manage_endpoint: opts.can_manage_endpoint ?? false,
-      auth_type: opts.refresh ? 'refresh_token' : 'static_token',
-      token,
-      token_hash: hashSecret(token),
-      auth_key_hash: opts.refresh ? hashSecret(authKey) : null,
-      auth_key_expires_at: opts.refresh ? new Date(Date.now() + 3600_000) : null,
-    });
-    return { doc, token, authKey };
-  }
-
-  async function eventWithDelivery(projectId: string, endpointId: string, status: DeliveryDoc['status']) {
-    const eventId = newId();
-    await h.store.events.insert(projectId, {
-      _id: eventId,
-      source_id: null,
-      app_id: null,
-      event_type: 'invoice.paid',
-      idempotency_key: null,
-      is_duplicate_event: false,
-      status: status === 'Success' ? 'Success' : 'Failure',
-      status_reason: null,
-      raw: '{"amount":42}',
-      headers_json: '{}',
-      forward_headers_json: '{}',
-      url_query_params: '',
-      metadata: '',
-      endpoints: [endpointId],
-      target: { mode: 'single', endpoint_id: endpointId },
-      acknowledged_at: new Date(),
-    } as Omit<EventDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>);
-    const delivery = await h.store.deliveries.insert(projectId, {
-      _id: newId(),
-      event_id: eventId,
-      endpoint_id: endpointId,
-      subscription_id: newId(),
-      source_id: null,
-      event_type: 'invoice.paid',
-      status,
-      delivery_mode: 'at_least_once',
-      payload: null,
-      attempts_made: 1,
-      retries_used: 0,
-      next_attempt_at: null,
-      status_reason: null,
-      attempts: [
-        {
-          uid: newId(),
-          url: 'https://example.com/hook',
-          method: 'POST',
-          request_headers_json: '{"content-type":"application/json"}',
-          response_headers_json: '{"x-r":"1"}',
-          http_status: status === 'Success' ? 200 : 500,
-          response_data: status === 'Success' ? 'ok' : 'boom',
-          error: null,
-          latency_ms: 12,
-          created_at: new Date(),
-        },
-      ],
-      metadata: {},
-    });
-    return { eventId, delivery };
-  }
+  const endpoint = (projectId: string, owner: string | null) => seedEndpoint(h.store, projectId, owner);
+  const link = (projectId: string, opts: LinkOptions = {}) => seedLink(h.store, projectId, opts);
+  const eventWithDelivery = (projectId: string, endpointId: string, status: DeliveryDoc['status']) =>
+    seedDelivery(h.store, projectId, endpointId, status);
 
   it('answers 401 without a token, with an unknown token and with a malformed header', async () => {
     expect((await portal('GET', '/endpoints', null)).status).toBe(401);

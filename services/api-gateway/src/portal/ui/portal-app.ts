@@ -40,7 +40,7 @@ export const PORTAL_JS = `'use strict';
   }
   function act(promise, done) {
     show('error', '');
-    return promise.then(function () { if (done) show('notice', done); return load(); }).catch(function (e) { show('error', e.message); });
+    return promise.then(load).then(function () { if (done) show('notice', done); }).catch(function (e) { show('error', e.message); });
   }
 
   function renderEndpoints() {

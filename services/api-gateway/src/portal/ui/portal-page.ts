@@ -12,6 +12,7 @@ export const PORTAL_HTML = `<!doctype html>
 <style>
   :root { --fg:#1d2430; --muted:#5d6b7e; --line:#dde3ea; --bg:#f6f8fb; --accent:#2456d6; --ok:#1d7a46; --bad:#b42318; --warn:#a15c00; }
   * { box-sizing: border-box; }
+  [hidden] { display:none !important; }
   body { margin:0; font:14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color:var(--fg); background:var(--bg); }
   header { background:#fff; border-bottom:1px solid var(--line); padding:14px 24px; display:flex; align-items:baseline; gap:12px; }
   header h1 { font-size:18px; margin:0; }

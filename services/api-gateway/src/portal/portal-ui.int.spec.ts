@@ -1,0 +1,120 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { GatewayHarness } from '../testing/gateway-harness';
+import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
+
+const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/portal');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('portal page in a real headless Chromium', () => {
+  const h = new GatewayHarness();
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await h.start();
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h.stop();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  });
+  afterEach(async () => page?.close());
+
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+  it('shows a customer their endpoints and deliveries, attempt details, and resends a failed delivery', async () => {
+    const p = await h.createProject();
+    const billing = await seedEndpoint(
+      h.store,
+      p.id,
+      'acme',
+      'billing',
+      'https://acme.example/hooks/billing',
+    );
+    await seedEndpoint(h.store, p.id, 'acme', 'shipping', 'https://acme.example/hooks/shipping');
+    const hidden = await seedEndpoint(h.store, p.id, 'globex', 'globex-secret-endpoint');
+    await h.store.endpoints.update(p.id, billing._id, { status: 'paused' });
+    await seedDelivery(h.store, p.id, billing._id, 'Success');
+    const failed = await seedDelivery(h.store, p.id, billing._id, 'Failure');
+    await seedDelivery(h.store, p.id, hidden._id, 'Failure');
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme' });
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await page.locator('#endpoints tr[data-endpoint]').nth(1).waitFor();
+    expect(await page.locator('#endpoints tr[data-endpoint]').count()).toBe(2);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('billing');
+    expect(text).toContain('paused');
+    expect(text).not.toContain('globex-secret-endpoint');
+    expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(2);
+    // Read-only link: no management controls.
+    expect(await page.locator('#create-form').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await shot('01-overview');
+
+    await page.locator(`tr[data-delivery="${failed.delivery._id}"]`).click();
+    await page.locator('#detail:not([hidden]) pre').first().waitFor();
+    const detail = await page.locator('#detail').innerText();
+    expect(detail).toContain('HTTP 500');
+    expect(detail).toContain('boom');
+    expect(detail).toContain('x-r');
+    await shot('02-attempt-detail');
+
+    await page.locator(`tr[data-delivery="${failed.delivery._id}"] button`, { hasText: 'Resend' }).click();
+    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
+    await page
+      .locator(`tr[data-delivery="${failed.delivery._id}"] .badge`, { hasText: 'Scheduled' })
+      .waitFor();
+    await shot('03-resent');
+  });
+
+  it('lets a managing customer add, pause and delete an endpoint from the page', async () => {
+    const p = await h.createProject();
+    await seedEndpoint(h.store, p.id, 'acme', 'orders', 'https://acme.example/hooks/orders');
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    page.on('dialog', (d) => void d.accept());
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await page.locator('#create-form').waitFor();
+    await page.fill('#create-form input[name="name"]', 'invoices');
+    await page.fill('#create-form input[name="url"]', 'https://acme.example/hooks/invoices');
+    await page.click('#create-form button[type="submit"]');
+    await page.locator('#endpoints tr', { hasText: 'invoices' }).waitFor();
+    const created = await h.store.endpoints.findOne(p.id, { name: 'invoices' });
+    expect(created?.owner_id).toBe('acme');
+
+    const row = page.locator(`tr[data-endpoint="${created!._id}"]`);
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    expect((await h.store.endpoints.findById(p.id, created!._id))?.status).toBe('paused');
+    await shot('04-managed');
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.locator('#notice', { hasText: 'Endpoint deleted' }).waitFor();
+    expect(await page.locator(`tr[data-endpoint="${created!._id}"]`).count()).toBe(0);
+    expect(await h.store.endpoints.findById(p.id, created!._id)).toBeNull();
+  });
+
+  it('shows a clear error for an invalid link', async () => {
+    await page.goto(`${h.gateway.url}/portal?token=not-a-real-token`);
+    await page.locator('#error', { hasText: 'invalid portal token' }).waitFor();
+    await shot('05-invalid-link');
+  });
+});

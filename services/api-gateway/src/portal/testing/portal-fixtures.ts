@@ -1,0 +1,115 @@
+import { hashSecret, newId, randomToken } from '@hookrail/domain';
+import type { DeliveryDoc, EventDoc, Store } from '@hookrail/store';
+
+/** Test data for the portal's tests, written straight into the real store. */
+export interface LinkOptions {
+  owner_id?: string | null;
+  endpoints?: string[];
+  can_manage_endpoint?: boolean;
+  refresh?: boolean;
+}
+
+export async function seedEndpoint(
+  store: Store,
+  projectId: string,
+  owner: string | null,
+  name = `ep-${newId()}`,
+  url = 'https://example.com/hook',
+) {
+  return store.endpoints.insert(projectId, {
+    _id: newId(),
+    owner_id: owner,
+    name,
+    description: '',
+    url,
+    content_type: 'application/json',
+    status: 'active',
+    advanced_signatures: false,
+    http_timeout: 10,
+    rate_limit: 0,
+    rate_limit_duration: 0,
+    events: 0,
+    failure_rate: 0,
+    support_email: null,
+    slack_webhook_url: null,
+    mtls_client_cert: null,
+    secrets: [],
+    authentication: null,
+  });
+}
+
+export async function seedLink(store: Store, projectId: string, opts: LinkOptions = {}) {
+  const token = randomToken(32);
+  const authKey = randomToken(32);
+  const doc = await store.portalLinks.insert(projectId, {
+    _id: newId(),
+    name: 'Acme portal',
+    owner_id: opts.owner_id ?? null,
+    endpoints: opts.endpoints ?? [],
+    can_manage_endpoint: opts.can_manage_endpoint ?? false,
+    auth_type: opts.refresh ? 'refresh_token' : 'static_token',
+    token,
+    token_hash: hashSecret(token),
+    auth_key_hash: opts.refresh ? hashSecret(authKey) : null,
+    auth_key_expires_at: opts.refresh ? new Date(Date.now() + 3600_000) : null,
+  });
+  return { doc, token, authKey };
+}
+
+export async function seedDelivery(
+  store: Store,
+  projectId: string,
+  endpointId: string,
+  status: DeliveryDoc['status'],
+) {
+  const eventId = newId();
+  await store.events.insert(projectId, {
+    _id: eventId,
+    source_id: null,
+    app_id: null,
+    event_type: 'invoice.paid',
+    idempotency_key: null,
+    is_duplicate_event: false,
+    status: status === 'Success' ? 'Success' : 'Failure',
+    status_reason: null,
+    raw: '{"amount":42}',
+    headers_json: '{}',
+    forward_headers_json: '{}',
+    url_query_params: '',
+    metadata: '',
+    endpoints: [endpointId],
+    target: { mode: 'single', endpoint_id: endpointId },
+    acknowledged_at: new Date(),
+  } as Omit<EventDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>);
+  const delivery = await store.deliveries.insert(projectId, {
+    _id: newId(),
+    event_id: eventId,
+    endpoint_id: endpointId,
+    subscription_id: newId(),
+    source_id: null,
+    event_type: 'invoice.paid',
+    status,
+    delivery_mode: 'at_least_once',
+    payload: null,
+    attempts_made: 1,
+    retries_used: 0,
+    next_attempt_at: null,
+    status_reason: null,
+    attempts: [
+      {
+        uid: newId(),
+        url: 'https://example.com/hook',
+        method: 'POST',
+        request_headers_json: '{"content-type":"application/json"}',
+        response_headers_json: '{"x-r":"1"}',
+        http_status: status === 'Success' ? 200 : 500,
+        response_data: status === 'Success' ? 'ok' : 'boom',
+        error: null,
+        latency_ms: 12,
+        created_at: new Date(),
+      },
+    ],
+    metadata: {},
+  });
+  return { eventId, delivery };
+}
