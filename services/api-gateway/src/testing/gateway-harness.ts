@@ -7,6 +7,9 @@ import { connectTestStore, startTestService, testBus, testConfig, uniquePrefix }
 import type { Store } from '@hookrail/store';
 import { definition } from '../service';
 
+// starting a gateway creates its Kafka topics, which can take seconds on a busy machine
+jest.setTimeout(30_000);
+
 export const ADMIN_KEY = 'hr_admin.test-admin-key-0123456789';
 
 export interface ApiResponse<T = any> {
