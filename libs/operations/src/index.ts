@@ -1,1 +1,3 @@
-export {};
+export * from './resend.usecase';
+export * from './batch-retry.usecase';
+export * from './replay.usecase';

@@ -4,6 +4,8 @@ import type { DeliveryDoc, DeliveryStatus } from '@hookrail/store';
 import { waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 
+jest.setTimeout(120_000); // the shared test database server is slow under load; each step still waits for real effects
+
 describe('manual delivery operations (resend, force resend, batch retry, replay, batch replay)', () => {
   const h = new GatewayHarness();
   let p: { id: string; key: string };

@@ -1,0 +1,97 @@
+import type { DeliveryMessage } from '@hookrail/bus';
+import { newId } from '@hookrail/domain';
+import type { DeliveryDoc, EventDoc } from '@hookrail/store';
+import { BATCH_LIMIT, dateRange, type BatchResult } from './batch-retry.usecase';
+import type { OperationDeps } from './resend.usecase';
+
+export type ReplayOutcome =
+  | { kind: 'replayed'; event: EventDoc; deliveries: DeliveryDoc[] }
+  | { kind: 'not_found' }
+  | { kind: 'nothing_to_replay' };
+
+/**
+ * Replay an event: a new delivery (new id, fresh attempts and retries) for every subscription the
+ * event was delivered through, sent as a first attempt through the normal pipeline. The old
+ * deliveries stay as they were. An event that never matched a subscription has nothing to replay.
+ */
+export async function replayEvent(
+  deps: OperationDeps,
+  projectId: string,
+  eventId: string,
+): Promise<ReplayOutcome> {
+  const event = await deps.store.events.findById(projectId, eventId);
+  if (!event) return { kind: 'not_found' };
+  const deliveries = await replayLoaded(deps, projectId, [event]);
+  return deliveries.length === 0 ? { kind: 'nothing_to_replay' } : { kind: 'replayed', event, deliveries };
+}
+
+export interface EventFilter {
+  event_ids?: string[];
+  source_id?: string;
+  start_date?: string;
+  end_date?: string;
+}
+
+/** Batch replay by filter (event ids, source, time range). */
+export async function batchReplay(
+  deps: OperationDeps,
+  projectId: string,
+  f: EventFilter,
+): Promise<BatchResult> {
+  const filter: Record<string, unknown> = {};
+  if (f.event_ids?.length) filter._id = { $in: f.event_ids };
+  if (f.source_id) filter.source_id = f.source_id;
+  const created = dateRange(f.start_date, f.end_date);
+  if (created) filter.created_at = created;
+  const rows = await deps.store.events.findMany(projectId, filter, BATCH_LIMIT + 1);
+  const events = rows.slice(0, BATCH_LIMIT);
+  const deliveries = await replayLoaded(deps, projectId, events);
+  return { matched: events.length, resent: deliveries.length, more: rows.length > BATCH_LIMIT };
+}
+
+async function replayLoaded(
+  deps: OperationDeps,
+  projectId: string,
+  events: EventDoc[],
+): Promise<DeliveryDoc[]> {
+  if (events.length === 0) return [];
+  const existing = await deps.store.deliveries.findMany(
+    projectId,
+    { event_id: { $in: events.map((e) => e._id) } },
+    100_000,
+  );
+  // the latest delivery per (event, subscription): a replay of a replay copies the newest one
+  const latest = new Map<string, DeliveryDoc>();
+  for (const d of existing) {
+    const key = `${d.event_id}/${d.subscription_id}`;
+    const seen = latest.get(key);
+    if (!seen || seen._id < d._id) latest.set(key, d);
+  }
+  const perEvent = new Map<string, number>();
+  for (const d of latest.values()) perEvent.set(d.event_id, (perEvent.get(d.event_id) ?? 0) + 1);
+  const now = new Date();
+  const copies: DeliveryDoc[] = [...latest.values()].map((d) => ({
+    ...d,
+    _id: newId(),
+    status: 'Scheduled',
+    attempts_made: 0,
+    retries_used: 0,
+    next_attempt_at: null,
+    status_reason: 'replay',
+    attempts: [],
+    metadata: { ...d.metadata, siblings: perEvent.get(d.event_id), replay_of: d._id },
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  }));
+  await deps.store.deliveries.insertManyIfAbsent(copies);
+  const messages: DeliveryMessage[] = copies.map((d) => ({
+    delivery_id: d._id,
+    project_id: projectId,
+    endpoint_id: d.endpoint_id,
+    event_id: d.event_id,
+    reason: 'initial',
+  }));
+  await deps.publisher.publish('deliveries', messages);
+  return copies;
+}
