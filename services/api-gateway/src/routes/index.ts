@@ -3,6 +3,7 @@ import type { RouteFile } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
 import { deliveryOpsRoutes } from './delivery-ops.routes';
 import { endpointRoutes } from './endpoints.routes';
+import { portalLinkRoutes } from './portal-links.routes';
 import { projectRoutes } from './projects.routes';
 import { sourceRoutes } from './sources.routes';
 import { subscriptionRoutes } from './subscriptions.routes';
@@ -18,5 +19,6 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   sourceRoutes,
   endpointRoutes,
   subscriptionRoutes,
+  portalLinkRoutes,
   deliveryOpsRoutes,
 ];
