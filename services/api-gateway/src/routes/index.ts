@@ -1,8 +1,11 @@
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
+import { deliveryRoutes } from './deliveries.routes';
 import { deliveryOpsRoutes } from './delivery-ops.routes';
 import { endpointRoutes } from './endpoints.routes';
+import { eventRoutes } from './events.routes';
+import { metaEventRoutes } from './meta-events.routes';
 import { portalLinkRoutes } from './portal-links.routes';
 import { projectRoutes } from './projects.routes';
 import { sourceRoutes } from './sources.routes';
@@ -20,5 +23,8 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   endpointRoutes,
   subscriptionRoutes,
   portalLinkRoutes,
+  eventRoutes,
+  deliveryRoutes,
+  metaEventRoutes,
   deliveryOpsRoutes,
 ];

@@ -1,0 +1,99 @@
+import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
+import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, Store } from '@hookrail/store';
+import { presentEndpoint } from './endpoint.presenter';
+import { parseStored, scopedOut } from './scoped.presenter';
+import { presentSource, type PresentContext } from './source.presenter';
+
+/** `data` is the payload as JSON (spec/behaviour.md, Field notes), parsed from the stored `raw`. */
+export function presentEvent(
+  doc: EventDoc,
+  related: { endpoints: EndpointDoc[]; source: SourceDoc | null },
+  ctx: PresentContext,
+) {
+  return {
+    ...scopedOut(doc),
+    app_id: doc.app_id ?? '',
+    source_id: doc.source_id ?? '',
+    event_type: doc.event_type ?? '',
+    idempotency_key: doc.idempotency_key ?? '',
+    url_query_params: doc.url_query_params ?? '',
+    metadata: doc.metadata ?? '',
+    raw: doc.raw ?? '',
+    data: parseStored<unknown>(doc.raw, null),
+    headers: parseStored<Record<string, unknown>>(doc.headers_json, {}),
+    endpoints: related.endpoints.map((e) => e._id),
+    endpoint_metadata: related.endpoints.map((e) => presentEndpoint(e, ctx)),
+    source_metadata: related.source ? presentSource(related.source, ctx) : null,
+    is_duplicate_event: doc.is_duplicate_event ?? false,
+    status: doc.status ?? 'Pending',
+    acknowledged_at: nullableTimestamp(doc.acknowledged_at),
+  };
+}
+
+/**
+ * Events with what they targeted: the endpoints the router recorded plus those of their deliveries,
+ * and their source, loaded in three queries for the whole page.
+ */
+export async function presentEvents(docs: EventDoc[], ctx: PresentContext & { store: Store }) {
+  if (docs.length === 0) return [];
+  const projectId = docs[0].project_id;
+  const deliveries = await ctx.store.deliveries.findMany(
+    projectId,
+    { event_id: { $in: docs.map((d) => d._id) } },
+    10_000,
+  );
+  const targets = new Map<string, Set<string>>(docs.map((d) => [d._id, new Set(d.endpoints ?? [])]));
+  for (const del of deliveries) targets.get(del.event_id)?.add(del.endpoint_id);
+  const endpointIds = [...new Set([...targets.values()].flatMap((s) => [...s]))];
+  const sourceIds = [...new Set(docs.map((d) => d.source_id).filter((x): x is string => Boolean(x)))];
+  const [endpoints, sources] = await Promise.all([
+    ctx.store.endpoints.findByIds(projectId, endpointIds),
+    ctx.store.sources.findByIds(projectId, sourceIds),
+  ]);
+  const endpoint = new Map(endpoints.map((e) => [e._id, e]));
+  const source = new Map(sources.map((s) => [s._id, s]));
+  return docs.map((d) =>
+    presentEvent(
+      d,
+      {
+        endpoints: [...(targets.get(d._id) ?? [])].flatMap((id) => endpoint.get(id) ?? []),
+        source: (d.source_id && source.get(d.source_id)) || null,
+      },
+      ctx,
+    ),
+  );
+}
+
+export function presentDelivery(doc: DeliveryDoc) {
+  const attempts = doc.attempts ?? [];
+  return {
+    ...scopedOut(doc),
+    event_id: doc.event_id,
+    endpoint_id: doc.endpoint_id,
+    subscription_id: doc.subscription_id ?? '',
+    source_id: doc.source_id ?? '',
+    event_type: doc.event_type ?? '',
+    status: doc.status ?? 'Scheduled',
+    delivery_mode: doc.delivery_mode ?? 'at_least_once',
+    attempts_made: doc.attempts_made ?? attempts.length,
+    retries_used: doc.retries_used ?? 0,
+    next_attempt_at: nullableTimestamp(doc.next_attempt_at),
+    status_reason: doc.status_reason ?? null,
+    last_http_status: attempts[attempts.length - 1]?.http_status ?? null,
+  };
+}
+
+export function presentAttempt(a: DeliveryAttempt) {
+  return {
+    uid: a.uid,
+    url: a.url,
+    method: a.method,
+    request_http_header: parseStored<Record<string, unknown>>(a.request_headers_json, {}),
+    response_http_header: parseStored<Record<string, unknown>>(a.response_headers_json, {}),
+    http_status: a.http_status ?? null,
+    response_data: a.response_data ?? '',
+    error: a.error ?? null,
+    latency_ms: a.latency_ms ?? 0,
+    created_at: toTimestamp(a.created_at),
+  };
+}

@@ -1,0 +1,97 @@
+import { NotFoundError } from '@hookrail/domain';
+import type { EventTarget } from '@hookrail/bus';
+import { parsePageQuery, type EventDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { route, type RouteFile, type RouteSpec } from '../http/route';
+import { presentEvents } from '../presenters/event.presenter';
+import { enumOf, str, type JsonSchema } from '../schemas/common.schema';
+import {
+  EVENT_STATUSES,
+  broadcastEventBody,
+  createEventBody,
+  eventAcceptedResponse,
+  eventResponse,
+  fanoutEventBody,
+} from '../schemas/event.schema';
+import { pageQuery } from '../schemas/pagination.schema';
+import { publishEvent, type EventBody } from '../usecases/publish-event.usecase';
+
+const TAG = 'Events';
+const BASE = '/v1/projects/:projectID/events';
+
+export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
+  const create = (mode: EventTarget['mode'], path: string, body: JsonSchema, summary: string): RouteSpec =>
+    route<EventBody>({
+      method: 'post',
+      path,
+      operationId: `${mode === 'single' ? 'create' : mode}Event`,
+      summary,
+      tag: TAG,
+      auth: 'project',
+      body,
+      status: 201,
+      message: 'Event accepted',
+      response: eventAcceptedResponse,
+      handler: ({ project, body: b }) => publishEvent(deps, project, mode, b),
+    });
+
+  return [
+    create('fanout', `${BASE}/fanout`, fanoutEventBody, 'Send an event to every endpoint with an owner id'),
+    create(
+      'broadcast',
+      `${BASE}/broadcast`,
+      broadcastEventBody,
+      'Send an event to every matching subscription',
+    ),
+    create('single', BASE, createEventBody, 'Send an event to one endpoint'),
+    {
+      method: 'get',
+      path: BASE,
+      operationId: 'listEvents',
+      summary: 'List events, newest first',
+      tag: TAG,
+      auth: 'project',
+      query: {
+        ...pageQuery,
+        source_id: str(),
+        endpoint_id: str(),
+        event_type: str(),
+        idempotency_key: str(),
+        status: enumOf(EVENT_STATUSES),
+      },
+      paginated: true,
+      status: 200,
+      message: 'Events fetched successfully',
+      response: eventResponse,
+      async handler({ project, query }) {
+        const filter: Record<string, string> = {};
+        for (const key of ['source_id', 'event_type', 'idempotency_key', 'status'])
+          if (query[key] !== undefined) filter[key] = String(query[key]);
+        // an array field matches a scalar by membership
+        if (query.endpoint_id !== undefined) filter.endpoints = String(query.endpoint_id);
+        const page = await deps.store.events.page(
+          project._id,
+          filter as Partial<EventDoc>,
+          parsePageQuery(query),
+        );
+        return { content: await presentEvents(page.content, deps), pagination: page.pagination };
+      },
+    },
+    {
+      method: 'get',
+      path: `${BASE}/:eventID`,
+      operationId: 'getEvent',
+      summary: 'Get an event with the endpoints it targets and its source (operation 13)',
+      tag: TAG,
+      auth: 'project',
+      status: 200,
+      message: 'Event fetched successfully',
+      response: eventResponse,
+      async handler({ project, params }) {
+        const doc = await deps.store.events.findById(project._id, params.eventID);
+        if (!doc) throw new NotFoundError('event');
+        return (await presentEvents([doc], deps))[0];
+      },
+    },
+  ];
+};

@@ -1,0 +1,109 @@
+import {
+  anyJson,
+  anyObject,
+  bool,
+  enumOf,
+  int,
+  nonEmpty,
+  nullable,
+  nullableTimestamp,
+  object,
+  resource,
+  scopedFields,
+  str,
+  strArray,
+  timestamp,
+  type JsonSchema,
+} from './common.schema';
+import { endpointResponse } from './endpoint.schema';
+import { sourceResponse } from './source.schema';
+
+export const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry'] as const;
+export const DELIVERY_STATUSES = [
+  'Scheduled',
+  'Processing',
+  'Success',
+  'Retry',
+  'Failure',
+  'Discarded',
+] as const;
+
+const common: Record<string, JsonSchema> = {
+  event_type: nonEmpty(200),
+  data: anyJson,
+  custom_headers: { type: 'object', additionalProperties: str({ maxLength: 8192 }), maxProperties: 50 },
+  idempotency_key: nonEmpty(500),
+};
+
+export const createEventBody = object({ endpoint_id: nonEmpty(100), ...common }, [
+  'endpoint_id',
+  'event_type',
+  'data',
+]);
+export const fanoutEventBody = object({ owner_id: nonEmpty(200), ...common }, [
+  'owner_id',
+  'event_type',
+  'data',
+]);
+export const broadcastEventBody = object(common, ['event_type', 'data']);
+
+export const eventAcceptedResponse = resource({
+  uid: str(),
+  project_id: str(),
+  event_type: str(),
+  idempotency_key: str(),
+  target: object({ mode: enumOf(['single', 'fanout', 'broadcast']), endpoint_id: str(), owner_id: str() }, [
+    'mode',
+  ]),
+  data: anyJson,
+  status: enumOf(['Pending']),
+  created_at: timestamp,
+});
+
+export const eventResponse = resource({
+  ...scopedFields,
+  app_id: str(),
+  source_id: str(),
+  event_type: str(),
+  idempotency_key: str(),
+  url_query_params: str(),
+  metadata: str(),
+  raw: str(),
+  data: anyJson,
+  headers: anyObject,
+  endpoints: strArray(),
+  endpoint_metadata: { type: 'array', items: endpointResponse },
+  source_metadata: nullable(sourceResponse),
+  is_duplicate_event: bool,
+  status: enumOf(EVENT_STATUSES),
+  acknowledged_at: nullableTimestamp,
+});
+
+export const deliveryResponse = resource({
+  ...scopedFields,
+  event_id: str(),
+  endpoint_id: str(),
+  subscription_id: str(),
+  source_id: str(),
+  event_type: str(),
+  status: enumOf(DELIVERY_STATUSES),
+  delivery_mode: enumOf(['at_least_once', 'at_most_once']),
+  attempts_made: int(),
+  retries_used: int(),
+  next_attempt_at: nullableTimestamp,
+  status_reason: nullable(str()),
+  last_http_status: nullable(int()),
+});
+
+export const attemptResponse = resource({
+  uid: str(),
+  url: str(),
+  method: str(),
+  request_http_header: anyObject,
+  response_http_header: anyObject,
+  http_status: nullable(int()),
+  response_data: str(),
+  error: nullable(str()),
+  latency_ms: { type: 'number' },
+  created_at: timestamp,
+});

@@ -1,0 +1,39 @@
+import {
+  anyJson,
+  anyObject,
+  enumOf,
+  int,
+  nullable,
+  nullableTimestamp,
+  resource,
+  scopedFields,
+  str,
+} from './common.schema';
+
+export const META_EVENT_STATUSES = [
+  'Scheduled',
+  'Processing',
+  'Success',
+  'Retry',
+  'Failure',
+  'Discarded',
+] as const;
+
+export const metaEventResponse = resource({
+  ...scopedFields,
+  event_type: str(),
+  status: enumOf(META_EVENT_STATUSES),
+  attempt: nullable(
+    resource({ request_http_header: anyObject, response_http_header: anyObject, response_data: str() }),
+  ),
+  metadata: resource({
+    data: anyJson,
+    raw: str(),
+    strategy: str(),
+    interval_seconds: int(),
+    max_retry_seconds: int(),
+    num_trials: int(),
+    retry_limit: int(),
+    next_send_time: nullableTimestamp,
+  }),
+});

@@ -1,0 +1,71 @@
+import { DomainError, ValidationError, newId } from '@hookrail/domain';
+import type { EventMessage, EventTarget } from '@hookrail/bus';
+import type { ProjectDoc } from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+
+export interface EventBody {
+  endpoint_id?: string;
+  owner_id?: string;
+  event_type: string;
+  data: unknown;
+  custom_headers?: Record<string, string>;
+  idempotency_key?: string;
+}
+
+/**
+ * The events API: validate, then hand the event to `hookrail.events` and answer only after Kafka
+ * acknowledged it (the dispatcher persists and routes it). Returns the accepted event.
+ */
+export async function publishEvent(
+  deps: GatewayDeps,
+  project: ProjectDoc,
+  mode: EventTarget['mode'],
+  body: EventBody,
+) {
+  const raw = JSON.stringify(body.data);
+  const limit = project.config?.max_payload_bytes ?? 1024 * 1024;
+  if (Buffer.byteLength(raw) > limit)
+    throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
+  let target: EventTarget;
+  if (mode === 'single') {
+    if (!(await deps.store.endpoints.findById(project._id, body.endpoint_id!)))
+      throw new ValidationError('endpoint_id: no such endpoint in this project', [
+        { field: 'endpoint_id', message: 'no such endpoint in this project' },
+      ]);
+    target = { mode, endpoint_id: body.endpoint_id! };
+  } else if (mode === 'fanout') {
+    target = { mode, owner_id: body.owner_id! };
+  } else if (mode === 'broadcast') {
+    target = { mode };
+  } else {
+    throw new ValidationError(`unsupported target ${mode}`);
+  }
+  const headers = Object.fromEntries(
+    Object.entries(body.custom_headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  const acceptedAt = deps.now().toISOString();
+  const message: EventMessage = {
+    event_id: newId(),
+    project_id: project._id,
+    event_type: body.event_type,
+    target,
+    data: body.data,
+    raw,
+    headers,
+    forward_headers: headers,
+    ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
+    accepted_at: acceptedAt,
+  };
+  await deps.publisher.publish('events', [message]);
+  deps.logger.debug({ project_id: project._id, event_id: message.event_id, mode }, 'event accepted');
+  return {
+    uid: message.event_id,
+    project_id: project._id,
+    event_type: body.event_type,
+    idempotency_key: body.idempotency_key ?? '',
+    target,
+    data: body.data,
+    status: 'Pending' as const,
+    created_at: acceptedAt,
+  };
+}
