@@ -37,7 +37,10 @@ describe('CircuitBreaker', () => {
     expect(cb.check(60_500)).toEqual({ kind: 'probe' });
     expect(cb.record(true, 60_600)).toEqual({ kind: 'closed' });
     expect(cb.check(60_700)).toEqual({ kind: 'send' });
-    expect(cb.failureRate(60_700)).toBe(0);
+    // failure_rate still reports the last 5 minutes: 11 failed of 12
+    expect(cb.failureRate(60_700)).toBe(92);
+    // but the closed breaker starts counting afresh: one failure does not reopen it
+    expect(cb.record(false, 61_000)).toEqual({ kind: 'none' });
   });
 
   it('sends another probe when one never reports back', () => {

@@ -32,7 +32,10 @@ export type BreakerTransition = { kind: 'none' } | { kind: 'opened'; reason: str
  * a successful probe closes it. Pure: the caller passes the clock.
  */
 export class CircuitBreaker {
-  readonly window = new AttemptWindow();
+  /** Attempts the trip decision looks at; cleared when a probe closes the breaker. */
+  private readonly window = new AttemptWindow();
+  /** All attempts of the last 5 minutes, for `failure_rate` (not cleared on close). */
+  private readonly stats = new AttemptWindow();
   private consecutive = 0;
   private openedAt: number | null = null;
   private nextProbeAt = 0;
@@ -59,6 +62,7 @@ export class CircuitBreaker {
 
   record(success: boolean, nowMs: number): BreakerTransition {
     this.window.record(success, nowMs);
+    this.stats.record(success, nowMs);
     this.consecutive = success ? 0 : this.consecutive + 1;
     if (this.openedAt !== null) {
       if (success) {
@@ -82,7 +86,7 @@ export class CircuitBreaker {
   }
 
   failureRate(nowMs: number): number {
-    return this.window.failureRate(nowMs);
+    return this.stats.failureRate(nowMs);
   }
 
   private tripReason(nowMs: number): string | undefined {

@@ -4,6 +4,7 @@ import { SecretBox } from '@hookrail/domain';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
 import { createRouter } from './router/route-event';
+import { createEndpointHealth } from './health';
 import { createSender } from './sender/send-delivery';
 import { endpointStatusGate } from './sender/endpoint-status.gate';
 import type { Gate } from './sender/gates';
@@ -37,7 +38,14 @@ export function definition(
       const functions = await FunctionRunner.create();
       const cache = new ConfigCache(store);
       const events = new RecentEvents(store);
-      const gates: Gate[] = [endpointStatusGate, ...(opts.extraGates ?? [])];
+      const health = createEndpointHealth({ config, store, publisher, logger, metrics });
+      // The rate limit comes last: a delivery allowed through it has taken its slot.
+      const gates: Gate[] = [
+        endpointStatusGate,
+        health.circuitBreakerGate,
+        ...(opts.extraGates ?? []),
+        health.rateLimitGate,
+      ];
 
       const route = createRouter({ store, config: cache, events, functions, publisher, logger, metrics });
       const send = createSender({
@@ -51,6 +59,7 @@ export function definition(
         logger,
         metrics,
         gates,
+        afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
       });
       const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 100, handle: route });
       const sender = await bus.consume(SENDER_GROUP, { topic: 'deliveries', concurrency: 100, handle: send });

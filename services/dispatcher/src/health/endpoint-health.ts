@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { AttemptResult } from '@hookrail/delivery';
 import { AlertThreshold, CircuitBreaker, deliveryRateLimits, RateLimiter } from '@hookrail/endpoint-health';
+import { errorMessage } from '@hookrail/domain';
+import type { Logger } from '@hookrail/telemetry';
 import type { Gate, GateContext } from '../sender/gates';
 import type { EndpointDisabler } from './endpoint-disabler';
 
@@ -19,7 +21,10 @@ export class EndpointHealth {
   private readonly alerts = new AlertThreshold();
   private readonly rateWrittenAt = new Map<string, number>();
 
-  constructor(private readonly disabler: EndpointDisabler) {}
+  constructor(
+    private readonly disabler: EndpointDisabler,
+    private readonly logger: Logger,
+  ) {}
 
   /** Open breaker: the delivery waits (no retry spent) until the next probe slot. */
   readonly circuitBreakerGate: Gate = async ({ endpoint, project, now }) => {
@@ -42,7 +47,11 @@ export class EndpointHealth {
       : { kind: 'hold', untilMs: d.untilMs, reason: 'rate_limited', detail: `rate limit of ${d.key}` };
   };
 
-  /** After every attempt that went on the wire. */
+  /**
+   * After every attempt that went on the wire, once its outcome is recorded. Never throws: the
+   * delivery is done; a failed side effect (a stats write, a notification) is logged and the next
+   * attempt tries again.
+   */
   async afterAttempt(ctx: GateContext, result: AttemptResult, nowMs = Date.now()): Promise<void> {
     if (result.kind === 'not_sent') return; // nothing reached the endpoint: says nothing about its health
     const { endpoint, subscription, project } = ctx;
@@ -66,7 +75,15 @@ export class EndpointHealth {
         work.push(this.disabler.alert(endpoint, subscription, subscription.alert_config));
       }
     }
-    await Promise.all(work);
+    const results = await Promise.allSettled(work);
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        this.logger.warn(
+          { project_id: endpoint.project_id, endpoint_id: endpoint._id, err: errorMessage(r.reason) },
+          'endpoint health side effect failed',
+        );
+      }
+    }
   }
 
   private breaker(endpointId: string, project: GateContext['project']): CircuitBreaker {

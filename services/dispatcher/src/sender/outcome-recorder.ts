@@ -117,6 +117,7 @@ export class OutcomeRecorder {
         delivery_id: delivery._id,
         project_id: delivery.project_id,
         endpoint_id: delivery.endpoint_id,
+        event_id: delivery.event_id,
         due_at: toTimestamp(due),
         reason,
         kind: 'delivery',

@@ -14,7 +14,7 @@ import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { ConfigCache } from '../shared/config-cache';
 import type { RecentEvents } from '../shared/recent-events';
 import { buildRequest } from './build-request';
-import { consultGates, type Gate } from './gates';
+import { consultGates, type Gate, type GateContext } from './gates';
 import { OutcomeRecorder } from './outcome-recorder';
 
 export interface SenderDeps {
@@ -28,6 +28,8 @@ export interface SenderDeps {
   logger: Logger;
   metrics: Metrics;
   gates: readonly Gate[];
+  /** Told about every attempt once its outcome is recorded (endpoint health: breaker, 410, alerts). */
+  afterAttempt?: (ctx: GateContext, result: AttemptResult) => Promise<void>;
   now?: () => number;
 }
 
@@ -98,14 +100,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       );
     }
     const at = now();
-    const gate = await consultGates(deps.gates, {
-      message: m,
-      delivery,
-      endpoint,
-      subscription,
-      project,
-      now: at,
-    });
+    const gateContext: GateContext = { message: m, delivery, endpoint, subscription, project, now: at };
+    const gate = await consultGates(deps.gates, gateContext);
     if (gate.kind === 'discard')
       return recorder.finish(delivery, { status: 'Discarded', reason: gate.reason }, null);
     if (gate.kind === 'hold') return recorder.hold(delivery, gate);
@@ -160,6 +156,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       outcome,
       attemptRecord(endpoint.url, headers, result, credentialHeaderNames(endpoint.authentication)),
     );
+    await deps.afterAttempt?.(gateContext, result);
   }
 }
 

@@ -1,0 +1,275 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { MetaMessage } from '@hookrail/bus';
+import { newId } from '@hookrail/domain';
+import type { RunningService } from '@hookrail/runtime';
+import type { DeliveryDoc, ProjectConfig, Store, SubscriptionDoc } from '@hookrail/store';
+import {
+  connectTestStore,
+  startReceiver,
+  startTestService,
+  testBus,
+  testConfig,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+  type ReceiverOptions,
+} from '@hookrail/testkit';
+import { definition as retrySchedulerDefinition } from '../../../retry-scheduler/src/service';
+import { definition } from '../service';
+import { eventMessage, makeEndpoint, makeProject, makeSubscription } from '../testing/fixtures';
+
+jest.setTimeout(90_000);
+
+/**
+ * A retry is never early; it may be late by the scheduler's firing lateness plus one pass through
+ * the dispatcher (load the delivery, record the attempt), which on the shared test database server
+ * under load takes up to ~1.5 s.
+ */
+const SLACK_MS = 2000;
+
+/** Dispatcher + retry-scheduler on the real servers, delivering to real receivers. */
+describe('retries, limits and endpoint health through the real pipeline', () => {
+  const prefix = uniquePrefix('health');
+  const bus = testBus(prefix);
+  const closers: { close(): Promise<void> }[] = [];
+  const services: RunningService[] = [];
+  const meta: MetaMessage[] = [];
+  const mails: string[] = [];
+  let smtp: SMTPServer;
+  let store: Store;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, done) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => (mails.push(Buffer.concat(chunks).toString()), done()));
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    store = await connectTestStore();
+    const env = { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix, HOOKRAIL_SMTP_URL: smtpUrl };
+    services.push(
+      await startTestService(definition(testConfig('dispatcher', env))),
+      await startTestService(retrySchedulerDefinition(testConfig('retry-scheduler', env))),
+    );
+    await bus.consume('test-meta', { topic: 'meta', handle: async (m) => void meta.push(m) });
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await Promise.all(closers.map((c) => c.close()));
+    await bus.close();
+    await store?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  const receiver = async (opts: ReceiverOptions = {}): Promise<Receiver> => {
+    const r = await startReceiver(opts);
+    closers.push(r);
+    return r;
+  };
+  const setup = async (opts: {
+    receiver?: ReceiverOptions;
+    project?: Partial<ProjectConfig>;
+    endpoint?: Parameters<typeof makeEndpoint>[2] extends infer E ? Partial<E> : never;
+    subscription?: Partial<SubscriptionDoc>;
+  }) => {
+    const rec = await receiver(opts.receiver);
+    const projectId = await makeProject(store, {
+      strategy: { type: 'linear', duration: 1, retry_count: 3 },
+      ...opts.project,
+    });
+    const endpoint = await makeEndpoint(store, projectId, { url: `${rec.url}/hook`, ...opts.endpoint });
+    const sourceId = newId();
+    await makeSubscription(store, projectId, {
+      endpoint_id: endpoint._id,
+      source_id: sourceId,
+      ...opts.subscription,
+    });
+    const publish = async (n = 1) => {
+      const ms = Array.from({ length: n }, () => eventMessage(projectId, { source_id: sourceId }));
+      await (await bus.connectPublisher()).publish('events', ms);
+      return ms.map((m) => m.event_id);
+    };
+    return { rec, projectId, endpoint, publish };
+  };
+  const deliveryOf = async (projectId: string, eventId: string): Promise<DeliveryDoc | undefined> =>
+    (await store.deliveries.findMany(projectId, { event_id: eventId }))[0];
+  const finalDelivery = (projectId: string, eventId: string, status: string) =>
+    waitFor(
+      `delivery ${status}`,
+      async () => {
+        const d = await deliveryOf(projectId, eventId);
+        return d?.status === status ? d : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+  const gaps = (rec: Receiver) =>
+    rec.requests.slice(1).map((r, i) => r.receivedAt - rec.requests[i].receivedAt);
+
+  it('linear: waits the subscription duration between attempts and fails after retry_count retries', async () => {
+    const s = await setup({
+      receiver: { respond: () => ({ status: 500 }) },
+      subscription: { retry_config: { type: 'linear', duration: 1, retry_count: 2 } },
+    });
+    const [eventId] = await s.publish();
+    const d = await finalDelivery(s.projectId, eventId, 'Failure');
+    expect(d.attempts_made).toBe(3);
+    expect(s.rec.requests).toHaveLength(3);
+    for (const gap of gaps(s.rec)) {
+      expect(gap).toBeGreaterThanOrEqual(950);
+      expect(gap).toBeLessThan(1000 + SLACK_MS);
+    }
+  });
+
+  it('exponential: doubles the wait (with at most 10 % jitter) up to max_retry_seconds', async () => {
+    const s = await setup({
+      receiver: { respond: () => ({ status: 502 }) },
+      subscription: {
+        retry_config: { type: 'exponential', duration: 1, retry_count: 3, max_retry_seconds: 2 },
+      },
+    });
+    const [eventId] = await s.publish();
+    await finalDelivery(s.projectId, eventId, 'Failure');
+    const [g1, g2, g3] = gaps(s.rec);
+    expect(g1).toBeGreaterThanOrEqual(950);
+    expect(g1).toBeLessThan(1100 + SLACK_MS);
+    for (const g of [g2, g3]) {
+      expect(g).toBeGreaterThanOrEqual(1950);
+      expect(g).toBeLessThan(2000 + SLACK_MS);
+    }
+  });
+
+  it('honours a longer Retry-After on 503, then succeeds', async () => {
+    const s = await setup({
+      receiver: {
+        respond: (_r, i) => (i === 0 ? { status: 503, headers: { 'Retry-After': '3' } } : { status: 200 }),
+      },
+    });
+    const [eventId] = await s.publish();
+    await finalDelivery(s.projectId, eventId, 'Success');
+    expect(gaps(s.rec)[0]).toBeGreaterThanOrEqual(2950);
+  });
+
+  it('at_most_once: a request that reached the endpoint is never sent again', async () => {
+    const s = await setup({
+      receiver: { respond: () => ({ status: 500 }) },
+      subscription: { delivery_mode: 'at_most_once' },
+    });
+    const [eventId] = await s.publish();
+    const d = await finalDelivery(s.projectId, eventId, 'Failure');
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(s.rec.requests).toHaveLength(1);
+    expect(d.status_reason).toContain('at_most_once');
+  });
+
+  it('rate limit: never more than rate_limit per rate_limit_duration; held deliveries spend no retry', async () => {
+    const s = await setup({ endpoint: { rate_limit: 2, rate_limit_duration: 2 } });
+    const ids = await s.publish(6);
+    for (const id of ids) await finalDelivery(s.projectId, id, 'Success');
+    const times = s.rec.requests.map((r) => r.receivedAt);
+    expect(times).toHaveLength(6);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 2000).length).toBeLessThanOrEqual(2);
+    const docs = await store.deliveries.findMany(s.projectId, { event_id: { $in: ids } });
+    expect(docs.map((d) => d.retries_used)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('circuit breaker: opens after consecutive failures, holds deliveries, probes, and a good probe closes it', async () => {
+    const s = await setup({
+      receiver: { respond: (_r, i) => ({ status: i < 3 ? 500 : 200 }) },
+      project: {
+        strategy: { type: 'linear', duration: 1, retry_count: 10 },
+        circuit_breaker: { consecutive_failures: 3, probe_interval_seconds: 4 },
+      },
+    });
+    const [eventId] = await s.publish();
+    await waitFor('three failures', () => s.rec.requests.length >= 3, { timeoutMs: 20_000 });
+    const [later] = await s.publish();
+    await finalDelivery(s.projectId, eventId, 'Success');
+    await finalDelivery(s.projectId, later, 'Success');
+    // after the 3rd failure the breaker opened: nothing went out until the probe, ~4 s later
+    expect(s.rec.requests[3].receivedAt - s.rec.requests[2].receivedAt).toBeGreaterThanOrEqual(3900);
+    const held = await deliveryOf(s.projectId, later);
+    expect(held?.retries_used).toBe(0);
+    const ep = await waitFor('failure_rate written', async () => {
+      const e = await store.endpoints.findById(s.projectId, s.endpoint._id);
+      return e && e.failure_rate > 0 ? e : undefined;
+    });
+    expect(ep.failure_rate).toBeLessThanOrEqual(100);
+  });
+
+  it('HTTP 410 makes the endpoint inactive, emits endpoint.disabled and notifies by e-mail and Slack', async () => {
+    const slack = await receiver();
+    const s = await setup({
+      receiver: { respond: () => ({ status: 410 }) },
+      endpoint: { support_email: 'ops@customer.example', slack_webhook_url: `${slack.url}/slack` },
+    });
+    await s.publish();
+    await waitFor('endpoint inactive', async () => {
+      const e = await store.endpoints.findById(s.projectId, s.endpoint._id);
+      return e?.status === 'inactive';
+    });
+    const m = await waitFor('endpoint.disabled meta event', () =>
+      meta.find((x) => x.project_id === s.projectId && x.event_type === 'endpoint.disabled'),
+    );
+    expect(m.data).toMatchObject({ uid: s.endpoint._id, reason: expect.stringContaining('410') });
+    await waitFor('slack notice', () => slack.requests.length > 0);
+    expect(JSON.parse(slack.requests[0].body).text).toContain('was disabled');
+    await waitFor('e-mail', () => mails.some((x) => x.includes('ops@customer.example') && x.includes('410')));
+    // a new delivery for the inactive endpoint is Discarded, nothing sent
+    const before = s.rec.requests.length;
+    const [next] = await s.publish();
+    await finalDelivery(s.projectId, next, 'Discarded');
+    expect(s.rec.requests).toHaveLength(before);
+  });
+
+  it('disable_endpoint: a breaker open past disable_after_seconds makes the endpoint inactive', async () => {
+    const s = await setup({
+      receiver: { respond: () => ({ status: 500 }) },
+      project: {
+        disable_endpoint: true,
+        strategy: { type: 'linear', duration: 1, retry_count: 20 },
+        circuit_breaker: { consecutive_failures: 2, probe_interval_seconds: 1, disable_after_seconds: 2 },
+      },
+    });
+    await s.publish();
+    await waitFor(
+      'endpoint inactive',
+      async () => (await store.endpoints.findById(s.projectId, s.endpoint._id))?.status === 'inactive',
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    await waitFor('endpoint.disabled meta event', () =>
+      meta.find((x) => x.project_id === s.projectId && x.event_type === 'endpoint.disabled'),
+    );
+  });
+
+  it('alert_config: count failures within threshold send an endpoint.alert meta event and a Slack alert', async () => {
+    const slack = await receiver();
+    const s = await setup({
+      receiver: { respond: () => ({ status: 500 }) },
+      endpoint: { slack_webhook_url: slack.url },
+      subscription: { alert_config: { count: 2, threshold: '1m' } },
+    });
+    await s.publish();
+    const m = await waitFor('endpoint.alert', () =>
+      meta.find((x) => x.project_id === s.projectId && x.event_type === 'endpoint.alert'),
+    );
+    expect(m.data).toMatchObject({ endpoint_id: s.endpoint._id, failures: 2, threshold: '1m' });
+    await waitFor('slack alert', () => slack.requests.some((r) => r.body.includes('failed within 1m')));
+  });
+
+  it('a paused endpoint holds deliveries without spending attempts', async () => {
+    const s = await setup({ endpoint: { status: 'paused' } });
+    const [eventId] = await s.publish();
+    const d = await waitFor('held', async () => {
+      const x = await deliveryOf(s.projectId, eventId);
+      return x?.status_reason?.startsWith('held') ? x : undefined;
+    });
+    expect(d).toMatchObject({ status: 'Scheduled', attempts_made: 0, retries_used: 0 });
+    expect(s.rec.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,26 @@
+import type { Publisher } from '@hookrail/bus';
+import type { HookrailConfig } from '@hookrail/config';
+import { EmailSender, EndpointNotifier, SlackSender } from '@hookrail/notify';
+import type { Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { EndpointDisabler } from './endpoint-disabler';
+import { EndpointHealth } from './endpoint-health';
+
+export { EndpointHealth } from './endpoint-health';
+
+/** Endpoint health for one dispatcher: notifications by SMTP when configured, Slack always. */
+export function createEndpointHealth(deps: {
+  config: Readonly<HookrailConfig>;
+  store: Store;
+  publisher: Publisher;
+  logger: Logger;
+  metrics: Metrics;
+}): EndpointHealth {
+  const { config, logger } = deps;
+  const notifier = new EndpointNotifier({
+    email: config.smtp.url ? new EmailSender(config.smtp.url, config.smtp.from) : undefined,
+    slack: new SlackSender({ allowPrivateTargets: config.security.allowPrivateTargets }),
+    logger,
+  });
+  return new EndpointHealth(new EndpointDisabler({ ...deps, notifier }), logger);
+}
