@@ -10,6 +10,8 @@ export interface BusOptions {
   topicPrefix: string;
   partitions: number;
   replicationFactor: number;
+  /** Default 30 s. */
+  sessionTimeoutMs?: number;
 }
 
 /** Large enough for a payload at the highest project limit plus its headers. */
@@ -106,8 +108,8 @@ export class Bus {
   ): Promise<Consumer> {
     const consumer = this.kafka.consumer({
       groupId: `${this.options.topicPrefix}.${group}`,
-      sessionTimeout: 30000,
-      heartbeatInterval: 3000,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30000,
+      heartbeatInterval: Math.min(3000, Math.floor((this.options.sessionTimeoutMs ?? 30000) / 3)),
       maxBytes: MAX_MESSAGE_BYTES * 2,
       maxBytesPerPartition: MAX_MESSAGE_BYTES,
       maxWaitTimeInMs: 100,

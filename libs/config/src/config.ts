@@ -31,6 +31,8 @@ export interface HookrailConfig {
     topicPrefix: string;
     partitions: number;
     replicationFactor: number;
+    /** A consumer silent this long is evicted and its partitions move to another replica. */
+    sessionTimeoutMs: number;
   };
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
@@ -69,6 +71,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       topicPrefix: str(env, 'HOOKRAIL_KAFKA_TOPIC_PREFIX', 'hookrail'),
       partitions: int(env, 'HOOKRAIL_KAFKA_PARTITIONS', 12, { min: 1, max: 1000 }),
       replicationFactor: int(env, 'HOOKRAIL_KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
+      sessionTimeoutMs: int(env, 'HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
     },
     mongodb: { url: str(env, 'HOOKRAIL_MONGODB_URL', 'mongodb://127.0.0.1:27017/hookrail') },
     security: {
