@@ -38,6 +38,8 @@ const shared = {
   rootDir: __dirname,
 };
 module.exports = {
+  // Global (jest ignores it inside `projects`): integration tests wait on real servers.
+  testTimeout: 60000,
   projects: [
     {
       ...shared,
@@ -50,7 +52,6 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,charts,deploy}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
-      testTimeout: 60000,
     },
   ],
 };
