@@ -1,3 +1,4 @@
 export * from './resend.usecase';
 export * from './batch-retry.usecase';
 export * from './replay.usecase';
+export * from './release-held.usecase';

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError, newId, randomToken } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
+import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { endpointMetaData } from '../presenters/endpoint.presenter';
@@ -167,7 +168,10 @@ export async function setEndpointStatus(
   status: 'active' | 'paused',
 ): Promise<EndpointDoc> {
   await getEndpoint(deps, projectId, id);
-  return saveAndEmit(deps, projectId, id, { status });
+  const updated = await saveAndEmit(deps, projectId, id, { status });
+  // spec/behaviour.md: a paused endpoint resumes on activate (held deliveries go out at once)
+  if (status === 'active') await releaseHeldDeliveries(deps, projectId, id);
+  return updated;
 }
 
 async function saveAndEmit(deps: GatewayDeps, projectId: string, id: string, set: Partial<EndpointDoc>) {

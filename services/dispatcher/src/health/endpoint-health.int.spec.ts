@@ -16,6 +16,7 @@ import {
   type ReceiverOptions,
 } from '@hookrail/testkit';
 import { definition as retrySchedulerDefinition } from '../../../retry-scheduler/src/service';
+import { releaseHeldDeliveries } from '@hookrail/operations';
 import { definition } from '../service';
 import { eventMessage, makeEndpoint, makeProject, makeSubscription } from '../testing/fixtures';
 
@@ -262,7 +263,7 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     await waitFor('slack alert', () => slack.requests.some((r) => r.body.includes('failed within 1m')));
   });
 
-  it('a paused endpoint holds deliveries without spending attempts', async () => {
+  it('a paused endpoint holds deliveries without spending attempts; activation releases them at once', async () => {
     const s = await setup({ endpoint: { status: 'paused' } });
     const [eventId] = await s.publish();
     const d = await waitFor('held', async () => {
@@ -271,5 +272,16 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     });
     expect(d).toMatchObject({ status: 'Scheduled', attempts_made: 0, retries_used: 0 });
     expect(s.rec.requests).toHaveLength(0);
+    // what the gateway's activate does: status, config change, then release
+    await store.endpoints.update(s.projectId, s.endpoint._id, { status: 'active' });
+    const publisher = await bus.connectPublisher();
+    await publisher.publish('config', [
+      { project_id: s.projectId, resource: 'endpoint', id: s.endpoint._id, op: 'updated' },
+    ]);
+    const t0 = Date.now();
+    expect(await releaseHeldDeliveries({ store, publisher }, s.projectId, s.endpoint._id)).toBe(1);
+    const done = await finalDelivery(s.projectId, eventId, 'Success');
+    expect(Date.now() - t0).toBeLessThan(15_000); // well before the 30 s re-check
+    expect(done).toMatchObject({ attempts_made: 1, retries_used: 0 });
   });
 });

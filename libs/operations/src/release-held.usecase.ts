@@ -1,0 +1,37 @@
+import type { RetryMessage } from '@hookrail/bus';
+import { toTimestamp } from '@hookrail/domain';
+import type { OperationDeps } from './resend.usecase';
+
+// Dispatchers cache endpoint settings for up to 2 s (services/dispatcher config cache): released
+// deliveries arriving sooner could still see the endpoint paused and be held again.
+export const RELEASE_DELAY_MS = 3000;
+
+/**
+ * An activated endpoint's held deliveries (paused, inactive, circuit open: `Scheduled` with a
+ * next attempt time) become due almost at once: a retry message supersedes each waiting entry in
+ * the retry-scheduler, so delivery resumes within seconds instead of at the next re-check.
+ * Deliveries waiting for a policy retry (`Retry`) keep their time.
+ */
+export async function releaseHeldDeliveries(
+  deps: OperationDeps,
+  projectId: string,
+  endpointId: string,
+  now = Date.now(),
+): Promise<number> {
+  const held = await deps.store.deliveries.findMany(
+    projectId,
+    { endpoint_id: endpointId, status: 'Scheduled', next_attempt_at: { $ne: null } },
+    100_000,
+  );
+  const messages: RetryMessage[] = held.map((d) => ({
+    delivery_id: d._id,
+    project_id: projectId,
+    endpoint_id: endpointId,
+    event_id: d.event_id,
+    due_at: toTimestamp(now + RELEASE_DELAY_MS),
+    reason: 'paused',
+    kind: 'delivery',
+  }));
+  await deps.publisher.publish('retries', messages);
+  return messages.length;
+}
