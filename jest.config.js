@@ -52,6 +52,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,charts,deploy}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
+      setupFiles: ['<rootDir>/jest.integration-setup.js'],
     },
   ],
 };
