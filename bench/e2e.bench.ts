@@ -21,8 +21,8 @@ import { makeEndpoint, makeSubscription } from '../services/dispatcher/src/testi
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-/** Its own database: the MongoDB-protocol test server scans collections, so bench data must not slow the tests. */
-const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-bench';
+/** The test database by default; the bench deletes its own project's documents when done. */
+const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
 const SECRET = 'bench-secret';
@@ -116,7 +116,8 @@ async function main(): Promise<void> {
           res.on('end', () => {
             if (res.statusCode === 200)
               sentAt.set((JSON.parse(text) as { data: { event_id: string } }).data.event_id, started);
-            else sendErrors++;
+            else if (sendErrors++ === 0)
+              console.error(`ingest answered ${res.statusCode}: ${text.slice(0, 200)}`);
             resolve();
           });
         },
@@ -181,7 +182,10 @@ async function main(): Promise<void> {
   await ing.stop();
   await disp.stop();
   await receiver.close();
-  await store.connection.dropDatabase();
+  // The MongoDB-protocol test server scans collections: leftover bench data would slow every test.
+  for (const name of ['event_deliveries', 'events', 'endpoints', 'subscriptions', 'sources']) {
+    await store.connection.collection(name).deleteMany({ project_id: projectId });
+  }
   await store.close();
 }
 
