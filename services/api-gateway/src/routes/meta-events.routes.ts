@@ -4,7 +4,6 @@ import { parsePageQuery, type MetaEventDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { presentMetaEvent } from '../presenters/meta-event.presenter';
-import { parseStored } from '../presenters/scoped.presenter';
 import { enumOf, str } from '../schemas/common.schema';
 import { META_EVENT_STATUSES, metaEventResponse } from '../schemas/meta-event.schema';
 import { pageQuery } from '../schemas/pagination.schema';
@@ -75,7 +74,8 @@ export const metaEventRoutes: RouteFile<GatewayDeps> = (deps) => {
             project_id: project._id,
             event_type: doc.event_type as MetaEventType,
             meta_event_id: doc._id,
-            data: parseStored<unknown>(doc.metadata?.raw, null),
+            // The meta-event service sends the stored `metadata.raw`; a resend carries no new data.
+            data: null,
             occurred_at: now.toISOString(),
           },
         ]);
