@@ -29,6 +29,19 @@ describe('portal links API (operations 6, 7, 8, list, refresh_token, revoke)', (
 
   const base = () => `/v1/projects/${p.id}/portal-links`;
 
+  /** Follows a link's `url` as its holder would: the page, then the portal API with the url's token. */
+  async function openPortal(url: string) {
+    const u = new URL(url);
+    expect(u.origin).toBe('https://hooks.example.com');
+    const page = await fetch(`${h.gateway.url}${u.pathname}${u.search}`);
+    expect(page.status).toBe(200);
+    const token = u.searchParams.get('token');
+    const res = await fetch(`${h.gateway.url}/portal-api/link`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: res.status, body: (await res.json()) as { data: { uid: string } } };
+  }
+
   it('creates a link (201) that inherits every endpoint of its owner, with token and url', async () => {
     const res = await h.call('POST', base(), {
       key: p.key,
@@ -45,6 +58,9 @@ describe('portal links API (operations 6, 7, 8, list, refresh_token, revoke)', (
     });
     expect(link.endpoints_metadata.map((e: { uid: string }) => e.uid)).toEqual([endpoints[0], endpoints[1]]);
     expect(link.url).toBe(`https://hooks.example.com/portal?token=${link.token}`);
+    const opened = await openPortal(link.url);
+    expect(opened.status).toBe(200);
+    expect(opened.body.data.uid).toBe(link.uid);
     const stored = await h.store.portalLinks.findById(p.id, link.uid);
     expect(stored?.token_hash).toBe(hashSecret(link.token));
     expect(stored?.token).not.toBe(link.token);
@@ -109,6 +125,42 @@ describe('portal links API (operations 6, 7, 8, list, refresh_token, revoke)', (
     expect((await h.call('GET', `${base()}/${staticLink.uid}/refresh_token`, { key: p.key })).status).toBe(
       400,
     );
+  });
+
+  it('gives a refresh_token link a url carrying the auth key just issued, which opens the portal', async () => {
+    const link = (
+      await h.call('POST', base(), {
+        key: p.key,
+        body: { name: 'refresh url', owner_id: 'cust-2', auth_type: 'refresh_token' },
+      })
+    ).body.data;
+    expect(link.url).toBe(`https://hooks.example.com/portal?token=${link.auth_key}`);
+    const opened = await openPortal(link.url);
+    expect(opened.status).toBe(200);
+    expect(opened.body.data.uid).toBe(link.uid);
+
+    const refreshed = (await h.call('GET', `${base()}/${link.uid}/refresh_token`, { key: p.key })).body.data;
+    expect(refreshed.url).toBe(`https://hooks.example.com/portal?token=${refreshed.auth_key}`);
+    expect((await openPortal(refreshed.url)).status).toBe(200);
+    // The previous key stopped working; the long-lived token never opens a refresh_token link.
+    expect((await openPortal(link.url)).status).toBe(401);
+    expect((await openPortal(`https://hooks.example.com/portal?token=${link.token}`)).status).toBe(401);
+
+    // Reads cannot show the key (only its hash is stored): the url carries no credential.
+    const read = (await h.call('GET', `${base()}/${link.uid}`, { key: p.key })).body.data;
+    expect(read.auth_key).toBe('');
+    expect(read.url).toBe('https://hooks.example.com/portal');
+    expect((await openPortal(read.url)).status).toBe(401);
+
+    // Switching a static link to refresh_token issues a key, carried by the url of that response.
+    const s = (await h.call('POST', base(), { key: p.key, body: { name: 'switch', owner_id: 'cust-2' } }))
+      .body.data;
+    const switched = (
+      await h.call('PUT', `${base()}/${s.uid}`, { key: p.key, body: { auth_type: 'refresh_token' } })
+    ).body.data;
+    expect(switched.url).toBe(`https://hooks.example.com/portal?token=${switched.auth_key}`);
+    expect((await openPortal(switched.url)).status).toBe(200);
+    expect((await openPortal(s.url)).status).toBe(401);
   });
 
   it('updates a link (200) and revokes it', async () => {
