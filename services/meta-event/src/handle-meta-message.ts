@@ -60,11 +60,16 @@ export async function handleMetaMessage(
   }
 
   await deps.store.metaEvents.update(projectId, doc._id, { status: 'Processing' });
+  const started = performance.now();
   const result = await sendMetaEvent(deps.http, doc, {
     url: decision.url,
     secret: deps.box.open(decision.secret),
     signatureHeader: project.config.signature.header,
   });
+  sendDuration(deps.metrics).observe(
+    { outcome: result.ok ? 'success' : 'failure' },
+    (performance.now() - started) / 1000,
+  );
   const num_trials = doc.metadata.num_trials + 1;
   const metadata = { ...doc.metadata, num_trials, next_send_time: null as Date | null };
   let status: MetaEventStatus;
@@ -108,3 +113,12 @@ export async function handleMetaMessage(
   );
   return { kind: 'sent', status, meta_event_id: doc._id };
 }
+
+/** Time of one meta event request, its response included (the timeout is 10 s). */
+const sendDuration = (metrics: Metrics) =>
+  metrics.histogram(
+    'hookrail_meta_event_send_duration_seconds',
+    'Time of one meta event request, by outcome',
+    ['outcome'],
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );

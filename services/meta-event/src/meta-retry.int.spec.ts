@@ -85,5 +85,15 @@ describe('meta event retries through the real retry-scheduler', () => {
     // Nothing more arrives once it succeeded.
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.count()).toBe(2);
+
+    // Both requests are timed, by outcome.
+    const metrics = await (await fetch(`${services[0].url}/metrics`)).text();
+    for (const outcome of ['success', 'failure'])
+      expect(metrics).toMatch(
+        new RegExp(
+          `^hookrail_meta_event_send_duration_seconds_count\\{[^}]*outcome="${outcome}"[^}]*\\} 1$`,
+          'm',
+        ),
+      );
   });
 });
