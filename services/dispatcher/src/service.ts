@@ -38,7 +38,14 @@ export function definition(
       const functions = await FunctionRunner.create();
       const cache = new ConfigCache(store);
       const events = new RecentEvents(store);
-      const health = createEndpointHealth({ config, store, publisher, logger, metrics });
+      const health = createEndpointHealth({
+        config,
+        store,
+        publisher,
+        logger,
+        metrics,
+        invalidate: (projectId) => cache.invalidate(projectId),
+      });
       // The rate limit comes last: a delivery allowed through it has taken its slot.
       const gates: Gate[] = [
         endpointStatusGate,

@@ -23,6 +23,8 @@ export class EndpointDisabler {
       logger: Logger;
       metrics: Metrics;
       now?: () => number;
+      /** This replica's settings cache: dropped at once so its next delivery sees the new status. */
+      invalidate?: (projectId: string) => void;
     },
   ) {
     this.m = {
@@ -44,6 +46,7 @@ export class EndpointDisabler {
       status: 'inactive',
     });
     if (!updated) return; // deleted meanwhile
+    this.deps.invalidate?.(endpoint.project_id);
     this.deps.logger.warn({ ...log, reason }, 'endpoint disabled');
     this.m.disabled.inc({ cause: reason.includes('410') ? 'http_410' : 'circuit_breaker' });
     await Promise.all([

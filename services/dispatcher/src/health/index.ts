@@ -15,6 +15,7 @@ export function createEndpointHealth(deps: {
   publisher: Publisher;
   logger: Logger;
   metrics: Metrics;
+  invalidate?: (projectId: string) => void;
 }): EndpointHealth {
   const { config, logger } = deps;
   const notifier = new EndpointNotifier({
