@@ -6,7 +6,8 @@
  *   npx tsx bench/failing-once.bench.ts [--rate 100] [--seconds 30] [--fail 10]
  */
 import { parseArgs } from 'node:util';
-import { connectTestStore, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import { Store } from '@hookrail/store';
+import { testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 import { Pipeline } from '../services/retry-scheduler/src/testing/pipeline';
 
 const { values } = parseArgs({
@@ -32,10 +33,14 @@ const summary = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const prefix = uniquePrefix('bench-fail');
-  const store = await connectTestStore();
+  // A database of its own: the test server scans whole collections, so a shared one would
+  // measure other runs' leftovers.
+  const mongodbUrl = `mongodb://127.0.0.1:27017/hookrail-bench-${prefix}`;
+  const store = await Store.connect(mongodbUrl, 'bench');
+  await store.ensureIndexes();
   const bus = testBus(prefix);
   await bus.ensureTopics();
-  const pipeline = new Pipeline({ prefix, store, bus, failOncePercent: Number(values.fail) });
+  const pipeline = new Pipeline({ prefix, store, bus, failOncePercent: Number(values.fail), mongodbUrl });
   await pipeline.setUp();
   await Promise.all([pipeline.start('dispatcher'), pipeline.start('retry-scheduler')]);
   const t0 = Date.now();
@@ -73,6 +78,7 @@ async function main(): Promise<void> {
   );
   await pipeline.stopAll();
   await bus.close();
+  await store.connection.dropDatabase();
   await store.close();
   process.exit(0);
 }

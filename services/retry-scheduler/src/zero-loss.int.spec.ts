@@ -19,7 +19,7 @@ describe('zero loss', () => {
   beforeAll(async () => {
     store = await connectTestStore();
     await bus.ensureTopics();
-    pipeline = new Pipeline({ prefix, store, bus, failOncePercent: 10 });
+    pipeline = new Pipeline({ prefix, store, bus, failOncePercent: 10, sessionTimeoutMs: 10_000 });
     await pipeline.setUp();
     await Promise.all([pipeline.start('dispatcher'), pipeline.start('retry-scheduler')]);
   });

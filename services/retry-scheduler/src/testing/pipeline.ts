@@ -36,6 +36,10 @@ export class Pipeline {
       bus: Bus;
       failOncePercent: number;
       logLevel?: string;
+      /** Short in the crash test so a killed process's partitions move quickly. */
+      sessionTimeoutMs?: number;
+      /** The services' database (default: the test database). */
+      mongodbUrl?: string;
     },
   ) {}
 
@@ -97,10 +101,10 @@ export class Pipeline {
         env: {
           ...process.env,
           HOOKRAIL_HTTP_PORT: String(port),
-          HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
+          HOOKRAIL_MONGODB_URL: this.opts.mongodbUrl ?? TEST_MONGODB_URL,
           HOOKRAIL_KAFKA_TOPIC_PREFIX: this.opts.prefix,
           HOOKRAIL_KAFKA_PARTITIONS: '3',
-          HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS: '10000',
+          HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS: String(this.opts.sessionTimeoutMs ?? 30_000),
           HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
           HOOKRAIL_LOG_LEVEL: this.opts.logLevel ?? 'warn',
         },
