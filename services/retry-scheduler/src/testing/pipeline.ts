@@ -161,8 +161,19 @@ export class Pipeline {
     return [...this.accepted.keys()].filter((id) => this.seen.get(id)?.succeededAt === undefined);
   }
 
+  /** Stops every process and waits for it to exit (its database may be dropped afterwards). */
   async stopAll(): Promise<void> {
-    for (const service of [...this.processes.keys()]) this.kill(service, 'SIGTERM');
+    const exits = [...this.processes.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const hard = setTimeout(() => child.kill('SIGKILL'), 12_000);
+          child.once('exit', () => (clearTimeout(hard), resolve()));
+          child.kill('SIGTERM');
+        }),
+    );
+    this.processes.clear();
+    await Promise.all(exits);
     await this.receiver?.close();
   }
 
