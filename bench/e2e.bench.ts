@@ -1,28 +1,31 @@
 /**
  * End-to-end benchmark on the local stack (real Kafka and MongoDB-protocol server): events are
- * POSTed to HTTP ingest, routed and delivered by the dispatcher to a local keep-alive receiver
+ * POSTed to HTTP ingest and to the gateway's events API (alternately), routed and delivered by the dispatcher to a local keep-alive receiver
  * that verifies every signature. Prints sustained events/s, ingest-to-delivery latency
  * percentiles, and lost or duplicated event ids.
  *
  *   npm run bench                          # N=20000
  *   BENCH_N=5000 BENCH_RATE=200 BENCH_RATE_SECONDS=15 npm run bench
  *
- * The ingest and dispatcher services run in this process (one core each would be fairer; they
+ * The gateway, ingest and dispatcher services run in this process (one core each would be fairer; they
  * share the machine with the servers either way).
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { newId } from '@hookrail/domain';
-import { DEFAULT_PROJECT_CONFIG, Store } from '@hookrail/store';
+import { Store } from '@hookrail/store';
 import { startReceiver, startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
 import { definition as dispatcher } from '../services/dispatcher/src/service';
 import { definition as ingest } from '../services/ingest/src/service';
+import { definition as gateway } from '../services/api-gateway/src/service';
 import { makeEndpoint, makeSubscription } from '../services/dispatcher/src/testing/fixtures';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-/** The test database by default; the bench deletes its own project's documents when done. */
-const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test';
+/** A fresh database per run (the test server scans collections: size matters). Never dropped while
+ * the server runs: FerretDB on SQLite can crash (SIGBUS) when a database file in use is removed. */
+const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/hookrail-bench-${Date.now()}`;
+const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
 const SECRET = 'bench-secret';
@@ -37,6 +40,8 @@ async function main(): Promise<void> {
     HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
     HOOKRAIL_KAFKA_PARTITIONS: '6',
     HOOKRAIL_LOG_LEVEL: 'warn',
+    HOOKRAIL_MONGODB_URL: MONGODB_URL,
+    HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
   };
   const store = await Store.connect(MONGODB_URL, 'bench');
   await store.ensureIndexes();
@@ -55,13 +60,14 @@ async function main(): Promise<void> {
     },
   });
 
-  const projectId = newId();
-  await store.projects.insert({
-    _id: projectId,
-    name: `bench-${projectId}`,
-    type: 'incoming',
-    config: DEFAULT_PROJECT_CONFIG,
-  });
+  const gw = await startTestService(gateway(testConfig('api-gateway', env)));
+  const created = (await fetch(`${gw.url}/api/v1/projects`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `bench-${newId()}`, type: 'incoming' }),
+  }).then((r) => r.json())) as { data: { uid: string; api_key: { key: string } } };
+  const projectId = created.data.uid;
+  const apiKey = created.data.api_key.key;
   const now = new Date();
   const source = await store.sources.insert(projectId, {
     _id: newId(),
@@ -93,31 +99,40 @@ async function main(): Promise<void> {
   const disp = await startTestService(dispatcher(testConfig('dispatcher', env)));
   const ing = await startTestService(ingest(testConfig('ingest', env)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const url = new URL(`${ing.url}/ingest/${(source as { mask_id: string }).mask_id}`);
+  const ingestUrl = new URL(`${ing.url}/ingest/${(source as { mask_id: string }).mask_id}`);
+  const eventsUrl = new URL(`${gw.url}/api/v1/projects/${projectId}/events`);
   let sendErrors = 0;
+  // Even events go to HTTP ingest, odd ones through the events API (to the same endpoint).
   const post = (i: number) =>
     new Promise<void>((resolve) => {
-      const body = JSON.stringify({
-        n: i,
-        type: 'bench.event',
-        data: { amount: i % 1000, tags: ['a', 'b'] },
-      });
+      const payload = { n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } };
+      const viaApi = i % 2 === 1;
+      const body = JSON.stringify(
+        viaApi ? { endpoint_id: ep._id, event_type: 'bench.event', data: payload } : payload,
+      );
       const started = Date.now();
       const req = http.request(
-        url,
+        viaApi ? eventsUrl : ingestUrl,
         {
           method: 'POST',
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            ...(viaApi && { authorization: `Bearer ${apiKey}` }),
+          },
         },
         (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
           res.on('end', () => {
-            if (res.statusCode === 200)
-              sentAt.set((JSON.parse(text) as { data: { event_id: string } }).data.event_id, started);
-            else if (sendErrors++ === 0)
-              console.error(`ingest answered ${res.statusCode}: ${text.slice(0, 200)}`);
+            if (res.statusCode === 200 || res.statusCode === 201) {
+              const data = (JSON.parse(text) as { data: { event_id?: string; uid?: string } }).data;
+              sentAt.set((data.event_id ?? data.uid)!, started);
+            } else if (sendErrors++ === 0)
+              console.error(
+                `${viaApi ? 'events API' : 'ingest'} answered ${res.statusCode}: ${text.slice(0, 200)}`,
+              );
             resolve();
           });
         },
@@ -179,13 +194,10 @@ async function main(): Promise<void> {
   );
 
   agent.destroy();
+  await gw.stop();
   await ing.stop();
   await disp.stop();
   await receiver.close();
-  // The MongoDB-protocol test server scans collections: leftover bench data would slow every test.
-  for (const name of ['event_deliveries', 'events', 'endpoints', 'subscriptions', 'sources']) {
-    await store.connection.collection(name).deleteMany({ project_id: projectId });
-  }
   await store.close();
 }
 

@@ -52,7 +52,10 @@ func main() {
 	}
 
 	// FerretDB wants a file: URI naming an existing directory, ending with '/'.
-	sqliteURL := (&url.URL{Scheme: "file", Path: abs + "/"}).String()
+	// _txlock=immediate: a write transaction takes the write lock when it begins, so concurrent
+	// writers wait for each other (busy_timeout) instead of failing with SQLITE_BUSY when a
+	// deferred transaction tries to upgrade its read lock.
+	sqliteURL := (&url.URL{Scheme: "file", Path: abs + "/", RawQuery: "_txlock=immediate"}).String()
 
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
