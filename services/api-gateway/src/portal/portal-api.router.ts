@@ -3,7 +3,7 @@ import { NotFoundError, ok } from '@hookrail/domain';
 import { parsePageQuery } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
-import { resendDelivery } from '../usecases/resend-delivery.usecase';
+import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
 import {
@@ -184,7 +184,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     '/eventdeliveries/:deliveryID/resend',
     handle(async (s, req) => {
       const delivery = await linkDelivery(s, param(req, 'deliveryID'));
-      const updated = await resendDelivery(deps, s.link.project_id, delivery._id);
+      const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id);
       return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
     }),
   );

@@ -4,12 +4,12 @@ import {
   batchRetry,
   replayEvent,
   resendDeliveries,
-  resendDelivery,
   type DeliveryFilter,
   type EventFilter,
   type ResendOutcome,
 } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
+import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { route, type RouteFile } from '../http/route';
 import { presentPortalDelivery } from '../portal/portal.presenter';
 import {
@@ -31,19 +31,6 @@ const batchResponse = object({ matched: int(), resent: int(), more: bool }, ['ma
 const dateFilters = { start_date: timestamp, end_date: timestamp };
 
 /** Resend outcome → response or the domain error the gateway maps to 404/409. */
-function resentOrThrow(outcome: ResendOutcome, mode: 'resend' | 'force') {
-  switch (outcome.kind) {
-    case 'resent':
-      return presentPortalDelivery(outcome.delivery, false);
-    case 'not_found':
-      throw new NotFoundError('event delivery');
-    case 'not_resendable':
-      throw new ConflictError(
-        `an event delivery in status ${outcome.status} cannot be ${mode === 'force' ? 'force ' : ''}resent` +
-          (mode === 'resend' && outcome.status === 'Success' ? ' (use force resend)' : ''),
-      );
-  }
-}
 
 /**
  * Manual delivery operations (spec/behaviour.md, "Manual"): resend, force resend, batch retry by
@@ -102,7 +89,10 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     message: 'Event delivery resent',
     response: deliveryResponse,
     handler: async ({ project, params }) =>
-      resentOrThrow(await resendDelivery(deps, project._id, params.deliveryID, 'resend'), 'resend'),
+      presentPortalDelivery(
+        await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'resend'),
+        false,
+      ),
   }),
   route({
     method: 'put',
@@ -115,7 +105,10 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     message: 'Event delivery resent',
     response: deliveryResponse,
     handler: async ({ project, params }) =>
-      resentOrThrow(await resendDelivery(deps, project._id, params.deliveryID, 'force'), 'force'),
+      presentPortalDelivery(
+        await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'force'),
+        false,
+      ),
   }),
   route<EventFilter>({
     method: 'post',

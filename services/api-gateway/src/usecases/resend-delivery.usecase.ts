@@ -1,43 +1,27 @@
 import { ConflictError, NotFoundError } from '@hookrail/domain';
-import type { DeliveryDoc, DeliveryStatus } from '@hookrail/store';
-import type { GatewayDeps } from '../deps';
-
-/** Resend from a final failure; force resend also from Success (spec/behaviour.md, "Manual"). */
-const RESENDABLE: Record<'resend' | 'force', readonly DeliveryStatus[]> = {
-  resend: ['Failure', 'Discarded'],
-  force: ['Failure', 'Discarded', 'Success'],
-};
+import { resendDelivery, type OperationDeps, type ResendMode } from '@hookrail/operations';
+import type { DeliveryDoc } from '@hookrail/store';
 
 /**
- * Sends a delivery again at once: back to `Scheduled` (the sender skips final statuses), then a
- * `resend` message on `deliveries`. Retries stay the delivery's own; the attempt history is kept.
+ * The API's and the portal's single-delivery resend: the rules live in libs/operations; this maps
+ * its outcome to the gateway's errors (404 unknown, 409 not resendable in its status).
  */
-export async function resendDelivery(
-  deps: Pick<GatewayDeps, 'store' | 'publisher'>,
+export async function resendDeliveryOrThrow(
+  deps: OperationDeps,
   projectId: string,
   deliveryId: string,
-  mode: 'resend' | 'force' = 'resend',
+  mode: ResendMode = 'resend',
 ): Promise<DeliveryDoc> {
-  const delivery = await deps.store.deliveries.findById(projectId, deliveryId);
-  if (!delivery) throw new NotFoundError('event delivery');
-  if (!RESENDABLE[mode].includes(delivery.status))
-    throw new ConflictError(
-      `an event delivery in status ${delivery.status} cannot be ${mode === 'force' ? 'force ' : ''}resent`,
-    );
-  const updated = await deps.store.deliveries.update(projectId, deliveryId, {
-    status: 'Scheduled',
-    status_reason: null,
-    next_attempt_at: null,
-  });
-  if (!updated) throw new NotFoundError('event delivery');
-  await deps.publisher.publish('deliveries', [
-    {
-      delivery_id: deliveryId,
-      project_id: projectId,
-      endpoint_id: delivery.endpoint_id,
-      event_id: delivery.event_id,
-      reason: 'resend',
-    },
-  ]);
-  return updated;
+  const outcome = await resendDelivery(deps, projectId, deliveryId, mode);
+  switch (outcome.kind) {
+    case 'resent':
+      return outcome.delivery;
+    case 'not_found':
+      throw new NotFoundError('event delivery');
+    case 'not_resendable':
+      throw new ConflictError(
+        `an event delivery in status ${outcome.status} cannot be ${mode === 'force' ? 'force ' : ''}resent` +
+          (mode === 'resend' && outcome.status === 'Success' ? ' (use force resend)' : ''),
+      );
+  }
 }
