@@ -14,11 +14,18 @@ import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
-import { startReceiver, startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
 import { definition as dispatcher } from '../services/dispatcher/src/service';
 import { definition as ingest } from '../services/ingest/src/service';
 import { definition as gateway } from '../services/api-gateway/src/service';
-import { makeEndpoint, makeSubscription } from '../services/dispatcher/src/testing/fixtures';
+import {
+  makeEndpoint,
+  makeSource,
+  makeSubscription,
+  startReceiver,
+  startTestService,
+  testConfig,
+  uniquePrefix,
+} from '@hookrail/testkit';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -69,22 +76,7 @@ async function main(): Promise<void> {
   const projectId = created.data.uid;
   const apiKey = created.data.api_key.key;
   const now = new Date();
-  const source = await store.sources.insert(projectId, {
-    _id: newId(),
-    name: 'bench',
-    type: 'http',
-    provider: null,
-    provider_config: null,
-    mask_id: newId().toLowerCase(),
-    is_disabled: false,
-    forward_headers: [],
-    idempotency_keys: [],
-    body_function: null,
-    header_function: null,
-    custom_response: null,
-    pub_sub: null,
-    verifier: null,
-  } as never);
+  const source = await makeSource(store, projectId, { name: 'bench' });
   const ep = await makeEndpoint(store, projectId, {
     url: `${receiver.url}/bench`,
     secrets: [
@@ -93,13 +85,13 @@ async function main(): Promise<void> {
   });
   await makeSubscription(store, projectId, {
     endpoint_id: ep._id,
-    source_id: (source as { _id: string })._id,
+    source_id: source._id,
   });
 
   const disp = await startTestService(dispatcher(testConfig('dispatcher', env)));
   const ing = await startTestService(ingest(testConfig('ingest', env)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const ingestUrl = new URL(`${ing.url}/ingest/${(source as { mask_id: string }).mask_id}`);
+  const ingestUrl = new URL(`${ing.url}/ingest/${source.mask_id}`);
   const eventsUrl = new URL(`${gw.url}/api/v1/projects/${projectId}/events`);
   let sendErrors = 0;
   // Even events go to HTTP ingest, odd ones through the events API (to the same endpoint).

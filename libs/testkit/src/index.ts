@@ -3,3 +3,4 @@ export * from './stack';
 export * from './receiver';
 export * from './tls-certs';
 export * from './oauth2-server';
+export * from './fixtures';

@@ -17,9 +17,12 @@ import {
   waitFor,
   type OAuth2Server,
   type Receiver,
+  eventMessage,
+  makeEndpoint,
+  makeProject,
+  makeSubscription,
 } from '@hookrail/testkit';
 import { definition } from './service';
-import { eventMessage, makeEndpoint, makeProject, makeSubscription } from './testing/fixtures';
 
 const SWH_SECRET = 'whsec_' + Buffer.from('standard-webhooks-key-0123456789').toString('base64');
 

@@ -1,5 +1,5 @@
-import { newId } from '@hookrail/domain';
-import { DEFAULT_PROJECT_CONFIG, type SourceDoc, type Store } from '@hookrail/store';
+import type { SourceDoc, Store } from '@hookrail/store';
+import { makeProject, makeSource } from '@hookrail/testkit';
 
 /** Test arrangement: a project and an HTTP source inserted directly (the API is not under test). */
 export async function createHttpSource(
@@ -7,28 +7,6 @@ export async function createHttpSource(
   over: Partial<Omit<SourceDoc, 'project_id'>> = {},
   project: { maxPayloadBytes?: number } = {},
 ): Promise<SourceDoc> {
-  const projectId = newId();
-  await store.projects.insert({
-    _id: projectId,
-    name: `ingest-test-${projectId}`,
-    type: 'incoming',
-    config: { ...DEFAULT_PROJECT_CONFIG, max_payload_bytes: project.maxPayloadBytes ?? 1024 * 1024 },
-  });
-  return store.sources.insert(projectId, {
-    _id: newId(),
-    name: 'http source',
-    type: 'http',
-    provider: null,
-    provider_config: null,
-    mask_id: newId().toLowerCase(),
-    is_disabled: false,
-    forward_headers: [],
-    idempotency_keys: [],
-    body_function: null,
-    header_function: null,
-    custom_response: null,
-    pub_sub: null,
-    verifier: null,
-    ...over,
-  });
+  const projectId = await makeProject(store, { max_payload_bytes: project.maxPayloadBytes ?? 1024 * 1024 });
+  return makeSource(store, projectId, { name: 'http source', ...over });
 }

@@ -87,7 +87,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
       .findOneAndUpdate(
         this.scope(projectId, { _id: id } as QueryFilter<T>),
         { ...extra, $set: { ...(extra.$set ?? {}), ...set, updated_at: new Date() } } as UpdateQuery<T>,
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean<T>()
       .exec();

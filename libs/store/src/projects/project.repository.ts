@@ -31,7 +31,7 @@ export class ProjectRepository {
       .findOneAndUpdate(
         { _id: id, deleted_at: null },
         { $set: { ...set, updated_at: new Date() } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean<ProjectDoc>()
       .exec();

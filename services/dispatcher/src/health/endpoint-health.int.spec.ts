@@ -14,11 +14,14 @@ import {
   waitFor,
   type Receiver,
   type ReceiverOptions,
+  eventMessage,
+  makeEndpoint,
+  makeProject,
+  makeSubscription,
 } from '@hookrail/testkit';
 import { definition as retrySchedulerDefinition } from '../../../retry-scheduler/src/service';
 import { releaseHeldDeliveries } from '@hookrail/operations';
 import { definition } from '../service';
-import { eventMessage, makeEndpoint, makeProject, makeSubscription } from '../testing/fixtures';
 
 jest.setTimeout(90_000);
 

@@ -58,28 +58,34 @@ export class EndpointHealth {
     const success = result.kind === 'response' && result.status >= 200 && result.status < 300;
     const breaker = this.breaker(endpoint._id, project);
     const transition = breaker.record(success, nowMs);
-    const work: Promise<unknown>[] = [];
-    if (transition.kind === 'opened') work.push(this.disabler.breakerOpened(endpoint, transition.reason));
+    // One after the other: the test server's findOneAndUpdate is not atomic, so two concurrent
+    // writes to the same endpoint (failure_rate, status) could lose one of them.
+    const work: (() => Promise<unknown>)[] = [];
+    if (transition.kind === 'opened')
+      work.push(() => this.disabler.breakerOpened(endpoint, transition.reason));
     if (
       transition.kind !== 'none' ||
       nowMs - (this.rateWrittenAt.get(endpoint._id) ?? 0) >= FAILURE_RATE_WRITE_MS
     ) {
       this.rateWrittenAt.set(endpoint._id, nowMs);
-      work.push(this.disabler.writeFailureRate(endpoint, breaker.failureRate(nowMs)));
+      const rate = breaker.failureRate(nowMs);
+      work.push(() => this.disabler.writeFailureRate(endpoint, rate));
     }
     if (result.kind === 'response' && result.status === 410) {
-      work.push(this.disabler.disable(endpoint, 'the endpoint answered 410 Gone'));
+      work.push(() => this.disabler.disable(endpoint, 'the endpoint answered 410 Gone'));
     }
     if (!success && subscription?.alert_config) {
       if (this.alerts.recordFailure(`subscription:${subscription._id}`, subscription.alert_config, nowMs)) {
-        work.push(this.disabler.alert(endpoint, subscription, subscription.alert_config));
+        const config = subscription.alert_config;
+        work.push(() => this.disabler.alert(endpoint, subscription, config));
       }
     }
-    const results = await Promise.allSettled(work);
-    for (const r of results) {
-      if (r.status === 'rejected') {
+    for (const step of work) {
+      try {
+        await step();
+      } catch (err) {
         this.logger.warn(
-          { project_id: endpoint.project_id, endpoint_id: endpoint._id, err: errorMessage(r.reason) },
+          { project_id: endpoint.project_id, endpoint_id: endpoint._id, err: errorMessage(err) },
           'endpoint health side effect failed',
         );
       }

@@ -3,8 +3,16 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Bus, EventMessage } from '@hookrail/bus';
 import { newId } from '@hookrail/domain';
-import { DEFAULT_PROJECT_CONFIG, type Store } from '@hookrail/store';
-import { startReceiver, TEST_MONGODB_URL, waitFor, type Receiver } from '@hookrail/testkit';
+import type { Store } from '@hookrail/store';
+import {
+  makeEndpoint,
+  makeProject,
+  makeSubscription,
+  startReceiver,
+  TEST_MONGODB_URL,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
 
 const root = path.resolve(__dirname, '../../../..');
 
@@ -46,47 +54,16 @@ export class Pipeline {
   async setUp(): Promise<void> {
     const { store } = this.opts;
     this.receiver = await startReceiver({ respond: (req) => this.answer(req.headers), countOnly: true });
-    this.projectId = newId();
-    await store.projects.insert({
-      _id: this.projectId,
-      name: `p-${this.projectId}`,
-      type: 'incoming',
-      config: { ...DEFAULT_PROJECT_CONFIG, strategy: { type: 'linear', duration: 1, retry_count: 5 } },
-    });
-    const endpointId = newId();
-    await store.endpoints.insert(this.projectId, {
-      _id: endpointId,
-      owner_id: null,
+    this.projectId = await makeProject(store, { strategy: { type: 'linear', duration: 1, retry_count: 5 } });
+    const endpoint = await makeEndpoint(store, this.projectId, {
       name: 'sink',
-      description: '',
       url: `${this.receiver.url}/hook`,
-      content_type: 'application/json',
-      status: 'active',
-      advanced_signatures: false,
-      http_timeout: 10,
-      rate_limit: 0,
-      rate_limit_duration: 0,
-      events: 0,
-      failure_rate: 0,
-      support_email: null,
-      slack_webhook_url: null,
-      mtls_client_cert: null,
       secrets: [],
-      authentication: null,
     });
-    await store.subscriptions.insert(this.projectId, {
-      _id: newId(),
+    await makeSubscription(store, this.projectId, {
       name: 'all',
-      type: 'api',
       source_id: this.sourceId,
-      endpoint_id: endpointId,
-      app_id: null,
-      delivery_mode: 'at_least_once',
-      function: null,
-      alert_config: null,
-      rate_limit_config: null,
-      retry_config: null,
-      filter_config: { event_types: ['*'], filter: { body_json: '{}', headers_json: '{}' } },
+      endpoint_id: endpoint._id,
     });
   }
 

@@ -1,5 +1,6 @@
 import { hashSecret, newId, randomToken } from '@hookrail/domain';
 import type { DeliveryDoc, EventDoc, Store } from '@hookrail/store';
+import { makeEndpoint } from '@hookrail/testkit';
 
 /** Test data for the portal's tests, written straight into the real store. */
 export interface LinkOptions {
@@ -16,26 +17,7 @@ export async function seedEndpoint(
   name = `ep-${newId()}`,
   url = 'https://example.com/hook',
 ) {
-  return store.endpoints.insert(projectId, {
-    _id: newId(),
-    owner_id: owner,
-    name,
-    description: '',
-    url,
-    content_type: 'application/json',
-    status: 'active',
-    advanced_signatures: false,
-    http_timeout: 10,
-    rate_limit: 0,
-    rate_limit_duration: 0,
-    events: 0,
-    failure_rate: 0,
-    support_email: null,
-    slack_webhook_url: null,
-    mtls_client_cert: null,
-    secrets: [],
-    authentication: null,
-  });
+  return makeEndpoint(store, projectId, { owner_id: owner, name, url, secrets: [] });
 }
 
 export async function seedLink(store: Store, projectId: string, opts: LinkOptions = {}) {

@@ -4,6 +4,7 @@ import {
   DEFAULT_PROJECT_CONFIG,
   type EndpointDoc,
   type ProjectConfig,
+  type SourceDoc,
   type Store,
   type SubscriptionDoc,
 } from '@hookrail/store';
@@ -58,6 +59,27 @@ export async function makeEndpoint(
       },
     ],
     authentication: null,
+    ...over,
+  });
+}
+
+export async function makeSource(store: Store, projectId: string, over: Partial<SourceDoc> = {}) {
+  const id = newId();
+  return store.sources.insert(projectId, {
+    _id: id,
+    name: `src-${id}`,
+    type: 'http',
+    provider: null,
+    provider_config: null,
+    mask_id: newId().toLowerCase(),
+    is_disabled: false,
+    forward_headers: [],
+    idempotency_keys: [],
+    body_function: null,
+    header_function: null,
+    custom_response: null,
+    pub_sub: null,
+    verifier: null,
     ...over,
   });
 }
