@@ -56,14 +56,18 @@ export interface RetryMessage {
   meta_event_type?: MetaEventType;
 }
 
-export type MetaEventType =
-  | 'endpoint.created'
-  | 'endpoint.updated'
-  | 'endpoint.deleted'
-  | 'endpoint.disabled'
-  | 'eventdelivery.success'
-  | 'eventdelivery.failed'
-  | 'endpoint.alert';
+/** Meta event types (spec/behaviour.md, "Meta events"): what a project can select and receive. */
+export const META_EVENT_TYPES = [
+  'endpoint.created',
+  'endpoint.updated',
+  'endpoint.deleted',
+  'endpoint.disabled',
+  'eventdelivery.success',
+  'eventdelivery.failed',
+  'endpoint.alert',
+] as const;
+
+export type MetaEventType = (typeof META_EVENT_TYPES)[number];
 
 export interface MetaMessage {
   project_id: string;

@@ -1,17 +1,5 @@
-import type { MetaEventType } from '@hookrail/bus';
 import { DEFAULT_MAX_RETRY_SECONDS, type RetryPolicy } from '@hookrail/retry';
 import type { MetaEventDoc, MetaEventStatus, ProjectConfig } from '@hookrail/store';
-
-/** The types a project can select in `meta_event.event_type` (spec/behaviour.md, "Meta events"). */
-export const META_EVENT_TYPES: readonly MetaEventType[] = [
-  'endpoint.created',
-  'endpoint.updated',
-  'endpoint.deleted',
-  'endpoint.disabled',
-  'eventdelivery.success',
-  'eventdelivery.failed',
-  'endpoint.alert',
-];
 
 export type SendDecision =
   { kind: 'send'; url: string; secret: string } | { kind: 'discard'; reason: string };

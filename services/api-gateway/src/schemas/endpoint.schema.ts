@@ -1,3 +1,4 @@
+import { SUPPORTED_ALGORITHMS } from '@hookrail/delivery';
 import {
   bool,
   enumOf,
@@ -18,21 +19,6 @@ import {
 export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
 export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;
 export const EXPIRY_TIME_UNITS = ['seconds', 'milliseconds', 'minutes', 'hours'] as const;
-export const SIGNING_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'HS256',
-  'HS384',
-  'HS512',
-] as const;
 
 const JWK_MEMBERS = ['crv', 'd', 'dp', 'dq', 'e', 'kid', 'kty', 'n', 'p', 'q', 'qi', 'x', 'y', 'k'];
 
@@ -51,7 +37,7 @@ const oauth2Fields: Record<string, JsonSchema> = {
   audience: str({ maxLength: 2000 }),
   issuer: str({ maxLength: 2000 }),
   subject: str({ maxLength: 2000 }),
-  signing_algorithm: enumOf(SIGNING_ALGORITHMS),
+  signing_algorithm: enumOf(SUPPORTED_ALGORITHMS),
   expiry_time_unit: enumOf(EXPIRY_TIME_UNITS),
   field_mapping: object({
     access_token: str({ maxLength: 200 }),

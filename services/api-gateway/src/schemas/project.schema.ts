@@ -1,3 +1,4 @@
+import { META_EVENT_TYPES } from '@hookrail/bus';
 import {
   bool,
   enumOf,
@@ -13,16 +14,6 @@ import {
   timestamp,
   type JsonSchema,
 } from './common.schema';
-
-export const META_EVENT_TYPES = [
-  'endpoint.created',
-  'endpoint.updated',
-  'endpoint.deleted',
-  'endpoint.disabled',
-  'eventdelivery.success',
-  'eventdelivery.failed',
-  'endpoint.alert',
-] as const;
 
 export const retryStrategy = object(
   {
