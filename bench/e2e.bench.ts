@@ -35,6 +35,8 @@ const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
+/** After both phases, how long to wait for stragglers before calling an accepted event lost. */
+const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 180);
 const SECRET = 'bench-secret';
 
 function pct(sorted: number[], p: number): number {
@@ -149,7 +151,7 @@ async function main(): Promise<void> {
     const lost = ids.filter((id) => !delivered.has(id)).length;
     console.log(
       `${label}: ${ids.length} accepted, ${(lat.length / ((endMs - startMs) / 1000)).toFixed(0)} events/s delivered end to end, ` +
-        `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, lost ${lost}`,
+        `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, not yet delivered ${lost}`,
     );
   };
 
@@ -181,8 +183,12 @@ async function main(): Promise<void> {
   const ids2 = [...sentAt.keys()].filter((id) => !before.has(id));
   await waitDelivered(ids2, 60_000);
   report(`fixed rate ${RATE}/s for ${RATE_SECONDS}s`, ids2, t2, Date.now());
+  const all = [...sentAt.keys()];
+  await waitDelivered(all, DRAIN_SECONDS * 1000);
+  const lost = all.filter((id) => !delivered.has(id));
   console.log(
-    `duplicates ${duplicates}, bad signatures ${badSignatures}, ingest errors ${sendErrors}, receiver requests ${receiver.count()}`,
+    `lost (accepted, not delivered after a ${DRAIN_SECONDS}s drain) ${lost.length}${lost.length ? ` e.g. ${lost.slice(0, 3).join(', ')}` : ''}; ` +
+      `duplicates ${duplicates}, bad signatures ${badSignatures}, send errors ${sendErrors}, receiver requests ${receiver.count()}`,
   );
 
   agent.destroy();
