@@ -1,6 +1,6 @@
 import type { Producer, TopicMessages as KafkaTopicMessages } from 'kafkajs';
 import { injectTraceHeaders } from '@hookrail/telemetry';
-import { UnavailableError } from '@hookrail/domain';
+import { DomainError, UnavailableError } from '@hookrail/domain';
 import { encodeMessage } from './codec';
 import { TOPICS, topicName, type MessageOf, type TopicKey } from './topics';
 
@@ -27,16 +27,35 @@ export interface Publisher {
  * hundreds of requests at once sends a handful of batches instead of hundreds of requests, and each
  * caller still waits for its own acknowledgement.
  */
+export interface BatchLimits {
+  /** Messages in one produce request. */
+  maxBatch: number;
+  /** Bytes in one produce request: Kafka limits a record batch per partition, not a record. */
+  maxBatchBytes: number;
+  /** Largest single message accepted; a larger one is refused alone, never failing its batch. */
+  maxMessageBytes: number;
+}
+
+const DEFAULT_LIMITS: BatchLimits = {
+  maxBatch: 500,
+  maxBatchBytes: 4 * 1024 * 1024,
+  maxMessageBytes: 15 * 1024 * 1024,
+};
+
 export class BatchingPublisher implements Publisher {
   private queue: Pending[] = [];
+  private queuedBytes = 0;
   private scheduled = false;
   private inFlight = new Set<Promise<void>>();
+  private readonly limits: BatchLimits;
 
   constructor(
     private readonly producer: Producer,
     private readonly prefix: string,
-    private readonly maxBatch = 500,
-  ) {}
+    limits: Partial<BatchLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
 
   publish<K extends TopicKey>(
     topic: K,
@@ -45,18 +64,28 @@ export class BatchingPublisher implements Publisher {
   ): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
     const name = topicName(this.prefix, topic);
+    const values = messages.map((message) => encodeMessage(topic, message));
+    const tooLarge = values.find((v) => v.length > this.limits.maxMessageBytes);
+    if (tooLarge)
+      return Promise.reject(
+        new DomainError(
+          'payload_too_large',
+          `message of ${tooLarge.length} bytes is larger than the bus limit of ${this.limits.maxMessageBytes} bytes`,
+        ),
+      );
     const traceHeaders = injectTraceHeaders({ ...headers });
     const all = messages.map(
-      (message) =>
+      (message, i) =>
         new Promise<void>((resolve, reject) => {
           this.queue.push({
             topic: name,
             key: TOPICS[topic].key(message as never),
-            value: encodeMessage(topic, message),
+            value: values[i],
             headers: traceHeaders,
             resolve,
             reject,
           });
+          this.queuedBytes += values[i].length;
         }),
     );
     this.schedule();
@@ -72,16 +101,33 @@ export class BatchingPublisher implements Publisher {
   }
 
   private schedule(): void {
-    if (this.queue.length >= this.maxBatch) return this.flush();
+    if (this.queue.length >= this.limits.maxBatch || this.queuedBytes >= this.limits.maxBatchBytes)
+      return this.flush();
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
   }
 
+  /** Sends everything queued, in produce requests within the count and byte limits. */
   private flush(): void {
     this.scheduled = false;
-    const batch = this.queue.splice(0, this.queue.length);
-    if (batch.length === 0) return;
+    while (this.queue.length > 0) {
+      let bytes = 0;
+      let n = 0;
+      while (
+        n < this.queue.length &&
+        n < this.limits.maxBatch &&
+        (n === 0 || bytes + this.queue[n].value.length <= this.limits.maxBatchBytes)
+      ) {
+        bytes += this.queue[n].value.length;
+        n++;
+      }
+      this.queuedBytes -= bytes;
+      this.send(this.queue.splice(0, n));
+    }
+  }
+
+  private send(batch: Pending[]): void {
     const byTopic = new Map<string, KafkaTopicMessages>();
     for (const p of batch) {
       let t = byTopic.get(p.topic);
