@@ -2,7 +2,9 @@ import { newId } from '@hookrail/domain';
 import type { EventMessage } from '@hookrail/bus';
 import {
   DEFAULT_PROJECT_CONFIG,
+  type DeliveryDoc,
   type EndpointDoc,
+  type EventDoc,
   type ProjectConfig,
   type SourceDoc,
   type Store,
@@ -109,6 +111,53 @@ export async function makeSubscription(
         headers_json: JSON.stringify(filter.headers ?? {}),
       },
     },
+    ...over,
+  });
+}
+
+/** A stored event as the router writes it (for tests of the read side and manual operations). */
+export async function makeEvent(store: Store, projectId: string, over: Partial<EventDoc> = {}) {
+  return store.events.insert(projectId, {
+    _id: newId(),
+    source_id: null,
+    app_id: null,
+    event_type: 'invoice.paid',
+    idempotency_key: null,
+    is_duplicate_event: false,
+    status: 'Success',
+    status_reason: null,
+    raw: '{"amount":42}',
+    headers_json: '{}',
+    forward_headers_json: '{}',
+    url_query_params: '',
+    metadata: '',
+    endpoints: [],
+    target: { mode: 'broadcast' },
+    acknowledged_at: null,
+    ...over,
+  });
+}
+
+/** A stored delivery as the router and sender write it. */
+export async function makeDelivery(
+  store: Store,
+  projectId: string,
+  over: Partial<DeliveryDoc> & { event_id: string; endpoint_id: string },
+) {
+  return store.deliveries.insert(projectId, {
+    _id: newId(),
+    subscription_id: newId(),
+    source_id: null,
+    event_type: 'invoice.paid',
+    status: 'Scheduled',
+    delivery_mode: 'at_least_once',
+    payload: null,
+    attempts_made: 0,
+    retries_used: 0,
+    next_attempt_at: null,
+    status_reason: null,
+    attempts: [],
+    metadata: {},
     ...over,
   });
 }

@@ -1,7 +1,7 @@
 import type { DeliveryMessage } from '@hookrail/bus';
 import { newId } from '@hookrail/domain';
 import type { DeliveryDoc, DeliveryStatus } from '@hookrail/store';
-import { waitFor } from '@hookrail/testkit';
+import { makeDelivery, makeEvent, waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 
 jest.setTimeout(120_000); // the shared test database server is slow under load; each step still waits for real effects
@@ -19,47 +19,21 @@ describe('manual delivery operations (resend, force resend, batch retry, replay,
   afterAll(() => h.stop());
 
   const seedEvent = async (sourceId: string | null = null) => {
-    const id = newId();
-    await h.store.events.insert(p.id, {
-      _id: id,
-      source_id: sourceId,
-      app_id: null,
-      event_type: 'invoice.paid',
-      idempotency_key: null,
-      is_duplicate_event: false,
-      status: 'Failure',
-      status_reason: null,
-      raw: '{"a":1}',
-      headers_json: '{}',
-      forward_headers_json: '{}',
-      url_query_params: '',
-      metadata: '',
-      endpoints: [],
-      target: { mode: 'broadcast' },
-      acknowledged_at: null,
-    });
-    return id;
+    const event = await makeEvent(h.store, p.id, { source_id: sourceId, status: 'Failure', raw: '{"a":1}' });
+    return event._id;
   };
   const seedDelivery = async (status: DeliveryStatus, over: Partial<DeliveryDoc> = {}) => {
-    const doc = {
-      _id: newId(),
+    return makeDelivery(h.store, p.id, {
       event_id: over.event_id ?? (await seedEvent()),
       endpoint_id: 'ep-' + newId(),
       subscription_id: 'sub-' + newId(),
-      source_id: null,
-      event_type: 'invoice.paid',
       status,
-      delivery_mode: 'at_least_once' as const,
-      payload: null,
       attempts_made: 3,
       retries_used: 2,
-      next_attempt_at: null,
       status_reason: 'endpoint answered 500',
-      attempts: [],
       metadata: { siblings: 1 },
       ...over,
-    };
-    return h.store.deliveries.insert(p.id, doc);
+    });
   };
   const messagesFor = (id: string) => sent.filter((m) => m.delivery_id === id);
   const url = (path: string) => `/v1/projects/${p.id}${path}`;

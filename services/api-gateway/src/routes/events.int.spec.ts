@@ -1,6 +1,6 @@
 import { newId } from '@hookrail/domain';
 import type { EventMessage, MetaMessage } from '@hookrail/bus';
-import { waitFor } from '@hookrail/testkit';
+import { makeDelivery, makeEvent, waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 
 describe('events, event deliveries and meta events (operations 12, 13 and the events API)', () => {
@@ -110,38 +110,28 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
 
   it('gets a stored event (operation 13) with payload as JSON, targeted endpoints and source, and lists events', async () => {
     const eventId = newId();
-    await h.store.events.insert(p.id, {
+    await makeEvent(h.store, p.id, {
       _id: eventId,
       source_id: sourceId,
-      app_id: null,
       event_type: 'order.created',
-      idempotency_key: null,
-      is_duplicate_event: false,
       status: 'Processing',
-      status_reason: null,
       raw: '{"order":{"id":7},"$odd.key":true}',
       headers_json: '{"content-type":"application/json","x.dotted":"1"}',
-      forward_headers_json: '{}',
       url_query_params: 'a=1',
-      metadata: '',
       // the router records the endpoints it created deliveries for
       endpoints: [endpointId],
       target: { mode: 'source' },
       acknowledged_at: new Date(),
     });
     const deliveryId = newId();
-    await h.store.deliveries.insert(p.id, {
+    await makeDelivery(h.store, p.id, {
       _id: deliveryId,
       event_id: eventId,
       endpoint_id: endpointId,
-      subscription_id: newId(),
       source_id: sourceId,
       event_type: 'order.created',
       status: 'Retry',
-      delivery_mode: 'at_least_once',
-      payload: null,
       attempts_made: 1,
-      retries_used: 0,
       next_attempt_at: new Date(Date.now() + 60_000),
       status_reason: 'HTTP 500',
       attempts: [
@@ -158,7 +148,6 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
           created_at: new Date(),
         },
       ],
-      metadata: {},
     });
     const res = await h.call('GET', `${base()}/${eventId}`, { key: p.key });
     expect(res.status).toBe(200);
@@ -227,24 +216,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     for (let i = 0; i < 5; i++) {
       const id = newId();
       ids.push(id);
-      await h.store.events.insert(q.id, {
-        _id: id,
-        source_id: null,
-        app_id: null,
-        event_type: 'e',
-        idempotency_key: null,
-        is_duplicate_event: false,
-        status: 'Success',
-        status_reason: null,
-        raw: `{"i":${i}}`,
-        headers_json: '{}',
-        forward_headers_json: '{}',
-        url_query_params: '',
-        metadata: '',
-        endpoints: [],
-        target: { mode: 'broadcast' },
-        acknowledged_at: null,
-      });
+      await makeEvent(h.store, q.id, { _id: id, event_type: 'e', raw: `{"i":${i}}` });
     }
     const first = await h.call('GET', `/v1/projects/${q.id}/events?perPage=3`, { key: q.key });
     expect(first.body.data.content.map((e: { uid: string }) => e.uid)).toEqual([ids[4], ids[3], ids[2]]);

@@ -1,6 +1,6 @@
 import { hashSecret, newId, randomToken } from '@hookrail/domain';
-import type { DeliveryDoc, EventDoc, Store } from '@hookrail/store';
-import { makeEndpoint } from '@hookrail/testkit';
+import type { DeliveryDoc, Store } from '@hookrail/store';
+import { makeDelivery, makeEndpoint, makeEvent } from '@hookrail/testkit';
 
 /** Test data for the portal's tests, written straight into the real store. */
 export interface LinkOptions {
@@ -44,39 +44,17 @@ export async function seedDelivery(
   endpointId: string,
   status: DeliveryDoc['status'],
 ) {
-  const eventId = newId();
-  await store.events.insert(projectId, {
-    _id: eventId,
-    source_id: null,
-    app_id: null,
-    event_type: 'invoice.paid',
-    idempotency_key: null,
-    is_duplicate_event: false,
+  const { _id: eventId } = await makeEvent(store, projectId, {
     status: status === 'Success' ? 'Success' : 'Failure',
-    status_reason: null,
-    raw: '{"amount":42}',
-    headers_json: '{}',
-    forward_headers_json: '{}',
-    url_query_params: '',
-    metadata: '',
     endpoints: [endpointId],
     target: { mode: 'single', endpoint_id: endpointId },
     acknowledged_at: new Date(),
-  } as Omit<EventDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>);
-  const delivery = await store.deliveries.insert(projectId, {
-    _id: newId(),
+  });
+  const delivery = await makeDelivery(store, projectId, {
     event_id: eventId,
     endpoint_id: endpointId,
-    subscription_id: newId(),
-    source_id: null,
-    event_type: 'invoice.paid',
     status,
-    delivery_mode: 'at_least_once',
-    payload: null,
     attempts_made: 1,
-    retries_used: 0,
-    next_attempt_at: null,
-    status_reason: null,
     attempts: [
       {
         uid: newId(),
@@ -91,7 +69,6 @@ export async function seedDelivery(
         created_at: new Date(),
       },
     ],
-    metadata: {},
   });
   return { eventId, delivery };
 }
