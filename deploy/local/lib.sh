@@ -4,7 +4,8 @@
 # Layout:
 #   $CACHE (${HOOKRAIL_CACHE:-$HOME/.cache/hookrail})  downloads and builds, shared by all checkouts
 #     kafka/libs/, elasticmq/libs/            jars (re-copied when the pom changes)
-#     bin/ferretdb-<hash>, bin/pubsub-fake-<hash>   Go builds (<hash> of go.mod+go.sum+main.go)
+#     secantusdb-<version>/                   a Python venv with SecantusDB (MongoDB wire protocol)
+#     bin/pubsub-fake-<hash>                  Go build (<hash> of go.mod+go.sum+main.go)
 #   $REPO_ROOT/.local/servers/<name>/         per-checkout state: data, logs, pid file
 #   $REPO_ROOT/.local/servers.json            connection settings for tests and services
 
@@ -18,6 +19,9 @@ KAFKA_LIBS="$CACHE/kafka/libs"
 HELM_VERSION=v3.19.0
 HELM_BIN="$CACHE/bin/helm-$HELM_VERSION"
 ELASTICMQ_LIBS="$CACHE/elasticmq/libs"
+SECANTUS_VERSION=0.7.0b3
+SECANTUS_VENV="$CACHE/secantusdb-$SECANTUS_VERSION"
+SECANTUS_BIN="$SECANTUS_VENV/bin/secantusd-py"
 
 export GOTOOLCHAIN=local
 

@@ -3,7 +3,8 @@
 # and builds nothing and takes well under a second.
 #   - apt: rabbitmq-server (+ loopback-only config in /etc/rabbitmq)
 #   - Maven Central: Kafka 3.9.1 and ElasticMQ 1.7.1 jars  -> $CACHE/{kafka,elasticmq}/libs
-#   - Go: FerretDB wrapper and Pub/Sub fake                -> $CACHE/bin/<name>-<source hash>
+#   - PyPI: SecantusDB (MongoDB wire protocol on WiredTiger) -> $CACHE/secantusdb-<version>/ (a venv)
+#   - Go: Pub/Sub fake                                     -> $CACHE/bin/<name>-<source hash>
 # $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
 # clones on the same machine (e.g. CI) reuse it.
 set -euo pipefail
@@ -136,6 +137,27 @@ provision_go() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# SecantusDB from PyPI, in a virtualenv of its own (pinned version; the venv path carries it)
+# ---------------------------------------------------------------------------------------------
+provision_secantusdb() {
+  # A venv records its own path in its scripts, so it is built in place; the marker file is
+  # written only once pip finished, so an interrupted install is redone.
+  [[ -f "$SECANTUS_VENV/.complete" ]] && return 0
+  did_work
+  command -v python3 >/dev/null || die "python3 (3.10+) not found"
+  log "installing secantusdb $SECANTUS_VERSION (pip, first run: about 30 s)"
+  rm -rf "$SECANTUS_VENV"
+  if ! { python3 -m venv "$SECANTUS_VENV" &&
+      "$SECANTUS_VENV/bin/pip" install -q --disable-pip-version-check "secantusdb==$SECANTUS_VERSION"; } \
+      >"$CACHE/secantusdb.install.log" 2>&1; then
+    tail -n 30 "$CACHE/secantusdb.install.log" >&2
+    rm -rf "$SECANTUS_VENV"
+    die "pip install secantusdb failed (log: $CACHE/secantusdb.install.log)"
+  fi
+  touch "$SECANTUS_VENV/.complete"
+}
+
+# ---------------------------------------------------------------------------------------------
 # Chromium from Debian (the portal's browser tests drive it with playwright-core)
 # ---------------------------------------------------------------------------------------------
 provision_chromium() {
@@ -176,7 +198,7 @@ provision_chromium
 pids=()
 # (The two Maven runs share ~/.m2, so they run one after the other.)
 { provision_jars kafka && provision_jars elasticmq; } & pids+=($!)
-provision_go ferretdb ferretdb & pids+=($!)
+provision_secantusdb & pids+=($!)
 provision_go pubsub-fake pubsub-fake & pids+=($!)
 provision_helm & pids+=($!)
 failed=0

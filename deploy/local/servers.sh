@@ -2,7 +2,7 @@
 # Local servers for Hookrail development and tests, all on 127.0.0.1, no Docker:
 #
 #   kafka        Apache Kafka 3.9.1, KRaft single node   127.0.0.1:9092 (controller 9093)
-#   ferretdb     FerretDB 1.24.2 on SQLite (MongoDB)     127.0.0.1:27017
+#   mongodb      SecantusDB 0.7 (MongoDB wire protocol)  127.0.0.1:27017
 #   rabbitmq     RabbitMQ from Debian (AMQP)             127.0.0.1:5672
 #   elasticmq    ElasticMQ 1.7.1 (SQS)                   127.0.0.1:9324
 #   pubsub-fake  Google Pub/Sub fake (pstest, gRPC)      127.0.0.1:8085
@@ -21,13 +21,13 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERVERS=(kafka ferretdb rabbitmq elasticmq pubsub-fake)
+SERVERS=(kafka mongodb rabbitmq elasticmq pubsub-fake)
 JAVA="${JAVA:-java}"
 
 port_of() {
   case "$1" in
     kafka) echo 9092 ;;
-    ferretdb) echo 27017 ;;
+    mongodb) echo 27017 ;;
     rabbitmq) echo 5672 ;;
     elasticmq) echo 9324 ;;
     pubsub-fake) echo 8085 ;;
@@ -45,7 +45,7 @@ timeout_of() {
 pattern_of() {
   case "$1" in
     kafka) echo "kafka.Kafka" ;;
-    ferretdb) echo "/bin/ferretdb-" ;;
+    mongodb) echo "secantusd-py" ;;
     rabbitmq) echo "beam" ;;
     elasticmq) echo "org.elasticmq.server.Main" ;;
     pubsub-fake) echo "/bin/pubsub-fake-" ;;
@@ -228,13 +228,15 @@ EOF
   wait_ready kafka "$(cat "$(pidfile_of kafka)")" kafka_started
 }
 
-start_ferretdb() {
-  local dir="$STATE_DIR/ferretdb" bin
-  bin="$(go_bin_path ferretdb ferretdb)"
+start_mongodb() {
+  local dir="$STATE_DIR/mongodb"
   mkdir -p "$dir/data"
-  spawn ferretdb "$dir/server.log" "$bin" -listen-addr 127.0.0.1:27017 -sqlite-dir "$dir/data" ||
-    { fail ferretdb "could not spawn"; return 1; }
-  wait_ready ferretdb "$(cat "$(pidfile_of ferretdb)")"
+  # A single-node replica set (transactions, change streams). Writes are made durable by the
+  # store's journaled write concern ({w: 1, j: true}), which this server honours per write.
+  spawn mongodb "$dir/server.log" "$SECANTUS_BIN" --host 127.0.0.1 --port 27017 \
+    --storage-path "$dir/data" --cache-size "${HOOKRAIL_MONGODB_CACHE:-1G}" --log-level WARNING ||
+    { fail mongodb "could not spawn"; return 1; }
+  wait_ready mongodb "$(cat "$(pidfile_of mongodb)")"
 }
 
 start_elasticmq() {

@@ -1,16 +1,17 @@
 import mongoose, { type Connection } from 'mongoose';
 
 /**
- * One mongoose connection per process. The code uses only what both MongoDB and the
- * MongoDB-protocol test server (FerretDB 1.x) support: no transactions, no change streams, no TTL
- * or partial indexes, no `$lookup`, and no user-controlled keys in documents (user JSON is stored
- * as strings).
+ * One mongoose connection per process. Every write is acknowledged only once it is in the journal
+ * (`j: true`; majority on a replica set, which on MongoDB is journaled too): an offset is committed
+ * after its documents are acknowledged, so an acknowledged write must survive a crash of the
+ * server. User JSON is stored as strings (its keys may contain `.` or `$`).
  */
 export async function connectMongo(url: string, opts: { appName?: string } = {}): Promise<Connection> {
   const conn = mongoose.createConnection(url, {
     appName: opts.appName,
     serverSelectionTimeoutMS: 5000,
     maxPoolSize: 50,
+    writeConcern: { w: 'majority', journal: true },
     autoIndex: false,
     autoCreate: false,
   });
