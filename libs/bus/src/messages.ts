@@ -1,7 +1,9 @@
 /**
- * Message shapes on the Kafka topics. Messages carry ids and the small facts a consumer needs;
- * MongoDB holds the truth (the event message is the exception: it carries the payload because the
- * event is persisted by the router after it was accepted).
+ * Message shapes on the Kafka topics. Messages carry ids and the facts a consumer needs; MongoDB
+ * holds the queryable record. Two messages carry payloads, because Kafka holds them durably before
+ * MongoDB does: the event message (the router writes the event document after it was accepted)
+ * and a delivery's first send (`first_send`: the sender records the delivery with its first
+ * attempt, so nothing is read from MongoDB on the way to the endpoint).
  */
 
 /** Where an event should go: by source (incoming projects) or by endpoint/owner/broadcast (outgoing). */
@@ -30,6 +32,25 @@ export interface EventMessage {
   accepted_at: string;
 }
 
+/** What the first send of a delivery needs and what its document records (set by the router). */
+export interface FirstSend {
+  subscription_id: string;
+  source_id: string | null;
+  event_type: string;
+  delivery_mode: 'at_least_once' | 'at_most_once';
+  /** The payload after the subscription function, as sent; null: the event's payload (`raw`). */
+  payload: string | null;
+  /** The event's payload as accepted. */
+  raw: string;
+  /** Headers to send on (the event's forward/custom headers). */
+  forward_headers: Record<string, string>;
+  idempotency_key: string | null;
+  /** How many deliveries the event has (its status is derived from all of them). */
+  siblings: number;
+  /** When the router created the delivery (RFC 3339). */
+  created_at: string;
+}
+
 export interface DeliveryMessage {
   delivery_id: string;
   project_id: string;
@@ -37,8 +58,10 @@ export interface DeliveryMessage {
   event_id: string;
   /** Why this send happens now: first try, a due retry, a manual resend. */
   reason: 'initial' | 'retry' | 'resend' | 'probe' | 'released';
-  /** For `retry`: the due time it was scheduled for, so a stale duplicate can be recognised. */
+  /** For `retry`: the due time it was scheduled for (lateness is measured against it). */
   scheduled_for?: string;
+  /** Set on the router's first send: the delivery has no document yet; everything is here. */
+  first_send?: FirstSend;
 }
 
 export interface RetryMessage {

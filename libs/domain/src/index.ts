@@ -3,3 +3,4 @@ export * from './ids';
 export * from './time';
 export * from './envelope';
 export * from './secret-box';
+export * from './coalescer';

@@ -1,3 +1,4 @@
 export * from './delivery-id';
 export * from './match-subscriptions';
 export * from './event-status';
+export * from './meta-event-destination';

@@ -9,7 +9,6 @@ import { createSender } from './sender/send-delivery';
 import { endpointStatusGate } from './sender/endpoint-status.gate';
 import type { Gate } from './sender/gates';
 import { ConfigCache } from './shared/config-cache';
-import { RecentEvents } from './shared/recent-events';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 export const ROUTER_GROUP = 'dispatcher-router';
@@ -37,7 +36,6 @@ export function definition(
       const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
       const functions = await FunctionRunner.create();
       const cache = new ConfigCache(store);
-      const events = new RecentEvents(store);
       const health = createEndpointHealth({
         config,
         store,
@@ -54,11 +52,10 @@ export function definition(
         health.rateLimitGate,
       ];
 
-      const route = createRouter({ store, config: cache, events, functions, publisher, logger, metrics });
+      const route = createRouter({ store, config: cache, functions, publisher, logger, metrics });
       const send = createSender({
         store,
         config: cache,
-        events,
         http,
         tokens,
         box,

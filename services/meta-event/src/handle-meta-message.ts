@@ -2,9 +2,10 @@ import type { MessageContext, MetaEventType, MetaMessage, Publisher } from '@hoo
 import type { HttpClient } from '@hookrail/delivery';
 import { idFrom, toTimestamp, type SecretBox } from '@hookrail/domain';
 import { decideRetry, parseRetryAfter } from '@hookrail/retry';
+import { metaEventDestination } from '@hookrail/routing';
 import type { MetaEventDoc, MetaEventStatus, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { decideSend, initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
+import { initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
 import { sendMetaEvent } from './send-meta-event';
 
 export interface MetaDeps {
@@ -53,7 +54,7 @@ export async function handleMetaMessage(
   if (!shouldSend(doc.status, Boolean(message.meta_event_id)))
     return { kind: 'skipped', reason: `meta event is ${doc.status}` };
 
-  const decision = decideSend(project.config.meta_event, doc.event_type);
+  const decision = metaEventDestination(project.config.meta_event, doc.event_type);
   if (decision.kind === 'discard') {
     await deps.store.metaEvents.update(projectId, doc._id, { status: 'Discarded' });
     return { kind: 'discarded', meta_event_id: doc._id, reason: decision.reason };

@@ -1,35 +1,7 @@
 import { decideRetry } from '@hookrail/retry';
-import { decideSend, initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
+import { initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
 
 describe('meta event rules', () => {
-  const enabled = { is_enabled: true, url: 'https://example.com/meta', secret: 's', event_type: [] };
-
-  it('sends every type when the project enables meta events with an empty selection', () => {
-    expect(decideSend(enabled, 'endpoint.created')).toEqual({
-      kind: 'send',
-      url: 'https://example.com/meta',
-      secret: 's',
-    });
-  });
-
-  it('sends only selected types when the selection is not empty', () => {
-    const config = { ...enabled, event_type: ['eventdelivery.failed'] };
-    expect(decideSend(config, 'eventdelivery.failed').kind).toBe('send');
-    expect(decideSend(config, 'endpoint.created')).toEqual({
-      kind: 'discard',
-      reason: 'meta event type endpoint.created is not selected',
-    });
-  });
-
-  it('discards when meta events are disabled, unset, or have no URL', () => {
-    expect(decideSend({ ...enabled, is_enabled: false }, 'endpoint.created').kind).toBe('discard');
-    expect(decideSend(undefined, 'endpoint.created').kind).toBe('discard');
-    expect(decideSend({ ...enabled, url: undefined }, 'endpoint.created')).toEqual({
-      kind: 'discard',
-      reason: 'the project has no meta event URL',
-    });
-  });
-
   it('builds the payload as {event_type, data} and snapshots the project strategy', () => {
     const raw = metaPayload('endpoint.created', { uid: 'e1' });
     expect(JSON.parse(raw)).toEqual({ event_type: 'endpoint.created', data: { uid: 'e1' } });

@@ -1,23 +1,6 @@
 import { DEFAULT_MAX_RETRY_SECONDS, type RetryPolicy } from '@hookrail/retry';
 import type { MetaEventDoc, MetaEventStatus, ProjectConfig } from '@hookrail/store';
 
-export type SendDecision =
-  { kind: 'send'; url: string; secret: string } | { kind: 'discard'; reason: string };
-
-/**
- * Whether a meta event goes out, judged on the project's configuration at send time (so enabling
- * meta events and resending an earlier one sends it): enabled, a URL, and the type selected
- * (an empty selection means every type).
- */
-export function decideSend(config: ProjectConfig['meta_event'] | undefined, eventType: string): SendDecision {
-  if (!config?.is_enabled) return { kind: 'discard', reason: 'meta events are disabled for the project' };
-  if (!config.url) return { kind: 'discard', reason: 'the project has no meta event URL' };
-  const selected = config.event_type ?? [];
-  if (selected.length > 0 && !selected.includes(eventType))
-    return { kind: 'discard', reason: `meta event type ${eventType} is not selected` };
-  return { kind: 'send', url: config.url, secret: config.secret ?? '' };
-}
-
 /** The body sent and stored as `metadata.raw`: exactly these bytes are signed. */
 export function metaPayload(eventType: string, data: unknown): string {
   return JSON.stringify({ event_type: eventType, data: data ?? null });

@@ -1,9 +1,8 @@
 import type { DeliveryMessage, MetaEventType, MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
 import type { ScheduleDoc, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { errorMessage, toTimestamp } from '@hookrail/domain';
+import { Coalescer, errorMessage, toTimestamp } from '@hookrail/domain';
 import { backoffMs } from '@hookrail/retry';
-import { Coalescer } from './coalescer';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 
 export interface SchedulerOptions {
@@ -89,7 +88,7 @@ export class Scheduler {
   async accept(msg: RetryMessage, partition: number): Promise<void> {
     const doc = await this.toDoc(msg, partition);
     if (!doc) return;
-    await this.writer.write(doc);
+    await this.writer.submit(doc);
     this.m.scheduled.inc({ reason: msg.reason });
     if (this.owned.has(doc.shard)) this.enqueue(doc);
   }

@@ -1,17 +1,15 @@
 import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
+import { Coalescer } from '@hookrail/domain';
 import type { FunctionRunner } from '@hookrail/functions';
 import { deliveryId, eventStatusFrom, matchSubscriptions } from '@hookrail/routing';
-import type { DeliveryDoc, EventDoc, Store, SubscriptionDoc } from '@hookrail/store';
+import type { DeliveryDoc, EventDoc, IdempotencyClaim, Store, SubscriptionDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { Coalescer } from '../shared/coalescer';
 import type { ConfigCache } from '../shared/config-cache';
-import type { RecentEvents } from '../shared/recent-events';
 import { eventDocument } from './persist-event';
 
 export interface RouterDeps {
   store: Store;
   config: ConfigCache;
-  events: RecentEvents;
   functions: FunctionRunner;
   publisher: Publisher;
   logger: Logger;
@@ -19,11 +17,15 @@ export interface RouterDeps {
 }
 
 /**
- * The router stage: an accepted event → the event document and one delivery per matching
- * subscription, then the delivery messages. Every write is keyed by a deterministic id, so a
- * redelivered event message repeats the work without creating anything twice.
+ * The router stage: an accepted event → its event document and one delivery per matching
+ * subscription. A delivery to be sent goes out as a message carrying everything its first send
+ * needs; its document is written by the sender together with the first attempt. The event
+ * document is written beside the publish, not before it, and the offset is committed once both
+ * are done. Every write and message is keyed by a deterministic id, so a redelivered event
+ * message repeats the work without creating anything twice.
  */
 export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<void> {
+  const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
   const eventWrites = new Coalescer<EventDoc>((docs) => deps.store.events.insertManyIfAbsent(docs));
   const deliveryWrites = new Coalescer<DeliveryDoc>((docs) => deps.store.deliveries.insertManyIfAbsent(docs));
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
@@ -31,9 +33,8 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
   ]);
 
   return async function route(m: EventMessage): Promise<void> {
-    const log = deps.logger.child({ project_id: m.project_id, event_id: m.event_id });
     if (m.idempotency_key) {
-      const owner = await deps.store.events.claimIdempotencyKey(m.project_id, m.idempotency_key, m.event_id);
+      const owner = await claims.submit({ projectId: m.project_id, key: m.idempotency_key, eventId: m.event_id });
       if (owner !== m.event_id) {
         routed.inc({ outcome: 'duplicate' });
         await eventWrites.submit(
@@ -74,32 +75,49 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       if (d) deliveries.push(d);
     }
     for (const d of deliveries) d.metadata = { siblings: deliveries.length };
-    await Promise.all(deliveries.map((d) => deliveryWrites.submit(d)));
+    const toSend = deliveries.filter((d) => d.status === 'Scheduled');
+    // Deliveries decided here (discarded, failed function) are recorded at once; the others by the sender.
+    const decided = deliveries.filter((d) => d.status !== 'Scheduled');
 
     const endpoints = [...new Set(deliveries.map((d) => d.endpoint_id))];
-    const status = deliveries.length === 0 ? 'Failure' : eventStatusFrom(deliveries.map((d) => d.status));
-    const reason = deliveries.length === 0 ? 'no subscription matched the event' : null;
-    await eventWrites.submit(eventDocument(m, { status, reason, endpoints }));
-    routed.inc({ outcome: deliveries.length === 0 ? 'unmatched' : 'matched' });
-    deps.events.remember(m.project_id, {
-      _id: m.event_id,
-      event_type: m.event_type,
-      raw: m.raw,
-      forward_headers_json: JSON.stringify(m.forward_headers ?? {}),
-      idempotency_key: m.idempotency_key ?? null,
-      acknowledged_at: new Date(m.accepted_at),
+    const unmatched = deliveries.length === 0;
+    const eventDoc = eventDocument(m, {
+      status: eventStatusFrom(deliveries.map((d) => d.status)),
+      reason: unmatched ? 'no subscription matched the event' : null,
+      endpoints,
     });
-    const messages: DeliveryMessage[] = deliveries
-      .filter((d) => d.status === 'Scheduled')
-      .map((d) => ({
-        delivery_id: d._id,
-        project_id: m.project_id,
-        endpoint_id: d.endpoint_id,
-        event_id: m.event_id,
-        reason: 'initial',
-      }));
-    await deps.publisher.publish('deliveries', messages);
-    log.debug({ deliveries: deliveries.length }, 'event routed');
+    await Promise.all([
+      eventWrites.submit(eventDoc),
+      ...decided.map((d) => deliveryWrites.submit(d)),
+      deps.publisher.publish('deliveries', toSend.map((d) => firstSendMessage(m, d))),
+    ]);
+    routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
+    deps.logger.debug(
+      { project_id: m.project_id, event_id: m.event_id, deliveries: deliveries.length },
+      'event routed',
+    );
+  };
+}
+
+function firstSendMessage(m: EventMessage, d: DeliveryDoc): DeliveryMessage {
+  return {
+    delivery_id: d._id,
+    project_id: m.project_id,
+    endpoint_id: d.endpoint_id,
+    event_id: m.event_id,
+    reason: 'initial',
+    first_send: {
+      subscription_id: d.subscription_id,
+      source_id: d.source_id,
+      event_type: d.event_type,
+      delivery_mode: d.delivery_mode,
+      payload: d.payload,
+      raw: m.raw,
+      forward_headers: m.forward_headers ?? {},
+      idempotency_key: m.idempotency_key ?? null,
+      siblings: Number(d.metadata.siblings ?? 1),
+      created_at: d.created_at.toISOString(),
+    },
   };
 }
 

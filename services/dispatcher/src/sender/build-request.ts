@@ -1,7 +1,15 @@
 import { signatureHeaders, type SignatureConfig, type SigningSecret } from '@hookrail/signing';
 import type { SecretBox } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
-import type { EventForDelivery } from '../shared/recent-events';
+
+/** What a request needs of the delivery's event. */
+export interface EventForDelivery {
+  _id: string;
+  event_type: string;
+  raw: string;
+  forward_headers: Record<string, string>;
+  idempotency_key: string | null;
+}
 
 export const USER_AGENT = `Hookrail/${process.env.npm_package_version ?? '0.1.0'}`;
 
@@ -31,9 +39,7 @@ export function buildRequest(opts: {
   const { delivery, event, endpoint } = opts;
   const body = Buffer.from(delivery.payload ?? event.raw, 'utf8');
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(
-    JSON.parse(event.forward_headers_json || '{}') as Record<string, string>,
-  )) {
+  for (const [name, value] of Object.entries(event.forward_headers)) {
     if (!RESERVED.has(name.toLowerCase())) headers[name] = String(value);
   }
   Object.assign(headers, {

@@ -1,16 +1,16 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
-import { eventStatusFrom } from '@hookrail/routing';
+import { Coalescer, toTimestamp } from '@hookrail/domain';
+import { eventStatusFrom, metaEventDestination } from '@hookrail/routing';
 import type {
   DeliveryAttempt,
   DeliveryDoc,
+  DeliveryOutcome,
   DeliveryStatus,
-  DeliveryUpdate,
-  EventStatus,
+  EventStatusUpdate,
+  ProjectDoc,
   Store,
 } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
-import { Coalescer } from '../shared/coalescer';
 import type { GateDecision } from './gates';
 
 export type FinalOutcome =
@@ -18,93 +18,69 @@ export type FinalOutcome =
   | { status: 'Retry'; delaySeconds: number; reason: string }
   | { status: 'Failure' | 'Discarded'; reason: string };
 
-type EventStatusUpdate = { projectId: string; id: string; status: EventStatus; reason?: string | null };
-
 /**
- * Makes an outcome durable, then tells the rest of the system: the delivery document first (with
- * the attempt), then the retry message and meta event, then the event's status. A redelivered
- * message finds the recorded outcome and only repeats the (idempotent) follow-ups.
+ * Makes an outcome durable, then tells the rest of the system. The delivery document is written
+ * once per outcome (created with the first attempt when the first send carried everything), in
+ * group-committed batches; the event's status is written beside it; the retry message follows
+ * the delivery write (the scheduler's send reads the document); the meta event is published only
+ * when the project will send it. A redelivered message repeats these idempotent writes.
  */
 export class OutcomeRecorder {
-  private readonly deliveryWrites: Coalescer<DeliveryUpdate>;
+  private readonly deliveryWrites: Coalescer<DeliveryOutcome>;
   private readonly eventWrites: Coalescer<EventStatusUpdate>;
   private readonly now: () => number;
 
   constructor(
     private readonly deps: { store: Store; publisher: Publisher; logger: Logger; now?: () => number },
   ) {
-    this.deliveryWrites = new Coalescer((u) => deps.store.deliveries.applyUpdates(u));
+    this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o));
     this.eventWrites = new Coalescer((u) => deps.store.events.setStatuses(u));
     this.now = deps.now ?? Date.now;
   }
 
-  async finish(delivery: DeliveryDoc, outcome: FinalOutcome, attempt: DeliveryAttempt | null): Promise<void> {
+  /** A final or retry outcome; `project` is known when an attempt was made (meta events). */
+  async finish(
+    delivery: DeliveryDoc,
+    outcome: FinalOutcome,
+    attempt: DeliveryAttempt | null,
+    project?: ProjectDoc,
+  ): Promise<void> {
     const nextAt = outcome.status === 'Retry' ? new Date(this.now() + outcome.delaySeconds * 1000) : null;
-    await this.deliveryWrites.submit({
-      projectId: delivery.project_id,
-      id: delivery._id,
-      update: {
-        $set: {
-          status: outcome.status,
-          status_reason: 'reason' in outcome ? outcome.reason : null,
-          next_attempt_at: nextAt,
-        },
-        ...(attempt ? { $push: { attempts: attempt } } : {}),
-        $inc: { attempts_made: attempt ? 1 : 0, retries_used: outcome.status === 'Retry' ? 1 : 0 },
-      },
+    const recorded = this.deliveryWrites.submit({
+      delivery,
+      status: outcome.status,
+      reason: 'reason' in outcome ? outcome.reason : null,
+      nextAttemptAt: nextAt,
+      attempt,
+      retrySpent: outcome.status === 'Retry',
     });
-    const follow: Promise<void>[] = [];
-    if (nextAt) follow.push(this.publishRetry(delivery, nextAt, 'failed'));
-    if (attempt) {
-      follow.push(
-        this.deps.publisher.publish('meta', [
-          {
-            project_id: delivery.project_id,
-            event_type: outcome.status === 'Success' ? 'eventdelivery.success' : 'eventdelivery.failed',
-            data: {
-              delivery_id: delivery._id,
-              event_id: delivery.event_id,
-              endpoint_id: delivery.endpoint_id,
-              subscription_id: delivery.subscription_id,
-              event_type: delivery.event_type,
-              status: outcome.status,
-              http_status: attempt.http_status,
-              error: attempt.error,
-              attempts_made: delivery.attempts_made + 1,
-            },
-            occurred_at: toTimestamp(this.now()),
-          },
-        ]),
-      );
-    }
-    follow.push(this.updateEventStatus(delivery, outcome.status));
-    await Promise.all(follow);
+    await Promise.all([
+      nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
+      attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
+      this.updateEventStatus(delivery, outcome.status, recorded),
+    ]);
   }
 
   /** Held by a gate: waits without spending a retry and comes back through the retry scheduler. */
   async hold(delivery: DeliveryDoc, gate: Extract<GateDecision, { kind: 'hold' }>): Promise<void> {
     const until = new Date(gate.untilMs);
     await this.deliveryWrites.submit({
-      projectId: delivery.project_id,
-      id: delivery._id,
-      update: {
-        $set: {
-          status: 'Scheduled',
-          next_attempt_at: until,
-          status_reason: `held: ${gate.detail ?? gate.reason}`,
-        },
-      },
+      delivery,
+      status: 'Scheduled',
+      reason: `held: ${gate.detail ?? gate.reason}`,
+      nextAttemptAt: until,
+      attempt: null,
+      retrySpent: false,
     });
     await this.publishRetry(delivery, until, gate.reason);
   }
 
-  /** at_most_once: the durable marker that a request may be on its way. */
-  async markProcessing(delivery: DeliveryDoc): Promise<void> {
-    await this.deliveryWrites.submit({
-      projectId: delivery.project_id,
-      id: delivery._id,
-      update: { $set: { status: 'Processing' } },
-    });
+  /**
+   * at_most_once: the durable marker that a request may be on its way, written before it goes
+   * out. Returns the status the delivery had before (null: it had no document yet).
+   */
+  markProcessing(delivery: DeliveryDoc): Promise<DeliveryStatus | null> {
+    return this.deps.store.deliveries.markProcessing(delivery);
   }
 
   republishRetry(delivery: DeliveryDoc): Promise<void> {
@@ -125,13 +101,48 @@ export class OutcomeRecorder {
     ]);
   }
 
-  private async updateEventStatus(delivery: DeliveryDoc, status: DeliveryStatus): Promise<void> {
-    // The router records how many deliveries the event has; with one, no query is needed.
+  private async publishMeta(
+    delivery: DeliveryDoc,
+    outcome: FinalOutcome,
+    attempt: DeliveryAttempt,
+    project: ProjectDoc,
+  ): Promise<void> {
+    const type = outcome.status === 'Success' ? 'eventdelivery.success' : 'eventdelivery.failed';
+    if (metaEventDestination(project.config.meta_event, type).kind !== 'send') return;
+    await this.deps.publisher.publish('meta', [
+      {
+        project_id: delivery.project_id,
+        event_type: type,
+        data: {
+          delivery_id: delivery._id,
+          event_id: delivery.event_id,
+          endpoint_id: delivery.endpoint_id,
+          subscription_id: delivery.subscription_id,
+          event_type: delivery.event_type,
+          status: outcome.status,
+          http_status: attempt.http_status,
+          error: attempt.error,
+          attempts_made: delivery.attempts_made + 1,
+        },
+        occurred_at: toTimestamp(this.now()),
+      },
+    ]);
+  }
+
+  private async updateEventStatus(
+    delivery: DeliveryDoc,
+    status: DeliveryStatus,
+    recorded: Promise<void>,
+  ): Promise<void> {
+    // The router records how many deliveries the event has; with one, no query is needed. With
+    // more, the others are read once this one is written; one without a document yet is in flight.
     const siblings = Number((delivery.metadata as { siblings?: number } | undefined)?.siblings ?? 0);
-    const statuses =
-      siblings === 1
-        ? [status]
-        : await this.deps.store.deliveries.statusesOfEvent(delivery.project_id, delivery.event_id);
+    let statuses: DeliveryStatus[] = [status];
+    if (siblings !== 1) {
+      await recorded;
+      statuses = await this.deps.store.deliveries.statusesOfEvent(delivery.project_id, delivery.event_id);
+      while (statuses.length < siblings) statuses.push('Processing');
+    }
     await this.eventWrites.submit({
       projectId: delivery.project_id,
       id: delivery.event_id,

@@ -1,4 +1,5 @@
-import type { DeliveryMessage, Publisher } from '@hookrail/bus';
+import { LRUCache } from 'lru-cache';
+import type { DeliveryMessage, FirstSend, Publisher } from '@hookrail/bus';
 import { newId, type SecretBox } from '@hookrail/domain';
 import {
   credentialHeaderNames,
@@ -9,18 +10,16 @@ import {
   type OAuth2TokenCache,
 } from '@hookrail/delivery';
 import type { RetryPolicy } from '@hookrail/retry';
-import type { DeliveryAttempt, Store } from '@hookrail/store';
+import type { DeliveryAttempt, DeliveryDoc, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { ConfigCache } from '../shared/config-cache';
-import type { RecentEvents } from '../shared/recent-events';
-import { buildRequest } from './build-request';
+import { buildRequest, type EventForDelivery } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
 import { OutcomeRecorder } from './outcome-recorder';
 
 export interface SenderDeps {
   store: Store;
   config: ConfigCache;
-  events: RecentEvents;
   http: HttpClient;
   tokens: OAuth2TokenCache;
   box: SecretBox;
@@ -55,14 +54,45 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   );
 
   // Deliveries are keyed by endpoint, so copies of one delivery message reach this process: the
-  // second waits for the first and then finds its outcome instead of sending again.
+  // second waits for the first and then finds its outcome instead of sending again. A first send
+  // reads nothing, so the first sends this process recorded are remembered: a redelivered copy
+  // (a rebalance, a router that crashed after publishing) is dropped. Only a crash of this
+  // process forgets them, and then the copy is sent again with the same delivery id.
   const inFlight = new Map<string, Promise<void>>();
+  const firstSent = new LRUCache<string, true>({ max: 200_000 });
+  /**
+   * A delivery sent again (retry, resend, release) has a document: it is read, and a message that
+   * finds its outcome already recorded does nothing more.
+   */
+  async function loadForSend(m: DeliveryMessage): Promise<Loaded> {
+    const delivery = await deps.store.deliveries.findForSend(m.project_id, m.delivery_id);
+    if (!delivery) return { kind: 'skip', reason: 'delivery not found, skipping' };
+    if (FINAL.has(delivery.status)) return { kind: 'skip' }; // already done: a redelivered message
+    const event = await deps.store.events.findById(m.project_id, delivery.event_id);
+    const forSend = event && {
+      _id: event._id,
+      event_type: event.event_type,
+      raw: event.raw,
+      forward_headers: parseHeaders(event.forward_headers_json),
+      idempotency_key: event.idempotency_key,
+    };
+    if (delivery.status === 'Retry' && m.reason === 'initial') {
+      // The outcome was recorded but the offset not committed: hand the retry on again (idempotent).
+      return { kind: 'retry_recorded', delivery, event: forSend };
+    }
+    if (delivery.status === 'Processing' && delivery.delivery_mode === 'at_most_once')
+      return { kind: 'interrupted', delivery, event: forSend };
+    return { kind: 'send', delivery, event: forSend };
+  }
+
   return async function sendOnce(m: DeliveryMessage): Promise<void> {
     const running = inFlight.get(m.delivery_id);
     if (running) await running.catch(() => undefined);
+    if (m.first_send && firstSent.has(m.delivery_id)) return;
     const p = send(m).finally(() => inFlight.delete(m.delivery_id));
     inFlight.set(m.delivery_id, p);
-    return p;
+    await p;
+    if (m.first_send) firstSent.set(m.delivery_id, true);
   };
 
   async function send(m: DeliveryMessage): Promise<void> {
@@ -72,14 +102,14 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       endpoint_id: m.endpoint_id,
       event_id: m.event_id,
     });
-    const delivery = await deps.store.deliveries.findForSend(m.project_id, m.delivery_id);
-    if (!delivery) return log.warn('delivery not found, skipping');
-    if (FINAL.has(delivery.status)) return; // already done: a redelivered message
-    if (delivery.status === 'Retry' && m.reason === 'initial') {
-      // The outcome was recorded but the offset not committed: hand the retry on again (idempotent).
-      return recorder.republishRetry(delivery);
+    const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(m);
+    if (loaded.kind === 'skip') {
+      if (loaded.reason) log.warn(loaded.reason);
+      return;
     }
-    if (delivery.status === 'Processing' && delivery.delivery_mode === 'at_most_once') {
+    const { delivery, event } = loaded;
+    if (loaded.kind === 'retry_recorded') return recorder.republishRetry(delivery);
+    if (loaded.kind === 'interrupted') {
       return recorder.finish(
         delivery,
         { status: 'Failure', reason: 'interrupted while sending (at_most_once: not sent again)' },
@@ -106,9 +136,18 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       return recorder.finish(delivery, { status: 'Discarded', reason: gate.reason }, null);
     if (gate.kind === 'hold') return recorder.hold(delivery, gate);
 
-    const event = await deps.events.get(m.project_id, delivery.event_id);
     if (!event) return recorder.finish(delivery, { status: 'Discarded', reason: 'event deleted' }, null);
-    if (delivery.delivery_mode === 'at_most_once') await recorder.markProcessing(delivery);
+    if (delivery.delivery_mode === 'at_most_once') {
+      const before = await recorder.markProcessing(delivery);
+      if (before === 'Processing') {
+        return recorder.finish(
+          delivery,
+          { status: 'Failure', reason: 'interrupted while sending (at_most_once: not sent again)' },
+          null,
+        );
+      }
+      if (before && FINAL.has(before)) return; // already done: a redelivered first send
+    }
 
     const { body, headers } = buildRequest({
       delivery,
@@ -155,8 +194,61 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       delivery,
       outcome,
       attemptRecord(endpoint.url, headers, result, credentialHeaderNames(endpoint.authentication)),
+      project,
     );
     await deps.afterAttempt?.(gateContext, result);
+  }
+}
+
+type Loaded =
+  | { kind: 'skip'; reason?: string }
+  | {
+      kind: 'send' | 'retry_recorded' | 'interrupted';
+      delivery: DeliveryDoc;
+      event: EventForDelivery | null;
+    };
+
+/** The first send: the router's message carries the delivery and its event; nothing is read. */
+function fromFirstSend(m: DeliveryMessage, f: FirstSend): Loaded {
+  const createdAt = new Date(f.created_at);
+  return {
+    kind: 'send',
+    delivery: {
+      _id: m.delivery_id,
+      project_id: m.project_id,
+      event_id: m.event_id,
+      endpoint_id: m.endpoint_id,
+      subscription_id: f.subscription_id,
+      source_id: f.source_id,
+      event_type: f.event_type,
+      status: 'Scheduled',
+      delivery_mode: f.delivery_mode,
+      payload: f.payload,
+      attempts_made: 0,
+      retries_used: 0,
+      next_attempt_at: null,
+      status_reason: null,
+      attempts: [],
+      metadata: { siblings: f.siblings },
+      created_at: createdAt,
+      updated_at: createdAt,
+      deleted_at: null,
+    },
+    event: {
+      _id: m.event_id,
+      event_type: f.event_type,
+      raw: f.raw,
+      forward_headers: f.forward_headers ?? {},
+      idempotency_key: f.idempotency_key,
+    },
+  };
+}
+
+function parseHeaders(json: string): Record<string, string> {
+  try {
+    return JSON.parse(json || '{}') as Record<string, string>;
+  } catch {
+    return {};
   }
 }
 
