@@ -7,5 +7,8 @@ const path = require('node:path');
 
 module.exports = async () => {
   if (process.env.HOOKRAIL_SKIP_SERVER_START === 'true') return;
+  // `HOOKRAIL_MONGODB_URI=… npm run test:store`: the store contract suite against another server
+  // needs none of the local servers.
+  if (process.env.HOOKRAIL_MONGODB_URI) return;
   execFileSync('bash', [path.join(__dirname, 'deploy/local/servers.sh'), 'start'], { stdio: 'inherit' });
 };

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   );
   await pipeline.stopAll();
   await bus.close();
-  await store.connection.dropDatabase();
+  await store.dropDatabase();
   await store.close();
   process.exit(0);
 }

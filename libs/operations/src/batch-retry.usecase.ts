@@ -1,4 +1,4 @@
-import type { DeliveryDoc, DeliveryStatus } from '@hookrail/store';
+import { createdRangeOf, type DeliveryDoc, type DeliveryStatus } from '@hookrail/store';
 import { resendLoaded, type OperationDeps } from './resend.usecase';
 
 export interface DeliveryFilter {
@@ -27,12 +27,16 @@ export async function batchRetry(
   f: DeliveryFilter,
 ): Promise<BatchResult> {
   const statuses: DeliveryStatus[] = f.status?.length ? f.status : ['Failure', 'Discarded'];
-  const filter: Record<string, unknown> = { status: { $in: statuses } };
-  if (f.endpoint_id) filter.endpoint_id = f.endpoint_id;
-  if (f.event_id) filter.event_id = f.event_id;
-  const created = dateRange(f.start_date, f.end_date);
-  if (created) filter.created_at = created;
-  const rows: DeliveryDoc[] = await deps.store.deliveries.findMany(projectId, filter, BATCH_LIMIT + 1);
+  const rows: DeliveryDoc[] = await deps.store.deliveries.list(
+    projectId,
+    {
+      statuses,
+      endpointIds: f.endpoint_id ? [f.endpoint_id] : undefined,
+      eventId: f.event_id || undefined,
+      createdRange: createdRangeOf(f.start_date, f.end_date),
+    },
+    BATCH_LIMIT + 1,
+  );
   const batch = rows.slice(0, BATCH_LIMIT);
   const outcomes = await resendLoaded(
     deps,
@@ -43,12 +47,4 @@ export async function batchRetry(
   );
   const resent = [...outcomes.values()].filter((o) => o.kind === 'resent').length;
   return { matched: batch.length, resent, more: rows.length > BATCH_LIMIT };
-}
-
-export function dateRange(start?: string, end?: string): Record<string, Date> | undefined {
-  if (!start && !end) return undefined;
-  const range: Record<string, Date> = {};
-  if (start) range.$gte = new Date(start);
-  if (end) range.$lte = new Date(end);
-  return range;
 }

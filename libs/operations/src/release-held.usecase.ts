@@ -18,11 +18,7 @@ export async function releaseHeldDeliveries(
   endpointId: string,
   now = Date.now(),
 ): Promise<number> {
-  const held = await deps.store.deliveries.findMany(
-    projectId,
-    { endpoint_id: endpointId, status: 'Scheduled', next_attempt_at: { $ne: null } },
-    100_000,
-  );
+  const held = await deps.store.deliveries.listHeld(projectId, endpointId, 100_000);
   const messages: RetryMessage[] = held.map((d) => ({
     delivery_id: d._id,
     project_id: projectId,

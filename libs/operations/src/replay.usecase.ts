@@ -1,7 +1,7 @@
 import type { DeliveryMessage } from '@hookrail/bus';
 import { newId } from '@hookrail/domain';
-import type { DeliveryDoc, EventDoc } from '@hookrail/store';
-import { BATCH_LIMIT, dateRange, type BatchResult } from './batch-retry.usecase';
+import { createdRangeOf, type DeliveryDoc, type EventDoc } from '@hookrail/store';
+import { BATCH_LIMIT, type BatchResult } from './batch-retry.usecase';
 import type { OperationDeps } from './resend.usecase';
 
 export type ReplayOutcome =
@@ -38,12 +38,15 @@ export async function batchReplay(
   projectId: string,
   f: EventFilter,
 ): Promise<BatchResult> {
-  const filter: Record<string, unknown> = {};
-  if (f.event_ids?.length) filter._id = { $in: f.event_ids };
-  if (f.source_id) filter.source_id = f.source_id;
-  const created = dateRange(f.start_date, f.end_date);
-  if (created) filter.created_at = created;
-  const rows = await deps.store.events.findMany(projectId, filter, BATCH_LIMIT + 1);
+  const rows = await deps.store.events.list(
+    projectId,
+    {
+      ids: f.event_ids?.length ? f.event_ids : undefined,
+      sourceId: f.source_id || undefined,
+      createdRange: createdRangeOf(f.start_date, f.end_date),
+    },
+    BATCH_LIMIT + 1,
+  );
   const events = rows.slice(0, BATCH_LIMIT);
   const deliveries = await replayLoaded(deps, projectId, events);
   return { matched: events.length, resent: deliveries.length, more: rows.length > BATCH_LIMIT };
@@ -55,9 +58,9 @@ async function replayLoaded(
   events: EventDoc[],
 ): Promise<DeliveryDoc[]> {
   if (events.length === 0) return [];
-  const existing = await deps.store.deliveries.findMany(
+  const existing = await deps.store.deliveries.listByEvents(
     projectId,
-    { event_id: { $in: events.map((e) => e._id) } },
+    events.map((e) => e._id),
     100_000,
   );
   // the latest delivery per (event, subscription): a replay of a replay copies the newest one

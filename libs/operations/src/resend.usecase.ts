@@ -54,12 +54,10 @@ export async function resendLoaded(
   }
   const resend = [...picked.values()];
   const now = new Date();
-  await deps.store.deliveries.applyUpdates(
-    resend.map((d) => ({
-      projectId,
-      id: d._id,
-      update: { $set: { status: 'Scheduled', status_reason: `manual ${mode}`, next_attempt_at: null } },
-    })),
+  await deps.store.deliveries.markForResend(
+    projectId,
+    resend.map((d) => d._id),
+    `manual ${mode}`,
   );
   const messages: DeliveryMessage[] = resend.map((d) => ({
     delivery_id: d._id,

@@ -1,14 +1,40 @@
-export * from './connection';
+// The store's public surface: the Store, its repositories' parameter and document types, and
+// the typed errors. Models, schemas and the connection stay inside.
+export { Store } from './store';
+export { CONFIG_TTL_MS, ConfigCache } from './config-cache';
+export { DuplicateKeyError, isDuplicateKey } from './errors';
 export * from './base/pagination';
-export * from './base/project-scoped.repository';
-export * from './projects';
-export * from './api-keys';
-export * from './sources';
-export * from './endpoints';
-export * from './subscriptions';
-export * from './portal-links';
-export * from './events';
-export * from './deliveries';
-export * from './schedules';
-export * from './meta-events';
-export * from './store';
+export { createdRangeOf, type CreatedRange } from './base/id-range';
+export type { ScopedDoc, ScopedFields } from './base/project-scoped.repository';
+export type { PlanSummary } from './diagnostics/explain';
+export type { OpCounters } from './diagnostics/op-counters';
+export { DEFAULT_PROJECT_CONFIG, type ProjectConfig, type ProjectDoc } from './projects/project.schema';
+export type { ProjectRepository } from './projects/project.repository';
+export type { ApiKeyDoc } from './api-keys/api-key.schema';
+export type { ApiKeyRepository } from './api-keys/api-key.repository';
+export type { SourceDoc } from './sources/source.schema';
+export type { SourceListFilter, SourceRepository } from './sources/source.repository';
+export type { EndpointDoc, EndpointSecret, EndpointStatus } from './endpoints/endpoint.schema';
+export type { EndpointListFilter, EndpointRepository } from './endpoints/endpoint.repository';
+export type { SubscriptionDoc } from './subscriptions/subscription.schema';
+export type { SubscriptionListFilter, SubscriptionRepository } from './subscriptions/subscription.repository';
+export type { PortalLinkDoc } from './portal-links/portal-link.schema';
+export type { PortalLinkListFilter, PortalLinkRepository } from './portal-links/portal-link.repository';
+export type { EventDoc, EventStatus } from './events/event.schema';
+export type {
+  EventListFilter,
+  EventRepository,
+  EventStatusUpdate,
+  IdempotencyClaim,
+} from './events/event.repository';
+export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/delivery.schema';
+export type {
+  DeliveryListFilter,
+  DeliveryRepository,
+  DeliveryUpdate,
+} from './deliveries/delivery.repository';
+export type { DeliveryOutcome } from './deliveries/delivery-outcome';
+export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.schema';
+export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';
+export type { ScheduleDoc } from './schedules/schedule.schema';
+export type { ScheduleRepository } from './schedules/schedule.repository';

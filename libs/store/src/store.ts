@@ -10,8 +10,13 @@ import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
+import { explainReads, type PlanSummary } from './diagnostics/explain';
+import { readOpCounters, type OpCounters } from './diagnostics/op-counters';
 
-/** Every repository over one connection. The only way the services reach MongoDB. */
+/**
+ * Every repository over one connection: the only way the services reach MongoDB. The connection
+ * and the models stay inside; callers get named methods with typed parameters.
+ */
 export class Store {
   readonly projects: ProjectRepository;
   readonly apiKeys: ApiKeyRepository;
@@ -24,7 +29,7 @@ export class Store {
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
 
-  constructor(readonly connection: Connection) {
+  private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
     this.apiKeys = new ApiKeyRepository(connection);
     this.sources = new SourceRepository(connection);
@@ -49,6 +54,21 @@ export class Store {
       });
       await model.createIndexes();
     }
+  }
+
+  /** Runs `fn` and returns the plans of the queries it sent (benchmarks, diagnostics). */
+  explain<T>(fn: () => Promise<T>): Promise<{ result: T; plans: PlanSummary[] }> {
+    return explainReads(this.connection, fn);
+  }
+
+  /** The server's operation counters (benchmarks: round trips per event). */
+  opCounters(): Promise<OpCounters> {
+    return readOpCounters(this.connection);
+  }
+
+  /** Drops the whole database this store is connected to (benchmark and test databases only). */
+  async dropDatabase(): Promise<void> {
+    await this.connection.dropDatabase();
   }
 
   ping(): Promise<boolean> {

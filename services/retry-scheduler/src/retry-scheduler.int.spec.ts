@@ -78,7 +78,7 @@ describe('retry-scheduler', () => {
       scheduled_for: new Date(dueAt).toISOString(),
     });
     await waitFor('the entry to be deleted', async () => {
-      const left = await store.schedules.model.countDocuments({ target_id: msg.delivery_id });
+      const left = await store.schedules.countForTarget(msg.delivery_id);
       return left === 0;
     });
   });

@@ -1,10 +1,15 @@
 import type { Connection, Model } from 'mongoose';
-import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import type { Page, PageRequest } from '../base/pagination';
+import { SoftDeletingRepository } from '../base/project-scoped.repository';
 import { apiKeyModel, type ApiKeyDoc } from './api-key.schema';
 
-export class ApiKeyRepository extends ProjectScopedRepository<ApiKeyDoc> {
+export class ApiKeyRepository extends SoftDeletingRepository<ApiKeyDoc> {
   constructor(conn: Connection) {
     super(apiKeyModel(conn) as Model<ApiKeyDoc>);
+  }
+
+  async page(projectId: string, req: PageRequest): Promise<Page<ApiKeyDoc>> {
+    return this.pageWhere(projectId, {}, req);
   }
 
   /** Authentication's entry point: the key id in the bearer token is what finds the project. */

@@ -21,8 +21,8 @@ export const apiKeySchema = scopedSchema<ApiKeyDoc>(
   },
   'api_keys',
 );
-// listing a project's keys
-apiKeySchema.index({ project_id: 1, _id: 1 });
+// apiKeys.page, findById (live keys by equality; findByKeyId reads by _id)
+apiKeySchema.index({ project_id: 1, deleted_at: 1, _id: 1 });
 
 export const apiKeyModel = (conn: Connection) =>
   conn.models.ApiKey ?? conn.model<ApiKeyDoc>('ApiKey', apiKeySchema);

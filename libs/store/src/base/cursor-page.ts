@@ -1,7 +1,10 @@
 import type { Model, QueryFilter } from 'mongoose';
 import { DEFAULT_PER_PAGE, type Page, type PageRequest } from './pagination';
 
-/** Cursor pagination on `_id` (ULIDs sort by time); `filter` already carries the scope. */
+/**
+ * Cursor pagination on `_id` (ULIDs sort by time); `filter` already carries the scope and may
+ * hold an `_id` condition of its own (a time range, a set of ids), which the cursor narrows.
+ */
 export async function cursorPage<T extends { _id: string }>(
   model: Model<T>,
   filter: QueryFilter<T>,
@@ -12,9 +15,11 @@ export async function cursorPage<T extends { _id: string }>(
   const backwards = req.direction === 'prev';
   // Walking backwards flips the scan order; results are flipped back below.
   const scanDesc = backwards ? !desc : desc;
-  const cursorFilter = req.cursor ? { _id: { [scanDesc ? '$lt' : '$gt']: req.cursor } } : {};
+  const query = req.cursor
+    ? { ...filter, _id: withCursor((filter as { _id?: unknown })._id, scanDesc ? '$lt' : '$gt', req.cursor) }
+    : filter;
   const rows = await model
-    .find({ ...filter, ...cursorFilter } as QueryFilter<T>)
+    .find(query as QueryFilter<T>)
     .sort({ _id: scanDesc ? -1 : 1 })
     .limit(perPage + 1)
     .lean<T[]>()
@@ -34,4 +39,12 @@ export async function cursorPage<T extends { _id: string }>(
       prev_page_cursor: first,
     },
   };
+}
+
+/** Adds the cursor bound to an existing `_id` condition (a value or an operator object). */
+function withCursor(existing: unknown, op: '$lt' | '$gt', cursor: string): Record<string, unknown> {
+  if (existing === undefined) return { [op]: cursor };
+  if (existing && typeof existing === 'object' && !Array.isArray(existing))
+    return { ...(existing as Record<string, unknown>), [op]: cursor };
+  return { $eq: existing, [op]: cursor };
 }

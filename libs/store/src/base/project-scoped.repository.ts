@@ -1,4 +1,5 @@
 import type { Model, QueryFilter, UpdateQuery } from 'mongoose';
+import { rethrowTyped } from '../errors';
 import { cursorPage } from './cursor-page';
 import type { Page, PageRequest } from './pagination';
 
@@ -11,43 +12,58 @@ export interface ScopedDoc {
   deleted_at: Date | null;
 }
 
+/** What `update` may set: any field but the identity and the timestamps it manages itself. */
+export type ScopedFields<T extends ScopedDoc> = Partial<
+  Omit<T, '_id' | 'project_id' | 'created_at' | 'updated_at'>
+>;
+
+/** How many documents an unpaginated read returns at most. */
+export const LIST_LIMIT = 10_000;
+
 /**
  * Every method takes the project id first and adds it to the query itself, so no caller can forget
- * it: project isolation is a property of the data layer. Soft-deleted documents are invisible.
+ * it: project isolation is a property of the data layer. Queries are built here and in the
+ * subclasses only: callers pass typed parameters, never a MongoDB filter or update.
+ *
+ * This base is for append-only collections (events, deliveries, meta events), which are never
+ * soft-deleted, so their queries carry no `deleted_at` condition (and their indexes no such key).
  */
 export class ProjectScopedRepository<T extends ScopedDoc> {
-  constructor(protected readonly model: Model<T>) {}
+  constructor(
+    protected readonly model: Model<T>,
+    private readonly softDeletes = false,
+  ) {}
 
   protected scope(projectId: string, filter: QueryFilter<T> = {}): QueryFilter<T> {
     if (!projectId) throw new Error('project id is required for every query');
-    return { ...filter, project_id: projectId, deleted_at: null } as QueryFilter<T>;
+    return (
+      this.softDeletes
+        ? { ...filter, project_id: projectId, deleted_at: null }
+        : { ...filter, project_id: projectId }
+    ) as QueryFilter<T>;
   }
 
   async findById(projectId: string, id: string): Promise<T | null> {
-    return this.model
-      .findOne(this.scope(projectId, { _id: id } as QueryFilter<T>))
-      .lean<T>()
-      .exec();
+    return this.findOneWhere(projectId, { _id: id } as QueryFilter<T>);
   }
 
-  async findByIds(projectId: string, ids: string[]): Promise<T[]> {
+  async findByIds(projectId: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    return this.model
-      .find(this.scope(projectId, { _id: { $in: ids } } as QueryFilter<T>))
-      .lean<T[]>()
-      .exec();
+    return this.listWhere(projectId, { _id: { $in: [...ids] } } as QueryFilter<T>, ids.length);
   }
 
-  async findOne(projectId: string, filter: QueryFilter<T>): Promise<T | null> {
-    return this.model.findOne(this.scope(projectId, filter)).lean<T>().exec();
-  }
-
+  /**
+   * @deprecated A MongoDB filter from outside the store: kept only while services/dispatcher and
+   * services/meta-event still call it (their switch to the named methods is pending); everything
+   * else uses the named list methods. To become protected.
+   */
   async findMany(projectId: string, filter: QueryFilter<T> = {}, limit = 1000): Promise<T[]> {
-    return this.model.find(this.scope(projectId, filter)).sort({ _id: 1 }).limit(limit).lean<T[]>().exec();
+    return this.listWhere(projectId, filter, limit);
   }
 
-  async count(projectId: string, filter: QueryFilter<T> = {}): Promise<number> {
-    return this.model.countDocuments(this.scope(projectId, filter)).exec();
+  /** Live documents of the project. */
+  async count(projectId: string): Promise<number> {
+    return this.model.countDocuments(this.scope(projectId)).exec();
   }
 
   /** Idempotent insert: a redelivered create with the same id changes nothing. Returns the stored document. */
@@ -56,41 +72,70 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     doc: Omit<T, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'> & Partial<ScopedDoc>,
   ): Promise<T> {
     const now = new Date();
-    const full = {
+    // The filter supplies _id and project_id to the inserted document. An id taken by another
+    // project is a duplicate key (the insert the upsert attempts hits the primary key).
+    const {
+      _id,
+      project_id: _ignored,
+      ...fields
+    } = {
       created_at: now,
       updated_at: now,
       deleted_at: null,
       ...doc,
-      project_id: projectId,
-    } as unknown as T;
-    await this.model
-      .updateOne({ _id: full._id } as QueryFilter<T>, { $setOnInsert: full } as UpdateQuery<T>, {
-        upsert: true,
-      })
-      .exec();
+    } as ScopedDoc & Record<string, unknown>;
     const stored = await this.model
-      .findOne({ _id: full._id, project_id: projectId } as QueryFilter<T>)
+      .findOneAndUpdate(
+        { _id, project_id: projectId } as QueryFilter<T>,
+        { $setOnInsert: fields } as UpdateQuery<T>,
+        {
+          upsert: true,
+          returnDocument: 'after',
+        },
+      )
       .lean<T>()
-      .exec();
-    if (!stored) throw new Error(`document ${full._id} belongs to another project`);
+      .exec()
+      .catch(rethrowTyped);
+    if (!stored) throw new Error(`document ${_id} was not stored`);
     return stored;
   }
 
   /** `$set` of the given fields; returns the updated document or null when it is not in this project. */
-  async update(
-    projectId: string,
-    id: string,
-    set: Partial<T>,
-    extra: UpdateQuery<T> = {},
-  ): Promise<T | null> {
+  async update(projectId: string, id: string, set: ScopedFields<T>): Promise<T | null> {
     return this.model
       .findOneAndUpdate(
         this.scope(projectId, { _id: id } as QueryFilter<T>),
-        { ...extra, $set: { ...(extra.$set ?? {}), ...set, updated_at: new Date() } } as UpdateQuery<T>,
+        { $set: { ...set, updated_at: new Date() } } as UpdateQuery<T>,
         { returnDocument: 'after' },
       )
       .lean<T>()
-      .exec();
+      .exec()
+      .catch(rethrowTyped);
+  }
+
+  protected async findOneWhere(projectId: string, filter: QueryFilter<T>): Promise<T | null> {
+    return this.model.findOne(this.scope(projectId, filter)).lean<T>().exec();
+  }
+
+  /** Oldest first (ascending `_id`), at most `limit`. */
+  protected async listWhere(projectId: string, filter: QueryFilter<T>, limit = LIST_LIMIT): Promise<T[]> {
+    return this.model.find(this.scope(projectId, filter)).sort({ _id: 1 }).limit(limit).lean<T[]>().exec();
+  }
+
+  /** Cursor pagination on `_id` (ULIDs sort by time). */
+  protected async pageWhere(projectId: string, filter: QueryFilter<T>, req: PageRequest): Promise<Page<T>> {
+    return cursorPage(this.model, this.scope(projectId, filter), req);
+  }
+}
+
+/**
+ * Configuration collections (sources, endpoints, subscriptions, portal links, API keys): deleting
+ * sets `deleted_at`, and every query sees live documents only (`deleted_at: null`, which their
+ * indexes carry as an equality key).
+ */
+export class SoftDeletingRepository<T extends ScopedDoc> extends ProjectScopedRepository<T> {
+  constructor(model: Model<T>) {
+    super(model, true);
   }
 
   async softDelete(projectId: string, id: string): Promise<boolean> {
@@ -102,9 +147,9 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
       .exec();
     return res.modifiedCount > 0;
   }
+}
 
-  /** Cursor pagination on `_id` (ULIDs sort by time). */
-  async page(projectId: string, filter: QueryFilter<T>, req: PageRequest): Promise<Page<T>> {
-    return cursorPage(this.model, this.scope(projectId, filter), req);
-  }
+/** `{field: value}` for the given values: equality for one, `$in` otherwise (none matches nothing). */
+export function oneOf<V>(values: readonly V[]): V | { $in: V[] } {
+  return values.length === 1 ? values[0] : { $in: [...values] };
 }

@@ -1,8 +1,28 @@
-import type { AnyBulkWriteOperation, Connection, Model, UpdateQuery } from 'mongoose';
-import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import type { AnyBulkWriteOperation, Connection, Model, QueryFilter, UpdateQuery } from 'mongoose';
+import { idRange, type CreatedRange } from '../base/id-range';
 import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
+import type { Page, PageRequest } from '../base/pagination';
+import { LIST_LIMIT, ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
+import { rawCollection } from '../base/raw-collection';
+import { failedIndexes, isDuplicateKey } from '../errors';
+import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } from './delivery-outcome';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
 
+/** What the delivery lists select by; every field narrows (AND). */
+export interface DeliveryListFilter {
+  eventId?: string;
+  /** Deliveries to any of these endpoints (none: no delivery). */
+  endpointIds?: readonly string[];
+  subscriptionId?: string;
+  statuses?: readonly DeliveryStatus[];
+  /** By id time: when the delivery's event was accepted (a replay's copy: when it was made). */
+  createdRange?: CreatedRange;
+}
+
+/**
+ * @deprecated A raw MongoDB update from outside the store: kept only while services/dispatcher's
+ * outcome recorder builds its own (its write path is being rewritten).
+ */
 export interface DeliveryUpdate {
   projectId: string;
   id: string;
@@ -14,36 +34,54 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     super(deliveryModel(conn) as Model<DeliveryDoc>);
   }
 
-  /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
-  async insertManyIfAbsent(docs: DeliveryDoc[]): Promise<void> {
-    if (docs.length === 0) return;
-    await insertIgnoringExisting(this.model, docs);
+  /** A page of the project's deliveries (the deliveries API, the portal). */
+  async page(projectId: string, filter: DeliveryListFilter, req: PageRequest): Promise<Page<DeliveryDoc>> {
+    return this.pageWhere(projectId, where(filter), req);
   }
 
-  /** Applies several updates (attempt records, status changes) in one round trip. */
-  async applyUpdates(updates: DeliveryUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
-    const now = new Date();
-    await this.model.bulkWrite(
-      updates.map((u) => ({
-        updateOne: {
-          // By _id alone: the MongoDB-protocol test server (SQLite) only pushes `_id` equality down;
-          // the id was read within the project, so scoping holds.
-          filter: { _id: u.id },
-          update: { ...u.update, $set: { ...(u.update.$set ?? {}), updated_at: now } },
-        },
-      })) as AnyBulkWriteOperation<DeliveryDoc>[],
-      { ordered: false },
+  /** Matching deliveries oldest first, at most `limit` (batch retry). */
+  async list(projectId: string, filter: DeliveryListFilter, limit: number): Promise<DeliveryDoc[]> {
+    return this.listWhere(projectId, where(filter), limit);
+  }
+
+  /** Every delivery of the given events, oldest first (what an event targeted; replay). */
+  async listByEvents(
+    projectId: string,
+    eventIds: readonly string[],
+    limit = LIST_LIMIT,
+  ): Promise<DeliveryDoc[]> {
+    if (eventIds.length === 0) return [];
+    return this.listWhere(projectId, { event_id: oneOf(eventIds) }, limit);
+  }
+
+  /**
+   * An endpoint's held deliveries: `Scheduled` with a next attempt time (paused, inactive,
+   * circuit open), oldest first.
+   */
+  async listHeld(projectId: string, endpointId: string, limit: number): Promise<DeliveryDoc[]> {
+    return this.listWhere(
+      projectId,
+      { endpoint_id: endpointId, status: 'Scheduled', next_attempt_at: { $ne: null } },
+      limit,
     );
   }
 
   /**
-   * The hot-path read of the sender: by `_id` alone (the only filter the MongoDB-protocol test
-   * server serves without a scan), with project and soft-delete checked here.
+   * One delivery, only if it goes to one of `endpointIds` (a portal link's view). Read by primary
+   * key, the endpoint checked on the one document.
    */
+  async findToEndpoints(
+    projectId: string,
+    id: string,
+    endpointIds: readonly string[],
+  ): Promise<DeliveryDoc | null> {
+    const delivery = await this.findById(projectId, id);
+    return delivery && endpointIds.includes(delivery.endpoint_id) ? delivery : null;
+  }
+
+  /** The sender's read of the delivery it is about to send. */
   async findForSend(projectId: string, id: string): Promise<DeliveryDoc | null> {
-    const d = await this.model.findOne({ _id: id }).lean<DeliveryDoc>().exec();
-    return d && d.project_id === projectId && !d.deleted_at ? d : null;
+    return this.findById(projectId, id);
   }
 
   /** Statuses of an event's deliveries (the event's own status is derived from them). */
@@ -54,4 +92,97 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
       .exec();
     return rows.map((r) => r.status);
   }
+
+  /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
+  async insertManyIfAbsent(docs: DeliveryDoc[]): Promise<void> {
+    if (docs.length === 0) return;
+    await insertIgnoringExisting(this.model, docs);
+  }
+
+  /**
+   * Manual resend: the deliveries go back to `Scheduled` with no next attempt time, keeping their
+   * attempts and spent retries; one round trip.
+   */
+  async markForResend(projectId: string, ids: readonly string[], reason: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.model
+      .updateMany(this.scope(projectId, { _id: { $in: [...ids] } }), {
+        $set: { status: 'Scheduled', status_reason: reason, next_attempt_at: null, updated_at: new Date() },
+      })
+      .exec();
+  }
+
+  /**
+   * Records outcomes (attempts, statuses, holds), batched. A first record is an insert of the
+   * whole document (it carries its first attempt): one cheap write per delivery on the way to
+   * Success. Every other outcome, and a first record whose document exists after all (a
+   * redelivered message), is an upsert that appends the attempt and increments the counters.
+   */
+  async recordOutcomes(outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const now = new Date();
+    const collection = rawCollection(this.model);
+    const firsts = outcomes.filter((o) => o.firstRecord);
+    const updates = outcomes.filter((o) => !o.firstRecord);
+    if (firsts.length > 0) {
+      try {
+        await collection.insertMany(
+          firsts.map((o) => firstDocument(o, now)),
+          { ordered: false },
+        );
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        for (const i of failedIndexes(err)) updates.push(firsts[i]);
+      }
+    }
+    if (updates.length > 0)
+      await collection.bulkWrite(
+        updates.map((o) => outcomeUpsert(o, now)),
+        { ordered: false },
+      );
+  }
+
+  /**
+   * at_most_once: marks the delivery `Processing` (creating it if needed) before its request goes
+   * out, atomically, and returns the status it had before (null: it did not exist). A delivery
+   * already `Processing` was interrupted mid-send and must not be sent again.
+   */
+  async markProcessing(delivery: DeliveryDoc): Promise<DeliveryStatus | null> {
+    const { filter, update } = processingUpsert(delivery, new Date());
+    const before = await rawCollection(this.model).findOneAndUpdate(filter, update, {
+      upsert: true,
+      returnDocument: 'before',
+      projection: { status: 1 },
+    });
+    return (before?.status as DeliveryStatus | undefined) ?? null;
+  }
+
+  /**
+   * @deprecated Raw updates built outside the store; see DeliveryUpdate. Applies them in one round
+   * trip, each within its own project.
+   */
+  async applyUpdates(updates: readonly DeliveryUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    const now = new Date();
+    await this.model.bulkWrite(
+      updates.map((u) => ({
+        updateOne: {
+          filter: this.scope(u.projectId, { _id: u.id }),
+          update: { ...u.update, $set: { ...(u.update.$set ?? {}), updated_at: now } },
+        },
+      })) as AnyBulkWriteOperation<DeliveryDoc>[],
+      { ordered: false },
+    );
+  }
+}
+
+function where(f: DeliveryListFilter): QueryFilter<DeliveryDoc> {
+  const q: Record<string, unknown> = {};
+  const range = idRange(f.createdRange);
+  if (range) q._id = range;
+  if (f.eventId !== undefined) q.event_id = f.eventId;
+  if (f.endpointIds) q.endpoint_id = oneOf(f.endpointIds);
+  if (f.subscriptionId !== undefined) q.subscription_id = f.subscriptionId;
+  if (f.statuses) q.status = oneOf(f.statuses);
+  return q as QueryFilter<DeliveryDoc>;
 }

@@ -56,12 +56,18 @@ export const deliverySchema = scopedSchema<DeliveryDoc>(
   },
   'event_deliveries',
 );
-// deliveries of an event (event status, operation 13)
-deliverySchema.index({ project_id: 1, event_id: 1 });
-// listing deliveries by endpoint and status (portal, batch retry)
+// Every list sorts by _id and takes a time range as an _id range (base/id-range.ts), so each index
+// ends in _id: equality fields first, then the sort and range key.
+// deliveries.page/list with no endpoint, event or status (subscription filter applied on it)
+deliverySchema.index({ project_id: 1, _id: -1 });
+// deliveries.page by event, listByEvents (event presenter, replay), statusesOfEvent
+deliverySchema.index({ project_id: 1, event_id: 1, _id: -1 });
+// deliveries.page by endpoint (the API's endpoint_id, a portal link's endpoints)
+deliverySchema.index({ project_id: 1, endpoint_id: 1, _id: -1 });
+// deliveries.page/list by endpoint and status (portal, batch retry of an endpoint), listHeld
 deliverySchema.index({ project_id: 1, endpoint_id: 1, status: 1, _id: -1 });
-// retention job
-deliverySchema.index({ created_at: 1 });
+// deliveries.page/list by status alone (the API's status filter, batch retry of a project)
+deliverySchema.index({ project_id: 1, status: 1, _id: -1 });
 
 export const deliveryModel = (conn: Connection) =>
   conn.models.Delivery ?? conn.model<DeliveryDoc>('Delivery', deliverySchema);

@@ -56,10 +56,11 @@ export const endpointSchema = scopedSchema<EndpointDoc>(
   },
   'endpoints',
 );
-// fanout by owner id and portal links
-endpointSchema.index({ project_id: 1, owner_id: 1 });
-// listing and name uniqueness within a project
-endpointSchema.index({ project_id: 1, name: 1 });
+// Live documents only (deleted_at: null) is an equality key of each index, before the _id sort.
+// endpoints.page, findById/findByIds (the status filter is applied on this scan: a project has few endpoints)
+endpointSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
+// endpoints.listByOwner (fanout, portal links) and endpoints.page by owner_id
+endpointSchema.index({ project_id: 1, owner_id: 1, deleted_at: 1, _id: -1 });
 
 export const endpointModel = (conn: Connection) =>
   conn.models.Endpoint ?? conn.model<EndpointDoc>('Endpoint', endpointSchema);

@@ -23,6 +23,8 @@ export interface EventDoc extends ScopedDoc {
   url_query_params: string;
   metadata: string;
   endpoints: string[];
+  /** Deliveries the router made (their documents appear as they are recorded); see event-status.ts. */
+  delivery_count: number;
   target: { mode: string; endpoint_id?: string; owner_id?: string };
   acknowledged_at: Date | null;
 }
@@ -42,17 +44,23 @@ export const eventSchema = scopedSchema<EventDoc>(
     url_query_params: { type: String, default: '' },
     metadata: { type: String, default: '' },
     endpoints: { type: [String], default: [] },
+    delivery_count: { type: Number, default: 0 },
     target: { type: Object, default: { mode: 'source' } },
     acknowledged_at: { type: Date, default: null },
   },
   'events',
 );
-// listing a project's events newest first, optionally by source
+// Every list sorts by _id and takes a time range as an _id range (base/id-range.ts), so each index
+// ends in _id. The event_type and status filters have no index of their own: they are applied on
+// the scan of the index the other filters pick (they rarely come alone, and status changes often).
+// events.page/list with no source, endpoint or idempotency key (batch replay by time range)
+eventSchema.index({ project_id: 1, _id: -1 });
+// events.page/list by source (the API's source_id, batch replay by source)
 eventSchema.index({ project_id: 1, source_id: 1, _id: -1 });
-// duplicate detection: first event with an idempotency key in a project
-eventSchema.index({ project_id: 1, idempotency_key: 1 });
-// retention job
-eventSchema.index({ created_at: 1 });
+// events.page by endpoint (the API's endpoint_id, a portal link's endpoints), findTargeting
+eventSchema.index({ project_id: 1, endpoints: 1, _id: -1 });
+// events.page by idempotency key
+eventSchema.index({ project_id: 1, idempotency_key: 1, _id: -1 });
 
 export const eventModel = (conn: Connection) =>
   conn.models.Event ?? conn.model<EventDoc>('Event', eventSchema);

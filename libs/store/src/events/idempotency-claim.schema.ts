@@ -21,8 +21,7 @@ export const idempotencyClaimSchema = new Schema<IdempotencyClaimDoc>(
   },
   { collection: 'idempotency_claims', versionKey: false, _id: false },
 );
-// retention job
-idempotencyClaimSchema.index({ created_at: 1 });
+// Only read by _id (the primary key is the claim).
 
 export const idempotencyClaimModel = (conn: Connection) =>
   conn.models.IdempotencyClaim ?? conn.model<IdempotencyClaimDoc>('IdempotencyClaim', idempotencyClaimSchema);

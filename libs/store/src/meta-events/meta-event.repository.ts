@@ -1,9 +1,22 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, QueryFilter } from 'mongoose';
+import type { Page, PageRequest } from '../base/pagination';
 import { ProjectScopedRepository } from '../base/project-scoped.repository';
-import { metaEventModel, type MetaEventDoc } from './meta-event.schema';
+import { metaEventModel, type MetaEventDoc, type MetaEventStatus } from './meta-event.schema';
+
+export interface MetaEventListFilter {
+  eventType?: string;
+  status?: MetaEventStatus;
+}
 
 export class MetaEventRepository extends ProjectScopedRepository<MetaEventDoc> {
   constructor(conn: Connection) {
     super(metaEventModel(conn) as Model<MetaEventDoc>);
+  }
+
+  async page(projectId: string, filter: MetaEventListFilter, req: PageRequest): Promise<Page<MetaEventDoc>> {
+    const q: QueryFilter<MetaEventDoc> = {};
+    if (filter.eventType !== undefined) q.event_type = filter.eventType;
+    if (filter.status !== undefined) q.status = filter.status;
+    return this.pageWhere(projectId, q, req);
   }
 }

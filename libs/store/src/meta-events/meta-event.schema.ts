@@ -34,10 +34,8 @@ export const metaEventSchema = scopedSchema<MetaEventDoc>(
   },
   'meta_events',
 );
-// listing a project's meta events newest first
+// metaEvents.page (the event_type and status filters are applied on this scan)
 metaEventSchema.index({ project_id: 1, _id: -1 });
-// retention job
-metaEventSchema.index({ created_at: 1 });
 
 export const metaEventModel = (conn: Connection) =>
   conn.models.MetaEvent ?? conn.model<MetaEventDoc>('MetaEvent', metaEventSchema);

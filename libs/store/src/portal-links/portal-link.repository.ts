@@ -1,10 +1,36 @@
-import type { Connection, Model } from 'mongoose';
-import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import type { Connection, Model, QueryFilter } from 'mongoose';
+import type { Page, PageRequest } from '../base/pagination';
+import { SoftDeletingRepository } from '../base/project-scoped.repository';
 import { portalLinkModel, type PortalLinkDoc } from './portal-link.schema';
 
-export class PortalLinkRepository extends ProjectScopedRepository<PortalLinkDoc> {
+export interface PortalLinkListFilter {
+  ownerId?: string;
+}
+
+export class PortalLinkRepository extends SoftDeletingRepository<PortalLinkDoc> {
   constructor(conn: Connection) {
     super(portalLinkModel(conn) as Model<PortalLinkDoc>);
+  }
+
+  async page(
+    projectId: string,
+    filter: PortalLinkListFilter,
+    req: PageRequest,
+  ): Promise<Page<PortalLinkDoc>> {
+    const q: QueryFilter<PortalLinkDoc> = {};
+    if (filter.ownerId !== undefined) q.owner_id = filter.ownerId;
+    return this.pageWhere(projectId, q, req);
+  }
+
+  /** Adds an endpoint to the link's listed endpoints (once); false when the link is not live here. */
+  async addEndpoint(projectId: string, linkId: string, endpointId: string): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scope(projectId, { _id: linkId }), {
+        $addToSet: { endpoints: endpointId },
+        $set: { updated_at: new Date() },
+      })
+      .exec();
+    return res.matchedCount > 0;
   }
 
   /**

@@ -30,10 +30,13 @@ export const portalLinkSchema = scopedSchema<PortalLinkDoc>(
   },
   'portal_links',
 );
-// portal API authenticates by token hash
+// portalLinks.findByCredentialHash (portal API authentication), by token hash
 portalLinkSchema.index({ token_hash: 1 }, { unique: true });
-// portal API authenticates by auth key hash
+// portalLinks.findByCredentialHash, by the current auth key's hash
 portalLinkSchema.index({ auth_key_hash: 1 });
+// portalLinks.page, findById (live links first by equality; the owner_id filter is applied on this
+// scan: a project has few links)
+portalLinkSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
 
 export const portalLinkModel = (conn: Connection) =>
   conn.models.PortalLink ?? conn.model<PortalLinkDoc>('PortalLink', portalLinkSchema);

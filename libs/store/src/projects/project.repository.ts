@@ -1,11 +1,12 @@
 import type { Connection, Model } from 'mongoose';
+import { rethrowTyped } from '../errors';
 import { cursorPage } from '../base/cursor-page';
 import type { Page, PageRequest } from '../base/pagination';
 import { projectModel, type ProjectDoc } from './project.schema';
 
 /** Projects are the tenancy root, so this is the one repository not scoped by project id. */
 export class ProjectRepository {
-  readonly model: Model<ProjectDoc>;
+  private readonly model: Model<ProjectDoc>;
   constructor(conn: Connection) {
     this.model = projectModel(conn) as Model<ProjectDoc>;
   }
@@ -17,7 +18,7 @@ export class ProjectRepository {
   async insert(doc: Omit<ProjectDoc, 'created_at' | 'updated_at' | 'deleted_at'>): Promise<ProjectDoc> {
     const now = new Date();
     const full: ProjectDoc = { ...doc, created_at: now, updated_at: now, deleted_at: null };
-    await this.model.create(full);
+    await this.model.create(full).catch(rethrowTyped);
     return full;
   }
 

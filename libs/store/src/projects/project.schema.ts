@@ -65,8 +65,8 @@ export const projectSchema = new Schema<ProjectDoc>(
   },
   { collection: 'projects', versionKey: false, minimize: false, _id: false },
 );
-// listing projects by name for the admin API
-projectSchema.index({ name: 1 });
+// projects.page: live projects by _id (findById reads by _id)
+projectSchema.index({ deleted_at: 1, _id: 1 });
 
 export const projectModel = (conn: Connection) =>
   conn.models.Project ?? conn.model<ProjectDoc>('Project', projectSchema);

@@ -1,7 +1,6 @@
 import type { Connection, Model } from 'mongoose';
+import { isDuplicateKey, rethrowTyped } from '../errors';
 import { scheduleModel, type ScheduleDoc } from './schedule.schema';
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * The retry-scheduler's durable due-time entries. Not project-scoped: the scheduler fires entries
@@ -9,7 +8,7 @@ const DUPLICATE_KEY = 11000;
  * scheduler takes thousands per second.
  */
 export class ScheduleRepository {
-  readonly model: Model<ScheduleDoc>;
+  private readonly model: Model<ScheduleDoc>;
 
   constructor(conn: Connection) {
     this.model = scheduleModel(conn) as Model<ScheduleDoc>;
@@ -21,12 +20,7 @@ export class ScheduleRepository {
     try {
       await this.model.insertMany(docs, { ordered: false, lean: true });
     } catch (err) {
-      const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] }).writeErrors;
-      const onlyDuplicates =
-        Array.isArray(writeErrors) &&
-        writeErrors.length > 0 &&
-        writeErrors.every((w) => (w.code ?? w.err?.code) === DUPLICATE_KEY);
-      if (!onlyDuplicates && (err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+      if (!isDuplicateKey(err)) rethrowTyped(err);
     }
   }
 
@@ -38,6 +32,11 @@ export class ScheduleRepository {
       .sort({ created_at: 1, _id: 1 })
       .lean<ScheduleDoc[]>()
       .exec();
+  }
+
+  /** How many entries wait for one delivery or meta event (tests; not indexed). */
+  async countForTarget(targetId: string): Promise<number> {
+    return this.model.countDocuments({ target_id: targetId }).exec();
   }
 
   async deleteByIds(ids: string[]): Promise<void> {

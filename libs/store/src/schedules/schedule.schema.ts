@@ -4,8 +4,7 @@ import { Schema } from 'mongoose';
 /**
  * A due-time entry of the retry-scheduler: one per retry message (a delivery, or a meta event,
  * waiting to be sent again). Entries are written once and deleted once fired or superseded, never
- * updated: the MongoDB-protocol test server has no atomic conditional update (docs/decisions.md,
- * "Retry scheduler"). `shard` (`<topic prefix>/<partition of the retries topic>`) names the replica
+ * updated (docs/decisions.md, "Retry scheduler"). `shard` (`<topic prefix>/<partition of the retries topic>`) names the replica
  * that owns the entry: the one the Kafka group assigned that partition to.
  */
 export interface ScheduleDoc {
@@ -40,8 +39,9 @@ export const scheduleSchema = new Schema<ScheduleDoc>(
   },
   { collection: 'schedules', versionKey: false, _id: false },
 );
-// a replica loading the entries of the partitions it was just assigned, earliest first
-scheduleSchema.index({ shard: 1, due_at: 1 });
+// schedules.findByShards: a replica loading the entries of the partitions it was just assigned,
+// in insertion order
+scheduleSchema.index({ shard: 1, created_at: 1, _id: 1 });
 
 export const scheduleModel = (conn: Connection) =>
   conn.models.Schedule ?? conn.model<ScheduleDoc>('Schedule', scheduleSchema);

@@ -40,12 +40,13 @@ export const sourceSchema = scopedSchema<SourceDoc>(
   },
   'sources',
 );
-// ingest looks a source up by its mask id on every request
+// sources.findByMaskId: ingest looks a source up by its mask id on every request
 sourceSchema.index({ mask_id: 1 }, { unique: true });
-// listing and name uniqueness within a project
-sourceSchema.index({ project_id: 1, name: 1 });
-// source-consumer loads every enabled broker source
-sourceSchema.index({ type: 1, is_disabled: 1 });
+// Live documents only (deleted_at: null) is an equality key of each project index, before the _id sort.
+// sources.findByName (names are unique within a project) and sources.page by name
+sourceSchema.index({ project_id: 1, name: 1, deleted_at: 1 });
+// sources.page, findById/findByIds (the type filter is applied on this scan)
+sourceSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
 
 export const sourceModel = (conn: Connection) =>
   conn.models.Source ?? conn.model<SourceDoc>('Source', sourceSchema);

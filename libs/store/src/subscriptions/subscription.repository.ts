@@ -1,9 +1,42 @@
-import type { Connection, Model } from 'mongoose';
-import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import type { Connection, Model, QueryFilter } from 'mongoose';
+import type { Page, PageRequest } from '../base/pagination';
+import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
 import { subscriptionModel, type SubscriptionDoc } from './subscription.schema';
 
-export class SubscriptionRepository extends ProjectScopedRepository<SubscriptionDoc> {
+export interface SubscriptionListFilter {
+  endpointId?: string;
+  sourceId?: string;
+  name?: string;
+}
+
+export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionDoc> {
   constructor(conn: Connection) {
     super(subscriptionModel(conn) as Model<SubscriptionDoc>);
+  }
+
+  async page(
+    projectId: string,
+    filter: SubscriptionListFilter,
+    req: PageRequest,
+  ): Promise<Page<SubscriptionDoc>> {
+    const q: QueryFilter<SubscriptionDoc> = {};
+    if (filter.endpointId !== undefined) q.endpoint_id = filter.endpointId;
+    if (filter.sourceId !== undefined) q.source_id = filter.sourceId;
+    if (filter.name !== undefined) q.name = filter.name;
+    return this.pageWhere(projectId, q, req);
+  }
+
+  /** Every live subscription of the project, oldest first (routing filters them in memory). */
+  async listAll(projectId: string, limit = LIST_LIMIT): Promise<SubscriptionDoc[]> {
+    return this.listWhere(projectId, {}, limit);
+  }
+
+  /** The live subscriptions of an endpoint, oldest first. */
+  async listByEndpoint(
+    projectId: string,
+    endpointId: string,
+    limit = LIST_LIMIT,
+  ): Promise<SubscriptionDoc[]> {
+    return this.listWhere(projectId, { endpoint_id: endpointId }, limit);
   }
 }

@@ -41,10 +41,13 @@ export const subscriptionSchema = scopedSchema<SubscriptionDoc>(
   },
   'subscriptions',
 );
-// router: subscriptions of a source (incoming projects)
-subscriptionSchema.index({ project_id: 1, source_id: 1 });
-// router: subscriptions of an endpoint (outgoing projects)
-subscriptionSchema.index({ project_id: 1, endpoint_id: 1 });
+// Live documents only (deleted_at: null) is an equality key of each index, before the _id sort.
+// subscriptions.page, listAll (the router loads a project's subscriptions), findById (name filter applied on it)
+subscriptionSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
+// subscriptions.page by source
+subscriptionSchema.index({ project_id: 1, source_id: 1, deleted_at: 1, _id: -1 });
+// subscriptions.page by endpoint, listByEndpoint (deleting an endpoint deletes its subscriptions)
+subscriptionSchema.index({ project_id: 1, endpoint_id: 1, deleted_at: 1, _id: -1 });
 
 export const subscriptionModel = (conn: Connection) =>
   conn.models.Subscription ?? conn.model<SubscriptionDoc>('Subscription', subscriptionSchema);

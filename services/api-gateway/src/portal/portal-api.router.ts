@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { NotFoundError, ok } from '@hookrail/domain';
-import { parsePageQuery } from '@hookrail/store';
+import { parsePageQuery, type DeliveryListFilter, type DeliveryStatus } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
@@ -126,7 +126,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       const ids = await scopedEndpointIds(store, s, query(req).endpointId);
       const page = await store.events.page(
         s.link.project_id,
-        { endpoints: { $in: ids } },
+        { endpointIds: ids },
         parsePageQuery(query(req)),
       );
       const visible = new Set(ids);
@@ -140,10 +140,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     '/events/:eventID',
     handle(async (s, req) => {
       const ids = await scopedEndpointIds(store, s, undefined);
-      const event = await store.events.findOne(s.link.project_id, {
-        _id: param(req, 'eventID'),
-        endpoints: { $in: ids },
-      });
+      const event = await store.events.findTargeting(s.link.project_id, param(req, 'eventID'), ids);
       if (!event) throw new NotFoundError('event');
       return { message: 'Event fetched', data: presentPortalEvent(event, new Set(ids)) };
     }),
@@ -154,9 +151,9 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     handle(async (s, req) => {
       const q = query(req);
       const ids = await scopedEndpointIds(store, s, q.endpointId);
-      const filter: Record<string, unknown> = { endpoint_id: { $in: ids } };
-      if (typeof q.eventId === 'string' && q.eventId) filter.event_id = q.eventId;
-      if (typeof q.status === 'string' && q.status) filter.status = q.status;
+      const filter: DeliveryListFilter = { endpointIds: ids };
+      if (typeof q.eventId === 'string' && q.eventId) filter.eventId = q.eventId;
+      if (typeof q.status === 'string' && q.status) filter.statuses = [q.status as DeliveryStatus];
       const page = await store.deliveries.page(s.link.project_id, filter, parsePageQuery(q));
       return {
         message: 'Event deliveries fetched',
@@ -166,10 +163,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
   );
   const linkDelivery = async (s: PortalSession, id: string) => {
     const ids = await scopedEndpointIds(store, s, undefined);
-    const delivery = await store.deliveries.findOne(s.link.project_id, {
-      _id: id,
-      endpoint_id: { $in: ids },
-    });
+    const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
     if (!delivery) throw new NotFoundError('event delivery');
     return delivery;
   };

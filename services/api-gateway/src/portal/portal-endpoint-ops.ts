@@ -36,14 +36,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       const doc = await createEndpoint(deps, session.project, { ...input, owner_id: session.link.owner_id });
       // A link without an owner id shows its listed endpoints: list the new one so its creator sees it.
       if (!session.link.owner_id)
-        await deps.store.portalLinks.update(
-          session.link.project_id,
-          session.link._id,
-          {},
-          {
-            $addToSet: { endpoints: doc._id },
-          },
-        );
+        await deps.store.portalLinks.addEndpoint(session.link.project_id, session.link._id, doc._id);
       return doc;
     },
     async update(session, endpoint, body) {

@@ -10,7 +10,7 @@ import type { PortalSession } from './portal-auth';
 export async function linkEndpoints(store: Store, session: PortalSession): Promise<EndpointDoc[]> {
   const { link } = session;
   const [owned, listed] = await Promise.all([
-    link.owner_id ? store.endpoints.findMany(link.project_id, { owner_id: link.owner_id }) : [],
+    link.owner_id ? store.endpoints.listByOwner(link.project_id, link.owner_id) : [],
     store.endpoints.findByIds(link.project_id, link.endpoints ?? []),
   ]);
   const byId = new Map<string, EndpointDoc>();

@@ -97,7 +97,7 @@ describe('portal page in a real headless Chromium', () => {
     await page.fill('#create-form input[name="url"]', 'https://acme.example/hooks/invoices');
     await page.click('#create-form button[type="submit"]');
     await page.locator('#endpoints tr', { hasText: 'invoices' }).waitFor();
-    const created = await h.store.endpoints.findOne(p.id, { name: 'invoices' });
+    const created = (await h.store.endpoints.listByOwner(p.id, 'acme')).find((e) => e.name === 'invoices');
     expect(created?.owner_id).toBe('acme');
 
     const row = page.locator(`tr[data-endpoint="${created!._id}"]`);

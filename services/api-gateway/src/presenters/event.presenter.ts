@@ -37,10 +37,9 @@ export function presentEvent(
 export async function presentEvents(docs: EventDoc[], ctx: PresentContext & { store: Store }) {
   if (docs.length === 0) return [];
   const projectId = docs[0].project_id;
-  const deliveries = await ctx.store.deliveries.findMany(
+  const deliveries = await ctx.store.deliveries.listByEvents(
     projectId,
-    { event_id: { $in: docs.map((d) => d._id) } },
-    10_000,
+    docs.map((d) => d._id),
   );
   const targets = new Map<string, Set<string>>(docs.map((d) => [d._id, new Set(d.endpoints ?? [])]));
   for (const del of deliveries) targets.get(del.event_id)?.add(del.endpoint_id);

@@ -41,7 +41,7 @@ export const apiKeyRoutes: RouteFile<GatewayDeps> = ({ store, now }) => [
     message: 'API keys fetched successfully',
     response: apiKeyResponse,
     async handler({ project, query }) {
-      const page = await store.apiKeys.page(project._id, {}, parsePageQuery(query));
+      const page = await store.apiKeys.page(project._id, parsePageQuery(query));
       return { content: page.content.map(presentApiKey), pagination: page.pagination };
     },
   },

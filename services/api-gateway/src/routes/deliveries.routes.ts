@@ -1,11 +1,16 @@
 import { NotFoundError } from '@hookrail/domain';
-import { parsePageQuery } from '@hookrail/store';
+import {
+  createdRangeOf,
+  parsePageQuery,
+  type DeliveryListFilter,
+  type DeliveryStatus,
+} from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { presentAttempt, presentDelivery } from '../presenters/event.presenter';
 import { enumOf, str } from '../schemas/common.schema';
 import { DELIVERY_STATUSES, attemptResponse, deliveryResponse } from '../schemas/event.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, pageQuery } from '../schemas/pagination.schema';
 
 const TAG = 'Event deliveries';
 const BASE = '/v1/projects/:projectID/eventdeliveries';
@@ -32,15 +37,23 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
         endpoint_id: str(),
         subscription_id: str(),
         status: enumOf(DELIVERY_STATUSES),
+        ...createdRangeQuery,
       },
       paginated: true,
       status: 200,
       message: 'Event deliveries fetched successfully',
       response: deliveryResponse,
       async handler({ project, query }) {
-        const filter: Record<string, string> = {};
-        for (const key of ['event_id', 'endpoint_id', 'subscription_id', 'status'])
-          if (query[key] !== undefined) filter[key] = String(query[key]);
+        const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
+        const status = text('status') as DeliveryStatus | undefined;
+        const endpointId = text('endpoint_id');
+        const filter: DeliveryListFilter = {
+          eventId: text('event_id'),
+          endpointIds: endpointId === undefined ? undefined : [endpointId],
+          subscriptionId: text('subscription_id'),
+          statuses: status === undefined ? undefined : [status],
+          createdRange: createdRangeOf(text('start_date'), text('end_date')),
+        };
         const page = await store.deliveries.page(project._id, filter, parsePageQuery(query));
         return { content: page.content.map(presentDelivery), pagination: page.pagination };
       },

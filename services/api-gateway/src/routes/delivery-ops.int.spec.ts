@@ -188,7 +188,7 @@ describe('manual delivery operations (resend, force resend, batch retry, replay,
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ matched: 2, resent: 2, more: false });
-    const copies = (await h.store.deliveries.findMany(p.id, { event_id: { $in: [e1, e2] } })).filter(
+    const copies = (await h.store.deliveries.listByEvents(p.id, [e1, e2])).filter(
       (d) => d.status_reason === 'replay',
     );
     expect(copies).toHaveLength(2);

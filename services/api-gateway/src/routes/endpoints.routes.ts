@@ -1,4 +1,4 @@
-import { parsePageQuery, type EndpointDoc } from '@hookrail/store';
+import { parsePageQuery, type EndpointDoc, type EndpointListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentEndpoint } from '../presenters/endpoint.presenter';
@@ -88,8 +88,8 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Endpoints fetched successfully',
       response: endpointResponse,
       async handler({ project, query }) {
-        const filter: Partial<Pick<EndpointDoc, 'owner_id' | 'status'>> = {};
-        if (query.owner_id !== undefined) filter.owner_id = String(query.owner_id);
+        const filter: EndpointListFilter = {};
+        if (query.owner_id !== undefined) filter.ownerId = String(query.owner_id);
         if (query.status !== undefined) filter.status = query.status as EndpointDoc['status'];
         const page = await deps.store.endpoints.page(project._id, filter, parsePageQuery(query));
         return { content: page.content.map(present), pagination: page.pagination };

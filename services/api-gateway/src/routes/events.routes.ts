@@ -1,6 +1,6 @@
 import { NotFoundError } from '@hookrail/domain';
 import type { EventTarget } from '@hookrail/bus';
-import { parsePageQuery, type EventDoc } from '@hookrail/store';
+import { createdRangeOf, parsePageQuery, type EventListFilter, type EventStatus } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile, type RouteSpec } from '../http/route';
 import { presentEvents } from '../presenters/event.presenter';
@@ -13,7 +13,7 @@ import {
   eventResponse,
   fanoutEventBody,
 } from '../schemas/event.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, pageQuery } from '../schemas/pagination.schema';
 import { publishEvent, type EventBody } from '../usecases/publish-event.usecase';
 
 const TAG = 'Events';
@@ -58,22 +58,23 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
         event_type: str(),
         idempotency_key: str(),
         status: enumOf(EVENT_STATUSES),
+        ...createdRangeQuery,
       },
       paginated: true,
       status: 200,
       message: 'Events fetched successfully',
       response: eventResponse,
       async handler({ project, query }) {
-        const filter: Record<string, string> = {};
-        for (const key of ['source_id', 'event_type', 'idempotency_key', 'status'])
-          if (query[key] !== undefined) filter[key] = String(query[key]);
-        // an array field matches a scalar by membership
-        if (query.endpoint_id !== undefined) filter.endpoints = String(query.endpoint_id);
-        const page = await deps.store.events.page(
-          project._id,
-          filter as Partial<EventDoc>,
-          parsePageQuery(query),
-        );
+        const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
+        const filter: EventListFilter = {
+          sourceId: text('source_id'),
+          endpointIds: query.endpoint_id === undefined ? undefined : [String(query.endpoint_id)],
+          eventType: text('event_type'),
+          idempotencyKey: text('idempotency_key'),
+          status: text('status') as EventStatus | undefined,
+          createdRange: createdRangeOf(text('start_date'), text('end_date')),
+        };
+        const page = await deps.store.events.page(project._id, filter, parsePageQuery(query));
         return { content: await presentEvents(page.content, deps), pagination: page.pagination };
       },
     },

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
-import { parsePageQuery, type MetaEventDoc } from '@hookrail/store';
+import { parsePageQuery, type MetaEventDoc, type MetaEventListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { presentMetaEvent } from '../presenters/meta-event.presenter';
@@ -32,8 +32,8 @@ export const metaEventRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Meta events fetched successfully',
       response: metaEventResponse,
       async handler({ project, query }) {
-        const filter: Partial<Pick<MetaEventDoc, 'event_type' | 'status'>> = {};
-        if (query.event_type !== undefined) filter.event_type = String(query.event_type);
+        const filter: MetaEventListFilter = {};
+        if (query.event_type !== undefined) filter.eventType = String(query.event_type);
         if (query.status !== undefined) filter.status = query.status as MetaEventDoc['status'];
         const page = await deps.store.metaEvents.page(project._id, filter, parsePageQuery(query));
         return { content: page.content.map(presentMetaEvent), pagination: page.pagination };

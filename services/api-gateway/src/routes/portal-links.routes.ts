@@ -56,9 +56,8 @@ export const portalLinkRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Portal links fetched successfully',
       response: portalLinkResponse,
       async handler({ project, query }) {
-        const filter: Partial<Pick<PortalLinkDoc, 'owner_id'>> = {};
-        if (query.owner_id !== undefined) filter.owner_id = String(query.owner_id);
-        const page = await deps.store.portalLinks.page(project._id, filter, parsePageQuery(query));
+        const ownerId = query.owner_id === undefined ? undefined : String(query.owner_id);
+        const page = await deps.store.portalLinks.page(project._id, { ownerId }, parsePageQuery(query));
         return {
           content: await Promise.all(page.content.map((d) => present(d))),
           pagination: page.pagination,

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@hookrail/domain';
-import { parsePageQuery, type SourceDoc } from '@hookrail/store';
+import { parsePageQuery, type SourceDoc, type SourceListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentSource } from '../presenters/source.presenter';
@@ -41,7 +41,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Sources fetched successfully',
       response: sourceResponse,
       async handler({ project, query }) {
-        const filter: Partial<Pick<SourceDoc, 'type' | 'name'>> = {};
+        const filter: SourceListFilter = {};
         if (query.type !== undefined) filter.type = query.type as SourceDoc['type'];
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await store.sources.page(project._id, filter, parsePageQuery(query));

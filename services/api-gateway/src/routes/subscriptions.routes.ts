@@ -1,4 +1,4 @@
-import { parsePageQuery, type SubscriptionDoc } from '@hookrail/store';
+import { parsePageQuery, type SubscriptionDoc, type SubscriptionListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentSubscriptions } from '../presenters/subscription.presenter';
@@ -82,9 +82,9 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Subscriptions fetched successfully',
       response: subscriptionResponse,
       async handler({ project, query }) {
-        const filter: Partial<Pick<SubscriptionDoc, 'endpoint_id' | 'source_id' | 'name'>> = {};
-        if (query.endpoint_id !== undefined) filter.endpoint_id = String(query.endpoint_id);
-        if (query.source_id !== undefined) filter.source_id = String(query.source_id);
+        const filter: SubscriptionListFilter = {};
+        if (query.endpoint_id !== undefined) filter.endpointId = String(query.endpoint_id);
+        if (query.source_id !== undefined) filter.sourceId = String(query.source_id);
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await deps.store.subscriptions.page(project._id, filter, parsePageQuery(query));
         return { content: await presentSubscriptions(page.content, deps), pagination: page.pagination };

@@ -8,6 +8,12 @@ export const pageQuery: Record<string, JsonSchema> = {
   sort: enumOf(['ASC', 'DESC', 'asc', 'desc']),
 };
 
+/** Time window of the event and delivery lists: both ends inclusive, by the item's id time. */
+export const createdRangeQuery: Record<string, JsonSchema> = {
+  start_date: str({ format: 'date-time', description: 'only items created at or after this time' }),
+  end_date: str({ format: 'date-time', description: 'only items created at or before this time' }),
+};
+
 export function pageOf(item: JsonSchema): JsonSchema {
   return {
     type: 'object',

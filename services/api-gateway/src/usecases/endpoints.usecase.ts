@@ -184,7 +184,7 @@ async function saveAndEmit(deps: GatewayDeps, projectId: string, id: string, set
 /** Deleting an endpoint deletes its subscriptions: they could never deliver again. */
 export async function deleteEndpoint(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
   const doc = await getEndpoint(deps, projectId, id);
-  const subscriptions = await deps.store.subscriptions.findMany(projectId, { endpoint_id: id });
+  const subscriptions = await deps.store.subscriptions.listByEndpoint(projectId, id);
   for (const s of subscriptions) {
     await deps.store.subscriptions.softDelete(projectId, s._id);
     await publishConfigChange(deps.publisher, projectId, 'subscription', s._id, 'deleted');

@@ -16,7 +16,7 @@ export interface PortalLinkBody {
 /** The link's endpoints: every endpoint with its owner id, looked up now, plus the deprecated ids. */
 export async function linkEndpoints(deps: GatewayDeps, link: PortalLinkDoc): Promise<EndpointDoc[]> {
   const [owned, listed] = await Promise.all([
-    link.owner_id ? deps.store.endpoints.findMany(link.project_id, { owner_id: link.owner_id }) : [],
+    link.owner_id ? deps.store.endpoints.listByOwner(link.project_id, link.owner_id) : [],
     deps.store.endpoints.findByIds(link.project_id, link.endpoints ?? []),
   ]);
   const byId = new Map([...owned, ...listed].map((e) => [e._id, e]));

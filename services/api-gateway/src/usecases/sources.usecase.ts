@@ -22,7 +22,7 @@ export interface SourceBody {
 }
 
 async function assertNameFree(deps: GatewayDeps, projectId: string, name: string, except?: string) {
-  const other = await deps.store.sources.findOne(projectId, { name });
+  const other = await deps.store.sources.findByName(projectId, name);
   if (other && other._id !== except) throw new ConflictError(`a source named "${name}" already exists`);
 }
 
