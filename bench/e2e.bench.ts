@@ -1,56 +1,43 @@
 /**
- * End-to-end benchmark on the local stack (real Kafka and MongoDB-protocol server): events are
- * POSTed to HTTP ingest and to the gateway's events API (alternately), routed and delivered by the dispatcher to a local keep-alive receiver
- * that verifies every signature. Prints sustained events/s, ingest-to-delivery latency
- * percentiles, and lost or duplicated event ids.
+ * End-to-end benchmark on the local stack: the six services run as their own processes on the
+ * real Kafka and MongoDB-protocol server; events are POSTed alternately to HTTP ingest and to the
+ * gateway's events API and delivered to a keep-alive receiver in this process that verifies
+ * every signature. Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted
+ * request sent → request received by the endpoint) and CPU ms per delivered event of every process;
+ * then lost, duplicated and badly signed counts.
  *
- *   npm run bench                          # N=20000
- *   BENCH_N=5000 BENCH_RATE=200 BENCH_RATE_SECONDS=15 npm run bench
- *
- * The gateway, ingest and dispatcher services run in this process (one core each would be fairer; they
- * share the machine with the servers either way).
+ *   npm run bench                                        # max rate over 3,000 and 20,000 events, then 200/s for 20 s
+ *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
-import { definition as dispatcher } from '../services/dispatcher/src/service';
-import { definition as ingest } from '../services/ingest/src/service';
-import { definition as gateway } from '../services/api-gateway/src/service';
-import {
-  makeEndpoint,
-  makeSource,
-  makeSubscription,
-  startReceiver,
-  startTestService,
-  testConfig,
-  uniquePrefix,
-} from '@hookrail/testkit';
+import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
+import { CpuMeter, serverPid, startService, stopService, type ServiceProcess } from './support/processes';
 
-const N = Number(process.env.BENCH_N ?? 20_000);
+const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-/** A fresh database per run (the test server scans collections: size matters). Never dropped while
- * the server runs: FerretDB on SQLite can crash (SIGBUS) when a database file in use is removed. */
-const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/hookrail-bench-${Date.now()}`;
-const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
-const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
-/** After both phases, how long to wait for stragglers before calling an accepted event lost. */
-const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 180);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 20);
+/** How long to wait for stragglers before calling an accepted event lost. */
+const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
+const DATABASE = `hookrail-bench-${Date.now()}`;
+const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/${DATABASE}`;
+const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const SECRET = 'bench-secret';
+const SERVICES = ['api-gateway', 'ingest', 'dispatcher', 'retry-scheduler', 'meta-event', 'source-consumer'];
 
-function pct(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
-}
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 async function main(): Promise<void> {
-  const prefix = uniquePrefix('bench');
   const env = {
-    HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
-    HOOKRAIL_KAFKA_PARTITIONS: '6',
+    HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('bench'),
     HOOKRAIL_LOG_LEVEL: 'warn',
     HOOKRAIL_MONGODB_URL: MONGODB_URL,
     HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
+    HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
   };
   const store = await Store.connect(MONGODB_URL, 'bench');
   await store.ensureIndexes();
@@ -69,7 +56,21 @@ async function main(): Promise<void> {
     },
   });
 
-  const gw = await startTestService(gateway(testConfig('api-gateway', env)));
+  const services: ServiceProcess[] = [];
+  for (const [i, name] of SERVICES.entries()) services.push(await startService(name, 18_500 + i, env));
+  const [gw, ing] = services;
+  const pids = new Map<string, number>();
+  for (const server of ['kafka', 'mongodb']) {
+    // BENCH_MONGODB_PID: the server behind BENCH_MONGODB_URL, when it is not the local stack's.
+    const pid =
+      server === 'mongodb' && process.env.BENCH_MONGODB_PID
+        ? Number(process.env.BENCH_MONGODB_PID)
+        : serverPid(server);
+    if (pid) pids.set(server, pid);
+  }
+  for (const s of services) if (s.child.pid) pids.set(s.name, s.child.pid);
+  const cpu = new CpuMeter(pids);
+
   const created = (await fetch(`${gw.url}/api/v1/projects`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
@@ -85,20 +86,17 @@ async function main(): Promise<void> {
       { uid: newId(), value: SECRET, created_at: now, updated_at: now, deleted_at: null, expires_at: null },
     ],
   });
-  await makeSubscription(store, projectId, {
-    endpoint_id: ep._id,
-    source_id: source._id,
-  });
+  await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: source._id });
 
-  const disp = await startTestService(dispatcher(testConfig('dispatcher', env)));
-  const ing = await startTestService(ingest(testConfig('ingest', env)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const ingestUrl = new URL(`${ing.url}/ingest/${source.mask_id}`);
   const eventsUrl = new URL(`${gw.url}/api/v1/projects/${projectId}/events`);
   let sendErrors = 0;
+  let sequence = 0;
   // Even events go to HTTP ingest, odd ones through the events API (to the same endpoint).
-  const post = (i: number) =>
+  const post = () =>
     new Promise<void>((resolve) => {
+      const i = sequence++;
       const payload = { n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } };
       const viaApi = i % 2 === 1;
       const body = JSON.stringify(
@@ -122,7 +120,7 @@ async function main(): Promise<void> {
           res.on('end', () => {
             if (res.statusCode === 200 || res.statusCode === 201) {
               const data = (JSON.parse(text) as { data: { event_id?: string; uid?: string } }).data;
-              sentAt.set((data.event_id ?? data.uid)!, started);
+              sentAt.set(data.event_id ?? data.uid ?? '', started);
             } else if (sendErrors++ === 0)
               console.error(
                 `${viaApi ? 'events API' : 'ingest'} answered ${res.statusCode}: ${text.slice(0, 200)}`,
@@ -131,71 +129,72 @@ async function main(): Promise<void> {
           });
         },
       );
-      req.on('error', () => {
-        sendErrors++;
-        resolve();
-      });
+      req.on('error', () => (sendErrors++, resolve()));
       req.end(body);
     });
 
   const waitDelivered = async (ids: string[], timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline && ids.some((id) => !delivered.has(id)))
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
   };
-  const report = (label: string, ids: string[], startMs: number, endMs: number) => {
-    const lat = ids
-      .filter((id) => delivered.has(id))
-      .map((id) => delivered.get(id)! - sentAt.get(id)!)
-      .sort((a, b) => a - b);
-    const lost = ids.filter((id) => !delivered.has(id)).length;
+  const phase = async (label: string, load: () => Promise<void>) => {
+    const before = new Set(sentAt.keys());
+    cpu.start();
+    const ops0 = await store.opCounters();
+    const t0 = Date.now();
+    await load();
+    const ids = [...sentAt.keys()].filter((id) => !before.has(id));
+    await waitDelivered(ids, 120_000);
+    const got = ids.filter((id) => delivered.has(id));
+    const end = Math.max(...got.map((id) => delivered.get(id) ?? 0));
+    const lat = got.map((id) => delivered.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
     console.log(
-      `${label}: ${ids.length} accepted, ${(lat.length / ((endMs - startMs) / 1000)).toFixed(0)} events/s delivered end to end, ` +
-        `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, not yet delivered ${lost}`,
+      `${label}: ${ids.length} accepted, ${(got.length / ((end - t0) / 1000)).toFixed(0)} events/s delivered, ` +
+        `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, not yet delivered ${ids.length - got.length}`,
     );
+    const ops1 = await store.opCounters();
+    const perEvent = (k: keyof typeof ops0) => ((ops1[k] - ops0[k]) / Math.max(1, got.length)).toFixed(2);
+    console.log(
+      `  database commands per delivered event: insert ${perEvent('insert')}, update ${perEvent('update')}, ` +
+        `query ${perEvent('query')}, command ${perEvent('command')} (whole server)`,
+    );
+    console.log(`  CPU per delivered event:\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`);
   };
 
-  // Phase 1: throughput, N events as fast as CONCURRENCY senders go.
-  const t0 = Date.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < N) await post(next++);
-    }),
-  );
-  const ids1 = [...sentAt.keys()];
-  await waitDelivered(ids1, 120_000);
-  const t1 = Math.max(...ids1.map((id) => delivered.get(id) ?? 0));
-  report(`throughput (N=${N})`, ids1, t0, t1);
-
-  // Phase 2: latency at a fixed rate.
-  const before = new Set(sentAt.keys());
-  const tick = 1000 / RATE;
-  const t2 = Date.now();
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < RATE * RATE_SECONDS; i++) {
-    const due = t2 + i * tick;
-    const wait = due - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    inflight.push(post(N + i));
+  for (const n of SIZES) {
+    await phase(`max rate (N=${n}, ${CONCURRENCY} connections)`, async () => {
+      const stopAt = sequence + n;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (sequence < stopAt) await post();
+        }),
+      );
+    });
   }
-  await Promise.all(inflight);
-  const ids2 = [...sentAt.keys()].filter((id) => !before.has(id));
-  await waitDelivered(ids2, 60_000);
-  report(`fixed rate ${RATE}/s for ${RATE_SECONDS}s`, ids2, t2, Date.now());
+  await phase(`fixed rate ${RATE}/s for ${RATE_SECONDS} s`, async () => {
+    const t0 = Date.now();
+    const inflight: Promise<void>[] = [];
+    for (let i = 0; i < RATE * RATE_SECONDS; i++) {
+      const wait = t0 + (i * 1000) / RATE - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inflight.push(post());
+    }
+    await Promise.all(inflight);
+  });
+
   const all = [...sentAt.keys()];
   await waitDelivered(all, DRAIN_SECONDS * 1000);
   const lost = all.filter((id) => !delivered.has(id));
   console.log(
-    `lost (accepted, not delivered after a ${DRAIN_SECONDS}s drain) ${lost.length}${lost.length ? ` e.g. ${lost.slice(0, 3).join(', ')}` : ''}; ` +
+    `lost (accepted, not delivered after a ${DRAIN_SECONDS} s drain) ${lost.length}${lost.length ? ` e.g. ${lost.slice(0, 3).join(', ')}` : ''}; ` +
       `duplicates ${duplicates}, bad signatures ${badSignatures}, send errors ${sendErrors}, receiver requests ${receiver.count()}`,
   );
 
   agent.destroy();
-  await gw.stop();
-  await ing.stop();
-  await disp.stop();
+  for (const s of services.reverse()) await stopService(s);
   await receiver.close();
+  if (!process.env.BENCH_MONGODB_URL) await store.dropDatabase();
   await store.close();
 }
 

@@ -1,7 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
-import { consume, type ConsumeOptions } from './consumer';
+import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
 import { TOPIC_KEYS, topicName, type TopicKey } from './topics';
 
 export interface BusOptions {
@@ -25,7 +25,7 @@ export class Bus {
   readonly kafka: Kafka;
   private producer?: Producer;
   private publisher?: BatchingPublisher;
-  private readonly consumers: Consumer[] = [];
+  private readonly consumers: { consumer: Consumer; running: RunningConsumer }[] = [];
 
   constructor(
     readonly options: BusOptions,
@@ -105,7 +105,7 @@ export class Bus {
       /** A rebalance started: ownership of every partition is about to change. */
       onRebalancing?: () => void;
     },
-  ): Promise<Consumer> {
+  ): Promise<{ stop(): Promise<void> }> {
     const consumer = this.kafka.consumer({
       groupId: `${this.options.topicPrefix}.${group}`,
       sessionTimeout: this.options.sessionTimeoutMs ?? 30000,
@@ -116,19 +116,25 @@ export class Bus {
       retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
     });
     await consumer.connect();
-    this.consumers.push(consumer);
     const topic = this.topic(opts.topic);
     if (opts.onAssignment) {
       const onAssignment = opts.onAssignment;
       consumer.on(consumer.events.GROUP_JOIN, (e) => onAssignment(e.payload.memberAssignment[topic] ?? []));
     }
     if (opts.onRebalancing) consumer.on(consumer.events.REBALANCING, () => opts.onRebalancing?.());
-    await consume(
+    const running = await consume(
       consumer,
       { ...opts, topicName: topic },
       { ...this.deps, partitionsConcurrently: opts.partitionsConcurrently },
     );
-    return consumer;
+    const entry = { consumer, running };
+    this.consumers.push(entry);
+    return {
+      stop: async () => {
+        this.consumers.splice(this.consumers.indexOf(entry), 1);
+        await stopConsumer(entry);
+      },
+    };
   }
 
   /** Kafka answers a metadata request within `timeoutMs` (no retries: readiness must answer fast). */
@@ -149,10 +155,18 @@ export class Bus {
     }
   }
 
-  /** Stops intake first (consumers finish their batch and commit), then flushes and closes the producer. */
+  /** Stops intake first (consumers finish what they started and commit), then flushes and closes the producer. */
   async close(): Promise<void> {
-    await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
+    await Promise.allSettled(this.consumers.splice(0).map(stopConsumer));
     await this.publisher?.drain();
     await this.producer?.disconnect();
   }
+}
+
+/** Within a graceful stop's budget: finish and commit what was started, then leave the group. */
+const DRAIN_MS = 8000;
+
+async function stopConsumer(c: { consumer: Consumer; running: RunningConsumer }): Promise<void> {
+  await c.running.drain(DRAIN_MS);
+  await c.consumer.disconnect();
 }

@@ -2,7 +2,9 @@ import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from 'kafkajs
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
 import { errorMessage, isRetriable } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/retry';
 import { decodeMessage, PoisonMessageError } from './codec';
+import { OffsetTracker } from './offset-tracker';
 import type { MessageOf, TopicKey } from './topics';
 
 export interface MessageContext {
@@ -21,21 +23,32 @@ export interface ConsumeOptions<K extends TopicKey> {
   topic: K;
   topicName: string;
   handle: MessageHandler<K>;
-  /** Messages of one partition's batch handled at once (order within a partition is not kept when > 1). */
+  /** Messages handled at once by this consumer, over all its partitions (order is not kept when > 1). */
   concurrency?: number;
 }
 
+/** A running consumer: `drain` finishes what was started and commits it (graceful shutdown). */
+export interface RunningConsumer {
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/** How often finished offsets are committed. */
+const COMMIT_INTERVAL_MS = 50;
+
 /**
- * Runs a handler over a topic with at-least-once semantics: an offset is committed only after the
- * handler for it (and every earlier message) finished. A retriable failure stops the batch so
- * kafkajs redelivers from the first unfinished message; a non-retriable one (poison, programming
- * error) is logged, counted and skipped so it never blocks the partition.
+ * Runs a handler over a topic with at-least-once semantics, pipelined: messages are started as
+ * they arrive, up to `concurrency` at a time, without waiting for the previous batch to finish,
+ * so a handler's slow tail (a database write, an HTTP request) never holds the partition. An
+ * offset is committed only once its message and every earlier one of the partition finished.
+ * A retriable failure is retried in place with backoff (the commit point waits for it); a
+ * non-retriable one (poison, programming error) is logged, counted and skipped so it never
+ * blocks the partition. After a rebalance, uncommitted messages are delivered again.
  */
 export async function consume<K extends TopicKey>(
   consumer: Consumer,
   opts: ConsumeOptions<K>,
   deps: { logger: Logger; metrics: Metrics; partitionsConcurrently?: number },
-): Promise<void> {
+): Promise<RunningConsumer> {
   const handled = deps.metrics.counter('hookrail_bus_messages_total', 'Messages consumed, by outcome', [
     'topic',
     'outcome',
@@ -45,9 +58,38 @@ export async function consume<K extends TopicKey>(
     'Handler time per message',
     ['topic'],
   );
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const limit = Math.max(1, opts.concurrency ?? 1);
+  let inFlight = 0;
+  const slotWaiters = new Set<() => void>();
+  let idle: (() => void) | null = null;
+  let stopping = false;
+  // A rebalance starts a new generation: work of the old one must not commit anything.
+  let generation = 0;
+  let trackers = new Map<number, OffsetTracker>();
+  const toCommit = new Map<number, string>();
+  let commitTimer: NodeJS.Timeout | undefined;
 
-  const runOne = async (m: KafkaMessage, partition: number): Promise<void> => {
+  consumer.on(consumer.events.REBALANCING, () => {
+    generation++;
+    trackers = new Map();
+    toCommit.clear();
+  });
+
+  const commit = async (): Promise<void> => {
+    commitTimer = undefined;
+    if (toCommit.size === 0) return;
+    const offsets = [...toCommit].map(([partition, offset]) => ({
+      topic: opts.topicName,
+      partition,
+      offset,
+    }));
+    toCommit.clear();
+    await consumer.commitOffsets(offsets).catch((err: unknown) => {
+      deps.logger.warn({ err, topic: opts.topicName }, `offset commit failed: ${errorMessage(err)}`);
+    });
+  };
+
+  const handleOnce = async (m: KafkaMessage, partition: number): Promise<void> => {
     const end = duration.startTimer({ topic: opts.topic });
     try {
       const message = decodeMessage(opts.topic, m.value);
@@ -65,56 +107,95 @@ export async function consume<K extends TopicKey>(
         },
         () => opts.handle(message, ctx),
       );
-      handled.inc({ topic: opts.topic, outcome: 'ok' });
-    } catch (err) {
-      if (isRetriable(err) && !(err instanceof PoisonMessageError)) {
-        handled.inc({ topic: opts.topic, outcome: 'retry' });
-        throw err;
-      }
-      handled.inc({ topic: opts.topic, outcome: 'skipped' });
-      deps.logger.error(
-        { err, topic: opts.topicName, partition, offset: m.offset },
-        `skipping message: ${errorMessage(err)}`,
-      );
     } finally {
       end();
     }
   };
 
+  /** Handles one message to its end: retried in place while its failure is retriable. */
+  const run = async (m: KafkaMessage, partition: number, gen: number): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await handleOnce(m, partition);
+        handled.inc({ topic: opts.topic, outcome: 'ok' });
+        return;
+      } catch (err) {
+        if (!isRetriable(err) || err instanceof PoisonMessageError) {
+          handled.inc({ topic: opts.topic, outcome: 'skipped' });
+          deps.logger.error(
+            { err, topic: opts.topicName, partition, offset: m.offset },
+            `skipping message: ${errorMessage(err)}`,
+          );
+          return;
+        }
+        handled.inc({ topic: opts.topic, outcome: 'retry' });
+        // Another member owns the partition now, or we are stopping: it will be delivered again.
+        if (stopping || gen !== generation) throw err;
+        deps.logger.warn(
+          { err, topic: opts.topicName, partition, offset: m.offset, attempt },
+          `handler failed, retrying: ${errorMessage(err)}`,
+        );
+        await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
+      }
+    }
+  };
+
+  const start = (m: KafkaMessage, partition: number): void => {
+    const gen = generation;
+    let tracker = trackers.get(partition);
+    if (!tracker) trackers.set(partition, (tracker = new OffsetTracker()));
+    const t = tracker;
+    t.start(m.offset);
+    inFlight++;
+    run(m, partition, gen)
+      .then(
+        () => {
+          if (gen !== generation) return;
+          const next = t.finish(m.offset);
+          if (next === null) return;
+          toCommit.set(partition, next);
+          commitTimer ??= setTimeout(() => void commit(), COMMIT_INTERVAL_MS);
+        },
+        () => undefined, // left uncommitted: redelivered after the rebalance or restart
+      )
+      .finally(() => {
+        inFlight--;
+        for (const wake of slotWaiters) wake();
+        slotWaiters.clear();
+        if (inFlight === 0) idle?.();
+      });
+  };
+
   await consumer.subscribe({ topic: opts.topicName, fromBeginning: true });
   await consumer.run({
-    autoCommit: true,
+    autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: deps.partitionsConcurrently ?? 3,
-    eachBatch: async ({
-      batch,
-      resolveOffset,
-      heartbeat,
-      commitOffsetsIfNecessary,
-      isRunning,
-      isStale,
-    }: EachBatchPayload) => {
-      const messages = batch.messages;
-      for (let i = 0; i < messages.length; i += concurrency) {
-        if (!isRunning() || isStale()) return;
-        const chunk = messages.slice(i, i + concurrency);
-        const results = await Promise.allSettled(chunk.map((m) => runOne(m, batch.partition)));
-        // Resolve only the prefix that fully succeeded: later messages are redelivered with the failed one.
-        for (let j = 0; j < chunk.length; j++) {
-          const r = results[j];
-          if (r.status === 'rejected') {
-            await commitOffsetsIfNecessary();
-            deps.logger.warn(
-              { err: r.reason, topic: opts.topicName, partition: batch.partition },
-              'handler failed, will redeliver',
-            );
-            throw r.reason;
-          }
-          resolveOffset(chunk[j].offset);
+    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) => {
+      for (const m of batch.messages) {
+        while (inFlight >= limit) {
+          await new Promise<void>((r) => slotWaiters.add(r));
+          await heartbeat();
         }
-        await heartbeat();
-        await commitOffsetsIfNecessary();
+        if (!isRunning() || isStale() || stopping) return;
+        start(m, batch.partition);
+        // Moves the fetch position only (autoCommit is off): commits follow the finished prefix.
+        resolveOffset(m.offset);
       }
+      await heartbeat();
     },
   });
+
+  return {
+    async drain(timeoutMs: number): Promise<void> {
+      stopping = true;
+      consumer.pause([{ topic: opts.topicName }]);
+      if (inFlight > 0) {
+        const done = new Promise<void>((r) => (idle = r));
+        await Promise.race([done, new Promise((r) => setTimeout(r, timeoutMs))]);
+      }
+      clearTimeout(commitTimer);
+      await commit();
+    },
+  };
 }

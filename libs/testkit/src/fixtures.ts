@@ -132,6 +132,7 @@ export async function makeEvent(store: Store, projectId: string, over: Partial<E
     url_query_params: '',
     metadata: '',
     endpoints: [],
+    delivery_count: 0,
     target: { mode: 'broadcast' },
     acknowledged_at: null,
     ...over,

@@ -4,3 +4,4 @@ export * from './receiver';
 export * from './tls-certs';
 export * from './oauth2-server';
 export * from './fixtures';
+export * from './private-mongo';

@@ -3,13 +3,15 @@ import type { Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
 import type { FunctionRunner } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
-import type { Store } from '@hookrail/store';
+import type { ConfigCache, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 
 /** What route handlers and gateway use cases need; built once in service.ts. */
 export interface GatewayDeps {
   config: Readonly<HookrailConfig>;
   store: Store;
+  /** Short-lived cache of keys, projects and endpoints read on every request. */
+  cache: ConfigCache;
   publisher: Publisher;
   logger: Logger;
   metrics: Metrics;

@@ -4,6 +4,7 @@ import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
 import type { ServiceDefinition } from '@hookrail/runtime';
+import { ConfigCache } from '@hookrail/store';
 import type { GatewayDeps } from './deps';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
@@ -24,6 +25,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       const deps: GatewayDeps = {
         config,
         store,
+        cache: new ConfigCache(store),
         publisher,
         logger,
         metrics,
@@ -41,7 +43,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));
       api.use(jsonBody(config.http.bodyLimitBytes));
-      api.use(buildApiRouter(routes, { store, metrics, adminKey: config.security.adminKey }));
+      api.use(buildApiRouter(routes, { cache: deps.cache, metrics, adminKey: config.security.adminKey }));
       api.use((req, res) => {
         res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
       });

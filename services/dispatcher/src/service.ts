@@ -1,6 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox } from '@hookrail/domain';
+import { ConfigCache } from '@hookrail/store';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
 import { createRouter } from './router/route-event';
@@ -8,7 +9,6 @@ import { createEndpointHealth } from './health';
 import { createSender } from './sender/send-delivery';
 import { endpointStatusGate } from './sender/endpoint-status.gate';
 import type { Gate } from './sender/gates';
-import { ConfigCache } from './shared/config-cache';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 export const ROUTER_GROUP = 'dispatcher-router';
@@ -65,11 +65,15 @@ export function definition(
         gates,
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
       });
-      const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 100, handle: route });
-      const sender = await bus.consume(SENDER_GROUP, { topic: 'deliveries', concurrency: 100, handle: send });
+      const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 1000, handle: route });
+      const sender = await bus.consume(SENDER_GROUP, {
+        topic: 'deliveries',
+        concurrency: 1000,
+        handle: send,
+      });
       return {
         stop: async () => {
-          await Promise.all([router.disconnect(), sender.disconnect()]);
+          await Promise.all([router.stop(), sender.stop()]);
           http.close();
           functions.clear();
         },

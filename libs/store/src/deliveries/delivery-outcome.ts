@@ -13,6 +13,23 @@ export interface DeliveryOutcome {
   attempt: DeliveryAttempt | null;
   /** A failed attempt that uses up one of the delivery's retries. */
   retrySpent: boolean;
+  /** The delivery had no document when it was sent (a first send): it is inserted whole. */
+  firstRecord: boolean;
+}
+
+/** The whole document of a delivery recorded for the first time (the cheapest write). */
+export function firstDocument(o: DeliveryOutcome, now: Date): DeliveryDoc {
+  return {
+    ...o.delivery,
+    status: o.status,
+    status_reason: o.reason,
+    next_attempt_at: o.nextAttemptAt,
+    attempts: o.attempt ? [o.attempt] : [],
+    attempts_made: o.attempt ? 1 : 0,
+    retries_used: o.retrySpent ? 1 : 0,
+    updated_at: now,
+    deleted_at: null,
+  };
 }
 
 /** Fields fixed when a delivery is created; an existing document keeps its own. */
@@ -39,7 +56,12 @@ export function outcomeUpsert(o: DeliveryOutcome, now: Date) {
       filter: { _id: o.delivery._id, project_id: o.delivery.project_id },
       update: {
         $setOnInsert: creationFields(o.delivery, o.attempt !== null),
-        $set: { status: o.status, status_reason: o.reason, next_attempt_at: o.nextAttemptAt, updated_at: now },
+        $set: {
+          status: o.status,
+          status_reason: o.reason,
+          next_attempt_at: o.nextAttemptAt,
+          updated_at: now,
+        },
         $inc: { attempts_made: o.attempt ? 1 : 0, retries_used: o.retrySpent ? 1 : 0 },
         ...(o.attempt ? { $push: { attempts: o.attempt } } : {}),
       },

@@ -73,14 +73,21 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
       return { ...page, content: await this.withStatuses(projectId, page.content) };
     }
     const wanted = filter.status;
-    const candidates = { ...where({ ...filter, status: undefined }), status: { $in: [wanted, 'Processing'] } };
+    const candidates = {
+      ...where({ ...filter, status: undefined }),
+      status: { $in: [wanted, 'Processing'] },
+    };
     const perPage = req.perPage ?? DEFAULT_PER_PAGE;
     const kept: EventDoc[] = [];
     let scanned = 0;
     let cursor = req.cursor;
     let last: Page<EventDoc>;
     do {
-      last = await this.pageWhere(projectId, candidates as QueryFilter<EventDoc>, { ...req, cursor, perPage: MAX_PER_PAGE });
+      last = await this.pageWhere(projectId, candidates as QueryFilter<EventDoc>, {
+        ...req,
+        cursor,
+        perPage: MAX_PER_PAGE,
+      });
       scanned += last.content.length;
       const rows = await this.withStatuses(projectId, last.content);
       const chunk = rows.filter((e) => e.status === wanted);
@@ -107,7 +114,9 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
       .exec();
     const found = new Map<string, DeliveryStatus[]>();
     for (const r of rows) found.set(r.event_id, [...(found.get(r.event_id) ?? []), r.status]);
-    return docs.map((d) => (needsDeliveries(d) ? { ...d, status: derivedStatus(d, found.get(d._id) ?? []) } : d));
+    return docs.map((d) =>
+      needsDeliveries(d) ? { ...d, status: derivedStatus(d, found.get(d._id) ?? []) } : d,
+    );
   }
 
   private deliveryScope(projectId: string, eventIds: string[]): QueryFilter<DeliveryDoc> {
@@ -216,7 +225,12 @@ const STATUS_SCAN_LIMIT = 2000;
  * the page ends at its last event; otherwise it ends where the scan stopped, so the next call goes
  * on from there.
  */
-function statusPage(kept: EventDoc[], perPage: number, req: PageRequest, last: Page<EventDoc>): Page<EventDoc> {
+function statusPage(
+  kept: EventDoc[],
+  perPage: number,
+  req: PageRequest,
+  last: Page<EventDoc>,
+): Page<EventDoc> {
   const backwards = req.direction === 'prev';
   const content = kept.slice(0, perPage);
   const cutShort = kept.length > perPage;

@@ -1,5 +1,5 @@
 import { DomainError, ID_PATTERN, hashSecret, safeEqual } from '@hookrail/domain';
-import type { Store } from '@hookrail/store';
+import type { ConfigCache } from '@hookrail/store';
 
 export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: string; keyId: string };
 
@@ -14,7 +14,7 @@ export function formatProjectKey(keyId: string, secret: string): string {
 
 export async function authenticate(
   header: string | undefined,
-  deps: { store: Store; adminKey?: string; now?: () => Date },
+  deps: { cache: ConfigCache; adminKey?: string; now?: () => Date },
 ): Promise<Principal> {
   if (!header) throw unauthenticated('missing API key: send "Authorization: Bearer <key>"');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -23,7 +23,7 @@ export async function authenticate(
   if (deps.adminKey && safeEqual(token, deps.adminKey)) return { kind: 'admin' };
   const key = PROJECT_KEY.exec(token);
   if (!key) throw unauthenticated('invalid API key');
-  const doc = await deps.store.apiKeys.findByKeyId(key[1]);
+  const doc = await deps.cache.apiKey(key[1]);
   const valid =
     doc !== null &&
     safeEqual(hashSecret(key[2]), doc.secret_hash) &&

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { NotFoundError, ok } from '@hookrail/domain';
-import type { Store } from '@hookrail/store';
+import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 import { authenticate, authorizeProject, requireAdmin } from '../auth/principal';
 import { object } from '../schemas/common.schema';
@@ -8,7 +8,7 @@ import type { Call, RouteSpec } from './route';
 import { validate } from './validator';
 
 export interface RouterDeps {
-  store: Store;
+  cache: ConfigCache;
   metrics: Metrics;
   adminKey?: string;
 }
@@ -27,7 +27,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       const end = duration.startTimer({ method: spec.method.toUpperCase(), route: spec.path });
       res.once('finish', () => end({ status: String(res.statusCode) }));
       const principal = await authenticate(req.headers.authorization, {
-        store: deps.store,
+        cache: deps.cache,
         adminKey: deps.adminKey,
       });
       if (spec.auth === 'admin') requireAdmin(principal);
@@ -35,8 +35,14 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       let project = null;
       if (params.projectID !== undefined) {
         authorizeProject(principal, params.projectID);
-        project = await deps.store.projects.findById(params.projectID);
+        project = await deps.cache.project(params.projectID);
         if (!project) throw new NotFoundError('project');
+        // A change to a project's settings (keys, endpoints, sources...) is seen at once by this
+        // replica's next request; publishing and reading events change none.
+        if (spec.method !== 'get' && !/\/(meta-)?events\b/.test(spec.path)) {
+          const projectId = params.projectID;
+          res.once('finish', () => deps.cache.invalidate(projectId));
+        }
       }
       const query = queryOf(req);
       if (querySchema) validate(querySchema, query, 'invalid query');

@@ -157,7 +157,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
       raw: '{"order":{"id":7},"$odd.key":true}',
       headers: { 'x.dotted': '1' },
       endpoints: [endpointId],
-      status: 'Processing',
+      status: 'Retry', // derived from its delivery (stored: Processing, as the router leaves it)
       is_duplicate_event: false,
       source_id: sourceId,
       url_query_params: 'a=1',

@@ -28,7 +28,7 @@ export async function publishEvent(
     throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
   let target: EventTarget;
   if (mode === 'single') {
-    if (!(await deps.store.endpoints.findById(project._id, body.endpoint_id!)))
+    if (!(await deps.cache.endpoint(project._id, body.endpoint_id!)))
       throw new ValidationError('endpoint_id: no such endpoint in this project', [
         { field: 'endpoint_id', message: 'no such endpoint in this project' },
       ]);

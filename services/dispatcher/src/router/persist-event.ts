@@ -5,7 +5,13 @@ import type { Logger } from '@hookrail/telemetry';
 /** The event document for an accepted event message, with the routing result. */
 export function eventDocument(
   m: EventMessage,
-  routed: { status: EventStatus; reason: string | null; endpoints: string[]; duplicate?: boolean },
+  routed: {
+    status: EventStatus;
+    reason: string | null;
+    endpoints: string[];
+    deliveries?: number;
+    duplicate?: boolean;
+  },
 ): EventDoc {
   const now = new Date();
   return {
@@ -24,6 +30,7 @@ export function eventDocument(
     url_query_params: m.url_query_params ?? '',
     metadata: '',
     endpoints: routed.endpoints,
+    delivery_count: routed.deliveries ?? 0,
     target: m.target,
     acknowledged_at: new Date(m.accepted_at),
     created_at: now,

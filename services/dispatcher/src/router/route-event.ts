@@ -2,9 +2,15 @@ import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
 import { Coalescer } from '@hookrail/domain';
 import type { FunctionRunner } from '@hookrail/functions';
 import { deliveryId, eventStatusFrom, matchSubscriptions } from '@hookrail/routing';
-import type { DeliveryDoc, EventDoc, IdempotencyClaim, Store, SubscriptionDoc } from '@hookrail/store';
+import type {
+  ConfigCache,
+  DeliveryDoc,
+  EventDoc,
+  IdempotencyClaim,
+  Store,
+  SubscriptionDoc,
+} from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import type { ConfigCache } from '../shared/config-cache';
 import { eventDocument } from './persist-event';
 
 export interface RouterDeps {
@@ -34,7 +40,11 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
 
   return async function route(m: EventMessage): Promise<void> {
     if (m.idempotency_key) {
-      const owner = await claims.submit({ projectId: m.project_id, key: m.idempotency_key, eventId: m.event_id });
+      const owner = await claims.submit({
+        projectId: m.project_id,
+        key: m.idempotency_key,
+        eventId: m.event_id,
+      });
       if (owner !== m.event_id) {
         routed.inc({ outcome: 'duplicate' });
         await eventWrites.submit(
@@ -85,11 +95,15 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       status: eventStatusFrom(deliveries.map((d) => d.status)),
       reason: unmatched ? 'no subscription matched the event' : null,
       endpoints,
+      deliveries: deliveries.length,
     });
     await Promise.all([
       eventWrites.submit(eventDoc),
       ...decided.map((d) => deliveryWrites.submit(d)),
-      deps.publisher.publish('deliveries', toSend.map((d) => firstSendMessage(m, d))),
+      deps.publisher.publish(
+        'deliveries',
+        toSend.map((d) => firstSendMessage(m, d)),
+      ),
     ]);
     routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
     deps.logger.debug(

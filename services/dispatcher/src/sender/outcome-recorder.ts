@@ -1,12 +1,11 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
 import { Coalescer, toTimestamp } from '@hookrail/domain';
-import { eventStatusFrom, metaEventDestination } from '@hookrail/routing';
+import { metaEventDestination } from '@hookrail/routing';
 import type {
   DeliveryAttempt,
   DeliveryDoc,
   DeliveryOutcome,
   DeliveryStatus,
-  EventStatusUpdate,
   ProjectDoc,
   Store,
 } from '@hookrail/store';
@@ -20,21 +19,22 @@ export type FinalOutcome =
 
 /**
  * Makes an outcome durable, then tells the rest of the system. The delivery document is written
- * once per outcome (created with the first attempt when the first send carried everything), in
- * group-committed batches; the event's status is written beside it; the retry message follows
- * the delivery write (the scheduler's send reads the document); the meta event is published only
- * when the project will send it. A redelivered message repeats these idempotent writes.
+ * once per outcome (inserted with its first attempt when the first send carried everything), in
+ * group-committed batches; that is the only write: the event's status is derived from its
+ * deliveries when read (libs/store event-status.ts). The retry message follows the delivery write
+ * (the scheduler's send reads the document); the meta event is published only when the project
+ * will send it. A redelivered message repeats these idempotent writes.
  */
 export class OutcomeRecorder {
   private readonly deliveryWrites: Coalescer<DeliveryOutcome>;
-  private readonly eventWrites: Coalescer<EventStatusUpdate>;
   private readonly now: () => number;
+  /** Deliveries of first sends: no document exists yet, so their first write is an insert. */
+  private readonly unrecorded = new WeakSet<DeliveryDoc>();
 
   constructor(
     private readonly deps: { store: Store; publisher: Publisher; logger: Logger; now?: () => number },
   ) {
     this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o));
-    this.eventWrites = new Coalescer((u) => deps.store.events.setStatuses(u));
     this.now = deps.now ?? Date.now;
   }
 
@@ -53,11 +53,11 @@ export class OutcomeRecorder {
       nextAttemptAt: nextAt,
       attempt,
       retrySpent: outcome.status === 'Retry',
+      firstRecord: this.unrecorded.delete(delivery),
     });
     await Promise.all([
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
-      this.updateEventStatus(delivery, outcome.status, recorded),
     ]);
   }
 
@@ -71,6 +71,7 @@ export class OutcomeRecorder {
       nextAttemptAt: until,
       attempt: null,
       retrySpent: false,
+      firstRecord: this.unrecorded.delete(delivery),
     });
     await this.publishRetry(delivery, until, gate.reason);
   }
@@ -80,7 +81,14 @@ export class OutcomeRecorder {
    * out. Returns the status the delivery had before (null: it had no document yet).
    */
   markProcessing(delivery: DeliveryDoc): Promise<DeliveryStatus | null> {
+    this.unrecorded.delete(delivery);
     return this.deps.store.deliveries.markProcessing(delivery);
+  }
+
+  /** A delivery built from its first-send message: it has no document yet. */
+  firstSend(delivery: DeliveryDoc): DeliveryDoc {
+    this.unrecorded.add(delivery);
+    return delivery;
   }
 
   republishRetry(delivery: DeliveryDoc): Promise<void> {
@@ -127,26 +135,5 @@ export class OutcomeRecorder {
         occurred_at: toTimestamp(this.now()),
       },
     ]);
-  }
-
-  private async updateEventStatus(
-    delivery: DeliveryDoc,
-    status: DeliveryStatus,
-    recorded: Promise<void>,
-  ): Promise<void> {
-    // The router records how many deliveries the event has; with one, no query is needed. With
-    // more, the others are read once this one is written; one without a document yet is in flight.
-    const siblings = Number((delivery.metadata as { siblings?: number } | undefined)?.siblings ?? 0);
-    let statuses: DeliveryStatus[] = [status];
-    if (siblings !== 1) {
-      await recorded;
-      statuses = await this.deps.store.deliveries.statusesOfEvent(delivery.project_id, delivery.event_id);
-      while (statuses.length < siblings) statuses.push('Processing');
-    }
-    await this.eventWrites.submit({
-      projectId: delivery.project_id,
-      id: delivery.event_id,
-      status: eventStatusFrom(statuses),
-    });
   }
 }

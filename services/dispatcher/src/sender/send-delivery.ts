@@ -10,9 +10,8 @@ import {
   type OAuth2TokenCache,
 } from '@hookrail/delivery';
 import type { RetryPolicy } from '@hookrail/retry';
-import type { DeliveryAttempt, DeliveryDoc, Store } from '@hookrail/store';
+import type { ConfigCache, DeliveryAttempt, DeliveryDoc, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import type { ConfigCache } from '../shared/config-cache';
 import { buildRequest, type EventForDelivery } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -108,6 +107,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       return;
     }
     const { delivery, event } = loaded;
+    if (m.first_send) recorder.firstSend(delivery);
     if (loaded.kind === 'retry_recorded') return recorder.republishRetry(delivery);
     if (loaded.kind === 'interrupted') {
       return recorder.finish(

@@ -1,11 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import {
-  DEFAULT_PROJECT_CONFIG,
-  type EndpointDoc,
-  type ProjectDoc,
-  type Store,
-  type SubscriptionDoc,
-} from '@hookrail/store';
+import type { ApiKeyDoc } from './api-keys/api-key.schema';
+import type { EndpointDoc } from './endpoints/endpoint.schema';
+import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
+import type { Store } from './store';
+import type { SubscriptionDoc } from './subscriptions/subscription.schema';
 
 /** Configuration is read on every event; this long a change may take to be seen (documented). */
 export const CONFIG_TTL_MS = 2000;
@@ -13,15 +11,21 @@ export const CONFIG_TTL_MS = 2000;
 type Cached<T> = { value: T | null };
 
 /**
- * Short-lived read-through caches of projects, endpoints and subscriptions: the hot path reads
- * them per event and per delivery. Concurrent misses for one key share one query. `invalidate`
- * is driven by the config topic so edits made through the API apply at once on this replica.
+ * Short-lived read-through caches of API keys, projects, endpoints and subscriptions: the hot
+ * paths (the events API, routing, sending) read them per event and per delivery. Concurrent misses
+ * for one key share one query. A replica that changes a project's settings calls `invalidate`, so
+ * its own next request sees the change; other replicas see it within CONFIG_TTL_MS.
  */
 export class ConfigCache {
   private readonly cache = new LRUCache<string, Cached<unknown>>({ max: 50_000, ttl: CONFIG_TTL_MS });
   private readonly loading = new Map<string, Promise<unknown>>();
 
   constructor(private readonly store: Store) {}
+
+  /** A live API key by its id (the part of the token before the secret). */
+  apiKey(keyId: string): Promise<ApiKeyDoc | null> {
+    return this.get(`k:${keyId}`, () => this.store.apiKeys.findByKeyId(keyId));
+  }
 
   project(projectId: string): Promise<ProjectDoc | null> {
     return this.get(`p:${projectId}`, async () => {
@@ -59,9 +63,13 @@ export class ConfigCache {
     );
   }
 
-  /** Forget everything of a project (a config message says something changed). */
+  /** Forget everything of a project, its API keys included (something of it changed). */
   invalidate(projectId: string): void {
-    for (const key of this.cache.keys()) if (key.includes(`:${projectId}`)) this.cache.delete(key);
+    for (const [key, entry] of this.cache.entries()) {
+      const keyOfProject =
+        key.startsWith('k:') && (entry.value as ApiKeyDoc | null)?.project_id === projectId;
+      if (keyOfProject || key.includes(`:${projectId}`)) this.cache.delete(key);
+    }
   }
 
   private async get<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {

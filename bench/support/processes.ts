@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(__dirname, '../..');
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms; NaN once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 (utime) and 15 (stime) of stat(5); the slice starts at field 3.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The pid a local server recorded (deploy/local/servers.sh), if it runs. */
+export function serverPid(name: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(root, '.local/servers', name, 'pid'), 'utf8').trim());
+    return Number.isFinite(pid) && !Number.isNaN(cpuMs(pid)) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts a service as its own process (as in production) and waits until /readyz answers 200. */
+export async function startService(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, `services/${name}/src/main.ts`)],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, HOOKRAIL_HTTP_PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) return { name, child, url };
+    if (Date.now() > deadline) throw new Error(`${name} not ready after 60 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function stopService(s: ServiceProcess): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const hard = setTimeout(() => s.child.kill('SIGKILL'), 12_000);
+    s.child.once('exit', () => (clearTimeout(hard), resolve()));
+    s.child.kill('SIGTERM');
+  });
+}
+
+/** CPU used by each watched process between `start()` and `stop()`, per delivered event. */
+export class CpuMeter {
+  private startMs = new Map<string, number>();
+  private selfStart = process.cpuUsage();
+
+  constructor(private readonly pids: Map<string, number>) {}
+
+  start(): void {
+    this.selfStart = process.cpuUsage();
+    for (const [name, pid] of this.pids) this.startMs.set(name, cpuMs(pid));
+  }
+
+  /** Lines `name  ms/event`, the bench process itself (load generator + receiver) last. */
+  perEvent(events: number): string[] {
+    const rows: [string, number][] = [];
+    let total = 0;
+    for (const [name, pid] of this.pids) {
+      const used = cpuMs(pid) - (this.startMs.get(name) ?? 0);
+      rows.push([name, used]);
+      total += used;
+    }
+    const self = process.cpuUsage(this.selfStart);
+    rows.push(['hookrail total', total]);
+    rows.push(['load generator + receiver', (self.user + self.system) / 1000]);
+    return rows.map(([name, ms]) => `    ${name.padEnd(26)} ${(ms / events).toFixed(3)} ms/event`);
+  }
+}

@@ -1,0 +1,62 @@
+import { Coalescer } from './coalescer';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('Coalescer (group commit)', () => {
+  it('writes the items of one turn together and gives each caller its own result', async () => {
+    const writes: number[][] = [];
+    const c = new Coalescer<number, string>(async (items) => {
+      writes.push(items);
+      return items.map((i) => `r${i}`);
+    });
+    const results = await Promise.all([1, 2, 3].map((i) => c.submit(i)));
+    expect(writes).toEqual([[1, 2, 3]]);
+    expect(results).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('gathers items submitted while writes are in flight into the next write, at most maxInFlight at a time', async () => {
+    const writes: number[][] = [];
+    const release: (() => void)[] = [];
+    const c = new Coalescer<number>(
+      (items) => {
+        writes.push(items);
+        return new Promise<void>((r) => release.push(r));
+      },
+      500,
+      1,
+    );
+    const first = c.submit(1);
+    await tick();
+    const later = [2, 3, 4].map((i) => c.submit(i));
+    await tick();
+    expect(writes).toEqual([[1]]); // one in flight: the others wait together
+    release.shift()!();
+    await first;
+    await tick();
+    await tick();
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+    release.shift()!();
+    await Promise.all(later);
+  });
+
+  it('splits at maxBatch and fails every caller of a failed write', async () => {
+    const sizes: number[] = [];
+    const c = new Coalescer<number>(
+      async (items) => {
+        sizes.push(items.length);
+        if (items.includes(5)) throw new Error('boom');
+      },
+      2,
+      4,
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => c.submit(i)));
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+    ]);
+  });
+});
