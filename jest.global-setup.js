@@ -1,7 +1,4 @@
 // Starts the real servers once per test run (idempotent: a running server is left alone).
-// Per-file test databases are never dropped while the server runs: FerretDB on SQLite can crash
-// (SIGBUS) when a database file still mapped by its pool is removed. `servers.sh stop` and
-// removing .local/servers/ferretdb resets them.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 

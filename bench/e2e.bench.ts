@@ -183,6 +183,24 @@ async function main(): Promise<void> {
     await Promise.all(inflight);
   });
 
+  // Where the time goes inside the services: mean time per message of each consumer.
+  for (const svc of services) {
+    const text = await fetch(`${svc.url}/metrics`).then((r) => r.text());
+    const sums = new Map<string, { sum: number; count: number }>();
+    for (const m of text.matchAll(
+      /^hookrail_bus_handler_duration_seconds_(sum|count)\{[^}]*topic="([^"]+)"[^}]*\} (\S+)$/gm,
+    )) {
+      const e = sums.get(m[2]) ?? { sum: 0, count: 0 };
+      if (m[1] === 'sum') e.sum = Number(m[3]);
+      else e.count = Number(m[3]);
+      sums.set(m[2], e);
+    }
+    for (const [topic, e] of sums)
+      if (e.count > 0)
+        console.log(
+          `  ${svc.name} handles a ${topic} message in ${((e.sum / e.count) * 1000).toFixed(1)} ms on average (${e.count} messages)`,
+        );
+  }
   const all = [...sentAt.keys()];
   await waitDelivered(all, DRAIN_SECONDS * 1000);
   const lost = all.filter((id) => !delivered.has(id));

@@ -209,7 +209,6 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     expect((await h.call('GET', `${base()}/${newId()}`, { key: p.key })).status).toBe(404);
   }, 120_000);
 
-  // these read the shared events/deliveries collections, which FerretDB scans slowly when other suites fill them
   it('pages through events', async () => {
     const q = await h.createProject();
     const ids: string[] = [];
@@ -229,6 +228,52 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     expect(second.body.data.pagination).toMatchObject({ has_next_page: false, has_prev_page: true });
     expect(second.body.data.content[1].data).toEqual({ i: 0 });
   }, 120_000);
+
+  it('filters events by the status their deliveries give them, across pages', async () => {
+    const q = await h.createProject();
+    const ep = newId();
+    // Seven routed events (stored Processing, as the router leaves them): their deliveries say
+    // Success for 0, 2, 4, 6; Failure for 1 and 5; event 3's delivery is still on its first send.
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const id = newId();
+      ids.push(id);
+      await makeEvent(h.store, q.id, { _id: id, status: 'Processing', delivery_count: 1, endpoints: [ep] });
+      if (i !== 3)
+        await makeDelivery(h.store, q.id, {
+          event_id: id,
+          endpoint_id: ep,
+          status: i % 2 === 0 ? 'Success' : i === 1 || i === 5 ? 'Failure' : 'Success',
+        });
+    }
+    // and one that routing settled: nothing matched
+    const unmatched = newId();
+    await makeEvent(h.store, q.id, { _id: unmatched, status: 'Failure', delivery_count: 0 });
+    const list = (query: string) =>
+      h.call('GET', `/v1/projects/${q.id}/events?${query}`, { key: q.key }).then((r) => r.body.data);
+    const uids = (page: { content: { uid: string; status: string }[] }) => page.content.map((e) => e.uid);
+
+    const failed = await list('status=Failure');
+    expect(uids(failed)).toEqual([unmatched, ids[5], ids[1]]);
+    expect(await list('status=Processing').then(uids)).toEqual([ids[3]]);
+    const first = await list('status=Success&perPage=2');
+    expect(uids(first)).toEqual([ids[6], ids[4]]);
+    expect(first.pagination.has_next_page).toBe(true);
+    const second = await list(
+      `status=Success&perPage=2&next_page_cursor=${first.pagination.next_page_cursor}`,
+    );
+    expect(uids(second)).toEqual([ids[2], ids[0]]);
+    const back = await list(
+      `status=Success&perPage=2&direction=prev&prev_page_cursor=${second.pagination.prev_page_cursor}`,
+    );
+    expect(uids(back)).toEqual([ids[6], ids[4]]);
+    // every event shows its derived status, with or without the filter
+    const all = await list('perPage=100');
+    const statusOf = new Map(all.content.map((e: { uid: string; status: string }) => [e.uid, e.status]));
+    expect(statusOf.get(ids[3])).toBe('Processing');
+    expect(statusOf.get(ids[1])).toBe('Failure');
+    expect(statusOf.get(ids[0])).toBe('Success');
+  });
 
   it('lists, gets and resends a meta event (operation 12): Scheduled again and published with its id', async () => {
     const id = newId();
