@@ -30,6 +30,30 @@ describe('BatchingPublisher', () => {
     expect(count(batches[0])).toBe(3);
   });
 
+  it('gathers messages published while produce requests are in flight into the next request', async () => {
+    const batches: ProducerBatch[] = [];
+    const acks: (() => void)[] = [];
+    const producer = {
+      sendBatch: (b: ProducerBatch) => {
+        batches.push(b);
+        return new Promise((r) => acks.push(() => r([])));
+      },
+    } as unknown as Producer;
+    const pub = new BatchingPublisher(producer, 'hr', { maxInFlight: 1 });
+    const first = pub.publish('config', [msg('a')]);
+    await new Promise((r) => setImmediate(r));
+    const later = ['b', 'c', 'd'].map((id) => pub.publish('config', [msg(id)]));
+    await new Promise((r) => setImmediate(r));
+    expect(batches.map(count)).toEqual([1]);
+    acks.shift()!();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(batches.map(count)).toEqual([1, 3]);
+    acks.shift()!();
+    await Promise.all(later);
+  });
+
   it('splits a tick into requests within the byte limit', async () => {
     const { producer, batches } = recordingProducer();
     const one = Buffer.byteLength(JSON.stringify(msg('x')));

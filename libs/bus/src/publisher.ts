@@ -23,9 +23,9 @@ export interface Publisher {
 }
 
 /**
- * Coalesces concurrent publishes into one produce request per tick: an HTTP server accepting
- * hundreds of requests at once sends a handful of batches instead of hundreds of requests, and each
- * caller still waits for its own acknowledgement.
+ * Coalesces concurrent publishes into few produce requests: an HTTP server accepting hundreds of
+ * requests at once sends a handful of batches instead of hundreds of requests, and each caller
+ * still waits for its own acknowledgement.
  */
 export interface BatchLimits {
   /** Messages in one produce request. */
@@ -34,12 +34,15 @@ export interface BatchLimits {
   maxBatchBytes: number;
   /** Largest single message accepted; a larger one is refused alone, never failing its batch. */
   maxMessageBytes: number;
+  /** Produce requests in flight at once; more messages wait and go together in the next one. */
+  maxInFlight: number;
 }
 
 const DEFAULT_LIMITS: BatchLimits = {
   maxBatch: 500,
   maxBatchBytes: 4 * 1024 * 1024,
   maxMessageBytes: 15 * 1024 * 1024,
+  maxInFlight: 3,
 };
 
 export class BatchingPublisher implements Publisher {
@@ -95,12 +98,18 @@ export class BatchingPublisher implements Publisher {
   /** Waits for every produce request already handed to Kafka. */
   async drain(): Promise<void> {
     while (this.queue.length > 0 || this.inFlight.size > 0) {
-      if (this.queue.length > 0) this.flush();
+      if (this.queue.length > 0) this.flush(true);
       await Promise.allSettled([...this.inFlight]);
     }
   }
 
+  /**
+   * Group commit: idle, what is queued goes out on the next turn (low latency); with the produce
+   * requests in flight at their limit, messages gather until one completes and go out together
+   * (fewer, larger requests as the rate rises).
+   */
   private schedule(): void {
+    if (this.queue.length === 0 || this.inFlight.size >= this.limits.maxInFlight) return;
     if (this.queue.length >= this.limits.maxBatch || this.queuedBytes >= this.limits.maxBatchBytes)
       return this.flush();
     if (this.scheduled) return;
@@ -108,10 +117,10 @@ export class BatchingPublisher implements Publisher {
     setImmediate(() => this.flush());
   }
 
-  /** Sends everything queued, in produce requests within the count and byte limits. */
-  private flush(): void {
+  /** Sends what is queued, in produce requests within the count, byte and in-flight limits. */
+  private flush(force = false): void {
     this.scheduled = false;
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && (force || this.inFlight.size < this.limits.maxInFlight)) {
       let bytes = 0;
       let n = 0;
       while (
@@ -146,7 +155,10 @@ export class BatchingPublisher implements Publisher {
           batch.forEach((p) => p.reject(wrapped));
         },
       )
-      .finally(() => this.inFlight.delete(sent));
+      .finally(() => {
+        this.inFlight.delete(sent);
+        this.schedule();
+      });
     this.inFlight.add(sent);
   }
 }

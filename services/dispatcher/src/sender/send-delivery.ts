@@ -95,7 +95,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   };
 
   async function send(m: DeliveryMessage): Promise<void> {
-    const log = deps.logger.child({
+    const fields = () => ({
       project_id: m.project_id,
       delivery_id: m.delivery_id,
       endpoint_id: m.endpoint_id,
@@ -103,7 +103,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     });
     const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(m);
     if (loaded.kind === 'skip') {
-      if (loaded.reason) log.warn(loaded.reason);
+      if (loaded.reason) deps.logger.warn(fields(), loaded.reason);
       return;
     }
     const { delivery, event } = loaded;
@@ -189,7 +189,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       now: at,
     });
     attempts.inc({ outcome: outcome.status });
-    log.debug({ status: outcome.status }, 'delivery attempt');
+    if (deps.logger.isLevelEnabled('debug'))
+      deps.logger.debug({ ...fields(), status: outcome.status }, 'delivery attempt');
     await recorder.finish(
       delivery,
       outcome,
