@@ -21,18 +21,9 @@ export type { SubscriptionListFilter, SubscriptionRepository } from './subscript
 export type { PortalLinkDoc } from './portal-links/portal-link.schema';
 export type { PortalLinkListFilter, PortalLinkRepository } from './portal-links/portal-link.repository';
 export type { EventDoc, EventStatus } from './events/event.schema';
-export type {
-  EventListFilter,
-  EventRepository,
-  EventStatusUpdate,
-  IdempotencyClaim,
-} from './events/event.repository';
+export type { EventListFilter, EventRepository, IdempotencyClaim } from './events/event.repository';
 export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/delivery.schema';
-export type {
-  DeliveryListFilter,
-  DeliveryRepository,
-  DeliveryUpdate,
-} from './deliveries/delivery.repository';
+export type { DeliveryListFilter, DeliveryRepository } from './deliveries/delivery.repository';
 export type { DeliveryOutcome } from './deliveries/delivery-outcome';
 export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.schema';
 export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';

@@ -63,17 +63,21 @@ describe('store contract: atomic updates under concurrency', () => {
       expect(claimed.get(d._id)).toEqual([d.owner]);
   });
 
-  it('keeps every $inc and $push of 100 concurrent deliveries.applyUpdates on one delivery', async () => {
+  it('keeps every $inc and $push of 100 concurrent deliveries.recordOutcomes on one delivery', async () => {
     const projectId = newId();
     const d = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
     await db.store.deliveries.insertManyIfAbsent([d]);
     await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        db.store.deliveries.applyUpdates([
+        db.store.deliveries.recordOutcomes([
           {
-            projectId,
-            id: d._id,
-            update: { $inc: { attempts_made: 1, retries_used: 1 }, $push: { attempts: attempt(`a-${i}`) } },
+            delivery: d,
+            status: 'Retry',
+            reason: 'HTTP 500',
+            nextAttemptAt: new Date(),
+            attempt: attempt(`a-${i}`),
+            retrySpent: true,
+            firstRecord: false,
           },
         ]),
       ),

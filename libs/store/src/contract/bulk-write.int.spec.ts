@@ -1,5 +1,6 @@
 import { newId } from '@hookrail/domain';
 import type { AnyBulkWriteOperation } from 'mongodb';
+import type { DeliveryOutcome } from '../deliveries/delivery-outcome';
 import { attempt, deliveryDoc, eventDoc } from './docs';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
@@ -87,46 +88,59 @@ describe('store contract: bulk writes', () => {
     expect(stored).toEqual(want);
   });
 
-  it('applies deliveries.applyUpdates and events.setStatuses only within the given project', async () => {
+  it('records a first send with one insert, a redelivered copy and later outcomes as upserts, within the project', async () => {
     const projectId = newId();
-    const intruder = newId();
-    const event = eventDoc(projectId);
+    const event = eventDoc(projectId, { status: 'Processing', delivery_count: 1 });
     const delivery = deliveryDoc(projectId, { event_id: event._id, endpoint_id: newId() });
     await db.store.events.insertManyIfAbsent([event]);
-    await db.store.deliveries.insertManyIfAbsent([delivery]);
-
-    await db.store.deliveries.applyUpdates([
-      {
-        projectId: intruder,
-        id: delivery._id,
-        update: { $set: { status: 'Failure' }, $inc: { attempts_made: 1 } },
-      },
-    ]);
-    await db.store.events.setStatuses([{ projectId: intruder, id: event._id, status: 'Failure' }]);
-    expect(await db.store.deliveries.findById(projectId, delivery._id)).toMatchObject({
-      status: 'Scheduled',
-      attempts_made: 0,
+    const outcome = (over: Partial<DeliveryOutcome>): DeliveryOutcome => ({
+      delivery,
+      status: 'Retry',
+      reason: 'HTTP 500',
+      nextAttemptAt: new Date(Date.now() + 60_000),
+      attempt: attempt('a1'),
+      retrySpent: true,
+      firstRecord: true,
+      ...over,
     });
-    expect((await db.store.events.findById(projectId, event._id))?.status).toBe('Pending');
-
-    await db.store.deliveries.applyUpdates([
-      {
-        projectId,
-        id: delivery._id,
-        update: {
-          $set: { status: 'Success' },
-          $inc: { attempts_made: 1 },
-          $push: { attempts: attempt('a1') },
-        },
-      },
-    ]);
-    await db.store.events.setStatuses([{ projectId, id: event._id, status: 'Success', reason: null }]);
+    // no document yet: the event is still Processing
+    expect((await db.store.events.findById(projectId, event._id))?.status).toBe('Processing');
+    await db.store.deliveries.recordOutcomes([outcome({})]);
     expect(await db.store.deliveries.findById(projectId, delivery._id)).toMatchObject({
-      status: 'Success',
+      status: 'Retry',
       attempts_made: 1,
+      retries_used: 1,
       attempts: [expect.objectContaining({ uid: 'a1' })],
     });
+    expect((await db.store.events.findById(projectId, event._id))?.status).toBe('Retry');
+    // the same first send again (a redelivered message): the insert is refused, the upsert appends
+    await db.store.deliveries.recordOutcomes([
+      outcome({
+        status: 'Success',
+        reason: null,
+        nextAttemptAt: null,
+        attempt: attempt('a2'),
+        retrySpent: false,
+      }),
+    ]);
+    expect(await db.store.deliveries.findById(projectId, delivery._id)).toMatchObject({
+      status: 'Success',
+      attempts_made: 2,
+      retries_used: 1,
+      attempts: [expect.objectContaining({ uid: 'a1' }), expect.objectContaining({ uid: 'a2' })],
+    });
     expect((await db.store.events.findById(projectId, event._id))?.status).toBe('Success');
+    // an outcome naming another project changes nothing of this one
+    const intruder = newId();
+    await db.store.deliveries
+      .recordOutcomes([
+        outcome({ delivery: { ...delivery, project_id: intruder }, status: 'Failure', firstRecord: false }),
+      ])
+      .catch(() => undefined);
+    expect(await db.store.deliveries.findById(projectId, delivery._id)).toMatchObject({
+      status: 'Success',
+      attempts_made: 2,
+    });
   });
 
   it('marks deliveries for resend only within the given project (markForResend)', async () => {

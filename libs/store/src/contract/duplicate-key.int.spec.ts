@@ -90,13 +90,27 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   it('gives an idempotency key to exactly one of 20 concurrent claimers, and all learn the same owner', async () => {
     const projectId = newId();
     const claimers = Array.from({ length: 20 }, () => newId());
+    // each claimer in a batch of its own, all at once (several dispatchers), and one batch
+    // claiming the key twice (two events of one Kafka batch)
     const owners = await Promise.all(
-      claimers.map((eventId) => db.store.events.claimIdempotencyKey(projectId, 'order-42', eventId)),
+      claimers.map((eventId) =>
+        db.store.events.claimIdempotencyKeys([{ projectId, key: 'order-42', eventId }]).then((o) => o[0]),
+      ),
     );
     expect(new Set(owners).size).toBe(1);
     expect(claimers).toContain(owners[0]);
+    const [a, b] = [newId(), newId()];
+    const sameBatch = await db.store.events.claimIdempotencyKeys([
+      { projectId, key: 'order-43', eventId: a },
+      { projectId, key: 'order-43', eventId: b },
+    ]);
+    expect(sameBatch).toEqual([a, a]);
     // the same key in another project is another claim
     const elsewhere = newId();
-    expect(await db.store.events.claimIdempotencyKey(newId(), 'order-42', elsewhere)).toBe(elsewhere);
+    expect(
+      await db.store.events.claimIdempotencyKeys([
+        { projectId: newId(), key: 'order-42', eventId: elsewhere },
+      ]),
+    ).toEqual([elsewhere]);
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newId } from '@hookrail/domain';
 import { Store } from '../store';
-import { deliveryDoc, eventDoc } from './docs';
+import { attempt, deliveryDoc, eventDoc } from './docs';
 import { externalTarget } from './contract-db';
 
 /**
@@ -131,8 +131,16 @@ maybe('store contract: durability', () => {
       const docs = Array.from({ length: BATCH }, () => eventDoc(projectId));
       await store.events.insertManyIfAbsent(docs);
       ids.push(...docs.map((d) => d._id));
-      await store.deliveries.applyUpdates([
-        { projectId, id: counter._id, update: { $inc: { attempts_made: 1 } } },
+      await store.deliveries.recordOutcomes([
+        {
+          delivery: counter,
+          status: 'Retry',
+          reason: null,
+          nextAttemptAt: null,
+          attempt: attempt(`a-${batches}`),
+          retrySpent: false,
+          firstRecord: false,
+        },
       ]);
       batches++;
     }

@@ -19,16 +19,6 @@ export interface DeliveryListFilter {
   createdRange?: CreatedRange;
 }
 
-/**
- * @deprecated A raw MongoDB update from outside the store: kept only while services/dispatcher's
- * outcome recorder builds its own (its write path is being rewritten).
- */
-export interface DeliveryUpdate {
-  projectId: string;
-  id: string;
-  update: UpdateQuery<DeliveryDoc>;
-}
-
 export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   constructor(conn: Connection) {
     super(deliveryModel(conn) as Model<DeliveryDoc>);
@@ -82,15 +72,6 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   /** The sender's read of the delivery it is about to send. */
   async findForSend(projectId: string, id: string): Promise<DeliveryDoc | null> {
     return this.findById(projectId, id);
-  }
-
-  /** Statuses of an event's deliveries (the event's own status is derived from them). */
-  async statusesOfEvent(projectId: string, eventId: string): Promise<DeliveryStatus[]> {
-    const rows = await this.model
-      .find(this.scope(projectId, { event_id: eventId }), { status: 1 })
-      .lean<{ status: DeliveryStatus }[]>()
-      .exec();
-    return rows.map((r) => r.status);
   }
 
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
@@ -155,24 +136,6 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
       projection: { status: 1 },
     });
     return (before?.status as DeliveryStatus | undefined) ?? null;
-  }
-
-  /**
-   * @deprecated Raw updates built outside the store; see DeliveryUpdate. Applies them in one round
-   * trip, each within its own project.
-   */
-  async applyUpdates(updates: readonly DeliveryUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
-    const now = new Date();
-    await this.model.bulkWrite(
-      updates.map((u) => ({
-        updateOne: {
-          filter: this.scope(u.projectId, { _id: u.id }),
-          update: { ...u.update, $set: { ...(u.update.$set ?? {}), updated_at: now } },
-        },
-      })) as AnyBulkWriteOperation<DeliveryDoc>[],
-      { ordered: false },
-    );
   }
 }
 

@@ -35,13 +35,6 @@ function claimId(projectId: string, key: string): string {
   return createHash('sha256').update(`${projectId}\0${key}`).digest('base64url');
 }
 
-export interface EventStatusUpdate {
-  projectId: string;
-  id: string;
-  status: EventStatus;
-  reason?: string | null;
-}
-
 export class EventRepository extends ProjectScopedRepository<EventDoc> {
   private readonly claims: Model<IdempotencyClaimDoc>;
 
@@ -175,45 +168,10 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
     });
   }
 
-  /** Claims an idempotency key for `eventId`; returns the id of the event that owns it (maybe another). */
-  async claimIdempotencyKey(projectId: string, key: string, eventId: string): Promise<string> {
-    const _id = claimId(projectId, key);
-    try {
-      await this.claims.create({ _id, project_id: projectId, event_id: eventId, created_at: new Date() });
-      return eventId;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const owner = await this.claims.findById(_id).lean<IdempotencyClaimDoc>().exec();
-      if (!owner || owner.project_id !== projectId) rethrowTyped(err);
-      return owner.event_id;
-    }
-  }
-
   /** Inserts events that do not exist yet, in one round trip; existing ids are left untouched. */
   async insertManyIfAbsent(docs: EventDoc[]): Promise<void> {
     if (docs.length === 0) return;
     await insertIgnoringExisting(this.model, docs);
-  }
-
-  /** Sets several events' statuses in one round trip, each within its own project. */
-  async setStatuses(updates: readonly EventStatusUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
-    const now = new Date();
-    await this.model.bulkWrite(
-      updates.map((u) => ({
-        updateOne: {
-          filter: this.scope(u.projectId, { _id: u.id }),
-          update: {
-            $set: {
-              status: u.status,
-              updated_at: now,
-              ...(u.reason !== undefined ? { status_reason: u.reason } : {}),
-            },
-          },
-        },
-      })) as AnyBulkWriteOperation<EventDoc>[],
-      { ordered: false },
-    );
   }
 }
 

@@ -1,6 +1,5 @@
 import type { EventMessage } from '@hookrail/bus';
-import type { EventDoc, EventStatus, Store } from '@hookrail/store';
-import type { Logger } from '@hookrail/telemetry';
+import type { EventDoc, EventStatus } from '@hookrail/store';
 
 /** The event document for an accepted event message, with the routing result. */
 export function eventDocument(
@@ -37,12 +36,4 @@ export function eventDocument(
     updated_at: now,
     deleted_at: null,
   };
-}
-
-/** Writes the accepted event without routing it (idempotent on its id: a redelivery changes nothing). */
-export async function persistEvent(store: Store, m: EventMessage, logger: Logger): Promise<void> {
-  await store.events.insertManyIfAbsent([
-    eventDocument(m, { status: 'Pending', reason: null, endpoints: [] }),
-  ]);
-  logger.debug({ project_id: m.project_id, event_id: m.event_id }, 'event stored');
 }
