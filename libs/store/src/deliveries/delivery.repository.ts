@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Connection, Model, QueryFilter, UpdateQuery } from 'mongoose';
+import type { Connection, Model, QueryFilter } from 'mongoose';
 import { idRange, type CreatedRange } from '../base/id-range';
 import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import type { Page, PageRequest } from '../base/pagination';

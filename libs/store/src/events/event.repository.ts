@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AnyBulkWriteOperation, Connection, Model, QueryFilter } from 'mongoose';
-import { failedIndexes, isDuplicateKey, rethrowTyped } from '../errors';
+import type { Connection, Model, QueryFilter } from 'mongoose';
+import { failedIndexes, isDuplicateKey } from '../errors';
 import { idRange, type CreatedRange } from '../base/id-range';
 import { rawCollection } from '../base/raw-collection';
 import { insertIgnoringExisting } from '../base/insert-ignoring-existing';

@@ -10,11 +10,8 @@ import {
   uniquePrefix,
   waitFor,
 } from '@hookrail/testkit';
-import { createLogger } from '@hookrail/telemetry';
 import { definition } from '../service';
 import { eventDocument } from './persist-event';
-
-const silentLogger = createLogger({ service: 'tests', level: 'silent' });
 
 describe('dispatcher router persists events from Kafka', () => {
   const prefix = uniquePrefix('persist');
