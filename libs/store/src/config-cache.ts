@@ -48,16 +48,13 @@ export class ConfigCache {
 
   /** Every live subscription of a project (routing filters them in memory). */
   async subscriptions(projectId: string): Promise<SubscriptionDoc[]> {
-    return (
-      (await this.get(`ss:${projectId}`, () => this.store.subscriptions.findMany(projectId, {}, 10_000))) ??
-      []
-    );
+    return (await this.get(`ss:${projectId}`, () => this.store.subscriptions.listAll(projectId))) ?? [];
   }
 
   async endpointIdsOfOwner(projectId: string, ownerId: string): Promise<Set<string>> {
     return (
       (await this.get(`o:${projectId}:${ownerId}`, async () => {
-        const eps = await this.store.endpoints.findMany(projectId, { owner_id: ownerId }, 10_000);
+        const eps = await this.store.endpoints.listByOwner(projectId, ownerId);
         return new Set(eps.map((e) => e._id));
       })) ?? new Set()
     );
