@@ -1,6 +1,6 @@
 import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
-import { ProjectScopedRepository } from '../base/project-scoped.repository';
+import { LIST_LIMIT, ProjectScopedRepository } from '../base/project-scoped.repository';
 import { metaEventModel, type MetaEventDoc, type MetaEventStatus } from './meta-event.schema';
 
 export interface MetaEventListFilter {
@@ -14,9 +14,18 @@ export class MetaEventRepository extends ProjectScopedRepository<MetaEventDoc> {
   }
 
   async page(projectId: string, filter: MetaEventListFilter, req: PageRequest): Promise<Page<MetaEventDoc>> {
-    const q: QueryFilter<MetaEventDoc> = {};
-    if (filter.eventType !== undefined) q.event_type = filter.eventType;
-    if (filter.status !== undefined) q.status = filter.status;
-    return this.pageWhere(projectId, q, req);
+    return this.pageWhere(projectId, where(filter), req);
   }
+
+  /** Matching meta events oldest first, at most `limit`. */
+  async list(projectId: string, filter: MetaEventListFilter, limit = LIST_LIMIT): Promise<MetaEventDoc[]> {
+    return this.listWhere(projectId, where(filter), limit);
+  }
+}
+
+function where(filter: MetaEventListFilter): QueryFilter<MetaEventDoc> {
+  const q: QueryFilter<MetaEventDoc> = {};
+  if (filter.eventType !== undefined) q.event_type = filter.eventType;
+  if (filter.status !== undefined) q.status = filter.status;
+  return q;
 }
