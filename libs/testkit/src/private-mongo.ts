@@ -62,7 +62,7 @@ export class PrivateMongo {
   }
 
   url(database: string): string {
-    return `mongodb://127.0.0.1:${this.port}/${database}`;
+    return `mongodb://127.0.0.1:${this.port}/${database}?directConnection=true`;
   }
 
   /** Starts the server on the same port and storage directory and waits until it listens. */

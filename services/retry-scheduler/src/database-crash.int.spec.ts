@@ -57,16 +57,8 @@ maybe('zero loss through a database crash', () => {
     await back;
     const accepted = pipeline.accepted.size;
     expect(accepted).toBeGreaterThan(200);
-    await waitFor('every accepted event delivered', () => pipeline.undelivered().length === 0, {
-      timeoutMs: 150_000,
-      intervalMs: 500,
-    }).catch((err: Error) => {
-      throw new Error(
-        `${err.message}: ${pipeline.undelivered().length} of ${accepted} missing\n${pipeline.recentLogs()}`,
-      );
-    });
-    const mixed = [...pipeline.seen.entries()].filter(([, s]) => s.deliveryIds.size !== 1);
-    expect(mixed).toEqual([]);
+    await pipeline.waitAllDelivered(150_000);
+    expect(pipeline.mixedDeliveryIds()).toEqual([]);
     // The record caught up too: every accepted event is stored and its delivery succeeded.
     const ids = [...pipeline.accepted.keys()];
     await waitFor(

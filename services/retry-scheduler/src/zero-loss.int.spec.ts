@@ -1,5 +1,5 @@
 import type { Store } from '@hookrail/store';
-import { connectTestStore, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import { connectTestStore, testBus, uniquePrefix } from '@hookrail/testkit';
 import { Pipeline } from './testing/pipeline';
 
 jest.setTimeout(180_000);
@@ -43,17 +43,9 @@ describe('zero loss', () => {
     await restarted;
     const accepted = pipeline.accepted.size;
     expect(accepted).toBeGreaterThan(250);
-    await waitFor('every accepted event delivered', () => pipeline.undelivered().length === 0, {
-      timeoutMs: 120_000,
-      intervalMs: 500,
-    }).catch((err: Error) => {
-      throw new Error(
-        `${err.message}: ${pipeline.undelivered().length} of ${accepted} missing\n${pipeline.recentLogs()}`,
-      );
-    });
+    await pipeline.waitAllDelivered(120_000);
     // duplicates (redelivery after the kill) only ever with the same delivery id
-    const mixed = [...pipeline.seen.entries()].filter(([, s]) => s.deliveryIds.size !== 1);
-    expect(mixed).toEqual([]);
+    expect(pipeline.mixedDeliveryIds()).toEqual([]);
     // the retry path was exercised: first attempts failed and were delivered later
     expect(pipeline.failedOnce.size).toBeGreaterThan(5);
   });

@@ -138,6 +138,23 @@ export class Pipeline {
     return [...this.accepted.keys()].filter((id) => this.seen.get(id)?.succeededAt === undefined);
   }
 
+  /** Waits until every accepted event reached the receiver; fails naming how many did not. */
+  async waitAllDelivered(timeoutMs: number): Promise<void> {
+    await waitFor('every accepted event delivered', () => this.undelivered().length === 0, {
+      timeoutMs,
+      intervalMs: 500,
+    }).catch((err: Error) => {
+      throw new Error(
+        `${err.message}: ${this.undelivered().length} of ${this.accepted.size} missing\n${this.recentLogs()}`,
+      );
+    });
+  }
+
+  /** Events the receiver got under more than one delivery id (a duplicate must reuse its id). */
+  mixedDeliveryIds(): string[] {
+    return [...this.seen.entries()].filter(([, s]) => s.deliveryIds.size !== 1).map(([id]) => id);
+  }
+
   /** Stops every process and waits for it to exit (its database may be dropped afterwards). */
   async stopAll(): Promise<void> {
     const exits = [...this.processes.values()].map(
