@@ -57,7 +57,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
   const publish = async (...ms: ReturnType<typeof eventMessage>[]) =>
     (await bus.connectPublisher()).publish('events', ms);
   const deliveriesOf = (projectId: string, eventId: string) =>
-    store.deliveries.findMany(projectId, { event_id: eventId });
+    store.deliveries.listByEvents(projectId, [eventId]);
 
   it('delivers with the documented headers, simple and Standard Webhooks signatures over the exact bytes, and records the attempt', async () => {
     const projectId = await makeProject(store, {
@@ -312,7 +312,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     expect(oauth.issued).toHaveLength(1);
     expect(byPath('/2').every((r) => r.headers.authorization === `Bearer ${oauth.issued[0]}`)).toBe(true);
     // Credentials are not kept in stored attempts.
-    const ds = await store.deliveries.findMany(projectId, {});
+    const ds = await store.deliveries.list(projectId, {}, 1000);
     expect(ds.map((d) => d.attempts[0]?.request_headers_json ?? '').join()).not.toMatch(
       /k-123|Bearer [0-9a-f]/,
     );
@@ -335,7 +335,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     expect(req.path).toBe('/mtls');
     expect(req.clientCertCN).toBe(certs.client.cn);
     const failed = await waitFor('no-cert delivery failed', async () =>
-      (await store.deliveries.findMany(projectId, { endpoint_id: without._id })).find(
+      (await store.deliveries.list(projectId, { endpointIds: [without._id] }, 1000)).find(
         (d) => d.status === 'Retry',
       ),
     );
@@ -354,7 +354,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     const m = eventMessage(projectId, { source_id: sourceId });
     await publish(m);
     const held = await waitFor('held', async () =>
-      (await store.deliveries.findMany(projectId, { endpoint_id: paused._id })).find((d) =>
+      (await store.deliveries.list(projectId, { endpointIds: [paused._id] }, 1000)).find((d) =>
         d.status_reason?.startsWith('held'),
       ),
     );
@@ -362,7 +362,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     expect(await waitFor('hold retry', () => retries.find((r) => r.delivery_id === held._id))).toMatchObject({
       reason: 'paused',
     });
-    const [discarded] = await store.deliveries.findMany(projectId, { endpoint_id: inactive._id });
+    const [discarded] = await store.deliveries.list(projectId, { endpointIds: [inactive._id] }, 1000);
     expect(discarded.status).toBe('Discarded');
     expect(rec.count()).toBe(0);
   });

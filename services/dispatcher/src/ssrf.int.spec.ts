@@ -57,7 +57,7 @@ describe('dispatcher SSRF guard', () => {
     await (await bus.connectPublisher()).publish('events', [m]);
 
     const [delivery] = await waitFor('delivery failed', async () => {
-      const ds = await store.deliveries.findMany(projectId, { event_id: m.event_id });
+      const ds = await store.deliveries.listByEvents(projectId, [m.event_id]);
       return ds[0]?.status === 'Failure' ? ds : undefined;
     });
     const attempt = delivery.attempts[delivery.attempts.length - 1];

@@ -85,7 +85,7 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
 
   const storedFor = (projectId: string, status: string) =>
     waitFor(`meta event ${status}`, async () => {
-      const [doc] = await store.metaEvents.findMany(projectId);
+      const [doc] = await store.metaEvents.list(projectId, {}, 1000);
       return doc?.status === status ? doc : undefined;
     });
 
@@ -134,10 +134,10 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
     const projectId = await project({ url: r.url, event_type: ['eventdelivery.failed'] });
     await publish(occurrence(projectId, 'endpoint.updated'), occurrence(projectId, 'eventdelivery.failed'));
     await waitFor('two meta events final', async () => {
-      const docs = await store.metaEvents.findMany(projectId);
+      const docs = await store.metaEvents.list(projectId, {}, 1000);
       return docs.length === 2 && docs.every((d) => d.status === 'Discarded' || d.status === 'Success');
     });
-    const docs = await store.metaEvents.findMany(projectId);
+    const docs = await store.metaEvents.list(projectId, {}, 1000);
     expect(Object.fromEntries(docs.map((d) => [d.event_type, d.status]))).toEqual({
       'endpoint.updated': 'Discarded',
       'eventdelivery.failed': 'Success',

@@ -64,7 +64,7 @@ describe('meta event retries through the real retry-scheduler', () => {
     const done = await waitFor(
       'the meta event Success',
       async () => {
-        const [doc] = await store.metaEvents.findMany(projectId);
+        const [doc] = await store.metaEvents.list(projectId, {}, 1000);
         return doc?.status === 'Success' ? doc : undefined;
       },
       { timeoutMs: 20_000 },

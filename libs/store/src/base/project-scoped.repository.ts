@@ -52,15 +52,6 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     return this.listWhere(projectId, { _id: { $in: [...ids] } } as QueryFilter<T>, ids.length);
   }
 
-  /**
-   * @deprecated A MongoDB filter from outside the store: kept only while services/dispatcher and
-   * services/meta-event still call it (their switch to the named methods is pending); everything
-   * else uses the named list methods. To become protected.
-   */
-  async findMany(projectId: string, filter: QueryFilter<T> = {}, limit = 1000): Promise<T[]> {
-    return this.listWhere(projectId, filter, limit);
-  }
-
   /** Live documents of the project. */
   async count(projectId: string): Promise<number> {
     return this.model.countDocuments(this.scope(projectId)).exec();

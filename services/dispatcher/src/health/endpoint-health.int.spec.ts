@@ -102,7 +102,7 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     return { rec, projectId, endpoint, publish };
   };
   const deliveryOf = async (projectId: string, eventId: string): Promise<DeliveryDoc | undefined> =>
-    (await store.deliveries.findMany(projectId, { event_id: eventId }))[0];
+    (await store.deliveries.listByEvents(projectId, [eventId]))[0];
   const finalDelivery = (projectId: string, eventId: string, status: string) =>
     waitFor(
       `delivery ${status}`,
@@ -178,7 +178,7 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     const times = s.rec.requests.map((r) => r.receivedAt);
     expect(times).toHaveLength(6);
     for (const t of times) expect(times.filter((u) => u >= t && u < t + 2000).length).toBeLessThanOrEqual(2);
-    const docs = await store.deliveries.findMany(s.projectId, { event_id: { $in: ids } });
+    const docs = await store.deliveries.listByEvents(s.projectId, ids);
     expect(docs.map((d) => d.retries_used)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
