@@ -31,6 +31,11 @@ export interface SenderDeps {
   now?: () => number;
 }
 
+/** at_most_once: a request may have reached the endpoint, so it is never sent again. */
+const INTERRUPTED = {
+  status: 'Failure',
+  reason: 'interrupted while sending (at_most_once: not sent again)',
+} as const;
 const FINAL = new Set(['Success', 'Failure', 'Discarded']);
 const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 60;
@@ -110,11 +115,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     if (m.first_send) recorder.firstSend(delivery);
     if (loaded.kind === 'retry_recorded') return recorder.republishRetry(delivery);
     if (loaded.kind === 'interrupted') {
-      return recorder.finish(
-        delivery,
-        { status: 'Failure', reason: 'interrupted while sending (at_most_once: not sent again)' },
-        null,
-      );
+      return recorder.finish(delivery, INTERRUPTED, null);
     }
 
     const [endpoint, project, subscription] = await Promise.all([
@@ -140,11 +141,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     if (delivery.delivery_mode === 'at_most_once') {
       const before = await recorder.markProcessing(delivery);
       if (before === 'Processing') {
-        return recorder.finish(
-          delivery,
-          { status: 'Failure', reason: 'interrupted while sending (at_most_once: not sent again)' },
-          null,
-        );
+        return recorder.finish(delivery, INTERRUPTED, null);
       }
       if (before && FINAL.has(before)) return; // already done: a redelivered first send
     }
