@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { exportJWK, generateKeyPair } from 'jose';
 import { newId } from '@hookrail/domain';
 import type { RetryMessage } from '@hookrail/bus';
+import { deliveryId } from '@hookrail/routing';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
 import {
@@ -18,6 +19,7 @@ import {
   type OAuth2Server,
   type Receiver,
   eventMessage,
+  makeDelivery,
   makeEndpoint,
   makeProject,
   makeSubscription,
@@ -270,6 +272,40 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
       'delivery Failure',
       async () => (await deliveriesOf(projectId, m.event_id))[0]?.status === 'Failure',
     );
+  });
+
+  it('at_most_once never sends a first send again whose delivery was already Processing (a sender died mid-send)', async () => {
+    const projectId = await makeProject(store);
+    const rec = await receiver();
+    const ep = await makeEndpoint(store, projectId, { url: rec.url });
+    const sourceId = newId();
+    const sub = await makeSubscription(store, projectId, {
+      endpoint_id: ep._id,
+      source_id: sourceId,
+      delivery_mode: 'at_most_once',
+    });
+    const m = eventMessage(projectId, { source_id: sourceId });
+    // what the earlier attempt left: the durable Processing marker, written before its request
+    const id = deliveryId(m.event_id, sub._id, Date.parse(m.accepted_at));
+    await makeDelivery(store, projectId, {
+      _id: id,
+      event_id: m.event_id,
+      endpoint_id: ep._id,
+      subscription_id: sub._id,
+      delivery_mode: 'at_most_once',
+      status: 'Processing',
+    });
+    await publish(m);
+    const d = await waitFor('delivery Failure', async () => {
+      const [found] = await deliveriesOf(projectId, m.event_id);
+      return found?.status === 'Failure' ? found : undefined;
+    });
+    expect(d).toMatchObject({
+      _id: id,
+      status_reason: 'interrupted while sending (at_most_once: not sent again)',
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rec.count()).toBe(0);
   });
 
   it('authenticates with api_key, basic_auth and oauth2 (real token endpoint), fetching one token per endpoint', async () => {
