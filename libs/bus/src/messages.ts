@@ -79,7 +79,7 @@ export interface RetryMessage {
   meta_event_type?: MetaEventType;
 }
 
-/** Meta event types (spec/behaviour.md, "Meta events"): what a project can select and receive. */
+/** Meta event types: what a project can select and receive. */
 export const META_EVENT_TYPES = [
   'endpoint.created',
   'endpoint.updated',

@@ -1,6 +1,6 @@
 import type { FieldError } from './errors';
 
-/** Every JSON response: `{status, message, data}` (spec/service-api.md, Conventions). */
+/** Every JSON response: `{status, message, data}`. */
 export interface Envelope<T> {
   status: boolean;
   message: string;

@@ -8,7 +8,7 @@ export interface AlertConfig {
 }
 
 /**
- * Counts failures per subscription and says when to alert (spec/behaviour.md). After an alert the
+ * Counts failures per subscription and says when to alert. After an alert the
  * count starts again, so a failing endpoint alerts at most once per `count` failures.
  */
 export class AlertThreshold {

@@ -29,7 +29,7 @@ export class AttemptWindow {
     return { total, failed };
   }
 
-  /** spec/behaviour.md: the failed share of attempts in the window, in whole percent (0 without attempts). */
+  /** The failed share of attempts in the window, in whole percent (0 without attempts). */
   failureRate(nowMs: number): number {
     const { total, failed } = this.totals(nowMs);
     return total === 0 ? 0 : Math.round((failed / total) * 100);

@@ -1,6 +1,6 @@
 import { AttemptWindow } from './attempt-window';
 
-/** Project config `circuit_breaker`; every member optional (defaults from spec/behaviour.md). */
+/** Project config `circuit_breaker`; every member optional (defaults in circuit-breaker.ts). */
 export interface CircuitBreakerSettings {
   min_requests?: number;
   failure_rate?: number;

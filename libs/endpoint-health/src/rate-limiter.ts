@@ -17,8 +17,8 @@ interface KeyState {
 }
 
 /**
- * Endpoint `rate_limit`/`rate_limit_duration` and subscription `rate_limit_config`
- * (spec/behaviour.md). Deliveries are keyed by endpoint, so one dispatcher owns an endpoint and an
+ * Endpoint `rate_limit`/`rate_limit_duration` and subscription `rate_limit_config`.
+ * Deliveries are keyed by endpoint, so one dispatcher owns an endpoint and an
  * in-process limiter is exact. A denied delivery is told when to come back; deliveries held at the
  * same moment get successive slots instead of all returning at once.
  */

@@ -3,7 +3,7 @@ import type { DeliveryDoc, DeliveryStatus, Store } from '@hookrail/store';
 
 export type ResendMode = 'resend' | 'force';
 
-/** spec/behaviour.md, "Manual": resend from Failure/Discarded; force resend also from Success. */
+/** Manual operations: resend from Failure/Discarded; force resend also from Success. */
 export const RESENDABLE: Record<ResendMode, readonly DeliveryStatus[]> = {
   resend: ['Failure', 'Discarded'],
   force: ['Failure', 'Discarded', 'Success'],

@@ -1,5 +1,5 @@
 /**
- * Retry policy (spec/behaviour.md, "Retries"): the subscription's retry_config, else the project's
+ * Retry policy: the subscription's retry_config, else the project's
  * strategy. `retry_count` is the number of retries after the first attempt.
  */
 export interface RetryPolicy {

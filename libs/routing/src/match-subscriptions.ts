@@ -62,7 +62,7 @@ function parseFilter(json: string | undefined): Filter | null {
   return f;
 }
 
-/** Event type, then body filter, then header filter (spec/behaviour.md, "Routing"). */
+/** Event type, then body filter, then header filter. */
 export function subscriptionAccepts(
   sub: RoutableSubscription,
   event: Pick<RoutableEvent, 'event_type' | 'data' | 'headers'>,

@@ -6,7 +6,7 @@ import { handleMetaMessage } from './handle-meta-message';
 
 /**
  * The meta-event service: consumes `meta`, records each meta event, sends it to the project's meta
- * event URL and schedules its retries through the retry-scheduler (spec/behaviour.md, "Meta events").
+ * event URL and schedules its retries through the retry-scheduler.
  */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {

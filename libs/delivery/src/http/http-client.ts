@@ -6,7 +6,7 @@ import got, { type Got, type Agents, RequestError, TimeoutError } from 'got';
 import { LRUCache } from 'lru-cache';
 import { checkLiteralTarget, guardedLookup } from '../ssrf/ssrf-guard';
 
-/** Stored response bodies are cut here (spec/behaviour.md, "Delivery"). */
+/** Stored response bodies are cut here. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface OutboundRequest {

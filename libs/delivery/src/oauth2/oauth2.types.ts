@@ -16,7 +16,7 @@ export interface OAuth2SigningKey {
   k?: string;
 }
 
-/** Endpoint `authentication.oauth2` (spec/service-api.md), with secrets already opened. */
+/** Endpoint `authentication.oauth2`, with secrets already opened. */
 export interface OAuth2Config {
   url: string;
   client_id: string;

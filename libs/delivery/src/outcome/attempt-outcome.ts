@@ -10,7 +10,7 @@ export type AttemptOutcome =
 export type AttemptResult = OutboundResult | { kind: 'not_sent'; message: string };
 
 /**
- * The delivery's next state after one attempt (spec/behaviour.md, "Retries"): a 2xx succeeds;
+ * The delivery's next state after one attempt: a 2xx succeeds;
  * under at_most_once a request that may have reached the endpoint is never sent again; otherwise
  * the retry policy decides, honouring a longer Retry-After on 429/503.
  */

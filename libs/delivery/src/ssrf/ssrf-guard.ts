@@ -2,8 +2,8 @@ import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 
 /**
- * Addresses a webhook must never reach unless the instance allows private targets
- * (spec/behaviour.md, "SSRF guard"): private, loopback, link-local (cloud metadata lives there),
+ * Addresses a webhook must never reach unless the instance allows private targets:
+ * private, loopback, link-local (cloud metadata lives there),
  * carrier-grade NAT, unspecified, multicast and reserved ranges, IPv4 and IPv6.
  */
 const blocked = new BlockList();

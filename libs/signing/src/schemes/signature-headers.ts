@@ -4,7 +4,7 @@ import { signAdvanced } from './advanced';
 import { signSimple } from './simple';
 import { signStandardWebhooks } from './standard-webhooks';
 
-/** Project `config.signature` (spec/behaviour.md, "Projects"). */
+/** Project `config.signature`. */
 export interface SignatureConfig {
   header: string;
   versions: SignatureVersion[];

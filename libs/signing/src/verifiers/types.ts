@@ -1,6 +1,6 @@
 import type { SignatureEncoding, SignatureHash } from '../schemes';
 
-/** A source's `verifier` as stored (field names of spec/service-api.md; secrets possibly sealed). */
+/** A source's `verifier` as stored (field names of the API; secrets possibly sealed). */
 export interface VerifierConfig {
   type: 'noop' | 'hmac' | 'basic_auth' | 'api_key';
   hmac?: { header?: string; hash?: SignatureHash; encoding?: SignatureEncoding; secret: string };

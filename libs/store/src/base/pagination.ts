@@ -23,7 +23,7 @@ export interface Page<T> {
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
-/** Parses `?perPage=&next_page_cursor=&prev_page_cursor=&direction=&sort=` (spec/behaviour.md, API basics). */
+/** Parses `?perPage=&next_page_cursor=&prev_page_cursor=&direction=&sort=`. */
 export function parsePageQuery(query: Record<string, unknown>): PageRequest {
   const perPageRaw = query.perPage ?? query.per_page;
   let perPage = DEFAULT_PER_PAGE;

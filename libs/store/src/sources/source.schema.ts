@@ -3,7 +3,7 @@ import { Mixed, scopedSchema } from '../base/schema';
 import type { ScopedDoc } from '../base/project-scoped.repository';
 
 /**
- * A source, stored in the field names of spec/service-api.md. Credentials inside `verifier` and
+ * A source, stored in the field names of the API. Credentials inside `verifier` and
  * `pub_sub` are stored encrypted (libs/domain secret-box) by the code that writes them.
  */
 export interface SourceDoc extends ScopedDoc {

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { DomainError, fail, type ErrorCode } from '@hookrail/domain';
 import type { Logger } from '@hookrail/telemetry';
 
-/** The one place DomainError codes become HTTP statuses (spec/behaviour.md, status codes). */
+/** The one place DomainError codes become HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation: 400,
   unauthenticated: 401,

@@ -19,7 +19,7 @@ export function portalCredential(header: string | undefined, queryToken: unknown
 }
 
 /**
- * A portal link's holder (spec/behaviour.md, "Authentication"): a `static_token` link opens with its
+ * A portal link's holder: a `static_token` link opens with its
  * token; a `refresh_token` link only with its current auth key, until that expires (its long-lived
  * token alone opens nothing, so a leaked page URL stops working within the hour).
  */

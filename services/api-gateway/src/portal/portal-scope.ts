@@ -3,7 +3,7 @@ import type { EndpointDoc, Store } from '@hookrail/store';
 import type { PortalSession } from './portal-auth';
 
 /**
- * The endpoints a link exposes, evaluated at request time (spec/behaviour.md, "Portal links"):
+ * The endpoints a link exposes, evaluated at request time:
  * every live endpoint with the link's `owner_id`, plus the deprecated `endpoints` ids that still
  * exist in the project.
  */

@@ -4,7 +4,7 @@ import { presentEndpoint } from './endpoint.presenter';
 import { parseStored, scopedOut } from './scoped.presenter';
 import { presentSource, type PresentContext } from './source.presenter';
 
-/** `data` is the payload as JSON (spec/behaviour.md, Field notes), parsed from the stored `raw`. */
+/** `data` is the payload as JSON, parsed from the stored `raw`. */
 export function presentEvent(
   doc: EventDoc,
   related: { endpoints: EndpointDoc[]; source: SourceDoc | null },

@@ -11,7 +11,7 @@ export interface PresentContext {
 
 type Json = Record<string, unknown>;
 
-/** Requests carry `amqp.bindExchange {exchange, routingKey}`; responses flatten it (spec/service-api.md). */
+/** Requests carry `amqp.bindExchange {exchange, routingKey}`; responses flatten it. */
 function presentPubSub(pubSub: Json | null | undefined, ctx: PresentContext): Json | null {
   if (!pubSub) return null;
   const out: Json = { ...pubSub, workers: pubSub.workers ?? 1 };

@@ -33,7 +33,7 @@ const dateFilters = { start_date: timestamp, end_date: timestamp };
 /** Resend outcome → response or the domain error the gateway maps to 404/409. */
 
 /**
- * Manual delivery operations (spec/behaviour.md, "Manual"): resend, force resend, batch retry by
+ * Manual delivery operations: resend, force resend, batch retry by
  * filter, replay an event, batch replay. All go through the normal pipeline (`deliveries` topic),
  * so endpoint status, circuit breaker and rate limits apply to them as to any delivery.
  */

@@ -30,7 +30,7 @@ export function nullable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-/** A closed object: unknown fields are rejected (spec/behaviour.md, API basics). */
+/** A closed object: unknown fields are rejected. */
 export function object(
   properties: Record<string, JsonSchema>,
   required: string[] = [],

@@ -28,7 +28,7 @@ const filterConfigInput = object({
   filter: object({ body: anyObject, headers: anyObject, is_flattened: responseOnly }),
 });
 
-/** The update shape (spec/service-api.md): duration as a string like "30s", or interval_seconds. */
+/** The update shape: duration as a string like "30s", or interval_seconds. */
 const retryConfigInput = object({
   type: enumOf(RETRY_TYPES),
   duration: { type: ['string', 'integer'], description: 'seconds, or "30s", "5m", "1h"' },

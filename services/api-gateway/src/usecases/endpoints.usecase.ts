@@ -169,7 +169,7 @@ export async function setEndpointStatus(
 ): Promise<EndpointDoc> {
   await getEndpoint(deps, projectId, id);
   const updated = await saveAndEmit(deps, projectId, id, { status });
-  // spec/behaviour.md: a paused endpoint resumes on activate (held deliveries go out at once)
+  // A paused endpoint resumes on activate (held deliveries go out at once)
   if (status === 'active') await releaseHeldDeliveries(deps, projectId, id);
   return updated;
 }

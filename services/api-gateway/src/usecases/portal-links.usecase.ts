@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError, hashSecret, newId, randomToken } from '
 import type { EndpointDoc, PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 
-/** Lifetime of a refresh_token link's auth key (spec/behaviour.md, Authentication). */
+/** Lifetime of a refresh_token link's auth key. */
 export const AUTH_KEY_TTL_SECONDS = 3600;
 
 export interface PortalLinkBody {

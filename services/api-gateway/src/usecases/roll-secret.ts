@@ -1,7 +1,7 @@
 import type { EndpointSecret } from '@hookrail/store';
 
 /**
- * expire_secret (spec/behaviour.md, Delivery): every secret still valid expires `expirationSeconds`
+ * expire_secret: every secret still valid expires `expirationSeconds`
  * from now (0 = now) and the new one is appended as the newest, without expiry. Pure: the caller
  * seals the value and supplies id and clock.
  */

@@ -13,7 +13,7 @@ const FAILURE_RATE_WRITE_MS = 10_000;
  * The health of the endpoints this dispatcher owns (deliveries are keyed by endpoint, so the state
  * is local and exact): rate limits, the circuit breaker, `failure_rate`, `alert_config` alerts,
  * and disabling (breaker open past `disable_after_seconds` with `disable_endpoint`, or HTTP 410).
- * spec/behaviour.md, "Retries, limits, health of endpoints".
+ * The rules and their defaults: docs/decisions.md, "Endpoint health and manual operations".
  */
 export class EndpointHealth {
   private readonly breakers = new LRUCache<string, CircuitBreaker>({ max: 100_000 });

@@ -24,7 +24,7 @@ const RESERVED = new Set([
 ]);
 
 /**
- * The body and headers of one attempt (spec/behaviour.md, "Delivery"): compact JSON, our headers,
+ * The body and headers of one attempt: compact JSON, our headers,
  * forwarded/custom headers, then signatures computed over the exact body bytes. Auth is added
  * last by the caller.
  */

@@ -4,7 +4,7 @@ import type { Gate } from './gates';
 export const PAUSED_RECHECK_MS = 30_000;
 
 /**
- * spec/behaviour.md, "Retries, limits, health of endpoints": paused → held, nothing lost;
+ * Paused → held, nothing lost;
  * inactive → new deliveries Discarded (resendable after activate), deliveries already waiting held.
  */
 export const endpointStatusGate: Gate = ({ endpoint, message, now }) => {
