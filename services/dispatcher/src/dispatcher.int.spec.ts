@@ -201,8 +201,13 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
       status: 'Failure',
       status_reason: 'no subscription matched the event',
     });
-    expect(await deliveriesOf(projectId, hit.event_id)).toHaveLength(1);
+    // the delivery is recorded with its attempt, just after the request went out
+    await waitFor(
+      'hit delivery recorded',
+      async () => (await deliveriesOf(projectId, hit.event_id)).length > 0,
+    );
     await new Promise((r) => setTimeout(r, 300));
+    expect(await deliveriesOf(projectId, hit.event_id)).toHaveLength(1);
     expect(rec.count()).toBe(1);
   });
 
