@@ -19,12 +19,11 @@ import {
   Store,
   type DeliveryDoc,
   type DeliveryStatus,
-  type EndpointDoc,
   type EventDoc,
   type PageRequest,
   type PlanSummary,
-  type SourceDoc,
 } from '@hookrail/store';
+import { endpointDoc, sourceDoc } from '@hookrail/testkit';
 
 const { values } = parseArgs({
   options: {
@@ -152,46 +151,21 @@ async function seed(store: Store): Promise<void> {
   const now = new Date();
   const t0 = Date.now();
   for (let k = 0; k < ENDPOINTS; k++) {
-    const ep: Omit<EndpointDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'> = {
-      _id: endpointId(k),
-      owner_id: k < 3 ? 'acme' : null,
-      name: `endpoint-${k}`,
-      description: '',
-      url: `https://hooks.example.com/${k}`,
-      content_type: 'application/json',
-      status: 'active',
-      advanced_signatures: false,
-      http_timeout: 10,
-      rate_limit: 0,
-      rate_limit_duration: 0,
-      events: 0,
-      failure_rate: 0,
-      support_email: null,
-      slack_webhook_url: null,
-      mtls_client_cert: null,
-      secrets: [],
-      authentication: null,
-    };
-    await store.endpoints.insert(PROJECT, ep);
+    await store.endpoints.insert(
+      PROJECT,
+      endpointDoc(PROJECT, {
+        _id: endpointId(k),
+        owner_id: k < 3 ? 'acme' : null,
+        name: `endpoint-${k}`,
+        url: `https://hooks.example.com/${k}`,
+      }),
+    );
   }
   for (let k = 0; k < SOURCES; k++) {
-    const src: Omit<SourceDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'> = {
-      _id: sourceId(k),
-      name: `source-${k}`,
-      type: 'http',
-      provider: null,
-      provider_config: null,
-      mask_id: `bench-lists-${k}`,
-      is_disabled: false,
-      forward_headers: [],
-      idempotency_keys: [],
-      body_function: null,
-      header_function: null,
-      custom_response: null,
-      pub_sub: null,
-      verifier: null,
-    };
-    await store.sources.insert(PROJECT, src);
+    await store.sources.insert(
+      PROJECT,
+      sourceDoc(PROJECT, { _id: sourceId(k), name: `source-${k}`, mask_id: `bench-lists-${k}` }),
+    );
   }
   let written = 0;
   let last = Date.now();

@@ -1,13 +1,16 @@
 import { newId } from '@hookrail/domain';
-import type { DeliveryAttempt, DeliveryDoc } from '../deliveries/delivery.schema';
-import type { EndpointDoc } from '../endpoints/endpoint.schema';
-import type { EventDoc } from '../events/event.schema';
-import type { MetaEventDoc } from '../meta-events/meta-event.schema';
-import type { PortalLinkDoc } from '../portal-links/portal-link.schema';
-import type { SourceDoc } from '../sources/source.schema';
-import type { SubscriptionDoc } from '../subscriptions/subscription.schema';
+import type {
+  DeliveryAttempt,
+  DeliveryDoc,
+  EndpointDoc,
+  EventDoc,
+  MetaEventDoc,
+  PortalLinkDoc,
+  SourceDoc,
+  SubscriptionDoc,
+} from '@hookrail/store';
 
-/** Complete documents as the services write them, for the contract suite. */
+/** Complete documents as the services write them (the store contract suite, fixtures, benchmarks). */
 
 const stamps = (at = new Date()) => ({ created_at: at, updated_at: at, deleted_at: null });
 

@@ -5,3 +5,4 @@ export * from './tls-certs';
 export * from './oauth2-server';
 export * from './fixtures';
 export * from './private-mongo';
+export * from './documents';

@@ -1,7 +1,7 @@
 import { newId } from '@hookrail/domain';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../connection';
-import { attempt, deliveryDoc } from './docs';
+import { attempt, deliveryDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
 // Several clients (connections) racing on the same documents, as replicas of a service do.

@@ -1,7 +1,7 @@
 import { newId } from '@hookrail/domain';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { DeliveryOutcome } from '../deliveries/delivery-outcome';
-import { attempt, deliveryDoc, eventDoc } from './docs';
+import { attempt, deliveryDoc, eventDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
 interface Doc {

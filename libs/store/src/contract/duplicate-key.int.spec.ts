@@ -1,6 +1,6 @@
 import { newId } from '@hookrail/domain';
 import { DuplicateKeyError, isDuplicateKey } from '../errors';
-import { eventDoc, sourceDoc } from './docs';
+import { eventDoc, sourceDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
 describe('store contract: unique indexes surface as DuplicateKeyError', () => {

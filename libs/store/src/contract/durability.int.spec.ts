@@ -1,7 +1,7 @@
 import { newId } from '@hookrail/domain';
 import { localMongoBinary, PrivateMongo } from '@hookrail/testkit';
 import { Store } from '../store';
-import { attempt, deliveryDoc, eventDoc } from './docs';
+import { attempt, deliveryDoc, eventDoc } from '@hookrail/testkit';
 import { externalTarget } from './contract-db';
 
 /**

@@ -1,5 +1,5 @@
 import { newId } from '@hookrail/domain';
-import { deliveryDoc, endpointDoc, eventDoc } from './docs';
+import { deliveryDoc, endpointDoc, eventDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
 describe('store contract: values read back as written', () => {

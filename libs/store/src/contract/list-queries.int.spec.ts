@@ -16,7 +16,7 @@ import {
   portalLinkDoc,
   sourceDoc,
   subscriptionDoc,
-} from './docs';
+} from '@hookrail/testkit';
 import { openContractDb, type ContractDb } from './contract-db';
 
 // One project with 240 events a minute apart and two deliveries each; a second project with the
