@@ -2,3 +2,5 @@ export * from './delivery-id';
 export * from './match-subscriptions';
 export * from './event-status';
 export * from './meta-event-destination';
+export * from './unrouted';
+export * from './catch-all';

@@ -14,8 +14,17 @@ export type { ApiKeyDoc } from './api-keys/api-key.schema';
 export type { ApiKeyRepository } from './api-keys/api-key.repository';
 export type { SourceDoc } from './sources/source.schema';
 export type { SourceListFilter, SourceRepository } from './sources/source.repository';
-export type { EndpointDoc, EndpointSecret, EndpointStatus } from './endpoints/endpoint.schema';
-export type { EndpointListFilter, EndpointRepository } from './endpoints/endpoint.repository';
+export type {
+  EndpointBreakerState,
+  EndpointDoc,
+  EndpointSecret,
+  EndpointStatus,
+} from './endpoints/endpoint.schema';
+export type {
+  EndpointEventCount,
+  EndpointListFilter,
+  EndpointRepository,
+} from './endpoints/endpoint.repository';
 export type { SubscriptionDoc } from './subscriptions/subscription.schema';
 export type { SubscriptionListFilter, SubscriptionRepository } from './subscriptions/subscription.repository';
 export type { PortalLinkDoc } from './portal-links/portal-link.schema';

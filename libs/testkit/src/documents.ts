@@ -74,6 +74,8 @@ export function endpointDoc(projectId: string, over: Partial<EndpointDoc> = {}):
     url: 'https://example.com/hooks',
     content_type: 'application/json',
     status: 'active',
+    status_reason: null,
+    circuit_breaker: null,
     advanced_signatures: false,
     http_timeout: 10,
     rate_limit: 0,

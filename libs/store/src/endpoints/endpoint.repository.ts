@@ -1,7 +1,20 @@
 import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
+import { rawCollection } from '../base/raw-collection';
 import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
-import { endpointModel, type EndpointDoc, type EndpointStatus } from './endpoint.schema';
+import {
+  endpointModel,
+  type EndpointBreakerState,
+  type EndpointDoc,
+  type EndpointStatus,
+} from './endpoint.schema';
+
+/** Events routed to one endpoint since the last count was written. */
+export interface EndpointEventCount {
+  projectId: string;
+  endpointId: string;
+  events: number;
+}
 
 export interface EndpointListFilter {
   ownerId?: string;
@@ -23,5 +36,35 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
   /** Live endpoints with this owner id, oldest first (fanout, portal links). */
   async listByOwner(projectId: string, ownerId: string, limit = LIST_LIMIT): Promise<EndpointDoc[]> {
     return this.listWhere(projectId, { owner_id: ownerId }, limit);
+  }
+
+  /**
+   * Adds routed events to each endpoint's `events` count, one update per endpoint for the whole
+   * batch. `updated_at` is left alone: the count is statistics, not a change of the endpoint.
+   */
+  async addEventCounts(counts: readonly EndpointEventCount[]): Promise<void> {
+    const total = new Map<string, EndpointEventCount>();
+    for (const c of counts) {
+      const key = `${c.projectId}/${c.endpointId}`;
+      const t = total.get(key);
+      total.set(key, t ? { ...t, events: t.events + c.events } : { ...c });
+    }
+    if (total.size === 0) return;
+    await rawCollection(this.model).bulkWrite(
+      [...total.values()].map((c) => ({
+        updateOne: {
+          filter: { _id: c.endpointId, project_id: c.projectId },
+          update: { $inc: { events: c.events } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** Records the breaker state the dispatcher moved to, without touching `updated_at`. */
+  async setBreakerState(projectId: string, endpointId: string, state: EndpointBreakerState): Promise<void> {
+    await this.model.updateOne(this.scope(projectId, { _id: endpointId }), {
+      $set: { circuit_breaker: state },
+    });
   }
 }

@@ -14,6 +14,17 @@ export interface EndpointSecret {
 
 export type EndpointStatus = 'active' | 'paused' | 'inactive';
 
+/**
+ * The circuit breaker as its dispatcher last saw it (the breaker itself lives in the dispatcher
+ * owning the endpoint; this copy is written on every change so the API can show it).
+ * `half_open`: a probe delivery is on its way.
+ */
+export interface EndpointBreakerState {
+  state: 'closed' | 'open' | 'half_open';
+  reason: string | null;
+  since: Date;
+}
+
 export interface EndpointDoc extends ScopedDoc {
   owner_id: string | null;
   name: string;
@@ -21,6 +32,9 @@ export interface EndpointDoc extends ScopedDoc {
   url: string;
   content_type: string;
   status: EndpointStatus;
+  /** Why the endpoint is paused or inactive (who paused it, what disabled it); null when active. */
+  status_reason: string | null;
+  circuit_breaker: EndpointBreakerState | null;
   advanced_signatures: boolean;
   http_timeout: number;
   rate_limit: number;
@@ -42,6 +56,8 @@ export const endpointSchema = scopedSchema<EndpointDoc>(
     url: { type: String, required: true },
     content_type: { type: String, default: 'application/json' },
     status: { type: String, default: 'active' },
+    status_reason: { type: String, default: null },
+    circuit_breaker: { type: Mixed, default: null },
     advanced_signatures: { type: Boolean, default: false },
     http_timeout: { type: Number, default: 10 },
     rate_limit: { type: Number, default: 0 },

@@ -1,6 +1,7 @@
 import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
 import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
+import { rethrowTyped } from '../errors';
 import { subscriptionModel, type SubscriptionDoc } from './subscription.schema';
 
 export interface SubscriptionListFilter {
@@ -38,5 +39,29 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
     limit = LIST_LIMIT,
   ): Promise<SubscriptionDoc[]> {
     return this.listWhere(projectId, { endpoint_id: endpointId }, limit);
+  }
+
+  /**
+   * Makes sure the subscription with this id is live: inserted when absent, revived when it was
+   * deleted, left as it is otherwise. Racing callers with the same id create one document.
+   * Returns the live document.
+   */
+  async ensureLive(
+    projectId: string,
+    doc: Omit<SubscriptionDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>,
+  ): Promise<SubscriptionDoc> {
+    const now = new Date();
+    const { _id, ...fields } = doc;
+    const stored = await this.model
+      .findOneAndUpdate(
+        { _id, project_id: projectId },
+        { $setOnInsert: { ...fields, created_at: now, updated_at: now }, $set: { deleted_at: null } },
+        { upsert: true, returnDocument: 'after' },
+      )
+      .lean<SubscriptionDoc>()
+      .exec()
+      .catch(rethrowTyped);
+    if (!stored) throw new Error(`subscription ${_id} was not stored`);
+    return stored;
   }
 }

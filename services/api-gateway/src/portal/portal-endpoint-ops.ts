@@ -45,8 +45,10 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       return updateEndpoint(deps, session.project, endpoint._id, input);
     },
     remove: (session, endpoint) => deleteEndpoint(deps, session.project._id, endpoint._id),
-    pause: (session, endpoint) => setEndpointStatus(deps, session.project._id, endpoint._id, 'paused'),
-    activate: (session, endpoint) => setEndpointStatus(deps, session.project._id, endpoint._id, 'active'),
+    pause: (session, endpoint) =>
+      setEndpointStatus(deps, session.project._id, endpoint._id, 'paused', 'portal'),
+    activate: (session, endpoint) =>
+      setEndpointStatus(deps, session.project._id, endpoint._id, 'active', 'portal'),
     expireSecret: (session, endpoint, body) =>
       expireSecret(
         deps,

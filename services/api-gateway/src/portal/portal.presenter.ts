@@ -1,5 +1,6 @@
 import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc, EventDoc, PortalLinkDoc } from '@hookrail/store';
+import { presentEndpointState } from '../presenters/endpoint.presenter';
 import { parseStored, scopedOut } from '../presenters/scoped.presenter';
 
 /**
@@ -14,6 +15,7 @@ export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox) {
     description: doc.description ?? '',
     url: doc.url,
     status: doc.status,
+    ...presentEndpointState(doc),
     content_type: doc.content_type,
     advanced_signatures: doc.advanced_signatures,
     http_timeout: doc.http_timeout,

@@ -19,6 +19,7 @@ export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
     url: doc.url,
     content_type: doc.content_type ?? 'application/json',
     status: doc.status ?? 'active',
+    ...presentEndpointState(doc),
     advanced_signatures: doc.advanced_signatures ?? false,
     http_timeout: doc.http_timeout ?? 10,
     rate_limit: doc.rate_limit ?? 0,
@@ -37,6 +38,22 @@ export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
       expires_at: nullableTimestamp(s.expires_at),
     })),
     authentication: opened.authentication,
+  };
+}
+
+/**
+ * What `status` alone does not say (fields added beside Convoy's, whose `status` values stay):
+ * why the endpoint is paused or inactive, and its circuit breaker as the dispatcher last saw it.
+ */
+export function presentEndpointState(doc: EndpointDoc) {
+  const breaker = doc.circuit_breaker;
+  return {
+    status_reason: doc.status_reason ?? null,
+    circuit_breaker: {
+      state: breaker?.state ?? 'closed',
+      reason: breaker?.reason ?? null,
+      since: nullableTimestamp(breaker?.since ?? null),
+    },
   };
 }
 

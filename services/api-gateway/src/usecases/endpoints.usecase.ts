@@ -97,6 +97,8 @@ export async function createEndpoint(
     url: body.url!,
     content_type: body.content_type ?? 'application/json',
     status: 'active',
+    status_reason: null,
+    circuit_breaker: null,
     advanced_signatures: body.advanced_signatures ?? false,
     http_timeout: body.http_timeout ?? 10,
     rate_limit: body.rate_limit ?? 0,
@@ -166,9 +168,13 @@ export async function setEndpointStatus(
   projectId: string,
   id: string,
   status: 'active' | 'paused',
+  through: 'API' | 'portal' = 'API',
 ): Promise<EndpointDoc> {
   await getEndpoint(deps, projectId, id);
-  const updated = await saveAndEmit(deps, projectId, id, { status });
+  const updated = await saveAndEmit(deps, projectId, id, {
+    status,
+    status_reason: status === 'paused' ? `paused through the ${through}` : null,
+  });
   // A paused endpoint resumes on activate (held deliveries go out at once)
   if (status === 'active') await releaseHeldDeliveries(deps, projectId, id);
   return updated;

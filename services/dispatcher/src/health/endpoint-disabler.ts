@@ -1,7 +1,7 @@
 import type { Publisher } from '@hookrail/bus';
 import { toTimestamp } from '@hookrail/domain';
 import type { EndpointNotifier } from '@hookrail/notify';
-import type { EndpointDoc, Store, SubscriptionDoc } from '@hookrail/store';
+import type { EndpointBreakerState, EndpointDoc, Store, SubscriptionDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 
 /** A second disable of the same endpoint within this window (stale cached status) is a no-op. */
@@ -9,7 +9,7 @@ const DISABLE_DEDUPE_MS = 60_000;
 
 /**
  * The side effects of endpoint health: making an endpoint `inactive` (and telling caches, the
- * meta-event service and the endpoint's owners), alerts, and the stored `failure_rate`.
+ * meta-event service and the endpoint's owners), alerts, and the stored `failure_rate` and breaker state.
  */
 export class EndpointDisabler {
   private readonly recentlyDisabled = new Map<string, number>();
@@ -44,6 +44,7 @@ export class EndpointDisabler {
     const log = { project_id: endpoint.project_id, endpoint_id: endpoint._id };
     const updated = await this.deps.store.endpoints.update(endpoint.project_id, endpoint._id, {
       status: 'inactive',
+      status_reason: `disabled: ${reason}`,
     });
     if (!updated) return; // deleted meanwhile
     this.deps.invalidate?.(endpoint.project_id);
@@ -101,6 +102,11 @@ export class EndpointDisabler {
         subscriptionName: subscription.name,
       }),
     ]);
+  }
+
+  /** The breaker state shown by the API; caches see it on their next refresh. */
+  async writeBreakerState(endpoint: EndpointDoc, state: EndpointBreakerState): Promise<void> {
+    await this.deps.store.endpoints.setBreakerState(endpoint.project_id, endpoint._id, state);
   }
 
   async writeFailureRate(endpoint: EndpointDoc, rate: number): Promise<void> {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { AttemptResult } from '@hookrail/delivery';
 import { AlertThreshold, CircuitBreaker, deliveryRateLimits, RateLimiter } from '@hookrail/endpoint-health';
 import { errorMessage } from '@hookrail/domain';
+import type { EndpointBreakerState, EndpointDoc } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 import type { Gate, GateContext } from '../sender/gates';
 import type { EndpointDisabler } from './endpoint-disabler';
@@ -20,6 +21,8 @@ export class EndpointHealth {
   private readonly limiter = new RateLimiter();
   private readonly alerts = new AlertThreshold();
   private readonly rateWrittenAt = new Map<string, number>();
+  /** The breaker state last written to each endpoint document, so only changes are written. */
+  private readonly shownState = new LRUCache<string, EndpointBreakerState['state']>({ max: 100_000 });
 
   constructor(
     private readonly disabler: EndpointDisabler,
@@ -34,6 +37,7 @@ export class EndpointHealth {
       return { kind: 'hold', untilMs: now + 30_000, reason: 'paused', detail: 'endpoint is inactive' };
     }
     const check = breaker.check(now);
+    if (check.kind === 'probe') await this.show(endpoint, 'half_open', 'a probe delivery is on its way', now);
     return check.kind === 'wait'
       ? { kind: 'hold', untilMs: check.untilMs, reason: 'circuit_open', detail: 'circuit breaker open' }
       : { kind: 'send' };
@@ -63,6 +67,15 @@ export class EndpointHealth {
     const work: (() => Promise<unknown>)[] = [];
     if (transition.kind === 'opened')
       work.push(() => this.disabler.breakerOpened(endpoint, transition.reason));
+    if (transition.kind !== 'none' || this.shown(endpoint) === 'half_open') {
+      const reason =
+        transition.kind === 'opened'
+          ? transition.reason
+          : breaker.state === 'open'
+            ? 'the probe failed'
+            : null;
+      work.push(() => this.show(endpoint, breaker.state, reason, nowMs));
+    }
     if (
       transition.kind !== 'none' ||
       nowMs - (this.rateWrittenAt.get(endpoint._id) ?? 0) >= FAILURE_RATE_WRITE_MS
@@ -89,6 +102,30 @@ export class EndpointHealth {
           'endpoint health side effect failed',
         );
       }
+    }
+  }
+
+  private shown(endpoint: EndpointDoc): EndpointBreakerState['state'] {
+    return this.shownState.get(endpoint._id) ?? endpoint.circuit_breaker?.state ?? 'closed';
+  }
+
+  /** Writes the breaker state to the endpoint when it differs from what was last shown. Never throws. */
+  private async show(
+    endpoint: EndpointDoc,
+    state: EndpointBreakerState['state'],
+    reason: string | null,
+    nowMs: number,
+  ): Promise<void> {
+    if (this.shown(endpoint) === state) return;
+    this.shownState.set(endpoint._id, state);
+    try {
+      await this.disabler.writeBreakerState(endpoint, { state, reason, since: new Date(nowMs) });
+    } catch (err) {
+      this.shownState.delete(endpoint._id);
+      this.logger.warn(
+        { project_id: endpoint.project_id, endpoint_id: endpoint._id, err: errorMessage(err) },
+        'circuit breaker state not written',
+      );
     }
   }
 
