@@ -1,5 +1,4 @@
 import type { EventMessage } from '@hookrail/bus';
-import type { FunctionResult } from '@hookrail/functions';
 import {
   PROVIDER_EVENT_TYPE_HEADER,
   isProvider,
@@ -7,9 +6,9 @@ import {
   type OpenSecret,
   type VerifierConfig,
 } from '@hookrail/signing';
-import { errorMessage, isRetriable, toTimestamp } from '@hookrail/domain';
-import { idempotencyKey } from './idempotency';
-import { parseBody } from './parse-body';
+import { toTimestamp } from '@hookrail/domain';
+import { prepareEvent, type RunFunction } from './prepare-event';
+import { publishAccepted } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
 
 /** The parts of a source the ingest rules need (a SourceDoc fits). */
@@ -36,7 +35,7 @@ export interface IngestRequest {
 export interface AcceptRequestDeps {
   /** Resolves once Kafka acknowledged the event; rejects with a retriable error when it is down. */
   publish(message: EventMessage): Promise<void>;
-  runFunction(text: string, input: unknown, scope: string): FunctionResult;
+  runFunction: RunFunction;
   openSecret: OpenSecret;
   newId(): string;
   now(): Date;
@@ -67,7 +66,6 @@ export async function acceptRequest(
   deps: AcceptRequestDeps,
 ): Promise<AcceptOutcome> {
   if (source.is_disabled) return { kind: 'disabled' };
-
   const verifier = (source.verifier ?? null) as VerifierConfig | null;
   const verified = verifyRequest(
     { provider: source.provider, verifier },
@@ -75,39 +73,13 @@ export async function acceptRequest(
     deps.openSecret,
   );
   if (!verified.ok) return { kind: 'verification_failed', reason: verified.reason };
+  const prepared = prepareEvent(source, req, deps.runFunction);
+  if (prepared.kind !== 'ok') return prepared;
+  const { headers, data, raw, idempotencyKey: key } = prepared.event;
 
-  const body = parseBody(req.rawBody, req.headers['content-type']);
-  if (body.kind === 'invalid') return { kind: 'invalid_body', message: body.message };
-  if (body.kind === 'unsupported') return { kind: 'unsupported_media_type', message: body.message };
-
-  const key = idempotencyKey(source._id, source.idempotency_keys ?? [], {
-    headers: req.headers,
-    query: new URLSearchParams(req.query),
-    data: body.data,
-  });
-
-  let headers = req.headers;
-  if (source.header_function) {
-    const r = deps.runFunction(source.header_function, headers, source.project_id);
-    if (r.kind === 'error') return { kind: 'function_failed', message: `header_function: ${r.message}` };
-    if (!isStringRecord(r.value)) {
-      return { kind: 'function_failed', message: 'header_function must return an object of string values' };
-    }
-    headers = lowerCaseKeys(r.value);
-  }
-  let data = body.data;
-  let raw = body.raw;
-  if (source.body_function) {
-    const r = deps.runFunction(source.body_function, data, source.project_id);
-    if (r.kind === 'error') return { kind: 'function_failed', message: `body_function: ${r.message}` };
-    data = r.value;
-    raw = JSON.stringify(data);
-  }
-
-  const eventId = deps.newId();
   const typeHeader = isProvider(source.provider) ? PROVIDER_EVENT_TYPE_HEADER[source.provider] : undefined;
   const message: EventMessage = {
-    event_id: eventId,
+    event_id: deps.newId(),
     project_id: source.project_id,
     source_id: source._id,
     event_type: (typeHeader && headers[typeHeader]) || DEFAULT_EVENT_TYPE,
@@ -120,24 +92,7 @@ export async function acceptRequest(
     ...(key ? { idempotency_key: key } : {}),
     accepted_at: toTimestamp(deps.now()),
   };
-  try {
-    await deps.publish(message);
-  } catch (err) {
-    if (!isRetriable(err)) throw err;
-    return { kind: 'unavailable', message: errorMessage(err) };
-  }
-  return { kind: 'accepted', eventId, ...(key ? { idempotencyKey: key } : {}) };
-}
-
-function isStringRecord(v: unknown): v is Record<string, string> {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    Object.values(v).every((x) => typeof x === 'string')
-  );
-}
-
-function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const published = await publishAccepted(message, deps.publish);
+  if (published.kind === 'unavailable') return published;
+  return { kind: 'accepted', eventId: message.event_id, ...(key ? { idempotencyKey: key } : {}) };
 }
