@@ -104,12 +104,15 @@ export class Bus {
       onAssignment?: (partitions: number[]) => void;
       /** A rebalance started: ownership of every partition is about to change. */
       onRebalancing?: () => void;
+      /** This group's session timeout, when it must notice a dead member sooner than the default. */
+      sessionTimeoutMs?: number;
     },
   ): Promise<{ stop(): Promise<void> }> {
+    const sessionTimeout = opts.sessionTimeoutMs ?? this.options.sessionTimeoutMs ?? 30000;
     const consumer = this.kafka.consumer({
       groupId: `${this.options.topicPrefix}.${group}`,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 30000,
-      heartbeatInterval: Math.min(3000, Math.floor((this.options.sessionTimeoutMs ?? 30000) / 3)),
+      sessionTimeout,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       maxBytes: MAX_MESSAGE_BYTES * 2,
       maxBytesPerPartition: MAX_MESSAGE_BYTES,
       maxWaitTimeInMs: 100,
@@ -135,6 +138,24 @@ export class Bus {
         await stopConsumer(entry);
       },
     };
+  }
+
+  /**
+   * The partition the publisher puts a message key on, for a catalog topic (its partition count
+   * read from Kafka): lets a consumer group member tell which keys its partitions hold.
+   */
+  async partitioner(key: TopicKey): Promise<(messageKey: string) => number> {
+    const topic = this.topic(key);
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const meta = await admin.fetchTopicMetadata({ topics: [topic] });
+      const partitionMetadata = meta.topics[0].partitions;
+      const partition = Partitioners.DefaultPartitioner();
+      return (messageKey) => partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   /** Kafka answers a metadata request within `timeoutMs` (no retries: readiness must answer fast). */

@@ -38,3 +38,9 @@ export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.sch
 export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';
 export type { ScheduleDoc } from './schedules/schedule.schema';
 export type { ScheduleRepository } from './schedules/schedule.repository';
+export {
+  SOURCE_HEALTH_STATES,
+  type SourceHealthDoc,
+  type SourceHealthState,
+} from './source-health/source-health.schema';
+export type { SourceHealthRepository } from './source-health/source-health.repository';

@@ -8,6 +8,7 @@ import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
+import { SourceHealthRepository } from './source-health';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
@@ -28,6 +29,7 @@ export class Store {
   readonly deliveries: DeliveryRepository;
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
+  readonly sourceHealth: SourceHealthRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -40,6 +42,7 @@ export class Store {
     this.deliveries = new DeliveryRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
+    this.sourceHealth = new SourceHealthRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

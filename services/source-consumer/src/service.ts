@@ -1,11 +1,116 @@
 import type { HookrailConfig } from '@hookrail/config';
+import type { ConfigMessage } from '@hookrail/bus';
+import { backoffMs } from '@hookrail/retry';
+import { SecretBox } from '@hookrail/domain';
+import { FunctionRunner } from '@hookrail/functions';
+import { ConfigCache } from '@hookrail/store';
 import type { ServiceDefinition } from '@hookrail/runtime';
+import { ownedSources } from './assignment';
+import { SourceRegistry } from './source-registry';
 
-export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
+export interface SourceConsumerOptions {
+  /** How long a message waits for Kafka's acknowledgement before it is left for redelivery. */
+  publishTimeoutMs?: number;
+  /** How soon the group notices a dead replica and moves its sources (default 10 s). */
+  assignmentSessionTimeoutMs?: number;
+}
+
+/**
+ * Runs the broker sources this replica is assigned. Assignment is Kafka group membership on the
+ * config topic (docs/brokers.md): a replica owns the sources of the projects keyed to its
+ * partitions, reloads them all after each rebalance, and applies each config change it receives.
+ */
+export function definition(
+  config: Readonly<HookrailConfig>,
+  opts: SourceConsumerOptions = {},
+): ServiceDefinition {
   return {
     config,
-    async start() {
-      // Wiring lands with its issue; the process already serves health, readiness and metrics.
+    async start({ bus, store, publisher, logger, metrics }) {
+      const functions = await FunctionRunner.create();
+      const registry = new SourceRegistry({
+        store,
+        publisher,
+        functions,
+        cache: new ConfigCache(store),
+        metrics,
+        logger,
+        box: new SecretBox(config.security.encryptionKey),
+        env: {
+          sqsEndpoint: config.brokers.sqsEndpoint,
+          pubsubEmulatorHost: config.brokers.pubsubEmulatorHost,
+        },
+        instanceId: config.instanceId,
+        publishTimeoutMs: opts.publishTimeoutMs ?? 10_000,
+      });
+      const partitionOf = await bus.partitioner('config');
+      const sourcesGauge = metrics.gauge(
+        'hookrail_sources_running',
+        'Broker sources running on this replica',
+      );
+
+      // Each join brings a fresh assignment: run every broker source it covers, stop the rest.
+      let generation = 0;
+      const assign = async (partitions: number[]) => {
+        const gen = ++generation;
+        let all;
+        // The database may be down at the join: keep trying until it answers or the group rebalances.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            all = await store.sources.listBrokerSources();
+            break;
+          } catch (err) {
+            if (gen !== generation) return;
+            logger.warn({ err, attempt }, 'listing broker sources failed, retrying');
+            await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
+          }
+        }
+        if (gen !== generation) return;
+        const owned = ownedSources(all, partitionOf, new Set(partitions));
+        const keep = new Set(owned.map((s) => s._id));
+        await Promise.all([
+          ...registry
+            .ids()
+            .filter((id) => !keep.has(id))
+            .map((id) => registry.release(id)),
+          ...owned.map((s) => registry.apply(s._id, s.project_id)),
+        ]);
+        sourcesGauge.set(registry.ids().length);
+        logger.info({ partitions, sources: owned.length }, 'broker sources assigned');
+      };
+      const onChange = async (m: ConfigMessage) => {
+        if (m.resource === 'source') await registry.apply(m.id, m.project_id);
+        else if (m.resource === 'project')
+          // The project's type, limit or existence changed: every source of it is re-read.
+          await Promise.all(
+            (await store.sources.listBrokerSources())
+              .filter((s) => s.project_id === m.project_id)
+              .map((s) => registry.apply(s._id, s.project_id)),
+          );
+        sourcesGauge.set(registry.ids().length);
+      };
+
+      const consumer = await bus.consume('source-consumer', {
+        topic: 'config',
+        handle: onChange,
+        concurrency: 1,
+        sessionTimeoutMs: opts.assignmentSessionTimeoutMs ?? 10_000,
+        onAssignment: (partitions) =>
+          void assign(partitions).catch((err: unknown) =>
+            logger.error({ err }, 'assigning broker sources failed'),
+          ),
+        onRebalancing: () => {
+          generation++;
+          void registry.releaseAll();
+        },
+      });
+      return {
+        async stop() {
+          await consumer.stop();
+          await registry.releaseAll();
+          functions.clear();
+        },
+      };
     },
   };
 }

@@ -25,6 +25,17 @@ export class SourceRepository extends SoftDeletingRepository<SourceDoc> {
     return this.findOneWhere(projectId, { name });
   }
 
+  /**
+   * Every live broker source (`type: pub_sub`) of every project, fields for assigning them to
+   * source-consumer replicas only; which replica runs which is decided by the caller.
+   */
+  async listBrokerSources(): Promise<Pick<SourceDoc, '_id' | 'project_id'>[]> {
+    return this.model
+      .find({ type: 'pub_sub', deleted_at: null }, { _id: 1, project_id: 1 })
+      .lean<Pick<SourceDoc, '_id' | 'project_id'>[]>()
+      .exec();
+  }
+
   /** Ingest's entry point: the mask id in the URL is what finds the project. */
   async findByMaskId(maskId: string): Promise<SourceDoc | null> {
     return this.model.findOne({ mask_id: maskId, deleted_at: null }).lean<SourceDoc>().exec();

@@ -48,5 +48,8 @@ sourceSchema.index({ project_id: 1, name: 1, deleted_at: 1 });
 // sources.page, findById/findByIds (the type filter is applied on this scan)
 sourceSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
 
+// sources.listBrokerSources: source-consumer replicas list every broker source on assignment
+sourceSchema.index({ type: 1, deleted_at: 1 });
+
 export const sourceModel = (conn: Connection) =>
   conn.models.Source ?? conn.model<SourceDoc>('Source', sourceSchema);

@@ -1,0 +1,5 @@
+export * from './settings';
+export * from './subscriber';
+export * from './start-subscriber';
+export * from './check-broker';
+export * from './credentials';

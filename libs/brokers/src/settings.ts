@@ -1,0 +1,182 @@
+export const BROKER_KINDS = ['amqp', 'kafka', 'sqs', 'google'] as const;
+export type BrokerKind = (typeof BROKER_KINDS)[number];
+
+export interface AmqpSettings {
+  kind: 'amqp';
+  /** amqp(s)://user:password@host:port/vhost, credentials and vhost URL-encoded. */
+  url: string;
+  /** For messages: the URL without the password. */
+  address: string;
+  queue: string;
+  bind?: { exchange: string; routingKey: string };
+  deadLetterExchange?: string;
+}
+
+export interface KafkaSettings {
+  kind: 'kafka';
+  brokers: string[];
+  topic: string;
+  groupId: string;
+  ssl: boolean;
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+}
+
+export interface SqsSettings {
+  kind: 'sqs';
+  region: string;
+  queueName: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** Custom endpoint (ElasticMQ, LocalStack, other SQS-compatible servers); AWS when absent. */
+  endpoint?: string;
+}
+
+export interface GoogleSettings {
+  kind: 'google';
+  projectId: string;
+  subscriptionId: string;
+  /** The service account key file (JSON); unused with an emulator. */
+  credentials?: Record<string, unknown>;
+  /** host:port of a Pub/Sub emulator (local mode). */
+  emulatorHost?: string;
+}
+
+export type BrokerSettings = AmqpSettings | KafkaSettings | SqsSettings | GoogleSettings;
+
+/** Where this deployment's brokers are, beyond what each source says (local mode). */
+export interface BrokerEnvironment {
+  sqsEndpoint?: string;
+  pubsubEmulatorHost?: string;
+}
+
+export interface SourceBrokerConfig {
+  settings: BrokerSettings;
+  /** Concurrent consumers of the source. */
+  workers: number;
+}
+
+type Json = Record<string, unknown>;
+
+export class BrokerSettingsError extends Error {
+  override readonly name = 'BrokerSettingsError';
+}
+
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+
+/**
+ * A source's stored `pub_sub` object (credentials already opened) as the settings a subscriber
+ * needs. Pure, so the mapping of every API field is unit tested. Throws BrokerSettingsError naming
+ * the field when a required one is missing (the API schema already requires them).
+ */
+export function brokerSettings(
+  sourceId: string,
+  pubSub: Json,
+  env: BrokerEnvironment = {},
+): SourceBrokerConfig {
+  const kind = text(pubSub.type);
+  const workers = Math.max(1, Number(pubSub.workers ?? 1) || 1);
+  const sub = (pubSub[kind] ?? {}) as Json;
+  const need = (field: string): string => {
+    const v = text(sub[field]);
+    if (!v) throw new BrokerSettingsError(`pub_sub.${kind}.${field} is required`);
+    return v;
+  };
+  switch (kind) {
+    case 'amqp': {
+      const schema = text(sub.schema) || 'amqp';
+      const host = need('host');
+      const port = text(sub.port) || (schema === 'amqps' ? '5671' : '5672');
+      const auth = (sub.auth ?? {}) as Json;
+      const user = text(auth.user);
+      const creds = user ? `${encodeURIComponent(user)}:${encodeURIComponent(text(auth.password))}@` : '';
+      const vhost = text(sub.vhost);
+      const path = vhost && vhost !== '/' ? `/${encodeURIComponent(vhost)}` : '';
+      const bind = sub.bindExchange as { exchange?: string; routingKey?: string } | undefined;
+      return {
+        workers,
+        settings: {
+          kind,
+          url: `${schema}://${creds}${host}:${port}${path}`,
+          address: `${schema}://${user ? `${user}@` : ''}${host}:${port}${path}`,
+          queue: need('queue'),
+          ...(bind?.exchange ? { bind: { exchange: bind.exchange, routingKey: bind.routingKey ?? '' } } : {}),
+          ...(text(sub.deadLetterExchange) ? { deadLetterExchange: text(sub.deadLetterExchange) } : {}),
+        },
+      };
+    }
+    case 'kafka': {
+      const brokers = Array.isArray(sub.brokers) ? sub.brokers.map(text).filter(Boolean) : [];
+      if (brokers.length === 0) throw new BrokerSettingsError('pub_sub.kafka.brokers is required');
+      const auth = (sub.auth ?? null) as Json | null;
+      let sasl: KafkaSettings['sasl'];
+      if (auth && text(auth.type)) {
+        const type = text(auth.type);
+        const hash = text(auth.hash) || 'SHA256';
+        sasl = {
+          mechanism: type === 'plain' ? 'plain' : hash === 'SHA512' ? 'scram-sha-512' : 'scram-sha-256',
+          username: text(auth.username),
+          password: text(auth.password),
+        };
+      }
+      return {
+        workers,
+        settings: {
+          kind,
+          brokers,
+          topic: need('topic_name'),
+          groupId: text(sub.consumer_group_id) || `hookrail-source-${sourceId}`,
+          ssl: auth?.tls === true,
+          ...(sasl ? { sasl } : {}),
+        },
+      };
+    }
+    case 'sqs':
+      return {
+        workers,
+        settings: {
+          kind,
+          region: need('default_region'),
+          queueName: need('queue_name'),
+          credentials: { accessKeyId: need('access_key_id'), secretAccessKey: need('secret_key') },
+          ...(env.sqsEndpoint ? { endpoint: env.sqsEndpoint } : {}),
+        },
+      };
+    case 'google': {
+      const bytes = sub.service_account;
+      let credentials: Json | undefined;
+      if (Array.isArray(bytes) && bytes.length > 0 && !env.pubsubEmulatorHost) {
+        try {
+          credentials = JSON.parse(Buffer.from(bytes as number[]).toString('utf8')) as Json;
+        } catch {
+          throw new BrokerSettingsError('pub_sub.google.service_account is not a JSON key file');
+        }
+      }
+      return {
+        workers,
+        settings: {
+          kind,
+          projectId: need('project_id'),
+          subscriptionId: need('subscription_id'),
+          ...(credentials ? { credentials } : {}),
+          ...(env.pubsubEmulatorHost ? { emulatorHost: env.pubsubEmulatorHost } : {}),
+        },
+      };
+    }
+    default:
+      throw new BrokerSettingsError(`pub_sub.type must be one of ${BROKER_KINDS.join(', ')}`);
+  }
+}
+
+/** Names where the source reads from, for logs and health (never a credential). */
+export function describeBroker(s: BrokerSettings): string {
+  switch (s.kind) {
+    case 'amqp':
+      return `${s.address} queue ${s.queue}`;
+    case 'kafka':
+      return `${s.brokers.join(',')} topic ${s.topic}`;
+    case 'sqs':
+      return `${s.endpoint ?? `sqs.${s.region}`} queue ${s.queueName}`;
+    case 'google':
+      return `projects/${s.projectId}/subscriptions/${s.subscriptionId}`;
+  }
+}

@@ -1,0 +1,139 @@
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+  type Message,
+} from '@aws-sdk/client-sqs';
+import type { SqsSettings } from './settings';
+import { InFlight, type Session, type SubscriberOptions } from './subscriber';
+
+/** Long polling: a receive waits this long for messages before answering empty. */
+const WAIT_SECONDS = 10;
+/** A received message stays invisible this long unless deleted or released. */
+const VISIBILITY_SECONDS = 30;
+/** A message that met a transient failure reappears after this long. */
+const RETRY_VISIBILITY_SECONDS = 2;
+
+export function sqsClient(s: SqsSettings): SQSClient {
+  return new SQSClient({
+    region: s.region,
+    credentials: s.credentials,
+    maxAttempts: 2,
+    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+  });
+}
+
+/** The queue's URL and whether it has a redrive policy (a dead-letter queue). */
+export async function describeQueue(client: SQSClient, queueName: string, signal?: AbortSignal) {
+  const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queueName }), {
+    abortSignal: signal,
+  });
+  const attrs = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['RedrivePolicy'] }),
+    { abortSignal: signal },
+  );
+  return { url: QueueUrl!, hasDeadLetterQueue: Boolean(attrs.Attributes?.RedrivePolicy) };
+}
+
+/**
+ * `workers` long-polling loops, each receiving up to `prefetch` (at most 10) messages at a time
+ * and handling them together. Acked messages are deleted in one batch. A rejected message is made
+ * visible at once when the queue has a redrive policy, so SQS moves it to the dead-letter queue
+ * after maxReceiveCount receives; without one it is deleted (dropped). A transient failure leaves
+ * the message to reappear after a short visibility timeout.
+ */
+export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<Session> {
+  const client = sqsClient(s);
+  const abort = new AbortController();
+  const queue = await describeQueue(client, s.queueName).catch((err: unknown) => {
+    client.destroy();
+    throw err;
+  });
+  const inFlight = new InFlight();
+  let closing = false;
+  let lost: (err: Error | undefined) => void = () => undefined;
+  const closed = new Promise<Error | undefined>((r) => (lost = r));
+
+  const handleBatch = async (messages: Message[]) => {
+    const outcomes = await Promise.all(
+      messages.map(async (m) => ({
+        m,
+        verdict: await opts.handle({ headers: attributesOf(m), body: Buffer.from(m.Body ?? '', 'utf8') }),
+      })),
+    );
+    const remove: Message[] = [];
+    const release: { m: Message; seconds: number }[] = [];
+    for (const { m, verdict } of outcomes) {
+      if (verdict.kind === 'ack') remove.push(m);
+      else if (verdict.kind === 'retry') release.push({ m, seconds: RETRY_VISIBILITY_SECONDS });
+      else if (queue.hasDeadLetterQueue) {
+        release.push({ m, seconds: 0 });
+        opts.onRejected(verdict.reason, 'dead_lettered');
+      } else {
+        remove.push(m);
+        opts.onRejected(verdict.reason, 'dropped');
+      }
+    }
+    // Not aborted on stop: what Kafka acknowledged must be deleted before the session ends.
+    if (remove.length > 0)
+      await client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queue.url,
+          Entries: remove.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+        }),
+      );
+    if (release.length > 0)
+      await client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: queue.url,
+          Entries: release.map(({ m, seconds }, i) => ({
+            Id: String(i),
+            ReceiptHandle: m.ReceiptHandle,
+            VisibilityTimeout: seconds,
+          })),
+        }),
+      );
+  };
+
+  const worker = async () => {
+    while (!closing) {
+      const out = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queue.url,
+          MaxNumberOfMessages: Math.min(10, opts.prefetch),
+          WaitTimeSeconds: WAIT_SECONDS,
+          VisibilityTimeout: VISIBILITY_SECONDS,
+          MessageAttributeNames: ['All'],
+        }),
+        { abortSignal: abort.signal },
+      );
+      if (out.Messages?.length) await inFlight.track(handleBatch(out.Messages));
+    }
+  };
+  const workers = Array.from({ length: opts.workers }, () =>
+    worker().catch((err: unknown) => {
+      if (!closing) lost(err instanceof Error ? err : new Error(String(err)));
+    }),
+  );
+
+  return {
+    closed,
+    async close() {
+      closing = true;
+      abort.abort();
+      await Promise.all(workers);
+      await inFlight.idle(5000);
+      client.destroy();
+    },
+  };
+}
+
+function attributesOf(m: Message): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m.MessageAttributes ?? {}))
+    if (v.StringValue !== undefined) out[k.toLowerCase()] = v.StringValue;
+  return out;
+}

@@ -1,0 +1,2 @@
+export * from './source-health.schema';
+export * from './source-health.repository';

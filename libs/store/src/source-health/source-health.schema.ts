@@ -1,0 +1,38 @@
+import type { Connection } from 'mongoose';
+import { Schema } from 'mongoose';
+
+/** States a broker source's consumer reports (source-consumer), shown by the API. */
+export const SOURCE_HEALTH_STATES = ['connecting', 'consuming', 'unreachable', 'stopped'] as const;
+export type SourceHealthState = (typeof SOURCE_HEALTH_STATES)[number];
+
+/**
+ * The last state of a broker source's consumer: one document per source, replaced on each state
+ * change by the replica that runs it (never per message).
+ */
+export interface SourceHealthDoc {
+  /** The source id. */
+  _id: string;
+  project_id: string;
+  state: SourceHealthState;
+  /** Why the broker is unreachable (no credentials in it). */
+  error: string | null;
+  /** The source-consumer replica that runs the source. */
+  instance_id: string;
+  updated_at: Date;
+}
+
+export const sourceHealthSchema = new Schema<SourceHealthDoc>(
+  {
+    _id: { type: String, required: true },
+    project_id: { type: String, required: true },
+    state: { type: String, required: true },
+    error: { type: String, default: null },
+    instance_id: { type: String, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'source_health', versionKey: false, _id: false },
+);
+// sourceHealth.find / findMany by _id (source id) with project_id checked: the _id index serves it.
+
+export const sourceHealthModel = (conn: Connection) =>
+  conn.models.SourceHealth ?? conn.model<SourceHealthDoc>('SourceHealth', sourceHealthSchema);

@@ -1,0 +1,79 @@
+import type { Publisher } from '@hookrail/bus';
+import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
+import { errorMessage, isRetriable, newId, UnavailableError } from '@hookrail/domain';
+import type { FunctionRunner } from '@hookrail/functions';
+import { acceptMessage, type MessageProject, type MessageSource } from '@hookrail/ingest';
+import type { ConfigCache } from '@hookrail/store';
+import { extractTraceContext, SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
+
+export interface HandlerDeps {
+  publisher: Publisher;
+  functions: FunctionRunner;
+  cache: ConfigCache;
+  metrics: Metrics;
+  /** How long a message waits for Kafka's acknowledgement before it is left for redelivery. */
+  publishTimeoutMs: number;
+}
+
+/**
+ * The broker message → event adapter: the shared ingest rules (libs/ingest acceptMessage) decide,
+ * this maps their outcome to the subscriber's verdict. A trace context in the message's headers
+ * (`traceparent`) becomes the parent of the span, so the event's Kafka headers continue it.
+ */
+export function messageHandler(
+  kind: string,
+  source: MessageSource,
+  project: MessageProject,
+  deps: HandlerDeps,
+): DeliveryHandler {
+  const duration = deps.metrics.histogram(
+    'hookrail_source_message_duration_seconds',
+    'Time from receiving a broker message to its verdict, Kafka acknowledgement included',
+    ['kind'],
+  );
+  const ingestDeps = {
+    publish: (m: Parameters<Publisher['publish']>[1][number]) =>
+      withTimeout(deps.publisher.publish('events', [m]), deps.publishTimeoutMs),
+    runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
+    endpointExists: async (projectId: string, endpointId: string) =>
+      (await deps.cache.endpoint(projectId, endpointId)) !== null,
+    newId,
+    now: () => new Date(),
+  };
+  return async (d: Delivery): Promise<Verdict> => {
+    const end = duration.startTimer({ kind });
+    try {
+      return await withSpan(
+        `consume ${kind} source`,
+        { parent: extractTraceContext(d.headers), kind: SpanKind.CONSUMER },
+        async (): Promise<Verdict> => {
+          const out = await acceptMessage(source, project, d, ingestDeps);
+          switch (out.kind) {
+            case 'accepted':
+              return { kind: 'ack' };
+            case 'unavailable':
+              return { kind: 'retry', reason: out.message };
+            case 'rejected':
+              return { kind: 'reject', reason: out.reason };
+          }
+        },
+      );
+    } catch (err) {
+      // A dependency failed (the database behind an endpoint lookup): try again later. A bug is
+      // never retried; it would block the queue.
+      return isRetriable(err)
+        ? { kind: 'retry', reason: errorMessage(err) }
+        : { kind: 'reject', reason: `internal error: ${errorMessage(err)}` };
+    } finally {
+      end();
+    }
+  };
+}
+
+function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UnavailableError(`kafka did not acknowledge within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,204 @@
+import {
+  brokerSettings,
+  describeBroker,
+  openBrokerCredentials,
+  startSubscriber,
+  type BrokerEnvironment,
+  type Subscriber,
+  type SubscriberState,
+} from '@hookrail/brokers';
+import { errorMessage, type SecretBox } from '@hookrail/domain';
+import { DEFAULT_PROJECT_CONFIG, type SourceDoc, type Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { messageHandler, type HandlerDeps } from './message-handler';
+
+/** Unacknowledged messages per worker (AMQP prefetch, Kafka messages in flight per partition…). */
+export const PREFETCH = 100;
+
+interface Running {
+  projectId: string;
+  kind: string;
+  fingerprint: string;
+  subscriber: Subscriber;
+}
+
+export interface RegistryDeps extends HandlerDeps {
+  store: Store;
+  box: SecretBox;
+  logger: Logger;
+  metrics: Metrics;
+  env: BrokerEnvironment;
+  instanceId: string;
+}
+
+/**
+ * The broker sources running on this replica. `apply` compares a source's stored settings with
+ * what runs and starts, stops or restarts its subscriber; operations on one source are queued so
+ * a burst of changes never runs two subscribers for it.
+ */
+export class SourceRegistry {
+  private readonly running = new Map<string, Running>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly reports = new Map<string, Promise<void>>();
+  private readonly up;
+  private readonly messages;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.up = deps.metrics.gauge(
+      'hookrail_source_up',
+      'Broker source consuming on this replica (1) or not (0)',
+      ['source_id', 'kind'],
+    );
+    this.messages = deps.metrics.counter('hookrail_source_messages_total', 'Broker messages by outcome', [
+      'kind',
+      'outcome',
+    ]);
+  }
+
+  ids(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Brings the source in line with its stored state (running with its settings, or stopped). */
+  apply(sourceId: string, projectId: string): Promise<void> {
+    return this.serial(sourceId, () => this.reconcile(sourceId, projectId));
+  }
+
+  /** Stops the source here without marking it stopped (another replica takes it over). */
+  release(sourceId: string): Promise<void> {
+    return this.serial(sourceId, () => this.halt(sourceId));
+  }
+
+  async releaseAll(): Promise<void> {
+    await Promise.all(this.ids().map((id) => this.release(id)));
+  }
+
+  private serial(sourceId: string, op: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(sourceId) ?? Promise.resolve()).then(op, op);
+    const settled = next.catch((err: unknown) =>
+      this.deps.logger.error({ source_id: sourceId, err: errorMessage(err) }, 'source change failed'),
+    );
+    this.queues.set(sourceId, settled);
+    void settled.finally(() => {
+      if (this.queues.get(sourceId) === settled) this.queues.delete(sourceId);
+    });
+    return next;
+  }
+
+  private async reconcile(sourceId: string, projectId: string): Promise<void> {
+    const { store } = this.deps;
+    const [source, project] = await Promise.all([
+      store.sources.findById(projectId, sourceId),
+      store.projects.findById(projectId),
+    ]);
+    const live =
+      source &&
+      !source.deleted_at &&
+      source.type === 'pub_sub' &&
+      source.pub_sub &&
+      project &&
+      !project.deleted_at;
+    if (!live || source.is_disabled) {
+      const wasRunning = this.running.has(sourceId);
+      await this.halt(sourceId);
+      if (live || wasRunning) await this.report(projectId, sourceId, 'stopped', null);
+      return;
+    }
+    const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
+    const fingerprint = JSON.stringify([
+      source.pub_sub,
+      source.body_function,
+      source.header_function,
+      source.forward_headers,
+      source.idempotency_keys,
+      project.type,
+      maxPayloadBytes,
+    ]);
+    if (this.running.get(sourceId)?.fingerprint === fingerprint) return;
+    await this.halt(sourceId);
+    this.start(source, { type: project.type, maxPayloadBytes }, fingerprint);
+  }
+
+  private start(
+    source: SourceDoc,
+    project: { type: 'incoming' | 'outgoing'; maxPayloadBytes: number },
+    fingerprint: string,
+  ) {
+    const ids = { project_id: source.project_id, source_id: source._id };
+    const log = this.deps.logger.child(ids);
+    let config;
+    try {
+      const pubSub = openBrokerCredentials(source.pub_sub!, (s) => this.deps.box.open(s));
+      config = brokerSettings(source._id, pubSub, this.deps.env);
+    } catch (err) {
+      log.error({ err: errorMessage(err) }, 'broker source has unusable settings');
+      void this.report(source.project_id, source._id, 'unreachable', errorMessage(err));
+      return;
+    }
+    const { settings, workers } = config;
+    const kind = settings.kind;
+    log.info({ kind, broker: describeBroker(settings), workers }, 'starting broker source');
+    const subscriber = startSubscriber(settings, {
+      workers,
+      prefetch: PREFETCH,
+      logger: log,
+      handle: countOutcomes(messageHandler(kind, source, project, this.deps), (outcome) =>
+        this.messages.inc({ kind, outcome }),
+      ),
+      onState: (state, error) => {
+        this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
+        void this.report(source.project_id, source._id, state, error ?? null);
+      },
+      onRejected: (reason, disposal) => {
+        this.messages.inc({ kind, outcome: disposal });
+        log.error({ kind, reason, disposal }, `broker message ${disposal.replace('_', '-')}: ${reason}`);
+      },
+    });
+    this.running.set(source._id, { projectId: source.project_id, kind, fingerprint, subscriber });
+  }
+
+  private async halt(sourceId: string): Promise<void> {
+    const r = this.running.get(sourceId);
+    if (!r) return;
+    this.running.delete(sourceId);
+    await r.subscriber.stop();
+    this.up.remove({ source_id: sourceId, kind: r.kind });
+    this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
+  }
+
+  /** Health writes of one source go in order, so the stored state is the latest one. */
+  private report(
+    projectId: string,
+    sourceId: string,
+    state: SubscriberState | 'stopped',
+    error: string | null,
+  ) {
+    const write = () =>
+      this.deps.store.sourceHealth
+        .report(projectId, sourceId, state, error, this.deps.instanceId)
+        .catch((err: unknown) =>
+          this.deps.logger.warn(
+            { source_id: sourceId, err: errorMessage(err) },
+            'could not record source health',
+          ),
+        );
+    const next = (this.reports.get(sourceId) ?? Promise.resolve()).then(write);
+    this.reports.set(sourceId, next);
+    void next.finally(() => {
+      if (this.reports.get(sourceId) === next) this.reports.delete(sourceId);
+    });
+    return next;
+  }
+}
+
+function countOutcomes(
+  handle: ReturnType<typeof messageHandler>,
+  count: (outcome: string) => void,
+): ReturnType<typeof messageHandler> {
+  return async (d) => {
+    const v = await handle(d);
+    if (v.kind === 'ack') count('accepted');
+    else if (v.kind === 'retry') count('retry');
+    return v;
+  };
+}
