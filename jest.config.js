@@ -44,13 +44,13 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,tools,docs}/**/*.spec.ts'],
       testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,services,charts,deploy}/**/*.int.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],
     },

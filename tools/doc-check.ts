@@ -1,0 +1,126 @@
+/**
+ * Checks the documentation against the repository:
+ * - every relative link and every repository path in README.md, docs/*.md and deploy/local/README.md
+ *   names a file or directory that exists, and none points outside the repository;
+ * - every `<!-- include: path -->` in those files is followed by a code block holding exactly that
+ *   file, so the verifiers shown in docs/verifying-webhooks.md are the ones the tests run.
+ *
+ *   npx tsx tools/doc-check.ts           # report problems, exit 1 if any
+ *   npx tsx tools/doc-check.ts --write   # refresh the included code blocks first
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(__dirname, '..');
+
+/** The documents checked, relative to the root. */
+export function documents(base = root): string[] {
+  const docs = readdirSync(path.join(base, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ['README.md', ...docs, 'deploy/local/README.md'].filter((f) => existsSync(path.join(base, f)));
+}
+
+const FENCE_LANG: Record<string, string> = {
+  '.js': 'js',
+  '.ts': 'ts',
+  '.py': 'python',
+  '.go': 'go',
+  '.sh': 'bash',
+};
+const INCLUDE = /<!-- include: (\S+) -->\n(?:\n?(````?)[a-z]*\n[\s\S]*?\n\2\n)?/g;
+
+/** The document with every include marker followed by a fresh code block of its file. */
+export function expandIncludes(markdown: string, base = root): string {
+  return markdown.replace(INCLUDE, (_m, file: string) => {
+    const text = readFileSync(path.join(base, file), 'utf8').replace(/\n$/, '');
+    const fence = text.includes('```') ? '````' : '```';
+    return `<!-- include: ${file} -->\n\n${fence}${FENCE_LANG[path.extname(file)] ?? ''}\n${text}\n${fence}\n`;
+  });
+}
+
+/** Links `[text](target)` whose target is a relative path (not a URL, an anchor or an e-mail). */
+function linkTargets(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .map((m) => m[1].split('#')[0])
+    .filter((t) => t !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(t));
+}
+
+/**
+ * Words inside code spans and code blocks that name a repository path: they start with one of the
+ * repository's top-level directories (or `../`) and carry no placeholder (`<name>`, `*`, `{id}`, `$X`).
+ */
+function pathWords(markdown: string, topLevel: Set<string>): string[] {
+  const code = [
+    ...[...markdown.matchAll(/^(````?)[^\n]*\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]),
+    ...[...markdown.replace(/^(````?)[^\n]*\n[\s\S]*?\n\1$/gm, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]),
+  ];
+  const words: string[] = [];
+  for (const text of code) {
+    for (const raw of text.split(/[\s|,;()[\]'"=]+/)) {
+      const word = raw.replace(/[.:]+$/, '');
+      if (!word.includes('/') || /[<>*{}$~@…\\]/.test(word) || word.includes('://')) continue;
+      if (word.startsWith('../') || topLevel.has(word.split('/')[0])) words.push(word);
+    }
+  }
+  return words;
+}
+
+export interface Problem {
+  file: string;
+  message: string;
+}
+
+/** Everything wrong with the documents under `base` (the repository root by default). */
+export function checkDocuments(base = root): Problem[] {
+  const problems: Problem[] = [];
+  const topLevel = new Set(
+    readdirSync(base, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !['node_modules', '.git', '.local', '.nx'].includes(d.name))
+      .map((d) => d.name),
+  );
+  const inside = (abs: string) => abs === base || abs.startsWith(base + path.sep);
+  for (const file of documents(base)) {
+    const markdown = readFileSync(path.join(base, file), 'utf8');
+    const dir = path.dirname(path.join(base, file));
+    if (markdown.includes('../shared'))
+      problems.push({ file, message: 'mentions ../shared, which is not part of the repository' });
+    for (const target of linkTargets(markdown)) {
+      const abs = path.resolve(dir, decodeURIComponent(target));
+      if (!inside(abs)) problems.push({ file, message: `link ${target} points outside the repository` });
+      else if (!existsSync(abs)) problems.push({ file, message: `link ${target}: no such file` });
+    }
+    for (const word of pathWords(markdown, topLevel)) {
+      const fromRoot = path.resolve(base, word);
+      const fromDoc = path.resolve(dir, word);
+      if (!inside(fromRoot) || !inside(fromDoc))
+        problems.push({ file, message: `${word} points outside the repository` });
+      else if (!existsSync(fromRoot) && !existsSync(fromDoc))
+        problems.push({ file, message: `${word}: no such file or directory` });
+    }
+    if (expandIncludes(markdown, base) !== markdown)
+      problems.push({
+        file,
+        message: 'an included code block differs from its file: run npx tsx tools/doc-check.ts --write',
+      });
+  }
+  return problems;
+}
+
+if (require.main === module) {
+  if (process.argv.includes('--write')) {
+    for (const file of documents()) {
+      const abs = path.join(root, file);
+      const before = readFileSync(abs, 'utf8');
+      const after = expandIncludes(before);
+      if (after !== before) {
+        writeFileSync(abs, after);
+        console.log(`updated ${file}`);
+      }
+    }
+  }
+  const problems = checkDocuments();
+  for (const p of problems) console.error(`${p.file}: ${p.message}`);
+  process.exit(problems.length ? 1 : 0);
+}

@@ -1,0 +1,57 @@
+import type { RunningService } from '@hookrail/runtime';
+import { startTestService, testConfig, uniquePrefix } from '@hookrail/testkit';
+import { definition as gateway } from '../../services/api-gateway/src/service';
+import { definition as dispatcher } from '../../services/dispatcher/src/service';
+
+/** The admin key testConfig gives every service under test. */
+export const TEST_ADMIN_KEY = 'hr_admin.test-admin-key-0123456789';
+
+export interface DeliveryStack {
+  /** The management API base, as in .local/stack.json `gateway_url`. */
+  apiUrl: string;
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The part of the local stack an events-API delivery goes through, on the real servers: the
+ * gateway (events API → Kafka) and the dispatcher (routing, signing, sending), in this process
+ * with a topic prefix and database of their own.
+ */
+export async function startDeliveryStack(): Promise<DeliveryStack> {
+  const env = { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('docs') };
+  const gw: RunningService = await startTestService(gateway(testConfig('api-gateway', env)));
+  let dp: RunningService;
+  try {
+    dp = await startTestService(dispatcher(testConfig('dispatcher', env)));
+  } catch (err) {
+    await gw.stop();
+    throw err;
+  }
+  return {
+    apiUrl: `${gw.url}/api`,
+    adminKey: TEST_ADMIN_KEY,
+    stop: async () => {
+      await dp.stop();
+      await gw.stop();
+    },
+  };
+}
+
+/** A JSON call to the management API that must succeed; returns `data`. */
+export async function api<T = Record<string, unknown>>(
+  apiUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
