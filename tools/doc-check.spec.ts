@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkDocuments, documents, expandIncludes } from './doc-check';
+
+describe('documentation references (tools/doc-check.ts)', () => {
+  it('README.md, docs/*.md and deploy/local/README.md reference only files of the repository', () => {
+    expect(documents()).toEqual(
+      expect.arrayContaining(['README.md', 'docs/verifying-webhooks.md', 'deploy/local/README.md']),
+    );
+    expect(checkDocuments()).toEqual([]);
+  });
+
+  describe('on a repository of its own', () => {
+    let base: string;
+    beforeEach(() => {
+      base = mkdtempSync(path.join(tmpdir(), 'doc-check-'));
+      for (const dir of ['docs', 'deploy/local', 'libs/store'])
+        mkdirSync(path.join(base, dir), { recursive: true });
+      writeFileSync(path.join(base, 'docs/a.md'), '# a\n');
+      writeFileSync(path.join(base, 'deploy/local/README.md'), 'see `libs/store` and [a](../../docs/a.md)\n');
+      writeFileSync(path.join(base, 'libs/store/x.js'), 'one\n');
+    });
+    afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+    it('accepts existing links and paths, runtime state and placeholders', () => {
+      writeFileSync(
+        path.join(base, 'README.md'),
+        '[a](docs/a.md#top) [web](https://example.com) `libs/store/x.js` `.local/stack.json` `libs/<name>`\n',
+      );
+      expect(checkDocuments(base)).toEqual([]);
+    });
+
+    it('reports missing files, paths outside the repository and ../shared', () => {
+      writeFileSync(
+        path.join(base, 'README.md'),
+        [
+          '[gone](docs/gone.md)',
+          '[out](../elsewhere/notes.md)',
+          'run `bash deploy/local/missing.sh start`',
+          '```bash\ncat libs/store/nope.ts\n```',
+          'shared scripts live in ../shared/tools',
+        ].join('\n'),
+      );
+      expect(checkDocuments(base).map((p) => p.message)).toEqual([
+        'mentions ../shared, which is not part of the repository',
+        'link docs/gone.md: no such file',
+        'link ../elsewhere/notes.md points outside the repository',
+        'libs/store/nope.ts: no such file or directory',
+        'deploy/local/missing.sh: no such file or directory',
+      ]);
+    });
+
+    it('reports an included code block that differs from its file, and --write refreshes it', () => {
+      const stale = '<!-- include: libs/store/x.js -->\n\n```js\nold\n```\n';
+      writeFileSync(path.join(base, 'docs/a.md'), stale);
+      writeFileSync(path.join(base, 'README.md'), '# r\n');
+      expect(checkDocuments(base).map((p) => `${p.file}: ${p.message}`)).toEqual([
+        'docs/a.md: an included code block differs from its file: run npx tsx tools/doc-check.ts --write',
+      ]);
+      const fresh = expandIncludes(stale, base);
+      expect(fresh).toBe('<!-- include: libs/store/x.js -->\n\n```js\none\n```\n');
+      expect(expandIncludes(fresh, base)).toBe(fresh);
+      expect(expandIncludes('<!-- include: libs/store/x.js -->\n', base)).toBe(fresh);
+    });
+  });
+});
