@@ -10,6 +10,8 @@ export interface DeliveryStack {
   /** The management API base, as in .local/stack.json `gateway_url`. */
   apiUrl: string;
   adminKey: string;
+  /** Base URLs (health, readiness) of the services started, as in .local/stack.json `services`. */
+  services: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
   return {
     apiUrl: `${gw.url}/api`,
     adminKey: TEST_ADMIN_KEY,
+    services: { 'api-gateway': gw.url, dispatcher: dp.url },
     stop: async () => {
       await dp.stop();
       await gw.stop();
