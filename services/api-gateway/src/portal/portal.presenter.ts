@@ -56,6 +56,7 @@ export function presentPortalEvent(doc: EventDoc, visible: Set<string>) {
     ...scopedOut(doc),
     event_type: doc.event_type,
     status: doc.status,
+    status_reason: doc.status_reason ?? null,
     endpoints: (doc.endpoints ?? []).filter((id) => visible.has(id)),
     data,
     raw: doc.raw,

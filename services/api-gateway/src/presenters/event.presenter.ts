@@ -26,6 +26,8 @@ export function presentEvent(
     source_metadata: related.source ? presentSource(related.source, ctx) : null,
     is_duplicate_event: doc.is_duplicate_event ?? false,
     status: doc.status ?? 'Pending',
+    // Why the event reached no endpoint (or was not delivered): added beside Convoy's fields.
+    status_reason: doc.status_reason ?? null,
     acknowledged_at: nullableTimestamp(doc.acknowledged_at),
   };
 }
