@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { waitFor } from '@hookrail/testkit';
+import { startDeliveryStack, type DeliveryStack } from './support/delivery-stack';
+
+jest.setTimeout(120_000);
+
+const root = path.resolve(__dirname, '..');
+
+/** The README's curl quick start, run as written on real services (only the addresses and admin key swapped). */
+describe("README.md's API quick start", () => {
+  let stack: DeliveryStack;
+  beforeAll(async () => {
+    stack = await startDeliveryStack();
+  });
+  afterAll(() => stack?.stop());
+
+  it('ends with the event printed by the verifying receiver and the delivery Success', async () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## API quick start'));
+    const block = /```bash\n([\s\S]*?)\n```/.exec(section)![1];
+    const port = String(await freePort());
+    const script = block
+      .replace(/^API=http:\/\/127\.0\.0\.1:8080\/api$/m, `API=${stack.apiUrl}`)
+      .replace(/^ADMIN=.*$/m, `ADMIN=${stack.adminKey}`)
+      .replaceAll(':3000/', `:${port}/`)
+      .replace('serve 3000', `serve ${port}`);
+    const commands = script.replace(/^#.*$/gm, '');
+    expect(commands).not.toContain('8080');
+    expect(commands).not.toContain('3000');
+
+    let out = '';
+    const sh = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: root, detached: true });
+    sh.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    sh.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      const code = await new Promise<number | null>((resolve) => sh.once('exit', resolve));
+      expect({ code, out }).toEqual({ code: 0, out: expect.stringContaining('invoice.paid {"amount":42}') });
+      const lines = out.trim().split('\n');
+      expect(lines[lines.length - 1]).toBe('Success');
+    } finally {
+      // the example receiver runs in the background of the script's process group
+      await waitFor('the receiver to stop', () => {
+        try {
+          process.kill(-sh.pid!, 'SIGTERM');
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
