@@ -7,5 +7,9 @@ module.exports = async () => {
   // `HOOKRAIL_MONGODB_URI=… npm run test:store`: the store contract suite against another server
   // needs none of the local servers.
   if (process.env.HOOKRAIL_MONGODB_URI) return;
+  // The test-only tools (chromium, helm) too: `npm start` provisions only what the system runs on.
+  execFileSync('bash', [path.join(__dirname, 'deploy/local/provision.sh'), '--test-tools'], {
+    stdio: 'inherit',
+  });
   execFileSync('bash', [path.join(__dirname, 'deploy/local/servers.sh'), 'start'], { stdio: 'inherit' });
 };

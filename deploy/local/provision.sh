@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Installs and builds everything deploy/local/servers.sh needs. Idempotent: a warm run downloads
-# and builds nothing and takes well under a second.
+# Installs and builds what the running system needs (deploy/local/servers.sh, so `npm start`).
+# Idempotent: a warm run downloads and builds nothing and takes well under a second.
 #   - apt: rabbitmq-server (+ loopback-only config in /etc/rabbitmq)
 #   - Maven Central: Kafka 3.9.1 and ElasticMQ 1.7.1 jars  -> $CACHE/{kafka,elasticmq}/libs
 #   - PyPI: SecantusDB (MongoDB wire protocol on WiredTiger) -> $CACHE/secantusdb-<version>/ (a venv)
 #   - Go: Pub/Sub fake                                     -> $CACHE/bin/<name>-<source hash>
+# `--test-tools` adds what only the tests use (`npm test`, CI, jest's global set-up):
+#   - apt: chromium (the portal's browser tests)
+#   - Go module proxy: helm                               -> $CACHE/bin/helm-<version> (chart tests)
+# Each step that had work to do prints how long it took.
 # $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
 # clones on the same machine (e.g. CI) reuse it.
 set -euo pipefail
@@ -191,16 +195,39 @@ provision_helm() {
   rm -rf "$tmp"
 }
 
+TEST_TOOLS=0
+for arg in "$@"; do
+  case "$arg" in
+    --test-tools) TEST_TOOLS=1 ;;
+    *) die "unknown argument $arg (usage: provision.sh [--test-tools])" ;;
+  esac
+done
+
+# Runs one step; when it had work to do, says how long it took (the cold-start figures).
+timed() {
+  local t0=$SECONDS flag
+  flag="$(mktemp)"
+  rm -f "$flag"
+  WORK_FLAG="$flag" "$@"
+  local rc=$?
+  if [[ -e "$flag" ]]; then
+    rm -f "$flag"
+    touch "$WORK_FLAG"
+    log "$* took $((SECONDS - t0))s"
+  fi
+  return $rc
+}
+
 start_time=$SECONDS
-provision_rabbitmq
-provision_chromium
+timed provision_rabbitmq
+[[ $TEST_TOOLS == 0 ]] || timed provision_chromium
 # The downloads/builds are independent; run them side by side.
 pids=()
 # (The two Maven runs share ~/.m2, so they run one after the other.)
-{ provision_jars kafka && provision_jars elasticmq; } & pids+=($!)
-provision_secantusdb & pids+=($!)
-provision_go pubsub-fake pubsub-fake & pids+=($!)
-provision_helm & pids+=($!)
+{ timed provision_jars kafka && timed provision_jars elasticmq; } & pids+=($!)
+timed provision_secantusdb & pids+=($!)
+timed provision_go pubsub-fake pubsub-fake & pids+=($!)
+[[ $TEST_TOOLS == 0 ]] || { timed provision_helm & pids+=($!); }
 failed=0
 for p in "${pids[@]}"; do
   wait "$p" || failed=1
