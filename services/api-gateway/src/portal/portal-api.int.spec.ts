@@ -161,6 +161,72 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     expect((await portal('GET', `/endpoints/${id}`, token)).status).toBe(404);
   });
 
+  it('subscribes a portal-created endpoint to every event type, or to the types picked, and names a bad event_types', async () => {
+    const p = await h.createProject();
+    const { token } = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const subscriptionOf = async (endpointId: string) => {
+      const subs = await h.store.subscriptions.listByEndpoint(p.id, endpointId);
+      expect(subs).toHaveLength(1);
+      return subs[0];
+    };
+    const all = await portal('POST', '/endpoints', token, { name: 'all', url: 'https://example.com/a' });
+    expect(all.status).toBe(201);
+    expect((await subscriptionOf(all.body.data.uid)).filter_config.event_types).toEqual(['*']);
+    const picked = await portal('POST', '/endpoints', token, {
+      name: 'invoices',
+      url: 'https://example.com/i',
+      event_types: ['invoice.paid', 'invoice.voided'],
+    });
+    expect(picked.status).toBe(201);
+    expect((await subscriptionOf(picked.body.data.uid)).filter_config.event_types).toEqual([
+      'invoice.paid',
+      'invoice.voided',
+    ]);
+
+    const before = (await h.store.endpoints.listByOwner(p.id, 'acme')).length;
+    for (const [eventTypes, field] of [
+      [[], 'event_types'],
+      ['invoice.paid', 'event_types'],
+      [['ok', ''], 'event_types.1'],
+      [['  '], 'event_types.0'],
+      [[42], 'event_types.0'],
+    ] as const) {
+      const bad = await portal('POST', '/endpoints', token, {
+        name: 'bad',
+        url: 'https://example.com/x',
+        event_types: eventTypes,
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toContain(field);
+      expect(bad.body.data.errors[0].field).toBe(field);
+    }
+    expect(await h.store.endpoints.listByOwner(p.id, 'acme')).toHaveLength(before);
+  });
+
+  it('answers 403 on a secret roll through a read-only link, which still sees the current secrets', async () => {
+    const p = await h.createProject();
+    const manage = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const { token } = await link(p.id, { owner_id: 'acme' });
+    const created = await portal('POST', '/endpoints', manage.token, {
+      name: 'orders',
+      url: 'https://example.com/o',
+    });
+    const id = created.body.data.uid;
+    const seen = await portal('GET', `/endpoints/${id}`, token);
+    expect(seen.body.data.secrets.map((s: { value: string }) => s.value)).toEqual(
+      created.body.data.secrets.map((s: { value: string }) => s.value),
+    );
+    const roll = await portal('PUT', `/endpoints/${id}/expire_secret`, token, { expiration: 3600 });
+    expect(roll.status).toBe(403);
+    expect(roll.body.message).toContain('cannot manage endpoints');
+    expect((await h.store.endpoints.findById(p.id, id))?.secrets).toHaveLength(1);
+
+    // A roll that expires the old secret at once leaves only the new one current.
+    const now = await portal('PUT', `/endpoints/${id}/expire_secret`, manage.token, { expiration: 0 });
+    expect(now.body.data.secrets).toHaveLength(1);
+    expect(now.body.data.secrets[0].value).not.toBe(created.body.data.secrets[0].value);
+  });
+
   it('opens a refresh_token link only with its unexpired auth key, and a revoked link not at all', async () => {
     const p = await h.createProject();
     await endpoint(p.id, 'acme');

@@ -1,6 +1,11 @@
 import { Router, type Request } from 'express';
 import { NotFoundError, ok } from '@hookrail/domain';
-import { parsePageQuery, type DeliveryListFilter, type DeliveryStatus } from '@hookrail/store';
+import {
+  parsePageQuery,
+  type DeliveryListFilter,
+  type DeliveryStatus,
+  type EndpointDoc,
+} from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
@@ -41,6 +46,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     };
   const query = (req: Request) => req.query as Record<string, unknown>;
   const param = (req: Request, name: string) => String(req.params[name]);
+  const present = (e: EndpointDoc) => presentPortalEndpoint(e, box, deps.now());
 
   function manageRoutes(endpointOps: PortalEndpointOps) {
     router.post(
@@ -49,7 +55,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         async (s, req) => ({
           status: 201,
           message: 'Endpoint created',
-          data: presentPortalEndpoint(await endpointOps.create(s, req.body), box),
+          data: present(await endpointOps.create(s, req.body)),
         }),
         true,
       ),
@@ -61,7 +67,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         return {
           status: 202,
           message: 'Endpoint updated',
-          data: presentPortalEndpoint(await endpointOps.update(s, endpoint, req.body), box),
+          data: present(await endpointOps.update(s, endpoint, req.body)),
         };
       }, true),
     );
@@ -80,7 +86,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           return {
             status: 202,
             message: action === 'pause' ? 'Endpoint paused' : 'Endpoint activated',
-            data: presentPortalEndpoint(await endpointOps[action](s, endpoint), box),
+            data: present(await endpointOps[action](s, endpoint)),
           };
         }, true),
       );
@@ -90,7 +96,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
         return {
           message: 'Endpoint secret expired',
-          data: presentPortalEndpoint(await endpointOps.expireSecret(s, endpoint, req.body), box),
+          data: present(await endpointOps.expireSecret(s, endpoint, req.body)),
         };
       }, true),
     );
@@ -108,14 +114,14 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     '/endpoints',
     handle(async (s) => ({
       message: 'Endpoints fetched',
-      data: (await linkEndpoints(store, s)).map((e) => presentPortalEndpoint(e, box)),
+      data: (await linkEndpoints(store, s)).map(present),
     })),
   );
   router.get(
     '/endpoints/:endpointID',
     handle(async (s, req) => ({
       message: 'Endpoint fetched',
-      data: presentPortalEndpoint(await linkEndpoint(store, s, param(req, 'endpointID')), box),
+      data: present(await linkEndpoint(store, s, param(req, 'endpointID'))),
     })),
   );
   manageRoutes(endpointOps);

@@ -1,7 +1,8 @@
 import { ValidationError } from '@hookrail/domain';
-import type { EndpointDoc } from '@hookrail/store';
+import type { EndpointDoc, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { validate } from '../http/validator';
+import { nonEmpty, strArray, type JsonSchema } from '../schemas/common.schema';
 import { endpointCreateBody, endpointUpdateBody, expireSecretBody } from '../schemas/endpoint.schema';
 import {
   createEndpoint,
@@ -11,12 +12,14 @@ import {
   updateEndpoint,
   type EndpointBody,
 } from '../usecases/endpoints.usecase';
+import { createSubscription } from '../usecases/subscriptions.usecase';
 import type { PortalSession } from './portal-auth';
 
 /**
  * Endpoint management through the portal, bound to the management API's endpoint use cases (the
  * same validation, secret handling, config-change and meta events). The portal adds only the
- * link's rules: a created endpoint belongs to the link (its `owner_id`, or listed on the link).
+ * link's rules: a created endpoint belongs to the link (its `owner_id`, or listed on the link)
+ * and is subscribed at once, so it receives the owner's events.
  */
 export interface PortalEndpointOps {
   create(session: PortalSession, body: unknown): Promise<EndpointDoc>;
@@ -27,16 +30,32 @@ export interface PortalEndpointOps {
   expireSecret(session: PortalSession, endpoint: EndpointDoc, body: unknown): Promise<EndpointDoc>;
 }
 
+type PortalCreateBody = EndpointBody & { event_types?: string[] };
+
+/** The management API's endpoint body plus the event types its subscription takes (default all). */
+const portalEndpointCreateBody: JsonSchema = {
+  ...endpointCreateBody,
+  properties: {
+    ...(endpointCreateBody.properties as Record<string, JsonSchema>),
+    event_types: strArray({ minItems: 1, maxItems: 100, items: nonEmpty(200) }),
+  },
+};
+
 /** The portal's bindings of the gateway's endpoint use cases. */
 export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
   return {
     async create(session, body) {
-      const input = validate<EndpointBody>(endpointCreateBody, body);
+      const { event_types: eventTypes, ...input } = validate<PortalCreateBody>(
+        portalEndpointCreateBody,
+        body,
+      );
       rejectOwnerChange(input);
+      checkEventTypes(session.project, eventTypes);
       const doc = await createEndpoint(deps, session.project, { ...input, owner_id: session.link.owner_id });
       // A link without an owner id shows its listed endpoints: list the new one so its creator sees it.
       if (!session.link.owner_id)
         await deps.store.portalLinks.addEndpoint(session.link.project_id, session.link._id, doc._id);
+      await subscribe(deps, session.project, doc, eventTypes);
       return doc;
     },
     async update(session, endpoint, body) {
@@ -57,6 +76,43 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
         validate<{ expiration: number; secret?: string }>(expireSecretBody, body),
       ),
   };
+}
+
+/**
+ * Without a subscription an endpoint receives nothing. An incoming project's subscriptions name a
+ * source, which a portal holder cannot see: those are made through the management API.
+ */
+async function subscribe(
+  deps: GatewayDeps,
+  project: ProjectDoc,
+  endpoint: EndpointDoc,
+  eventTypes: string[] | undefined,
+): Promise<void> {
+  if (project.type !== 'outgoing') return;
+  try {
+    await createSubscription(deps, project, {
+      name: `${endpoint.name} (portal)`.slice(0, 200),
+      endpoint_id: endpoint._id,
+      filter_config: { event_types: eventTypes ?? ['*'] },
+    });
+  } catch (err) {
+    // An endpoint that silently never receives is the defect this prevents: undo the create.
+    await deleteEndpoint(deps, project._id, endpoint._id);
+    throw err;
+  }
+}
+
+function checkEventTypes(project: ProjectDoc, eventTypes: string[] | undefined): void {
+  if (eventTypes === undefined) return;
+  const blank = eventTypes.findIndex((t) => t.trim() === '');
+  if (blank >= 0)
+    throw new ValidationError(`invalid request body: event_types.${blank} must not be blank`, [
+      { field: `event_types.${blank}`, message: 'must not be blank' },
+    ]);
+  if (project.type !== 'outgoing')
+    throw new ValidationError('invalid request body: event_types is only for outgoing projects', [
+      { field: 'event_types', message: 'is only for outgoing projects (incoming ones route by source)' },
+    ]);
 }
 
 /** The link decides which endpoints its holder owns; moving one to another owner would escape it. */

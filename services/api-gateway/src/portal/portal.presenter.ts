@@ -4,10 +4,11 @@ import { presentEndpointState } from '../presenters/endpoint.presenter';
 import { parseStored, scopedOut } from '../presenters/scoped.presenter';
 
 /**
- * What a portal holder sees. Narrower than the management API on purpose: the endpoint's signing
- * secrets (the holder verifies signatures with them) but no stored authentication credentials.
+ * What a portal holder sees. Narrower than the management API on purpose: the endpoint's current
+ * signing secrets (the holder verifies signatures with them; expired ones sign nothing) but no
+ * stored authentication credentials.
  */
-export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox) {
+export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox, now: Date) {
   return {
     ...scopedOut(doc),
     owner_id: doc.owner_id ?? null,
@@ -25,7 +26,7 @@ export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox) {
     failure_rate: doc.failure_rate,
     support_email: doc.support_email ?? '',
     secrets: (doc.secrets ?? [])
-      .filter((s) => !s.deleted_at)
+      .filter((s) => !s.deleted_at && (!s.expires_at || s.expires_at > now))
       .map((s) => ({
         uid: s.uid,
         value: box.open(s.value),
