@@ -1,20 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { GatewayHarness } from '../testing/gateway-harness';
+import { launchChromium, screenshot } from './testing/portal-browser';
 import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
-
-const ARTIFACTS = path.resolve(__dirname, '../../../../test-artifacts/portal');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('portal page in a real headless Chromium', () => {
   const h = new GatewayHarness();
@@ -22,9 +9,8 @@ describe('portal page in a real headless Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     await h.start();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -35,8 +21,7 @@ describe('portal page in a real headless Chromium', () => {
   });
   afterEach(async () => page?.close());
 
-  const shot = (name: string) =>
-    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const shot = (name: string) => screenshot(page, name);
 
   it('shows a customer their endpoints and deliveries, attempt details, and resends a failed delivery', async () => {
     const p = await h.createProject();

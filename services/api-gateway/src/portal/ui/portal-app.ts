@@ -1,3 +1,5 @@
+import { ENDPOINTS_JS } from './portal-endpoints';
+
 /**
  * The portal page's script (vanilla JS, no build step), served at `/portal/app.js`. It reads the
  * link credential from `?token=` and calls `/portal-api` with it as a Bearer token.
@@ -5,7 +7,7 @@
 export const PORTAL_JS = `'use strict';
 (function () {
   var token = new URLSearchParams(location.search).get('token') || '';
-  var state = { link: null, endpoints: [], selected: null };
+  var state = { link: null, endpoints: [], selected: null, endpoint: null, revealed: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, attrs, children) {
@@ -40,36 +42,10 @@ export const PORTAL_JS = `'use strict';
   }
   function act(promise, done) {
     show('error', '');
-    return promise.then(load).then(function () { if (done) show('notice', done); }).catch(function (e) { show('error', e.message); });
+    return promise.then(load).then(function () { if (done) show('notice', done); return true; }).catch(function (e) { show('error', e.message); return false; });
   }
 
-  function renderEndpoints() {
-    var body = $('endpoints');
-    body.textContent = '';
-    if (state.endpoints.length === 0)
-      body.appendChild(el('tr', {}, [el('td', { colspan: '6', class: 'muted', text: 'No endpoints yet.' })]));
-    state.endpoints.forEach(function (e) {
-      var manage = state.link.can_manage_endpoint;
-      var secret = e.secrets.length ? e.secrets[e.secrets.length - 1].value : '';
-      body.appendChild(el('tr', { 'data-endpoint': e.uid }, [
-        el('td', { text: e.name }),
-        el('td', { class: 'mono', text: e.url }),
-        el('td', {}, [badge(e.status)]),
-        el('td', { text: e.failure_rate + '%' }),
-        el('td', { class: 'mono', text: secret ? secret.slice(0, 6) + '…' : '' }),
-        el('td', {}, manage ? [
-          e.status === 'active'
-            ? el('button', { text: 'Pause', onclick: function () { act(api('PUT', '/endpoints/' + e.uid + '/pause'), 'Endpoint paused'); } })
-            : el('button', { text: 'Activate', onclick: function () { act(api('PUT', '/endpoints/' + e.uid + '/activate'), 'Endpoint activated'); } }),
-          el('button', { text: 'Roll secret', onclick: function () { act(api('PUT', '/endpoints/' + e.uid + '/expire_secret', { expiration: 3600 }), 'Secret rolled; the old one expires in an hour'); } }),
-          el('button', { class: 'danger', text: 'Delete', onclick: function () {
-            if (confirm('Delete endpoint ' + e.name + '?')) act(api('DELETE', '/endpoints/' + e.uid), 'Endpoint deleted');
-          } })
-        ] : [])
-      ]));
-    });
-  }
-
+${ENDPOINTS_JS}
   function endpointName(id) {
     var e = state.endpoints.find(function (x) { return x.uid === id; });
     return e ? e.name : id;
@@ -135,7 +111,11 @@ export const PORTAL_JS = `'use strict';
     ev.preventDefault();
     var form = ev.target;
     var field = function (n) { return form.querySelector('[name="' + n + '"]').value; };
-    act(api('POST', '/endpoints', { name: field('name'), url: field('url') }), 'Endpoint added').then(function () { form.reset(); });
+    var body = { name: field('name'), url: field('url') };
+    // Empty means every event type (the API's default); else a comma-separated list.
+    var types = field('event_types').split(',').map(function (t) { return t.trim(); }).filter(Boolean);
+    if (types.length) body.event_types = types;
+    act(api('POST', '/endpoints', body), 'Endpoint added').then(function (ok) { if (ok) form.reset(); });
   });
   $('refresh').addEventListener('click', function () { show('notice', ''); load(); });
   if (!token) show('error', 'This page needs the portal link it was shared as (missing ?token=).');

@@ -28,6 +28,14 @@ export const PORTAL_HTML = `<!doctype html>
   .s-active, .s-Success { background:#e3f5ea; color:var(--ok); }
   .s-paused, .s-Retry, .s-Scheduled, .s-Processing { background:#fff3df; color:var(--warn); }
   .s-inactive, .s-Failure, .s-Discarded { background:#fdeceb; color:var(--bad); }
+  .b-open { background:var(--bad); color:#fff; margin-left:4px; } .b-half_open { background:var(--warn); color:#fff; margin-left:4px; }
+  .reason { color:var(--muted); font-size:12px; margin:2px 0; }
+  .secret { display:flex; align-items:center; gap:8px; margin:6px 0; }
+  .secret-value { background:#f0f3f7; padding:3px 8px; border-radius:4px; word-break:break-all; }
+  .offscreen { position:fixed; left:-9999px; top:0; }
+  select { font:inherit; padding:4px 6px; border:1px solid var(--line); border-radius:6px; }
+  div.inline { display:flex; gap:8px; align-items:center; margin-top:10px; }
+  h3 { font-size:13px; margin:14px 0 4px; }
   button { font:inherit; padding:4px 10px; border:1px solid var(--line); border-radius:6px; background:#fff; cursor:pointer; }
   button.primary { background:var(--accent); border-color:var(--accent); color:#fff; }
   button.danger { color:var(--bad); }
@@ -52,10 +60,15 @@ export const PORTAL_HTML = `<!doctype html>
     <form id="create-form" class="inline" hidden>
       <input name="name" placeholder="Name" required>
       <input name="url" placeholder="https://example.com/webhooks" required type="url">
+      <input name="event_types" placeholder="Event types, comma-separated (empty: all)" aria-label="Event types">
       <button class="primary" type="submit">Add endpoint</button>
     </form>
-    <table><thead><tr><th>Name</th><th>URL</th><th>Status</th><th>Failure rate</th><th>Secret</th><th></th></tr></thead>
+    <table><thead><tr><th>Name</th><th>URL</th><th>Status</th><th>Events</th><th>Failure rate</th><th></th></tr></thead>
     <tbody id="endpoints"></tbody></table>
+  </section>
+  <section id="endpoint-detail" hidden>
+    <h2><span>Endpoint <span id="endpoint-detail-name"></span></span></h2>
+    <div id="endpoint-body"></div>
   </section>
   <section>
     <h2><span>Recent deliveries</span><button id="refresh" type="button">Refresh</button></h2>

@@ -1,0 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ARTIFACTS = path.resolve(__dirname, '../../../../../test-artifacts/portal');
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The system Chromium the portal's browser tests drive (installed by the test setup). */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A full-page screenshot under test-artifacts/portal, for a human to look at. */
+export function screenshot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
