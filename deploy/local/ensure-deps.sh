@@ -16,5 +16,6 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "    npm ci refused the lock file (missing foreign-platform optional packages); using npm install"
     npm install --no-audit --no-fund --loglevel=error
   fi
-  echo "$want" > "$stamp"
+  # npm install may rewrite the lock file: stamp what is there now, or every start reinstalls.
+  sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
 fi
