@@ -199,7 +199,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     );
     expect(unmatched).toMatchObject({
       status: 'Failure',
-      status_reason: 'no subscription matched the event',
+      status_reason: `the filters of all 2 subscriptions for source ${sourceId} rejected the event`,
     });
     // the delivery is recorded with its attempt, just after the request went out
     await waitFor(

@@ -154,10 +154,15 @@ describe('endpoints API (operations 9, 10, 11, CRUD, pause/activate)', () => {
       rate_limit_duration: 60,
       name: 'life',
     });
-    expect((await h.call('PUT', `${base()}/${e.uid}/pause`, { key: p.key })).body.data.status).toBe('paused');
-    expect((await h.call('PUT', `${base()}/${e.uid}/activate`, { key: p.key })).body.data.status).toBe(
-      'active',
-    );
+    expect(e).toMatchObject({ status_reason: null, circuit_breaker: { state: 'closed', reason: null } });
+    expect((await h.call('PUT', `${base()}/${e.uid}/pause`, { key: p.key })).body.data).toMatchObject({
+      status: 'paused',
+      status_reason: 'paused through the API',
+    });
+    expect((await h.call('PUT', `${base()}/${e.uid}/activate`, { key: p.key })).body.data).toMatchObject({
+      status: 'active',
+      status_reason: null,
+    });
     const listPaused = await h.call('GET', `${base()}?status=paused`, { key: p.key });
     expect(listPaused.body.data.content.map((x: { uid: string }) => x.uid)).not.toContain(e.uid);
     expect((await h.call('DELETE', `${base()}/${e.uid}`, { key: p.key })).status).toBe(200);

@@ -76,6 +76,7 @@ export const eventResponse = resource({
   source_metadata: nullable(sourceResponse),
   is_duplicate_event: bool,
   status: enumOf(EVENT_STATUSES),
+  status_reason: nullable(str({ description: 'why the event reached no endpoint, or was not delivered' })),
   acknowledged_at: nullableTimestamp,
 });
 

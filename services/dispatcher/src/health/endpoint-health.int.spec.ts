@@ -192,6 +192,13 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     });
     const [eventId] = await s.publish();
     await waitFor('three failures', () => s.rec.requests.length >= 3, { timeoutMs: 20_000 });
+    const endpointNow = () => store.endpoints.findById(s.projectId, s.endpoint._id);
+    // the API shows the open breaker and why, while the dispatcher holds deliveries
+    const open = await waitFor('breaker shown open', async () => {
+      const e = await endpointNow();
+      return e?.circuit_breaker?.state === 'open' ? e.circuit_breaker : undefined;
+    });
+    expect(open.reason).toBe('3 consecutive failures');
     const [later] = await s.publish();
     await finalDelivery(s.projectId, eventId, 'Success');
     await finalDelivery(s.projectId, later, 'Success');
@@ -199,6 +206,10 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     expect(s.rec.requests[3].receivedAt - s.rec.requests[2].receivedAt).toBeGreaterThanOrEqual(3900);
     const held = await deliveryOf(s.projectId, later);
     expect(held?.retries_used).toBe(0);
+    await waitFor('breaker shown closed after the good probe', async () => {
+      const e = await endpointNow();
+      return e?.circuit_breaker?.state === 'closed' || undefined;
+    });
     const ep = await waitFor('failure_rate written', async () => {
       const e = await store.endpoints.findById(s.projectId, s.endpoint._id);
       return e && e.failure_rate > 0 ? e : undefined;
@@ -213,10 +224,11 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
       endpoint: { support_email: 'ops@customer.example', slack_webhook_url: `${slack.url}/slack` },
     });
     await s.publish();
-    await waitFor('endpoint inactive', async () => {
+    const disabled = await waitFor('endpoint inactive', async () => {
       const e = await store.endpoints.findById(s.projectId, s.endpoint._id);
-      return e?.status === 'inactive';
+      return e?.status === 'inactive' ? e : undefined;
     });
+    expect(disabled.status_reason).toBe('disabled: the endpoint answered 410 Gone');
     const m = await waitFor('endpoint.disabled meta event', () =>
       meta.find((x) => x.project_id === s.projectId && x.event_type === 'endpoint.disabled'),
     );

@@ -1,10 +1,19 @@
 import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
 import { Coalescer } from '@hookrail/domain';
 import type { FunctionRunner } from '@hookrail/functions';
-import { deliveryId, eventStatusFrom, matchSubscriptions } from '@hookrail/routing';
+import {
+  catchAllSubscriptionId,
+  deliveryId,
+  ENDPOINT_NOT_FOUND,
+  endpointsWithoutSubscription,
+  eventStatusFrom,
+  explainUnrouted,
+  matchSubscriptions,
+} from '@hookrail/routing';
 import type {
   ConfigCache,
   DeliveryDoc,
+  EndpointEventCount,
   EventDoc,
   IdempotencyClaim,
   Store,
@@ -34,9 +43,15 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
   const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
   const eventWrites = new Coalescer<EventDoc>((docs) => deps.store.events.insertManyIfAbsent(docs));
   const deliveryWrites = new Coalescer<DeliveryDoc>((docs) => deps.store.deliveries.insertManyIfAbsent(docs));
+  const eventCounts = new Coalescer<EndpointEventCount>((c) => deps.store.endpoints.addEventCounts(c));
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
     'outcome',
   ]);
+  const unrouted = deps.metrics.counter(
+    'hookrail_events_unrouted_total',
+    'Events that reached no endpoint, by reason',
+    ['reason'],
+  );
 
   return async function route(m: EventMessage): Promise<void> {
     if (m.idempotency_key) {
@@ -60,7 +75,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     }
 
     const data = m.data !== undefined ? m.data : parseJson(m.raw);
-    const [project, subscriptions, owners] = await Promise.all([
+    const [project, configured, owners] = await Promise.all([
       deps.config.project(m.project_id),
       deps.config.subscriptions(m.project_id),
       m.target.mode === 'fanout'
@@ -74,6 +89,10 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       );
       return;
     }
+    const subscriptions = [
+      ...configured,
+      ...(await catchAllSubscriptions(deps, m, endpointsWithoutSubscription(m.target, configured, owners))),
+    ];
     const matched = matchSubscriptions(
       { source_id: m.source_id, event_type: m.event_type, target: m.target, data, headers: m.headers },
       subscriptions,
@@ -91,14 +110,27 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
 
     const endpoints = [...new Set(deliveries.map((d) => d.endpoint_id))];
     const unmatched = deliveries.length === 0;
+    const why = !unmatched
+      ? null
+      : matched.length > 0
+        ? ENDPOINT_NOT_FOUND
+        : explainUnrouted(m, subscriptions, owners);
     const eventDoc = eventDocument(m, {
       status: eventStatusFrom(deliveries.map((d) => d.status)),
-      reason: unmatched ? 'no subscription matched the event' : null,
+      reason: why?.reason ?? null,
       endpoints,
       deliveries: deliveries.length,
     });
+    if (why) {
+      unrouted.inc({ reason: why.code });
+      deps.logger.info(
+        { project_id: m.project_id, event_id: m.event_id, event_type: m.event_type, reason: why.reason },
+        'event reached no endpoint',
+      );
+    }
     await Promise.all([
       eventWrites.submit(eventDoc),
+      ...endpoints.map((id) => eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 })),
       ...decided.map((d) => deliveryWrites.submit(d)),
       deps.publisher.publish(
         'deliveries',
@@ -111,6 +143,45 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       'event routed',
     );
   };
+}
+
+/**
+ * The catch-all subscriptions of endpoints the event aims at that have none (rule and id in
+ * libs/routing), made live on first use. The project's cached subscriptions are dropped so the
+ * next event sees them.
+ */
+async function catchAllSubscriptions(
+  deps: RouterDeps,
+  m: EventMessage,
+  endpointIds: string[],
+): Promise<SubscriptionDoc[]> {
+  const made: SubscriptionDoc[] = [];
+  for (const id of endpointIds) {
+    const endpoint = await deps.config.endpoint(m.project_id, id);
+    if (!endpoint) continue;
+    made.push(
+      await deps.store.subscriptions.ensureLive(m.project_id, {
+        _id: catchAllSubscriptionId(id, endpoint.created_at),
+        name: `${endpoint.name} (all events)`,
+        type: 'api',
+        source_id: null,
+        endpoint_id: id,
+        app_id: null,
+        delivery_mode: 'at_least_once',
+        function: null,
+        alert_config: null,
+        rate_limit_config: null,
+        filter_config: { event_types: ['*'], filter: { body_json: '{}', headers_json: '{}' } },
+        retry_config: null,
+      }),
+    );
+    deps.logger.info(
+      { project_id: m.project_id, endpoint_id: id, event_id: m.event_id },
+      'catch-all subscription made for an endpoint without subscriptions',
+    );
+  }
+  if (made.length > 0) deps.config.invalidate(m.project_id);
+  return made;
 }
 
 function firstSendMessage(m: EventMessage, d: DeliveryDoc): DeliveryMessage {

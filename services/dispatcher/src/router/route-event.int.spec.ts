@@ -1,0 +1,145 @@
+import { catchAllSubscriptionId } from '@hookrail/routing';
+import type { RunningService } from '@hookrail/runtime';
+import type { Store } from '@hookrail/store';
+import {
+  connectTestStore,
+  eventMessage,
+  makeEndpoint,
+  makeProject,
+  makeSubscription,
+  startReceiver,
+  startTestService,
+  testBus,
+  testConfig,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
+import { definition } from '../service';
+
+describe('router: events aimed at endpoints without subscriptions, and events that reach nothing', () => {
+  const prefix = uniquePrefix('route');
+  const bus = testBus(prefix);
+  const receivers: Receiver[] = [];
+  let store: Store;
+  let dispatcher: RunningService;
+
+  beforeAll(async () => {
+    store = await connectTestStore();
+    dispatcher = await startTestService(
+      definition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix })),
+    );
+  });
+  afterAll(async () => {
+    await dispatcher?.stop();
+    await Promise.all(receivers.map((r) => r.close()));
+    await bus.close();
+    await store?.close();
+  });
+
+  const receiver = async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+  };
+  const publish = async (...ms: ReturnType<typeof eventMessage>[]) =>
+    (await bus.connectPublisher()).publish('events', ms);
+  const stored = (projectId: string, eventId: string) =>
+    waitFor('event stored', () => store.events.findById(projectId, eventId));
+
+  it('an endpoint with no subscription gets one catch-all subscription on its first event and receives it', async () => {
+    const projectId = await makeProject(store, {}, 'outgoing');
+    const rec = await receiver();
+    const ep = await makeEndpoint(store, projectId, { url: rec.url });
+    const first = eventMessage(projectId, { target: { mode: 'single', endpoint_id: ep._id } });
+    const second = eventMessage(projectId, {
+      event_type: 'user.created',
+      target: { mode: 'single', endpoint_id: ep._id },
+    });
+    await publish(first, second);
+
+    await waitFor('both delivered', () => rec.count() === 2 || undefined);
+    const subs = await store.subscriptions.listByEndpoint(projectId, ep._id);
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({
+      _id: catchAllSubscriptionId(ep._id, ep.created_at),
+      filter_config: { event_types: ['*'] },
+    });
+    const counted = await waitFor('events counted', async () => {
+      const e = await store.endpoints.findById(projectId, ep._id);
+      return e && e.events === 2 ? e : undefined;
+    });
+    expect(counted.events).toBe(2);
+  });
+
+  it('a deleted catch-all is made live again for an endpoint left without subscriptions; a subscribed endpoint gets none', async () => {
+    const projectId = await makeProject(store, {}, 'outgoing');
+    const rec = await receiver();
+    const bare = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'acme' });
+    const subscribed = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'acme' });
+    await makeSubscription(store, projectId, { endpoint_id: subscribed._id }, { event_types: ['user.*'] });
+    const catchAll = catchAllSubscriptionId(bare._id, bare.created_at);
+    await store.subscriptions.ensureLive(projectId, {
+      _id: catchAll,
+      name: 'made earlier',
+      type: 'api',
+      source_id: null,
+      endpoint_id: bare._id,
+      app_id: null,
+      delivery_mode: 'at_least_once',
+      function: null,
+      alert_config: null,
+      rate_limit_config: null,
+      filter_config: { event_types: ['*'], filter: { body_json: '{}', headers_json: '{}' } },
+      retry_config: null,
+    });
+    await store.subscriptions.softDelete(projectId, catchAll);
+
+    const fanout = eventMessage(projectId, { target: { mode: 'fanout', owner_id: 'acme' } });
+    await publish(fanout);
+    const req = (await waitFor('fanout delivered', () => rec.requests[0]))!;
+    expect(req.headers['x-hookrail-event-id']).toBe(fanout.event_id);
+    const event = await stored(projectId, fanout.event_id);
+    expect(event.endpoints).toEqual([bare._id]);
+    expect((await store.subscriptions.findById(projectId, catchAll))?.deleted_at).toBeNull();
+    expect(await store.subscriptions.listByEndpoint(projectId, subscribed._id)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rec.count()).toBe(1);
+  });
+
+  it('records why an event reached no endpoint', async () => {
+    const projectId = await makeProject(store, {}, 'outgoing');
+    const rec = await receiver();
+    const ep = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'o1' });
+    await makeSubscription(store, projectId, { endpoint_id: ep._id }, { event_types: ['invoice.*'] });
+    await makeSubscription(store, projectId, { endpoint_id: ep._id }, { body: { amount: { $gt: 1000 } } });
+    const cases = [
+      {
+        m: eventMessage(projectId, { target: { mode: 'fanout', owner_id: 'nobody' } }),
+        reason: 'owner_id nobody has no endpoints',
+      },
+      {
+        m: eventMessage(projectId, { target: { mode: 'source' }, source_id: undefined }),
+        reason: 'the event has no source and no endpoint target',
+      },
+      {
+        m: eventMessage(projectId, {
+          event_type: 'user.created',
+          data: { amount: 1 },
+          target: { mode: 'broadcast' },
+        }),
+        reason: 'the filters of the subscription in the project rejected the event',
+      },
+    ];
+    await publish(...cases.map((c) => c.m));
+    for (const c of cases)
+      expect(await stored(projectId, c.m.event_id)).toMatchObject({
+        status: 'Failure',
+        status_reason: c.reason,
+        endpoints: [],
+      });
+    const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
+    expect(metrics).toMatch(/hookrail_events_unrouted_total\{reason="owner_has_no_endpoints",[^}]*\} [1-9]/);
+    expect(rec.count()).toBe(0);
+  });
+});
