@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     secret = endpoint.secrets[endpoint.secrets.length - 1].value;
     line('3 endpoint', `${endpoint.uid}  signing secret ${secret}`);
 
-    // Without a subscription an endpoint receives nothing: the event would match no subscription.
+    // Deliveries are made per subscription: this one says which events the endpoint gets.
     const subscription = await call<{ uid: string }>(stack, key, 'POST', `${p}/subscriptions`, {
       name: 'everything to my receiver',
       source_id: source.uid,
