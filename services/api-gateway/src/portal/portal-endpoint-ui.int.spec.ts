@@ -9,6 +9,13 @@ interface PortalSecret {
   expires_at: string | null;
 }
 
+/** A browser without the async clipboard API; the test keeps a handle to read what was copied. */
+const HIDE_CLIPBOARD_API = `
+  const get = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard').get;
+  window.realClipboard = () => get.call(navigator);
+  Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true });
+`;
+
 /** Secrets and endpoint state on the portal page, in a real headless Chromium. */
 describe('portal page: signing secrets and endpoint state', () => {
   const h = new GatewayHarness();
@@ -31,13 +38,7 @@ describe('portal page: signing secrets and endpoint state', () => {
       viewport: { width: 1300, height: 900 },
       permissions: ['clipboard-read', 'clipboard-write'],
     });
-    if (opts.noClipboardApi)
-      // A browser without the async clipboard API; the test keeps a handle to read what was copied.
-      await context.addInitScript(() => {
-        const get = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')!.get!;
-        (window as unknown as { realClipboard: () => Clipboard }).realClipboard = () => get.call(navigator);
-        Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true });
-      });
+    if (opts.noClipboardApi) await context.addInitScript(HIDE_CLIPBOARD_API);
     page = await context.newPage();
     await page.goto(`${h.gateway.url}/portal?token=${token}`);
     await page.locator('#endpoints tr').first().waitFor();
@@ -56,7 +57,8 @@ describe('portal page: signing secrets and endpoint state', () => {
 
   const secretRow = (uid: string) => page.locator(`#endpoint-detail .secret[data-secret="${uid}"]`);
   const shownValue = (uid: string) => secretRow(uid).locator('.secret-value').innerText();
-  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  // Page-side code as strings: this package's TypeScript has no DOM types.
+  const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
 
   it('adds an endpoint with picked event types, reveals and copies its secret, and rolls it (the old one showing its expiry)', async () => {
     const p = await h.createProject();
@@ -116,12 +118,8 @@ describe('portal page: signing secrets and endpoint state', () => {
     expect(await shownValue(secret.uid)).toBe(secret.value);
     await secretRow(secret.uid).getByRole('button', { name: 'Copy' }).click();
     await page.locator('#notice', { hasText: 'Secret copied' }).waitFor();
-    expect(await page.evaluate(() => typeof navigator.clipboard)).toBe('undefined');
-    expect(
-      await page.evaluate(() =>
-        (window as unknown as { realClipboard: () => Clipboard }).realClipboard().readText(),
-      ),
-    ).toBe(secret.value);
+    expect(await page.evaluate<string>('typeof navigator.clipboard')).toBe('undefined');
+    expect(await page.evaluate<string>('realClipboard().readText()')).toBe(secret.value);
     expect(await page.getByRole('button', { name: 'Roll secret' }).count()).toBe(0);
     expect(await page.locator('#roll-expiration').count()).toBe(0);
     await screenshot(page, '11-read-only-secret');
