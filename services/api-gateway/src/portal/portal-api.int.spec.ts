@@ -172,6 +172,7 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     const all = await portal('POST', '/endpoints', token, { name: 'all', url: 'https://example.com/a' });
     expect(all.status).toBe(201);
     expect((await subscriptionOf(all.body.data.uid)).filter_config.event_types).toEqual(['*']);
+    expect(all.body.data.event_types).toEqual(['*']);
     const picked = await portal('POST', '/endpoints', token, {
       name: 'invoices',
       url: 'https://example.com/i',
@@ -179,6 +180,11 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     });
     expect(picked.status).toBe(201);
     expect((await subscriptionOf(picked.body.data.uid)).filter_config.event_types).toEqual([
+      'invoice.paid',
+      'invoice.voided',
+    ]);
+    const listed = (await portal('GET', '/endpoints', token)).body.data;
+    expect(listed.find((e: { uid: string }) => e.uid === picked.body.data.uid).event_types).toEqual([
       'invoice.paid',
       'invoice.voided',
     ]);

@@ -46,7 +46,9 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     };
   const query = (req: Request) => req.query as Record<string, unknown>;
   const param = (req: Request, name: string) => String(req.params[name]);
-  const present = (e: EndpointDoc) => presentPortalEndpoint(e, box, deps.now());
+  // One subscription query per endpoint: a link shows one customer's few endpoints.
+  const present = async (e: EndpointDoc) =>
+    presentPortalEndpoint(e, box, deps.now(), await store.subscriptions.listByEndpoint(e.project_id, e._id));
 
   function manageRoutes(endpointOps: PortalEndpointOps) {
     router.post(
@@ -55,7 +57,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         async (s, req) => ({
           status: 201,
           message: 'Endpoint created',
-          data: present(await endpointOps.create(s, req.body)),
+          data: await present(await endpointOps.create(s, req.body)),
         }),
         true,
       ),
@@ -67,7 +69,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         return {
           status: 202,
           message: 'Endpoint updated',
-          data: present(await endpointOps.update(s, endpoint, req.body)),
+          data: await present(await endpointOps.update(s, endpoint, req.body)),
         };
       }, true),
     );
@@ -86,7 +88,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           return {
             status: 202,
             message: action === 'pause' ? 'Endpoint paused' : 'Endpoint activated',
-            data: present(await endpointOps[action](s, endpoint)),
+            data: await present(await endpointOps[action](s, endpoint)),
           };
         }, true),
       );
@@ -96,7 +98,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
         return {
           message: 'Endpoint secret expired',
-          data: present(await endpointOps.expireSecret(s, endpoint, req.body)),
+          data: await present(await endpointOps.expireSecret(s, endpoint, req.body)),
         };
       }, true),
     );
@@ -114,14 +116,14 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     '/endpoints',
     handle(async (s) => ({
       message: 'Endpoints fetched',
-      data: (await linkEndpoints(store, s)).map(present),
+      data: await Promise.all((await linkEndpoints(store, s)).map(present)),
     })),
   );
   router.get(
     '/endpoints/:endpointID',
     handle(async (s, req) => ({
       message: 'Endpoint fetched',
-      data: present(await linkEndpoint(store, s, param(req, 'endpointID'))),
+      data: await present(await linkEndpoint(store, s, param(req, 'endpointID'))),
     })),
   );
   manageRoutes(endpointOps);

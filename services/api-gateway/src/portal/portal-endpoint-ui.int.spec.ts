@@ -76,6 +76,9 @@ describe('portal page: signing secrets and endpoint state', () => {
     const [first] = await secretsOf(token, created._id);
     await page.locator(`tr[data-endpoint="${created._id}"]`).getByRole('button', { name: 'Secrets' }).click();
     await secretRow(first.uid).waitFor();
+    expect(await page.locator('#endpoint-detail').innerText()).toContain(
+      'Event types: invoice.paid, invoice.voided',
+    );
     // Hidden by default: the value is nowhere on the page until revealed.
     expect(await page.locator('body').innerText()).not.toContain(first.value);
     await secretRow(first.uid).getByRole('button', { name: 'Reveal' }).click();

@@ -1,14 +1,19 @@
 import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain';
-import type { DeliveryDoc, EndpointDoc, EventDoc, PortalLinkDoc } from '@hookrail/store';
+import type { DeliveryDoc, EndpointDoc, EventDoc, PortalLinkDoc, SubscriptionDoc } from '@hookrail/store';
 import { presentEndpointState } from '../presenters/endpoint.presenter';
 import { parseStored, scopedOut } from '../presenters/scoped.presenter';
 
 /**
  * What a portal holder sees. Narrower than the management API on purpose: the endpoint's current
  * signing secrets (the holder verifies signatures with them; expired ones sign nothing) but no
- * stored authentication credentials.
+ * stored authentication credentials. `event_types`: what its subscriptions let through (`*` all).
  */
-export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox, now: Date) {
+export function presentPortalEndpoint(
+  doc: EndpointDoc,
+  box: SecretBox,
+  now: Date,
+  subscriptions: SubscriptionDoc[],
+) {
   return {
     ...scopedOut(doc),
     owner_id: doc.owner_id ?? null,
@@ -25,6 +30,7 @@ export function presentPortalEndpoint(doc: EndpointDoc, box: SecretBox, now: Dat
     events: doc.events,
     failure_rate: doc.failure_rate,
     support_email: doc.support_email ?? '',
+    event_types: [...new Set(subscriptions.flatMap((s) => s.filter_config?.event_types ?? ['*']))],
     secrets: (doc.secrets ?? [])
       .filter((s) => !s.deleted_at && (!s.expires_at || s.expires_at > now))
       .map((s) => ({

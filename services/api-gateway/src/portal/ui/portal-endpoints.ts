@@ -106,6 +106,8 @@ export const ENDPOINTS_JS = `
     if (e.status_reason) box.appendChild(el('p', { class: 'reason', text: 'Status: ' + e.status + ' (' + e.status_reason + ')' }));
     if (BREAKER[b.state])
       box.appendChild(el('p', { class: 'reason', text: 'Circuit breaker ' + b.state.replace('_', '-') + (b.since ? ' since ' + when(b.since) : '') + (b.reason ? ': ' + b.reason : '') }));
+    var types = e.event_types.map(function (t) { return t === '*' ? 'all' : t; });
+    box.appendChild(el('p', { class: 'reason', text: 'Event types: ' + (types.length ? types.join(', ') : 'none (no subscription)') }));
     box.appendChild(el('h3', { text: 'Signing secrets' }));
     box.appendChild(el('p', { class: 'muted', text: 'Verify each delivery signature with these. While a rolled secret has not expired, deliveries carry a signature for each.' }));
     if (e.secrets.length === 0) box.appendChild(el('p', { class: 'muted', text: 'No signing secret.' }));
