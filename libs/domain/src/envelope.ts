@@ -11,6 +11,14 @@ export function ok<T>(message: string, data: T): Envelope<T> {
   return { status: true, message, data };
 }
 
-export function fail(message: string, errors?: FieldError[]): Envelope<{ errors?: FieldError[] } | null> {
-  return { status: false, message, data: errors && errors.length > 0 ? { errors } : null };
+/**
+ * Every failure carries `data.errors`, so clients read one shape: the field errors when the
+ * problem is in named fields, else one entry with the message and an empty `field`.
+ */
+export function fail(message: string, errors?: FieldError[]): Envelope<{ errors: FieldError[] }> {
+  return {
+    status: false,
+    message,
+    data: { errors: errors && errors.length > 0 ? errors : [{ field: '', message }] },
+  };
 }

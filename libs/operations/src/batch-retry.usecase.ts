@@ -1,9 +1,11 @@
 import { createdRangeOf, type DeliveryDoc, type DeliveryStatus } from '@hookrail/store';
 import { resendLoaded, type OperationDeps } from './resend.usecase';
 
+type RetriableStatus = 'Failure' | 'Discarded';
+
 export interface DeliveryFilter {
-  /** Subset of Failure/Discarded; default both. */
-  status?: ('Failure' | 'Discarded')[];
+  /** One of Failure/Discarded or a subset of them; default both. */
+  status?: RetriableStatus | RetriableStatus[];
   endpoint_id?: string;
   event_id?: string;
   start_date?: string;
@@ -26,7 +28,8 @@ export async function batchRetry(
   projectId: string,
   f: DeliveryFilter,
 ): Promise<BatchResult> {
-  const statuses: DeliveryStatus[] = f.status?.length ? f.status : ['Failure', 'Discarded'];
+  const given = typeof f.status === 'string' ? [f.status] : (f.status ?? []);
+  const statuses: DeliveryStatus[] = given.length > 0 ? given : ['Failure', 'Discarded'];
   const rows: DeliveryDoc[] = await deps.store.deliveries.list(
     projectId,
     {

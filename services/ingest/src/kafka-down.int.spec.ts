@@ -67,7 +67,7 @@ describe('ingest when Kafka does not acknowledge', () => {
     expect(await res.json()).toEqual({
       status: false,
       message: 'event could not be stored right now, retry later',
-      data: null,
+      data: { errors: [{ field: '', message: 'event could not be stored right now, retry later' }] },
     });
     expect(await store.events.count(source.project_id)).toBe(0);
   });

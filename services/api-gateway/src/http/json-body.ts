@@ -45,13 +45,14 @@ export function jsonBody(limitBytes: number): RequestHandler {
       req.body = {};
       return next();
     }
-    if (!isJson(req.headers['content-type']))
+    if (!isJson(req.headers['content-type'])) {
+      const message = `Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`;
       return next(
-        new DomainError(
-          'unsupported_media_type',
-          `Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`,
-        ),
+        new DomainError('unsupported_media_type', message, {
+          details: { errors: [{ field: 'Content-Type', message: 'must be application/json' }] },
+        }),
       );
+    }
     try {
       req.body = JSON.parse(raw);
     } catch (err) {
@@ -66,5 +67,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
 }
 
 function tooLarge(limit: number): DomainError {
-  return new DomainError('payload_too_large', `request body exceeds ${limit} bytes`);
+  return new DomainError('payload_too_large', `request body exceeds ${limit} bytes`, {
+    details: { errors: [{ field: 'body', message: `exceeds ${limit} bytes` }] },
+  });
 }

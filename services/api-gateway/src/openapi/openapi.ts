@@ -10,24 +10,23 @@ const errorEnvelope: JsonSchema = {
     status: { const: false },
     message: { type: 'string' },
     data: {
-      anyOf: [
-        { type: 'null' },
-        {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            errors: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['field', 'message'],
-                additionalProperties: false,
-                properties: { field: { type: 'string' }, message: { type: 'string' } },
-              },
-            },
+      type: 'object',
+      required: ['errors'],
+      additionalProperties: false,
+      properties: {
+        errors: {
+          type: 'array',
+          minItems: 1,
+          description:
+            '`field` names the request field at fault; empty when the error is not about one field',
+          items: {
+            type: 'object',
+            required: ['field', 'message'],
+            additionalProperties: false,
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
           },
         },
-      ],
+      },
     },
   },
 };

@@ -116,6 +116,12 @@ describe('manual delivery operations (resend, force resend, batch retry, replay,
     });
     expect(badStatus.status).toBe(400);
     expect(JSON.stringify(badStatus.body.data)).toContain('status');
+    const badSingle = await h.call('POST', url('/eventdeliveries/batchretry'), {
+      key: p.key,
+      body: { status: 'Success' },
+    });
+    expect(badSingle.status).toBe(400);
+    expect(badSingle.body.data.errors[0].field).toContain('status');
     const unknown = await h.call('POST', url('/events/batchreplay'), { key: p.key, body: { nope: 1 } });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body.data)).toContain('nope');
@@ -144,6 +150,15 @@ describe('manual delivery operations (resend, force resend, batch retry, replay,
       body: { endpoint_id: endpointId, status: ['Discarded'] },
     });
     expect(onlyDiscarded.body.data).toEqual({ matched: 0, resent: 0, more: false }); // now Scheduled
+    // a single status is accepted as well as a list
+    const another = await seedDelivery('Failure', { endpoint_id: endpointId });
+    await seedDelivery('Discarded', { endpoint_id: endpointId });
+    const single = await h.call('POST', url('/eventdeliveries/batchretry'), {
+      key: p.key,
+      body: { endpoint_id: endpointId, status: 'Failure' },
+    });
+    expect(single.body.data).toEqual({ matched: 1, resent: 1, more: false });
+    await waitFor('single-status batch message', () => messagesFor(another._id).length > 0);
   });
 
   it('replays an event: a new delivery per subscription, sent as a first attempt; the old one stays', async () => {

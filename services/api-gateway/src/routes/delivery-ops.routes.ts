@@ -68,7 +68,13 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     tag: 'Event deliveries',
     auth: 'project',
     body: object({
-      status: { type: 'array', items: enumOf(['Failure', 'Discarded']), minItems: 1, uniqueItems: true },
+      // One status or a list of them (Convoy's docs show both).
+      status: {
+        anyOf: [
+          enumOf(['Failure', 'Discarded']),
+          { type: 'array', items: enumOf(['Failure', 'Discarded']), minItems: 1, uniqueItems: true },
+        ],
+      },
       endpoint_id: nonEmpty(),
       event_id: nonEmpty(),
       ...dateFilters,

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 
 describe('projects, API keys and authentication', () => {
@@ -103,12 +104,34 @@ describe('projects, API keys and authentication', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(text.status).toBe(415);
+    expect(text.body.data.errors).toEqual([{ field: 'Content-Type', message: 'must be application/json' }]);
+    // no Content-Type at all (fetch would add text/plain): the same 415 with data.errors
+    const bare = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${h.gateway.url}/api/v1/projects`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-length': 13 },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end('{"name":"x"} ');
+    });
+    expect(bare.status).toBe(415);
+    expect(JSON.parse(bare.body)).toMatchObject({
+      status: false,
+      message: 'Content-Type must be application/json (got none)',
+      data: { errors: [{ field: 'Content-Type' }] },
+    });
     const big = await h.call('POST', '/v1/projects', {
       key: ADMIN_KEY,
       rawBody: JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024), type: 'incoming' }),
       headers: { 'content-type': 'application/json' },
     });
     expect(big.status).toBe(413);
+    expect(big.body.data.errors[0].field).toBe('body');
   });
 
   it('issues, lists and revokes project keys; a revoked key stops working', async () => {
