@@ -10,8 +10,12 @@ import {
 import type { SqsSettings } from './settings';
 import { InFlight, type Session, type SubscriberOptions } from './subscriber';
 
-/** Long polling: a receive waits this long for messages before answering empty. */
-const WAIT_SECONDS = 10;
+/**
+ * Long polling: a receive waits this long for messages before answering empty. Short, because a
+ * stop waits for the receive in flight instead of aborting it: an abandoned receive still takes
+ * the next message off the queue on the server, hiding it for the visibility timeout.
+ */
+const WAIT_SECONDS = 2;
 /** A received message stays invisible this long unless deleted or released. */
 const VISIBILITY_SECONDS = 30;
 /** A message that met a transient failure reappears after this long. */
@@ -47,7 +51,6 @@ export async function describeQueue(client: SQSClient, queueName: string, signal
  */
 export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<Session> {
   const client = sqsClient(s);
-  const abort = new AbortController();
   const queue = await describeQueue(client, s.queueName).catch((err: unknown) => {
     client.destroy();
     throw err;
@@ -98,6 +101,18 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
       );
   };
 
+  const release = (messages: Message[]) =>
+    client.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: queue.url,
+        Entries: messages.map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: m.ReceiptHandle,
+          VisibilityTimeout: 0,
+        })),
+      }),
+    );
+
   const worker = async () => {
     while (!closing) {
       const out = await client.send(
@@ -108,9 +123,11 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
           VisibilityTimeout: VISIBILITY_SECONDS,
           MessageAttributeNames: ['All'],
         }),
-        { abortSignal: abort.signal },
       );
-      if (out.Messages?.length) await inFlight.track(handleBatch(out.Messages));
+      if (!out.Messages?.length) continue;
+      if (closing)
+        await release(out.Messages); // received while stopping: back to the queue now
+      else await inFlight.track(handleBatch(out.Messages));
     }
   };
   const workers = Array.from({ length: opts.workers }, () =>
@@ -123,7 +140,6 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
     closed,
     async close() {
       closing = true;
-      abort.abort();
       await Promise.all(workers);
       await inFlight.idle(5000);
       client.destroy();

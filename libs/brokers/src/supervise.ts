@@ -13,7 +13,8 @@ export function supervise(
 ): Subscriber {
   let stopped = false;
   let current: Session | undefined;
-  let wake: (() => void) | undefined;
+  let stopSignal: () => void = () => undefined;
+  const stopping = new Promise<'stop'>((r) => (stopSignal = () => r('stop')));
 
   const loop = async () => {
     for (let attempt = 0; !stopped;) {
@@ -23,24 +24,26 @@ export function supervise(
         const session = await open(opts);
         if (stopped) {
           await session.close();
-          break;
+          return;
         }
         current = session;
         attempt = 0;
         opts.onState('consuming');
-        reason = (await current.closed) ?? new Error('connection closed');
+        const ended = await Promise.race([session.closed, stopping]);
+        if (ended === 'stop') return; // stop() closes it
         current = undefined;
+        reason = ended ?? new Error('connection closed');
         await session.close().catch(() => undefined);
       } catch (err) {
         reason = err instanceof Error ? err : new Error(String(err));
       }
-      if (stopped) break;
+      if (stopped) return;
       opts.onState('unreachable', errorMessage(reason));
       opts.logger.warn({ err: errorMessage(reason), attempt }, 'broker unreachable, reconnecting');
-      await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, backoffMs(attempt++, { baseMs: 500, maxMs: 10_000 }));
-      });
+      await Promise.race([
+        stopping,
+        new Promise((r) => setTimeout(r, backoffMs(attempt++, { baseMs: 500, maxMs: 10_000 }))),
+      ]);
     }
   };
   const running = loop();
@@ -48,11 +51,11 @@ export function supervise(
   return {
     async stop() {
       stopped = true;
-      wake?.();
+      stopSignal();
+      await running;
       const session = current;
       current = undefined;
       await session?.close();
-      await running;
     },
   };
 }

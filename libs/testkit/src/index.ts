@@ -6,3 +6,4 @@ export * from './oauth2-server';
 export * from './fixtures';
 export * from './private-mongo';
 export * from './documents';
+export * from './brokers';

@@ -1,6 +1,6 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { nullableTimestamp, type SecretBox } from '@hookrail/domain';
-import type { SourceDoc } from '@hookrail/store';
+import type { SourceDoc, SourceHealthDoc } from '@hookrail/store';
 import { SOURCE_CREDENTIALS, open } from '../usecases/credentials';
 import { scopedOut } from './scoped.presenter';
 
@@ -40,7 +40,19 @@ function presentProviderConfig(doc: SourceDoc): Json | null {
   return { twitter: { crc_verified_at: at ? nullableTimestamp(new Date(at)) : null } };
 }
 
-export function presentSource(doc: SourceDoc, ctx: PresentContext) {
+/** A broker source's consumer state, as the replica running it last reported it. */
+export function presentSourceHealth(health: SourceHealthDoc | null) {
+  if (!health) return null;
+  return {
+    state: health.state,
+    error: health.error ?? null,
+    instance_id: health.instance_id,
+    updated_at: nullableTimestamp(new Date(health.updated_at)),
+  };
+}
+
+/** `health` is given by the sources routes (broker sources); embedded copies leave it out. */
+export function presentSource(doc: SourceDoc, ctx: PresentContext, health?: SourceHealthDoc | null) {
   const opened = open(ctx.box, { verifier: doc.verifier, pub_sub: doc.pub_sub }, SOURCE_CREDENTIALS);
   return {
     ...scopedOut(doc),
@@ -58,5 +70,6 @@ export function presentSource(doc: SourceDoc, ctx: PresentContext) {
     custom_response: doc.custom_response ?? null,
     pub_sub: presentPubSub(opened.pub_sub, ctx),
     verifier: opened.verifier ?? null,
+    ...(health !== undefined ? { health: presentSourceHealth(health) } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { waitFor } from '@hookrail/testkit';
+import { amqpQueue, sqsQueue, TEST_BROKERS, waitFor } from '@hookrail/testkit';
 import type { ConfigMessage } from '@hookrail/bus';
 import { GatewayHarness } from '../testing/gateway-harness';
 
@@ -12,6 +12,9 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
     await h.start({
       HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY,
       HOOKRAIL_INGEST_PUBLIC_URL: 'https://in.example.com',
+      // Broker sources are checked against their broker: the local servers.
+      HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
+      PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
     });
     p = await h.createProject('incoming');
     configMessages = await h.collect('config');
@@ -63,6 +66,9 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
   });
 
   it('takes amqp bindExchange in requests and returns bindedExchange/routingKey; sqs responses carry endpoint', async () => {
+    const queue = `sources-api-${p.id}`;
+    const rabbit = await amqpQueue(queue, { exchange: `${queue}.ex` });
+    const sqsQ = await sqsQueue(queue);
     const amqp = await create({
       name: 'rabbit',
       type: 'pub_sub',
@@ -70,24 +76,25 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
         type: 'amqp',
         workers: 2,
         amqp: {
-          host: 'localhost',
-          port: '5672',
+          host: TEST_BROKERS.amqpHost,
+          port: TEST_BROKERS.amqpPort,
           schema: 'amqp',
-          queue: 'q',
-          auth: { user: 'u', password: 'pw' },
-          bindExchange: { exchange: 'ex', routingKey: 'rk' },
+          queue,
+          auth: { user: TEST_BROKERS.amqpUser, password: TEST_BROKERS.amqpPassword },
+          bindExchange: { exchange: `${queue}.ex`, routingKey: 'rk' },
         },
       },
     });
     expect(amqp.status).toBe(201);
     expect(amqp.body.data.pub_sub.amqp).toMatchObject({
-      bindedExchange: 'ex',
+      bindedExchange: `${queue}.ex`,
       routingKey: 'rk',
-      auth: { user: 'u', password: 'pw' },
+      auth: { user: TEST_BROKERS.amqpUser, password: TEST_BROKERS.amqpPassword },
     });
     expect(amqp.body.data.pub_sub.amqp).not.toHaveProperty('bindExchange');
     const stored = await h.store.sources.findById(p.id, amqp.body.data.uid);
-    expect(JSON.stringify(stored?.pub_sub)).not.toContain('"pw"');
+    const storedAuth = (stored?.pub_sub?.amqp as { auth: { password: string } }).auth;
+    expect(storedAuth.password).not.toBe(TEST_BROKERS.amqpPassword); // sealed at rest
 
     const sqs = await create({
       name: 'sqs',
@@ -95,11 +102,16 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
       pub_sub: {
         type: 'sqs',
         workers: 1,
-        sqs: { access_key_id: 'a', secret_key: 'b', default_region: 'eu-west-1', queue_name: 'q' },
+        sqs: {
+          access_key_id: 'a',
+          secret_key: 'b',
+          default_region: TEST_BROKERS.sqsRegion,
+          queue_name: queue,
+        },
       },
     });
     expect(sqs.status).toBe(201);
-    expect(sqs.body.data.pub_sub.sqs.endpoint).toBe('https://sqs.eu-west-1.amazonaws.com');
+    expect(sqs.body.data.pub_sub.sqs.endpoint).toBe(TEST_BROKERS.sqsEndpoint);
 
     // a response sent back as an update is accepted (response-only fields are ignored)
     const roundTrip = await h.call('PUT', `/v1/projects/${p.id}/sources/${amqp.body.data.uid}`, {
@@ -107,7 +119,9 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
       body: amqp.body.data,
     });
     expect(roundTrip.status).toBe(202);
-    expect(roundTrip.body.data.pub_sub.amqp.bindedExchange).toBe('ex');
+    expect(roundTrip.body.data.pub_sub.amqp.bindedExchange).toBe(`${queue}.ex`);
+    await rabbit.close();
+    await sqsQ.close();
   });
 
   it.each([

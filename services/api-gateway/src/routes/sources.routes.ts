@@ -14,6 +14,12 @@ const BASE = '/v1/projects/:projectID/sources';
 export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
   const { store } = deps;
   const present = (doc: SourceDoc) => presentSource(doc, deps);
+  const withHealth = async (doc: SourceDoc) =>
+    presentSource(
+      doc,
+      deps,
+      doc.type === 'pub_sub' ? await store.sourceHealth.find(doc.project_id, doc._id) : undefined,
+    );
   return [
     route<SourceBody>({
       method: 'post',
@@ -45,7 +51,16 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
         if (query.type !== undefined) filter.type = query.type as SourceDoc['type'];
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await store.sources.page(project._id, filter, parsePageQuery(query));
-        return { content: page.content.map(present), pagination: page.pagination };
+        const brokers = page.content.filter((d) => d.type === 'pub_sub').map((d) => d._id);
+        const health = new Map(
+          (await store.sourceHealth.findMany(project._id, brokers)).map((h) => [h._id, h]),
+        );
+        return {
+          content: page.content.map((d) =>
+            presentSource(d, deps, d.type === 'pub_sub' ? (health.get(d._id) ?? null) : undefined),
+          ),
+          pagination: page.pagination,
+        };
       },
     },
     {
@@ -61,7 +76,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       async handler({ project, params }) {
         const doc = await store.sources.findById(project._id, params.sourceID);
         if (!doc) throw new NotFoundError('source');
-        return present(doc);
+        return withHealth(doc);
       },
     },
     route<SourceBody>({
@@ -76,7 +91,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Source updated successfully',
       response: sourceResponse,
       handler: async ({ project, params, body }) =>
-        present(await updateSource(deps, project._id, params.sourceID, body)),
+        withHealth(await updateSource(deps, project._id, params.sourceID, body)),
     }),
     {
       method: 'delete',

@@ -207,6 +207,18 @@ const sourceFields: Record<string, JsonSchema> = {
     },
   }),
   verifier: nullable(object(verifierFields, ['type'])),
+  // Broker sources: the consumer's last reported state (null until one reported).
+  health: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['state', 'error', 'instance_id', 'updated_at'],
+    properties: {
+      state: enumOf(['connecting', 'consuming', 'unreachable', 'stopped']),
+      error: nullable(str()),
+      instance_id: str(),
+      updated_at: nullable(timestamp),
+    },
+  }),
 };
 
-export const sourceResponse = resource(sourceFields);
+export const sourceResponse = resource(sourceFields, ['health']);

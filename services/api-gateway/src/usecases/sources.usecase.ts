@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, newId, randomToken } from '@hookrail/domain';
+import { assertBrokerReachable } from './source-broker-check';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from './config-changed';
@@ -40,6 +41,7 @@ export async function createSource(
   const verifier = completeVerifier(provider, body.verifier ?? null);
   const pubSub = completePubSub(type, body.pub_sub ?? null);
   await assertNameFree(deps, projectId, body.name!);
+  await assertBrokerReachable(deps, pubSub);
   const sealed = credentialsSealed(deps, verifier, pubSub);
   const doc = await deps.store.sources.insert(projectId, {
     _id: newId(),
@@ -93,9 +95,12 @@ export async function updateSource(
   }
   if (body.pub_sub !== undefined || body.type !== undefined) {
     const keep = body.pub_sub === undefined && type === 'pub_sub' && current.pub_sub;
-    set.pub_sub = keep
-      ? current.pub_sub
-      : credentialsSealed(deps, null, completePubSub(type, body.pub_sub ?? null)).pub_sub;
+    if (keep) set.pub_sub = current.pub_sub;
+    else {
+      const pubSub = completePubSub(type, body.pub_sub ?? null);
+      await assertBrokerReachable(deps, pubSub);
+      set.pub_sub = credentialsSealed(deps, null, pubSub).pub_sub;
+    }
   }
   const updated = await deps.store.sources.update(projectId, id, set);
   if (!updated) throw new NotFoundError('source');

@@ -1,0 +1,204 @@
+import amqp from 'amqplib';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+  type MessageAttributeValue,
+} from '@aws-sdk/client-sqs';
+import { PubSub } from '@google-cloud/pubsub';
+import { Kafka, logLevel } from 'kafkajs';
+import { TEST_KAFKA_BROKERS } from './stack';
+
+/** The local servers' broker addresses (deploy/local/servers.sh), overridable for CI. */
+export const TEST_BROKERS = {
+  amqpHost: process.env.HOOKRAIL_TEST_AMQP_HOST ?? '127.0.0.1',
+  amqpPort: process.env.HOOKRAIL_TEST_AMQP_PORT ?? '5672',
+  amqpUser: 'guest',
+  amqpPassword: 'guest',
+  sqsEndpoint: process.env.HOOKRAIL_TEST_SQS_ENDPOINT ?? 'http://127.0.0.1:9324',
+  sqsRegion: 'us-east-1',
+  pubsubEmulatorHost: process.env.HOOKRAIL_TEST_PUBSUB_EMULATOR_HOST ?? '127.0.0.1:8085',
+  pubsubProject: 'hookrail-test',
+  kafkaBrokers: TEST_KAFKA_BROKERS,
+};
+
+const amqpUrl = () =>
+  `amqp://${TEST_BROKERS.amqpUser}:${TEST_BROKERS.amqpPassword}@${TEST_BROKERS.amqpHost}:${TEST_BROKERS.amqpPort}`;
+
+export type TestHeaders = Record<string, string>;
+
+/**
+ * A durable queue (optionally dead-lettering to a fanout exchange bound to `<queue>.dead`, and
+ * with a direct exchange `exchange` to bind it to).
+ */
+export async function amqpQueue(
+  queue: string,
+  opts: { deadLetterExchange?: string; exchange?: string } = {},
+) {
+  const conn = await amqp.connect(amqpUrl());
+  const ch = await conn.createConfirmChannel();
+  if (opts.exchange) await ch.assertExchange(opts.exchange, 'direct', { durable: false });
+  if (opts.deadLetterExchange) {
+    await ch.assertExchange(opts.deadLetterExchange, 'fanout', { durable: false, autoDelete: false });
+    await ch.assertQueue(`${queue}.dead`, { durable: false });
+    await ch.bindQueue(`${queue}.dead`, opts.deadLetterExchange, '');
+  }
+  await ch.assertQueue(queue, {
+    durable: true,
+    ...(opts.deadLetterExchange ? { deadLetterExchange: opts.deadLetterExchange } : {}),
+  });
+  return {
+    async publish(bodies: (string | object)[], headers: TestHeaders = {}) {
+      for (const b of bodies)
+        ch.sendToQueue(queue, Buffer.from(typeof b === 'string' ? b : JSON.stringify(b)), {
+          persistent: true,
+          headers,
+        });
+      await ch.waitForConfirms();
+    },
+    async count(name = queue) {
+      return (await ch.checkQueue(name)).messageCount;
+    },
+    async close() {
+      await ch.deleteQueue(queue).catch(() => undefined);
+      await ch.deleteQueue(`${queue}.dead`).catch(() => undefined);
+      if (opts.exchange) await ch.deleteExchange(opts.exchange).catch(() => undefined);
+      await conn.close().catch(() => undefined);
+    },
+  };
+}
+
+/** An SQS queue (optionally with a redrive policy to `<queue>-dead` after `maxReceiveCount`). */
+export async function sqsQueue(queueName: string, opts: { endpoint?: string; deadLetter?: boolean } = {}) {
+  const client = new SQSClient({
+    endpoint: opts.endpoint ?? TEST_BROKERS.sqsEndpoint,
+    region: TEST_BROKERS.sqsRegion,
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
+  let attributes: Record<string, string> = {};
+  let deadUrl: string | undefined;
+  if (opts.deadLetter) {
+    deadUrl = (await client.send(new CreateQueueCommand({ QueueName: `${queueName}-dead` }))).QueueUrl!;
+    const arn = (
+      await client.send(new GetQueueAttributesCommand({ QueueUrl: deadUrl, AttributeNames: ['QueueArn'] }))
+    ).Attributes!.QueueArn!;
+    attributes = { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: arn, maxReceiveCount: '2' }) };
+  }
+  const url = (await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes })))
+    .QueueUrl!;
+  const count = async (u: string) =>
+    Number(
+      (
+        await client.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: u,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        )
+      ).Attributes?.ApproximateNumberOfMessages ?? 0,
+    );
+  return {
+    url,
+    async publish(bodies: (string | object)[], headers: TestHeaders = {}) {
+      const attrs: Record<string, MessageAttributeValue> = Object.fromEntries(
+        Object.entries(headers).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]),
+      );
+      for (let i = 0; i < bodies.length; i += 10)
+        await client.send(
+          new SendMessageBatchCommand({
+            QueueUrl: url,
+            Entries: bodies.slice(i, i + 10).map((b, j) => ({
+              Id: String(j),
+              MessageBody: typeof b === 'string' ? b : JSON.stringify(b),
+              MessageAttributes: attrs,
+            })),
+          }),
+        );
+    },
+    count: () => count(url),
+    deadCount: () => (deadUrl ? count(deadUrl) : Promise.resolve(0)),
+    async exists() {
+      return client.send(new GetQueueUrlCommand({ QueueName: queueName })).then(
+        () => true,
+        () => false,
+      );
+    },
+    close: async () => client.destroy(),
+  };
+}
+
+/** A topic and subscription on the Pub/Sub emulator (optionally with a dead-letter topic). */
+export async function pubsubSubscription(name: string, opts: { deadLetter?: boolean } = {}) {
+  const client = new PubSub({
+    projectId: TEST_BROKERS.pubsubProject,
+    apiEndpoint: TEST_BROKERS.pubsubEmulatorHost,
+    emulatorMode: true,
+  });
+  const [topic] = await client.createTopic(name);
+  let dead: { pull(): Promise<number> } | undefined;
+  let deadLetterPolicy;
+  if (opts.deadLetter) {
+    const [deadTopic] = await client.createTopic(`${name}-dead`);
+    const [deadSub] = await deadTopic.createSubscription(`${name}-dead`);
+    deadLetterPolicy = { deadLetterTopic: deadTopic.name, maxDeliveryAttempts: 5 };
+    const got: string[] = [];
+    deadSub.on('message', (m: { data: Buffer; ack(): void }) => {
+      got.push(m.data.toString());
+      m.ack();
+    });
+    dead = { pull: async () => got.length };
+  }
+  await topic.createSubscription(name, {
+    ackDeadlineSeconds: 10,
+    ...(deadLetterPolicy ? { deadLetterPolicy } : {}),
+  });
+  return {
+    subscriptionId: name,
+    async publish(bodies: (string | object)[], headers: TestHeaders = {}) {
+      await Promise.all(
+        bodies.map((b) =>
+          topic.publishMessage({
+            data: Buffer.from(typeof b === 'string' ? b : JSON.stringify(b)),
+            attributes: headers,
+          }),
+        ),
+      );
+    },
+    deadCount: () => dead?.pull() ?? Promise.resolve(0),
+    close: () => client.close(),
+  };
+}
+
+/** A topic on the local Kafka for a kafka broker source. */
+export async function kafkaTopic(topic: string) {
+  const kafka = new Kafka({
+    clientId: 'tests',
+    brokers: TEST_BROKERS.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+  const producer = kafka.producer();
+  await producer.connect();
+  return {
+    async publish(bodies: (string | object)[], headers: TestHeaders = {}) {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: bodies.map((b, i) => ({
+          key: String(i),
+          value: typeof b === 'string' ? b : JSON.stringify(b),
+          headers,
+        })),
+      });
+    },
+    async close() {
+      await producer.disconnect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    },
+  };
+}
