@@ -17,7 +17,7 @@ import { InFlight, type Session, type SubscriberOptions } from './subscriber';
  */
 const WAIT_SECONDS = 2;
 /** A received message stays invisible this long unless deleted or released. */
-const VISIBILITY_SECONDS = 30;
+const VISIBILITY_SECONDS = 10;
 /** A message that met a transient failure reappears after this long. */
 const RETRY_VISIBILITY_SECONDS = 2;
 

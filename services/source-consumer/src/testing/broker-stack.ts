@@ -87,7 +87,12 @@ export class BrokerStack {
   private services: RunningService[] = [];
 
   constructor(
-    private readonly opts: { projectType?: 'incoming' | 'outgoing'; env?: Record<string, string> } = {},
+    private readonly opts: {
+      projectType?: 'incoming' | 'outgoing';
+      env?: Record<string, string>;
+      /** false: the test runs source-consumers as processes of its own. */
+      inProcessConsumer?: boolean;
+    } = {},
   ) {}
 
   async setUp(): Promise<void> {
@@ -99,7 +104,8 @@ export class BrokerStack {
         dispatcherDefinition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix })),
       ),
     );
-    this.services.push(await startTestService(definition(this.consumerConfig())));
+    if (this.opts.inProcessConsumer !== false)
+      this.services.push(await startTestService(definition(this.consumerConfig())));
   }
 
   consumerConfig(env: Record<string, string> = {}) {
@@ -167,6 +173,11 @@ export class BrokerStack {
       },
       { timeoutMs, intervalMs: 100 },
     );
+  }
+
+  /** Distinct `n` of the deliveries tagged `tag` (messages published as `{tag, n}`). */
+  distinctTagged(tag: string): Set<number> {
+    return new Set(this.requestsTagged(tag).map((r) => (JSON.parse(r.body) as { n: number }).n));
   }
 
   /** Requests the receiver got whose JSON body has `tag` as its `tag` field. */

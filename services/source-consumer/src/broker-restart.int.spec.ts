@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { sqsQueue, waitFor } from '@hookrail/testkit';
+import { BrokerStack, pubSubFor } from './testing/broker-stack';
+import { PrivateElasticMq } from './testing/private-elasticmq';
+import { publishStream } from './testing/stream';
+
+jest.setTimeout(150_000);
+
+/**
+ * The broker goes away mid-stream and comes back (SQS: a private ElasticMQ with its messages on
+ * disk, restarted on the same port; the shared servers stay untouched). The source shows as
+ * unreachable meanwhile, resumes by itself, and no message is lost.
+ */
+describe('broker restart', () => {
+  let sqs: PrivateElasticMq;
+  let stack: BrokerStack;
+
+  beforeAll(async () => {
+    sqs = await PrivateElasticMq.start();
+    stack = new BrokerStack({ env: { HOOKRAIL_SQS_ENDPOINT: sqs.endpoint } });
+    await stack.setUp();
+  });
+  afterAll(async () => {
+    await stack?.tearDown();
+    await sqs?.remove();
+  });
+
+  it('loses none of 1,000 SQS messages when the broker restarts mid-stream, and shows it unreachable meanwhile', async () => {
+    const q = `hr-restart-${randomBytes(3).toString('hex')}`;
+    const queue = await sqsQueue(q, { endpoint: sqs.endpoint });
+    const source = await stack.createSource(pubSubFor('sqs', q, 4));
+    await stack.waitState(source, 'consuming');
+    const tag = 'restart';
+    await publishStream(queue, tag, {
+      total: 1000,
+      batches: 10,
+      intervalMs: 200,
+      between: async (b) => {
+        if (b !== 4) return;
+        await sqs.stop();
+        await stack.waitState(source, 'unreachable', 20_000);
+        await sqs.restart();
+      },
+    });
+    await stack.waitState(source, 'consuming', 30_000);
+    await waitFor('all 1,000 messages delivered', () => stack.distinctTagged(tag).size === 1000, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    }).catch((err: Error) => {
+      throw new Error(`${err.message}: ${stack.distinctTagged(tag).size} of 1000`);
+    });
+    await queue.close();
+  });
+});
