@@ -20,6 +20,8 @@ const WAIT_SECONDS = 2;
 const VISIBILITY_SECONDS = 10;
 /** A message that met a transient failure reappears after this long. */
 const RETRY_VISIBILITY_SECONDS = 2;
+/** SQS returns at most 10 messages per receive. */
+const RECEIVE_MAX = 10;
 
 export function sqsClient(s: SqsSettings): SQSClient {
   return new SQSClient({
@@ -113,22 +115,41 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
       }),
     );
 
+  // Each worker keeps receiving while its earlier batches are handled (at most `prefetch`
+  // messages in flight per worker): a round trip to SQS is far longer than handling a batch.
   const worker = async () => {
+    let held = 0;
+    const batches = new Set<Promise<void>>();
     while (!closing) {
+      while (held + RECEIVE_MAX > Math.max(RECEIVE_MAX, opts.prefetch)) await Promise.race(batches);
       const out = await client.send(
         new ReceiveMessageCommand({
           QueueUrl: queue.url,
-          MaxNumberOfMessages: Math.min(10, opts.prefetch),
+          MaxNumberOfMessages: Math.min(RECEIVE_MAX, opts.prefetch),
           WaitTimeSeconds: WAIT_SECONDS,
           VisibilityTimeout: VISIBILITY_SECONDS,
           MessageAttributeNames: ['All'],
         }),
       );
-      if (!out.Messages?.length) continue;
-      if (closing)
-        await release(out.Messages); // received while stopping: back to the queue now
-      else await inFlight.track(handleBatch(out.Messages));
+      const messages = out.Messages ?? [];
+      if (messages.length === 0) continue;
+      if (closing) {
+        await release(messages); // received while stopping: back to the queue now
+        break;
+      }
+      held += messages.length;
+      const batch: Promise<void> = inFlight
+        .track(handleBatch(messages))
+        .catch((err: unknown) => {
+          if (!closing) lost(err instanceof Error ? err : new Error(String(err)));
+        })
+        .finally(() => {
+          held -= messages.length;
+          batches.delete(batch);
+        });
+      batches.add(batch);
     }
+    await Promise.all(batches);
   };
   const workers = Array.from({ length: opts.workers }, () =>
     worker().catch((err: unknown) => {

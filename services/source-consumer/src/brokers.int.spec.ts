@@ -104,3 +104,46 @@ describe.each(KINDS)('%s broker source', (kind) => {
     expect(stack.requestsTagged(`stale-${kind}`)).toHaveLength(0);
   });
 });
+
+describe('outgoing project broker source (amqp)', () => {
+  it('sends the envelope like the events API: single by endpoint_id, broadcast by message type, custom headers', async () => {
+    const q = `hr-out-${randomBytes(3).toString('hex')}`;
+    const broker = await brokerFixture('amqp', q);
+    fixtures.push(broker);
+    const source = await stack.createSource(
+      pubSubFor('amqp', q),
+      { forward_headers: ['x-tenant'] },
+      'outgoing',
+    );
+    await stack.waitState(source, 'consuming');
+    await broker.publish(
+      [
+        {
+          endpoint_id: stack.endpointId,
+          event_type: 'invoice.paid',
+          data: { tag: 'out-single' },
+          custom_headers: { 'X-Custom': 'c1' },
+          idempotency_key: 'inv-1',
+        },
+      ],
+      { 'x-tenant': 'acme' },
+    );
+    const [single] = await stack.waitTagged('out-single', 1);
+    expect(JSON.parse(single.body)).toEqual({ tag: 'out-single' });
+    expect(single.headers).toMatchObject({
+      'x-hookrail-event-type': 'invoice.paid',
+      'x-custom': 'c1',
+      'x-tenant': 'acme',
+    });
+    expect(signatureValid(single)).toBe(true);
+
+    // poison: an unknown endpoint is rejected (dead-lettered) and the broadcast behind it flows
+    await broker.publish([{ endpoint_id: 'no-such-endpoint', event_type: 't', data: { tag: 'lost' } }]);
+    await broker.publish([{ event_type: 'news', data: { tag: 'out-broadcast' } }], {
+      'x-hookrail-message-type': 'broadcast',
+    });
+    await stack.waitTagged('out-broadcast', 1);
+    await waitFor('unknown endpoint dead-lettered', async () => (await broker.deadCount!()) === 1);
+    expect(stack.requestsTagged('lost')).toHaveLength(0);
+  });
+});

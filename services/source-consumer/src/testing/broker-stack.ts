@@ -129,8 +129,12 @@ export class BrokerStack {
    * projects, a subscription to the source): a new project is never in the router's short-lived
    * configuration cache, so its first event already sees its subscription.
    */
-  async createSource(pubSub: Record<string, unknown>, over: Partial<SourceDoc> = {}): Promise<SourceDoc> {
-    this.projectId = await makeProject(this.store, {}, this.opts.projectType ?? 'incoming');
+  async createSource(
+    pubSub: Record<string, unknown>,
+    over: Partial<SourceDoc> = {},
+    projectType: 'incoming' | 'outgoing' = this.opts.projectType ?? 'incoming',
+  ): Promise<SourceDoc> {
+    this.projectId = await makeProject(this.store, {}, projectType);
     const ep = await makeEndpoint(this.store, this.projectId, {
       name: 'sink',
       url: `${this.receiver.url}/hook`,
@@ -141,12 +145,12 @@ export class BrokerStack {
       pub_sub: pubSub,
       ...over,
     });
-    if (this.opts.projectType !== 'outgoing')
-      await makeSubscription(this.store, this.projectId, {
-        name: `sub-${source._id}`,
-        source_id: source._id,
-        endpoint_id: this.endpointId,
-      });
+    // Incoming projects route by source; outgoing ones by endpoint.
+    await makeSubscription(this.store, this.projectId, {
+      name: `sub-${source._id}`,
+      source_id: projectType === 'incoming' ? source._id : null,
+      endpoint_id: this.endpointId,
+    });
     await this.announce(source, 'created');
     return source;
   }
