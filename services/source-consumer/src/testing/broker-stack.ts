@@ -84,6 +84,8 @@ export class BrokerStack {
   receiver!: Receiver;
   projectId = '';
   endpointId = '';
+  /** The in-process source-consumer's HTTP address (health, metrics). */
+  consumerUrl = '';
   private services: RunningService[] = [];
 
   constructor(
@@ -104,8 +106,11 @@ export class BrokerStack {
         dispatcherDefinition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix })),
       ),
     );
-    if (this.opts.inProcessConsumer !== false)
-      this.services.push(await startTestService(definition(this.consumerConfig())));
+    if (this.opts.inProcessConsumer !== false) {
+      const consumer = await startTestService(definition(this.consumerConfig()));
+      this.consumerUrl = consumer.url;
+      this.services.push(consumer);
+    }
   }
 
   consumerConfig(env: Record<string, string> = {}) {
@@ -177,6 +182,13 @@ export class BrokerStack {
       },
       { timeoutMs, intervalMs: 100 },
     );
+  }
+
+  /** A sample of the in-process source-consumer's Prometheus metrics (0 when absent). */
+  async metric(name: string, labels: string): Promise<number> {
+    const text = await (await fetch(`${this.consumerUrl}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+    return line ? Number(line.split(' ').pop()) : 0;
   }
 
   /** Distinct `n` of the deliveries tagged `tag` (messages published as `{tag, n}`). */
