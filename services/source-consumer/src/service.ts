@@ -96,7 +96,8 @@ export function definition(
       const consumer = await bus.consume('source-consumer', {
         topic: 'config',
         handle: onChange,
-        concurrency: 1,
+        // Changes of different sources apply side by side; the registry keeps each source's in order.
+        concurrency: 16,
         sessionTimeoutMs: opts.assignmentSessionTimeoutMs ?? 10_000,
         onAssignment: (partitions) =>
           void assign(partitions).catch((err: unknown) =>
