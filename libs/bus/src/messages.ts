@@ -88,6 +88,9 @@ export const META_EVENT_TYPES = [
   'eventdelivery.success',
   'eventdelivery.failed',
   'endpoint.alert',
+  // A broker source's broker became unreachable / consumption resumed (source-consumer).
+  'source.unreachable',
+  'source.recovered',
 ] as const;
 
 export type MetaEventType = (typeof META_EVENT_TYPES)[number];

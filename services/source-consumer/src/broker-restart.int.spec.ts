@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { MetaMessage } from '@hookrail/bus';
 import { sqsQueue, waitFor } from '@hookrail/testkit';
 import { BrokerStack, pubSubFor } from './testing/broker-stack';
 import { PrivateElasticMq } from './testing/private-elasticmq';
@@ -28,6 +29,8 @@ describe('broker restart', () => {
   it('loses none of 1,000 SQS messages when the broker restarts mid-stream, and shows it unreachable meanwhile', async () => {
     const q = `hr-restart-${randomBytes(3).toString('hex')}`;
     const queue = await sqsQueue(q, { endpoint: sqs.endpoint });
+    const meta: MetaMessage[] = [];
+    await stack.bus.consume('test-meta', { topic: 'meta', handle: async (m) => void meta.push(m) });
     const source = await stack.createSource(pubSubFor('sqs', q, 4));
     await stack.waitState(source, 'consuming');
     const tag = 'restart';
@@ -49,6 +52,10 @@ describe('broker restart', () => {
     }).catch((err: Error) => {
       throw new Error(`${err.message}: ${stack.distinctTagged(tag).size} of 1000`);
     });
+    // the project is told once that its broker went away and once that it came back
+    await waitFor('source.recovered meta event', () => meta.some((m) => m.event_type === 'source.recovered'));
+    const ofSource = meta.filter((m) => (m.data as { source_id?: string }).source_id === source._id);
+    expect(ofSource.map((m) => m.event_type)).toEqual(['source.unreachable', 'source.recovered']);
     await queue.close();
   });
 });

@@ -138,6 +138,7 @@ export class SourceRegistry {
     const { settings, workers } = config;
     const kind = settings.kind;
     log.info({ kind, broker: describeBroker(settings), workers }, 'starting broker source');
+    let unreachable = false;
     const subscriber = startSubscriber(settings, {
       workers,
       prefetch: PREFETCH,
@@ -148,6 +149,14 @@ export class SourceRegistry {
       onState: (state, error) => {
         this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
         void this.report(source.project_id, source._id, state, error ?? null);
+        // One meta event per outage, not per reconnection attempt.
+        if (state === 'unreachable' && !unreachable) {
+          unreachable = true;
+          void this.announceHealth(source, 'source.unreachable', error ?? null);
+        } else if (state === 'consuming' && unreachable) {
+          unreachable = false;
+          void this.announceHealth(source, 'source.recovered', null);
+        }
       },
       onRejected: (reason, disposal) => {
         this.messages.inc({ kind, outcome: disposal });
@@ -164,6 +173,29 @@ export class SourceRegistry {
     await r.subscriber.stop();
     this.up.remove({ source_id: sourceId, kind: r.kind });
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
+  }
+
+  /** Tells the project (meta events, if it selected these types) that its broker went away or came back. */
+  private async announceHealth(
+    source: SourceDoc,
+    eventType: 'source.unreachable' | 'source.recovered',
+    error: string | null,
+  ): Promise<void> {
+    await this.deps.publisher
+      .publish('meta', [
+        {
+          project_id: source.project_id,
+          event_type: eventType,
+          data: { source_id: source._id, name: source.name, error, instance_id: this.deps.instanceId },
+          occurred_at: new Date().toISOString(),
+        },
+      ])
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { source_id: source._id, err: errorMessage(err) },
+          'could not publish source health meta event',
+        ),
+      );
   }
 
   /** Health writes of one source go in order, so the stored state is the latest one. */
