@@ -24,7 +24,15 @@ export interface HookrailConfig {
   service: ServiceName;
   instanceId: string;
   http: { host: string; port: number; bodyLimitBytes: number };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /** How often a started service checks MongoDB and Kafka, to log outages and recoveries. */
+  dependencyCheckMs: number;
+  log: {
+    level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /** One info line per HTTP request (gateway, ingest). */
+    requests: boolean;
+    /** One info line per delivery attempt (dispatcher). */
+    attempts: boolean;
+  };
   kafka: {
     brokers: string[];
     clientId: string;
@@ -57,6 +65,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       port,
       bodyLimitBytes: int(env, 'HOOKRAIL_HTTP_BODY_LIMIT_BYTES', 5 * 1024 * 1024, { min: 1024 }),
     },
+    dependencyCheckMs: int(env, 'HOOKRAIL_DEPENDENCY_CHECK_MS', 5000, { min: 100, max: 600_000 }),
     log: {
       level: oneOf(
         env,
@@ -64,6 +73,8 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
         ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
         'info',
       ),
+      requests: bool(env, 'HOOKRAIL_LOG_REQUESTS', true),
+      attempts: bool(env, 'HOOKRAIL_LOG_ATTEMPTS', true),
     },
     kafka: {
       brokers: list(env, 'HOOKRAIL_KAFKA_BROKERS', ['127.0.0.1:9092']),

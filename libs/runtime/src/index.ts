@@ -1,2 +1,4 @@
 export * from './health';
 export * from './service';
+export * from './access-log';
+export * from './dependency-watch';

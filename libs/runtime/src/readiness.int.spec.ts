@@ -1,30 +1,5 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { startService, type RunningService } from '@hookrail/runtime';
-import { testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
-
-/** A TCP proxy to the real MongoDB-protocol server that refuses connections until opened. */
-async function gatedProxy(target: { host: string; port: number }) {
-  let open = false;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (!open) return client.destroy();
-    const upstream = net.connect(target.port, target.host);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as AddressInfo).port,
-    open: () => void (open = true),
-    close: async () => {
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
+import { gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 const readyz = async (svc: RunningService) => {
   const res = await fetch(`${svc.url}/readyz`);

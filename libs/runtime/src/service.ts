@@ -6,6 +6,7 @@ import { Bus, type Publisher } from '@hookrail/bus';
 import { Store } from '@hookrail/store';
 import { createLogger, Metrics, startTracing, type Logger } from '@hookrail/telemetry';
 import { errorMessage } from '@hookrail/domain';
+import { DependencyWatch } from './dependency-watch';
 import { healthRouter } from './health';
 
 export interface ServiceContext {
@@ -113,6 +114,30 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
   const started = connect();
   started.catch(() => undefined);
 
+  const watch = new DependencyWatch();
+  const up = metrics.gauge('hookrail_dependency_up', 'Whether MongoDB / Kafka answered the last check', [
+    'dependency',
+  ]);
+  const checkDependencies = async () => {
+    if (!workerStarted || stopping) return;
+    const { mongodb, kafka } = await readiness();
+    for (const [dependency, ok] of Object.entries({ mongodb, kafka })) up.set({ dependency }, ok ? 1 : 0);
+    for (const change of watch.observe({ mongodb, kafka }, Date.now())) {
+      if (change.kind === 'down')
+        logger.warn({ dependency: change.dependency }, `${change.dependency} unreachable`);
+      else
+        logger.info(
+          { dependency: change.dependency, down_for_ms: change.downForMs },
+          `${change.dependency} recovered`,
+        );
+    }
+  };
+  const dependencyTimer = setInterval(
+    () => void checkDependencies().catch(() => undefined),
+    config.dependencyCheckMs,
+  );
+  dependencyTimer.unref();
+
   return {
     port,
     url: `http://${config.http.host}:${port}`,
@@ -121,6 +146,7 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     async stop() {
       if (stopping) return;
       stopping = true;
+      clearInterval(dependencyTimer);
       logger.info(`${config.service} stopping`);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -19,12 +19,19 @@ export async function connectMongo(url: string, opts: { appName?: string } = {})
   return conn;
 }
 
-export async function pingMongo(conn: Connection): Promise<boolean> {
+/** False when the server does not answer within `timeoutMs` (a cut connection can hang until the socket times out). */
+export async function pingMongo(conn: Connection, timeoutMs = 2000): Promise<boolean> {
+  if (!conn.db) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const ping = conn.db
+    .admin()
+    .command({ ping: 1 })
+    .then(() => true)
+    .catch(() => false);
   try {
-    if (!conn.db) return false;
-    await conn.db.admin().command({ ping: 1 });
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

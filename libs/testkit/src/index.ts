@@ -7,3 +7,5 @@ export * from './fixtures';
 export * from './private-mongo';
 export * from './documents';
 export * from './brokers';
+export * from './log-capture';
+export * from './gated-proxy';

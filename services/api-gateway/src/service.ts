@@ -3,7 +3,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
-import type { ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
 import type { GatewayDeps } from './deps';
 import { buildApiRouter } from './http/api-router';
@@ -39,6 +39,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         version: API_VERSION,
         serverUrl: `${config.urls.gatewayPublic}/api`,
       });
+      app.use(accessLog(logger, config.log.requests));
       const api = Router();
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));

@@ -64,6 +64,7 @@ export function definition(
         metrics,
         gates,
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
+        logAttempts: config.log.attempts,
       });
       const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 1000, handle: route });
       const sender = await bus.consume(SENDER_GROUP, {

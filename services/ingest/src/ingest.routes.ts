@@ -47,6 +47,7 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
       const target = await deps.lookup.find(req.params.maskId);
       if (!target) return reply('not_found', 404, fail('source not found'));
       const { source } = target;
+      res.locals.projectId = source.project_id;
 
       if (req.method === 'GET' && typeof req.query.crc_token === 'string') {
         return await answerCrc(deps, req.params.maskId, source, req.query.crc_token, reply);

@@ -1,7 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionRunner } from '@hookrail/functions';
-import type { ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
 
@@ -18,6 +18,7 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
     async start({ app, store, publisher, logger, metrics }) {
       const functions = await FunctionRunner.create();
       const lookup = new SourceLookup(store, opts.lookupTtlMs ?? 2000);
+      app.use(accessLog(logger, config.log.requests));
       app.use(
         ingestRouter({
           store,

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { NotFoundError, ok } from '@hookrail/domain';
+import type { AccessLogLocals } from '@hookrail/runtime';
 import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 import { authenticate, authorizeProject, requireAdmin } from '../auth/principal';
@@ -25,6 +26,10 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     const querySchema = spec.query ? object(spec.query, [], { additionalProperties: true }) : undefined;
     router[spec.method](spec.path, async (req, res) => {
       const end = duration.startTimer({ method: spec.method.toUpperCase(), route: spec.path });
+      Object.assign(res.locals, {
+        route: `/api${spec.path}`,
+        projectId: (req.params as Record<string, string>).projectID,
+      } satisfies AccessLogLocals);
       res.once('finish', () => end({ status: String(res.statusCode) }));
       const principal = await authenticate(req.headers.authorization, {
         cache: deps.cache,

@@ -36,10 +36,12 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
   const handle =
     (fn: Handler, manage = false) =>
     async (req: Request, res: import('express').Response) => {
+      res.locals.route = `/portal-api${req.route?.path ?? ''}`;
       const session = await authenticatePortal(portalCredential(req.headers.authorization, req.query.token), {
         store,
         now: deps.now,
       });
+      res.locals.projectId = session.project._id;
       if (manage) requireManage(session);
       const out = await fn(session, req);
       res.status(out.status ?? 200).json(ok(out.message, out.data));

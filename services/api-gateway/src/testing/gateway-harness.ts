@@ -5,6 +5,7 @@ import type { RunningService } from '@hookrail/runtime';
 import type { Bus, MessageOf, TopicKey } from '@hookrail/bus';
 import { connectTestStore, startTestService, testBus, testConfig, uniquePrefix } from '@hookrail/testkit';
 import type { Store } from '@hookrail/store';
+import type { Logger } from '@hookrail/telemetry';
 import { definition } from '../service';
 
 // starting a gateway creates its Kafka topics, which can take seconds on a busy machine
@@ -80,11 +81,12 @@ export class GatewayHarness {
   readonly prefix = uniquePrefix('gw');
   private bus?: Bus;
 
-  async start(env: Record<string, string> = {}): Promise<void> {
+  async start(env: Record<string, string> = {}, logger?: Logger): Promise<void> {
     this.store = await connectTestStore();
-    this.gateway = await startTestService(
-      definition(testConfig('api-gateway', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix, ...env })),
-    );
+    this.gateway = await startTestService({
+      ...definition(testConfig('api-gateway', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix, ...env })),
+      logger,
+    });
     const res = await fetch(`${this.gateway.url}/api/openapi.json`);
     this.checker = new OpenApiChecker(await res.json());
   }

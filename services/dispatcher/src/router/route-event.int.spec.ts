@@ -2,6 +2,7 @@ import { catchAllSubscriptionId } from '@hookrail/routing';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
 import {
+  captureLogs,
   connectTestStore,
   eventMessage,
   makeEndpoint,
@@ -23,12 +24,14 @@ describe('router: events aimed at endpoints without subscriptions, and events th
   const receivers: Receiver[] = [];
   let store: Store;
   let dispatcher: RunningService;
+  const logs = captureLogs('dispatcher');
 
   beforeAll(async () => {
     store = await connectTestStore();
-    dispatcher = await startTestService(
-      definition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix })),
-    );
+    dispatcher = await startTestService({
+      ...definition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix })),
+      logger: logs.logger,
+    });
   });
   afterAll(async () => {
     await dispatcher?.stop();
@@ -70,6 +73,19 @@ describe('router: events aimed at endpoints without subscriptions, and events th
       return e && e.events === 2 ? e : undefined;
     });
     expect(counted.events).toBe(2);
+    // one info line per attempt, naming what an operator searches by
+    const attempt = await waitFor('attempt logged', () =>
+      logs.lines().find((l) => l.msg === 'delivery attempt' && l.event_id === first.event_id),
+    );
+    expect(attempt).toMatchObject({
+      level: 'info',
+      project_id: projectId,
+      endpoint_id: ep._id,
+      attempt: 1,
+      http_status: 200,
+      outcome: 'Success',
+    });
+    expect(typeof attempt.latency_ms).toBe('number');
   });
 
   it('a deleted catch-all is made live again for an endpoint left without subscriptions; a subscribed endpoint gets none', async () => {
@@ -138,6 +154,9 @@ describe('router: events aimed at endpoints without subscriptions, and events th
         status_reason: c.reason,
         endpoints: [],
       });
+    expect(
+      logs.lines().find((l) => l.msg === 'event reached no endpoint' && l.event_id === cases[0].m.event_id),
+    ).toMatchObject({ level: 'info', project_id: projectId, reason: cases[0].reason });
     const metrics = await (await fetch(`${dispatcher.url}/metrics`)).text();
     expect(metrics).toMatch(/hookrail_events_unrouted_total\{reason="owner_has_no_endpoints",[^}]*\} [1-9]/);
     expect(rec.count()).toBe(0);

@@ -28,6 +28,8 @@ export interface SenderDeps {
   gates: readonly Gate[];
   /** Told about every attempt once its outcome is recorded (endpoint health: breaker, 410, alerts). */
   afterAttempt?: (ctx: GateContext, result: AttemptResult) => Promise<void>;
+  /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
+  logAttempts?: boolean;
   now?: () => number;
 }
 
@@ -186,8 +188,19 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       now: at,
     });
     attempts.inc({ outcome: outcome.status });
-    if (deps.logger.isLevelEnabled('debug'))
-      deps.logger.debug({ ...fields(), status: outcome.status }, 'delivery attempt');
+    const level = deps.logAttempts ? 'info' : 'debug';
+    if (deps.logger.isLevelEnabled(level))
+      deps.logger[level](
+        {
+          ...fields(),
+          attempt: delivery.attempts_made + 1,
+          http_status: result.kind === 'response' ? result.status : null,
+          latency_ms: result.kind === 'not_sent' ? null : Math.round(result.latencyMs),
+          outcome: outcome.status,
+          ...(result.kind !== 'response' && { error: result.message }),
+        },
+        'delivery attempt',
+      );
     await recorder.finish(
       delivery,
       outcome,

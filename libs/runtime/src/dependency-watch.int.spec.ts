@@ -1,0 +1,44 @@
+import { startService, type RunningService } from '@hookrail/runtime';
+import { captureLogs, gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
+
+describe('a started service logs a dependency outage once, and its recovery', () => {
+  let svc: RunningService | undefined;
+  afterAll(async () => {
+    await svc?.stop();
+  });
+
+  it('MongoDB cut off then back: one "unreachable" line, one "recovered" line with the outage length', async () => {
+    const proxy = await gatedProxy({ host: '127.0.0.1', port: 27017 }, true);
+    const logs = captureLogs('retry-scheduler');
+    try {
+      svc = await startService({
+        config: testConfig('retry-scheduler', {
+          HOOKRAIL_MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/hookrail-test?directConnection=true`,
+          HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('watch'),
+          HOOKRAIL_DEPENDENCY_CHECK_MS: '200',
+        }),
+        logger: logs.logger,
+        start: async () => undefined,
+      });
+      await svc.started;
+      const messages = () => logs.lines().map((l) => l.msg);
+      proxy.shut();
+      await waitFor('outage logged', () => messages().includes('mongodb unreachable'), { timeoutMs: 20_000 });
+      const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+      expect(metrics).toMatch(/hookrail_dependency_up\{dependency="mongodb",[^}]*\} 0/);
+      await new Promise((r) => setTimeout(r, 1000));
+      proxy.open();
+      const recovered = await waitFor(
+        'recovery logged',
+        () => logs.lines().find((l) => l.msg === 'mongodb recovered'),
+        { timeoutMs: 30_000 },
+      );
+      expect(recovered).toMatchObject({ level: 'info', dependency: 'mongodb' });
+      expect(recovered.down_for_ms).toBeGreaterThanOrEqual(1000);
+      expect(messages().filter((m) => m === 'mongodb unreachable')).toHaveLength(1);
+      expect(messages()).not.toContain('kafka unreachable');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
