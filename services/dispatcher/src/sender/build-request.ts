@@ -24,6 +24,15 @@ const RESERVED = new Set([
 ]);
 
 /**
+ * Ours and Standard Webhooks' names, and the project's signature header: a forwarded or custom
+ * header must never pass for (or sit beside) a signature Hookrail computed, which would happen
+ * where the endpoint has no valid secret or the name differs only in case.
+ */
+function isSignatureHeader(lower: string, signatureHeader: string): boolean {
+  return lower === signatureHeader || lower.startsWith('x-hookrail-') || lower.startsWith('webhook-');
+}
+
+/**
  * The body and headers of one attempt: compact JSON, our headers,
  * forwarded/custom headers, then signatures computed over the exact body bytes. Auth is added
  * last by the caller.
@@ -39,8 +48,10 @@ export function buildRequest(opts: {
   const { delivery, event, endpoint } = opts;
   const body = Buffer.from(delivery.payload ?? event.raw, 'utf8');
   const headers: Record<string, string> = {};
+  const signatureHeader = opts.signature.header.toLowerCase();
   for (const [name, value] of Object.entries(event.forward_headers)) {
-    if (!RESERVED.has(name.toLowerCase())) headers[name] = String(value);
+    const lower = name.toLowerCase();
+    if (!RESERVED.has(lower) && !isSignatureHeader(lower, signatureHeader)) headers[name] = String(value);
   }
   Object.assign(headers, {
     'Content-Type': 'application/json',
