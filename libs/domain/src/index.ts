@@ -4,3 +4,4 @@ export * from './time';
 export * from './envelope';
 export * from './secret-box';
 export * from './coalescer';
+export * from './map-paths';
