@@ -28,7 +28,8 @@ const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'ret
 
 describe('Helm chart charts/hookrail', () => {
   beforeAll(() => {
-    if (!existsSync(helm)) throw new Error(`helm not found at ${helm}: run deploy/local/provision.sh --test-tools`);
+    if (!existsSync(helm))
+      throw new Error(`helm not found at ${helm}: run deploy/local/provision.sh --test-tools`);
   });
 
   it('passes helm lint', () => {

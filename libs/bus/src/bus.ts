@@ -152,7 +152,8 @@ export class Bus {
       const meta = await admin.fetchTopicMetadata({ topics: [topic] });
       const partitionMetadata = meta.topics[0].partitions;
       const partition = Partitioners.DefaultPartitioner();
-      return (messageKey) => partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
+      return (messageKey) =>
+        partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
     } finally {
       await admin.disconnect();
     }

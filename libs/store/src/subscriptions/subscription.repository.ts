@@ -51,7 +51,15 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
     doc: Omit<SubscriptionDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>,
   ): Promise<SubscriptionDoc> {
     const now = new Date();
-    const { _id, ...fields } = doc;
+    // The stamps are this method's own (a full document may be passed).
+    const {
+      _id,
+      project_id: _p,
+      created_at: _c,
+      updated_at: _u,
+      deleted_at: _d,
+      ...fields
+    } = doc as SubscriptionDoc;
     const stored = await this.model
       .findOneAndUpdate(
         { _id, project_id: projectId },

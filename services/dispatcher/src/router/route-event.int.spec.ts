@@ -10,6 +10,7 @@ import {
   makeSubscription,
   startReceiver,
   startTestService,
+  subscriptionDoc,
   testBus,
   testConfig,
   uniquePrefix,
@@ -95,20 +96,10 @@ describe('router: events aimed at endpoints without subscriptions, and events th
     const subscribed = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'acme' });
     await makeSubscription(store, projectId, { endpoint_id: subscribed._id }, { event_types: ['user.*'] });
     const catchAll = catchAllSubscriptionId(bare._id, bare.created_at);
-    await store.subscriptions.ensureLive(projectId, {
-      _id: catchAll,
-      name: 'made earlier',
-      type: 'api',
-      source_id: null,
-      endpoint_id: bare._id,
-      app_id: null,
-      delivery_mode: 'at_least_once',
-      function: null,
-      alert_config: null,
-      rate_limit_config: null,
-      filter_config: { event_types: ['*'], filter: { body_json: '{}', headers_json: '{}' } },
-      retry_config: null,
-    });
+    await store.subscriptions.ensureLive(
+      projectId,
+      subscriptionDoc(projectId, { _id: catchAll, endpoint_id: bare._id }),
+    );
     await store.subscriptions.softDelete(projectId, catchAll);
 
     const fanout = eventMessage(projectId, { target: { mode: 'fanout', owner_id: 'acme' } });
