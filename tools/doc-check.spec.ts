@@ -31,7 +31,7 @@ describe('documentation references (tools/doc-check.ts)', () => {
       expect(checkDocuments(base)).toEqual([]);
     });
 
-    it('reports missing files, paths outside the repository and ../shared', () => {
+    it('reports missing files and paths outside the repository, in links, code and prose', () => {
       writeFileSync(
         path.join(base, 'README.md'),
         [
@@ -39,11 +39,11 @@ describe('documentation references (tools/doc-check.ts)', () => {
           '[out](../elsewhere/notes.md)',
           'run `bash deploy/local/missing.sh start`',
           '```bash\ncat libs/store/nope.ts\n```',
-          'shared scripts live in ../shared/tools',
+          'sibling scripts live in ../sibling/tools',
         ].join('\n'),
       );
       expect(checkDocuments(base).map((p) => p.message)).toEqual([
-        'mentions ../shared, which is not part of the repository',
+        'mentions ../sibling/tools, which is outside the repository',
         'link docs/gone.md: no such file',
         'link ../elsewhere/notes.md points outside the repository',
         'libs/store/nope.ts: no such file or directory',

@@ -84,8 +84,13 @@ export function checkDocuments(base = root): Problem[] {
   for (const file of documents(base)) {
     const markdown = readFileSync(path.join(base, file), 'utf8');
     const dir = path.dirname(path.join(base, file));
-    if (markdown.includes('../shared'))
-      problems.push({ file, message: 'mentions ../shared, which is not part of the repository' });
+    // A relative path in prose that climbs out of the repository (links and code are checked below).
+    const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+    for (const m of prose.matchAll(/(?:^|\s)(\.\.\/[\w./-]+)/g)) {
+      const abs = path.resolve(dir, m[1]);
+      if (!inside(abs) && !inside(path.resolve(base, m[1])))
+        problems.push({ file, message: `mentions ${m[1]}, which is outside the repository` });
+    }
     for (const target of linkTargets(markdown)) {
       const abs = path.resolve(dir, decodeURIComponent(target));
       if (!inside(abs)) problems.push({ file, message: `link ${target} points outside the repository` });
