@@ -27,6 +27,7 @@ import {
 import { brokerFixture } from '../services/source-consumer/src/testing/broker-fixture';
 import { pubSubFor, type Kind } from '../services/source-consumer/src/testing/broker-stack';
 import { CpuMeter, startService, stopService } from './support/processes';
+import type { ProjectId } from '@hookrail/domain';
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +65,7 @@ async function main() {
       if (m.source_id) eventsBySource.set(m.source_id, (eventsBySource.get(m.source_id) ?? 0) + 1);
     },
   });
-  const announce = async (projectId: string, id: string, op: ConfigMessage['op']) =>
+  const announce = async (projectId: ProjectId, id: string, op: ConfigMessage['op']) =>
     (await bus.connectPublisher()).publish('config', [{ project_id: projectId, resource: 'source', id, op }]);
 
   /** Publishes N messages to a new source of `kind`, enables it and waits for `done(sourceId)`. */

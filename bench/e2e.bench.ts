@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
-import { newId } from '@hookrail/domain';
+import { asProjectId, newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
 import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
 import { CpuMeter, serverPid, startService, stopService, type ServiceProcess } from './support/processes';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: `bench-${newId()}`, type: 'incoming' }),
   }).then((r) => r.json())) as { data: { uid: string; api_key: { key: string } } };
-  const projectId = created.data.uid;
+  const projectId = asProjectId(created.data.uid);
   const apiKey = created.data.api_key.key;
   const now = new Date();
   const source = await makeSource(store, projectId, { name: 'bench' });

@@ -13,7 +13,7 @@
  * more than `--budget` seconds in all; a call over 10 s is its own warm-up and is sampled twice.
  */
 import { parseArgs } from 'node:util';
-import { idFrom } from '@hookrail/domain';
+import { asProjectId, idFrom } from '@hookrail/domain';
 import {
   DEFAULT_PROJECT_CONFIG,
   Store,
@@ -47,7 +47,7 @@ const T_END = Date.UTC(2026, 9, 1);
 const SPAN_MS = 30 * 86_400_000;
 const eventTime = (i: number) => T_END - SPAN_MS + Math.floor((i * SPAN_MS) / EVENTS);
 
-const PROJECT = idFrom('bench-lists/project', T_END - SPAN_MS - 1);
+const PROJECT = asProjectId(idFrom('bench-lists/project', T_END - SPAN_MS - 1));
 const endpointId = (k: number) => idFrom(`bench-lists/endpoint/${k}`, T_END - SPAN_MS - 1);
 const sourceId = (k: number) => idFrom(`bench-lists/source/${k}`, T_END - SPAN_MS - 1);
 const eventId = (i: number) => idFrom(`bench-lists/event/${i}`, eventTime(i));

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DeliveryMessage, RetryMessage } from '@hookrail/bus';
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import { TEST_MONGODB_URL, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 const { values } = parseArgs({
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   const tickMs = 50;
   const perTick = (rate * tickMs) / 1000;
   const started = Date.now();
+  const PROJECT = newProjectId();
   let sent = 0;
   while (sent < total) {
     const target = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + perTick);
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
     for (; sent < target; sent++) {
       batch.push({
         delivery_id: newId(),
-        project_id: 'bench',
+        project_id: PROJECT,
         endpoint_id: `ep-${sent % 200}`,
         event_id: newId(),
         due_at: new Date(Date.now() + 1000 + Math.random() * 2000).toISOString(),

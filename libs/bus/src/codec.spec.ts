@@ -1,10 +1,11 @@
+import { asProjectId } from '@hookrail/domain';
 import { decodeMessage, encodeMessage, PoisonMessageError } from './codec';
 import { TOPICS, topicName } from './topics';
 import type { DeliveryMessage } from './messages';
 
 const delivery: DeliveryMessage = {
   delivery_id: '01JD0000000000000000000001',
-  project_id: '01JD0000000000000000000002',
+  project_id: asProjectId('01JD0000000000000000000002'),
   endpoint_id: '01JD0000000000000000000003',
   event_id: '01JD0000000000000000000004',
   reason: 'initial',

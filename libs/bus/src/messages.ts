@@ -1,3 +1,4 @@
+import type { ProjectId } from '@hookrail/domain';
 /**
  * Message shapes on the Kafka topics. Messages carry ids and the facts a consumer needs; MongoDB
  * holds the queryable record. Two messages carry payloads, because Kafka holds them durably before
@@ -15,7 +16,7 @@ export type EventTarget =
 
 export interface EventMessage {
   event_id: string;
-  project_id: string;
+  project_id: ProjectId;
   source_id?: string;
   event_type: string;
   target: EventTarget;
@@ -53,7 +54,7 @@ export interface FirstSend {
 
 export interface DeliveryMessage {
   delivery_id: string;
-  project_id: string;
+  project_id: ProjectId;
   endpoint_id: string;
   event_id: string;
   /** Why this send happens now: first try, a due retry, a manual resend. */
@@ -66,7 +67,7 @@ export interface DeliveryMessage {
 
 export interface RetryMessage {
   delivery_id: string;
-  project_id: string;
+  project_id: ProjectId;
   endpoint_id: string;
   /** When the delivery may be sent again (RFC 3339). */
   due_at: string;
@@ -96,7 +97,7 @@ export const META_EVENT_TYPES = [
 export type MetaEventType = (typeof META_EVENT_TYPES)[number];
 
 export interface MetaMessage {
-  project_id: string;
+  project_id: ProjectId;
   event_type: MetaEventType;
   /** Set when an already stored meta event is (re)sent; absent for a new occurrence. */
   meta_event_id?: string;
@@ -105,7 +106,7 @@ export interface MetaMessage {
 }
 
 export interface ConfigMessage {
-  project_id: string;
+  project_id: ProjectId;
   resource: 'project' | 'source' | 'endpoint' | 'subscription' | 'portal_link';
   id: string;
   op: 'created' | 'updated' | 'deleted';

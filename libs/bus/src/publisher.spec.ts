@@ -1,7 +1,9 @@
 import type { Producer, ProducerBatch } from 'kafkajs';
-import { DomainError } from '@hookrail/domain';
+import { DomainError, newProjectId } from '@hookrail/domain';
 import { BatchingPublisher } from './publisher';
 import type { ConfigMessage } from './messages';
+
+const PROJECT = newProjectId();
 
 /** A stand-in for kafkajs' producer that records produce requests (the publisher's batching is pure logic). */
 function recordingProducer(fail?: (b: ProducerBatch) => boolean) {
@@ -16,7 +18,7 @@ function recordingProducer(fail?: (b: ProducerBatch) => boolean) {
   return { producer, batches };
 }
 
-const msg = (id: string): ConfigMessage => ({ project_id: 'p', resource: 'endpoint', id, op: 'updated' });
+const msg = (id: string): ConfigMessage => ({ project_id: PROJECT, resource: 'endpoint', id, op: 'updated' });
 const count = (b: ProducerBatch) => b.topicMessages!.reduce((n, t) => n + t.messages.length, 0);
 
 describe('BatchingPublisher', () => {

@@ -32,3 +32,21 @@ export function idFrom(seed: string, time: Date | number): string {
   }
   return encodeTime(typeof time === 'number' ? time : time.getTime(), 10) + suffix;
 }
+
+/**
+ * A project's id, branded: every store repository takes one, so a query without its project does
+ * not compile. Ids become `ProjectId` where they enter from outside (an authorised request, an
+ * admin operation, a test); documents and our own Kafka messages carry them branded already.
+ */
+export type ProjectId = string & { readonly __brand: 'ProjectId' };
+
+/** Brands `value` as a project id; throws unless it is an id (a ULID). */
+export function asProjectId(value: string): ProjectId {
+  if (!isId(value)) throw new Error(`not a project id: ${JSON.stringify(value)}`);
+  return value as ProjectId;
+}
+
+/** A fresh project id (new projects, tests). */
+export function newProjectId(): ProjectId {
+  return newId() as ProjectId;
+}

@@ -1,6 +1,8 @@
 import type { EventMessage } from '@hookrail/bus';
-import { UnavailableError } from '@hookrail/domain';
+import { UnavailableError, newProjectId } from '@hookrail/domain';
 import { acceptMessage, type AcceptMessageDeps, type MessageSource } from './accept-message.usecase';
+
+const PRJ1 = newProjectId();
 
 // Pure rule tests: Kafka, the sandbox and the endpoint lookup are plain functions here; the real
 // ones run in services/source-consumer integration tests.
@@ -19,7 +21,7 @@ function deps(over: Partial<AcceptMessageDeps> = {}) {
 
 const source: MessageSource = {
   _id: 'SRC1',
-  project_id: 'PRJ1',
+  project_id: PRJ1,
   forward_headers: ['x-trace'],
   idempotency_keys: ['request.body.id'],
 };

@@ -1,5 +1,5 @@
 import type { EventMessage } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
+import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import { DEFAULT_EVENT_TYPE } from './accept-request.usecase';
 import { MESSAGE_TYPE_HEADER, readBrokerEnvelope } from './broker-envelope';
 import { prepareEvent, type PreparingSource, type RunFunction } from './prepare-event';
@@ -28,7 +28,7 @@ export interface AcceptMessageDeps {
   publish(message: EventMessage): Promise<void>;
   runFunction: RunFunction;
   /** Whether the endpoint exists in the project; may throw a retriable error (database down). */
-  endpointExists(projectId: string, endpointId: string): Promise<boolean>;
+  endpointExists(projectId: ProjectId, endpointId: string): Promise<boolean>;
   newId(): string;
   now(): Date;
 }

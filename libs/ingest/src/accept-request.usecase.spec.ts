@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { EventMessage } from '@hookrail/bus';
-import { UnavailableError } from '@hookrail/domain';
+import { UnavailableError, newProjectId } from '@hookrail/domain';
 import type { FunctionResult } from '@hookrail/functions';
 import { acceptRequest, type AcceptRequestDeps, type IngestSource } from './accept-request.usecase';
+
+const PRJ1 = newProjectId();
 
 // Pure rule tests: the sandbox and Kafka are replaced by plain functions here; the real ones are
 // exercised in services/ingest integration tests.
@@ -21,7 +23,7 @@ function deps(over: Partial<AcceptRequestDeps> = {}) {
 
 const source: IngestSource = {
   _id: 'SRC1',
-  project_id: 'PRJ1',
+  project_id: PRJ1,
   is_disabled: false,
   forward_headers: ['X-Forward-Me'],
   idempotency_keys: ['request.body.id'],
@@ -41,7 +43,7 @@ describe('acceptRequest', () => {
     expect(published).toEqual([
       {
         event_id: 'EVT1',
-        project_id: 'PRJ1',
+        project_id: PRJ1,
         source_id: 'SRC1',
         event_type: '*',
         target: { mode: 'source' },

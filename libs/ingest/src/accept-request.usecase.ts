@@ -6,7 +6,7 @@ import {
   type OpenSecret,
   type VerifierConfig,
 } from '@hookrail/signing';
-import { toTimestamp } from '@hookrail/domain';
+import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import { prepareEvent, type RunFunction } from './prepare-event';
 import { publishAccepted } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
@@ -14,7 +14,7 @@ import { pickForwardHeaders } from './request-headers';
 /** The parts of a source the ingest rules need (a SourceDoc fits). */
 export interface IngestSource {
   _id: string;
-  project_id: string;
+  project_id: ProjectId;
   provider?: string | null;
   is_disabled: boolean;
   forward_headers?: string[] | null;

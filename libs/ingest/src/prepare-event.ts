@@ -1,11 +1,12 @@
 import type { FunctionResult } from '@hookrail/functions';
 import { idempotencyKey } from './idempotency';
 import { parseBody } from './parse-body';
+import type { ProjectId } from '@hookrail/domain';
 
 /** The parts of a source that shape its events (a SourceDoc fits). */
 export interface PreparingSource {
   _id: string;
-  project_id: string;
+  project_id: ProjectId;
   idempotency_keys?: string[] | null;
   body_function?: string | null;
   header_function?: string | null;

@@ -1,5 +1,6 @@
 import { createdRangeOf, type DeliveryDoc, type DeliveryStatus } from '@hookrail/store';
 import { resendLoaded, type OperationDeps } from './resend.usecase';
+import type { ProjectId } from '@hookrail/domain';
 
 type RetriableStatus = 'Failure' | 'Discarded';
 
@@ -25,7 +26,7 @@ export interface BatchResult {
 /** Batch retry by filter: every matching delivery in Failure or Discarded is resent. */
 export async function batchRetry(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   f: DeliveryFilter,
 ): Promise<BatchResult> {
   const given = typeof f.status === 'string' ? [f.status] : (f.status ?? []);

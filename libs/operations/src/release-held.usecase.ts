@@ -1,5 +1,5 @@
 import type { RetryMessage } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
+import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import type { OperationDeps } from './resend.usecase';
 
 // Dispatchers cache endpoint settings for up to 2 s (services/dispatcher config cache): released
@@ -14,7 +14,7 @@ export const RELEASE_DELAY_MS = 3000;
  */
 export async function releaseHeldDeliveries(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   endpointId: string,
   now = Date.now(),
 ): Promise<number> {

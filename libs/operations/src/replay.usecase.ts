@@ -1,5 +1,5 @@
 import type { DeliveryMessage } from '@hookrail/bus';
-import { newId } from '@hookrail/domain';
+import { newId, type ProjectId } from '@hookrail/domain';
 import { createdRangeOf, type DeliveryDoc, type EventDoc } from '@hookrail/store';
 import { BATCH_LIMIT, type BatchResult } from './batch-retry.usecase';
 import type { OperationDeps } from './resend.usecase';
@@ -16,7 +16,7 @@ export type ReplayOutcome =
  */
 export async function replayEvent(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   eventId: string,
 ): Promise<ReplayOutcome> {
   const event = await deps.store.events.findById(projectId, eventId);
@@ -35,7 +35,7 @@ export interface EventFilter {
 /** Batch replay by filter (event ids, source, time range). */
 export async function batchReplay(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   f: EventFilter,
 ): Promise<BatchResult> {
   const rows = await deps.store.events.list(
@@ -54,7 +54,7 @@ export async function batchReplay(
 
 async function replayLoaded(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   events: EventDoc[],
 ): Promise<DeliveryDoc[]> {
   if (events.length === 0) return [];

@@ -1,5 +1,6 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
 import type { DeliveryDoc, DeliveryStatus, Store } from '@hookrail/store';
+import type { ProjectId } from '@hookrail/domain';
 
 export type ResendMode = 'resend' | 'force';
 
@@ -26,7 +27,7 @@ export interface OperationDeps {
  */
 export async function resendDeliveries(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   ids: readonly string[],
   mode: ResendMode,
 ): Promise<Map<string, ResendOutcome>> {
@@ -37,7 +38,7 @@ export async function resendDeliveries(
 /** As `resendDeliveries`, for deliveries already loaded (batch retry by filter). */
 export async function resendLoaded(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   found: readonly DeliveryDoc[],
   ids: readonly string[],
   mode: ResendMode,
@@ -85,7 +86,7 @@ export async function resendLoaded(
 /** One delivery (the API's resend and force resend of a single id). */
 export async function resendDelivery(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
   mode: ResendMode,
 ): Promise<ResendOutcome> {

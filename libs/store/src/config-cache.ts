@@ -4,6 +4,7 @@ import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
 import type { SubscriptionDoc } from './subscriptions/subscription.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 /** Configuration is read on every event; this long a change may take to be seen (documented). */
 export const CONFIG_TTL_MS = 2000;
@@ -27,31 +28,31 @@ export class ConfigCache {
     return this.get(`k:${keyId}`, () => this.store.apiKeys.findByKeyId(keyId));
   }
 
-  project(projectId: string): Promise<ProjectDoc | null> {
+  project(projectId: ProjectId): Promise<ProjectDoc | null> {
     return this.get(`p:${projectId}`, async () => {
       const p = await this.store.projects.findById(projectId);
       return p ? { ...p, config: { ...DEFAULT_PROJECT_CONFIG, ...(p.config ?? {}) } } : null;
     });
   }
 
-  endpoint(projectId: string, endpointId: string): Promise<EndpointDoc | null> {
+  endpoint(projectId: ProjectId, endpointId: string): Promise<EndpointDoc | null> {
     return this.get(`e:${projectId}:${endpointId}`, () =>
       this.store.endpoints.findById(projectId, endpointId),
     );
   }
 
-  subscription(projectId: string, subscriptionId: string): Promise<SubscriptionDoc | null> {
+  subscription(projectId: ProjectId, subscriptionId: string): Promise<SubscriptionDoc | null> {
     return this.get(`s:${projectId}:${subscriptionId}`, () =>
       this.store.subscriptions.findById(projectId, subscriptionId),
     );
   }
 
   /** Every live subscription of a project (routing filters them in memory). */
-  async subscriptions(projectId: string): Promise<SubscriptionDoc[]> {
+  async subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
     return (await this.get(`ss:${projectId}`, () => this.store.subscriptions.listAll(projectId))) ?? [];
   }
 
-  async endpointIdsOfOwner(projectId: string, ownerId: string): Promise<Set<string>> {
+  async endpointIdsOfOwner(projectId: ProjectId, ownerId: string): Promise<Set<string>> {
     return (
       (await this.get(`o:${projectId}:${ownerId}`, async () => {
         const eps = await this.store.endpoints.listByOwner(projectId, ownerId);
@@ -61,7 +62,7 @@ export class ConfigCache {
   }
 
   /** Forget everything of a project, its API keys included (something of it changed). */
-  invalidate(projectId: string): void {
+  invalidate(projectId: ProjectId): void {
     for (const [key, entry] of this.cache.entries()) {
       const keyOfProject =
         key.startsWith('k:') && (entry.value as ApiKeyDoc | null)?.project_id === projectId;

@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, type ProjectId } from '@hookrail/domain';
 import type {
   DeliveryAttempt,
   DeliveryDoc,
@@ -14,7 +14,7 @@ import type {
 
 const stamps = (at = new Date()) => ({ created_at: at, updated_at: at, deleted_at: null });
 
-export function eventDoc(projectId: string, over: Partial<EventDoc> = {}): EventDoc {
+export function eventDoc(projectId: ProjectId, over: Partial<EventDoc> = {}): EventDoc {
   return {
     _id: newId(),
     project_id: projectId,
@@ -40,7 +40,7 @@ export function eventDoc(projectId: string, over: Partial<EventDoc> = {}): Event
 }
 
 export function deliveryDoc(
-  projectId: string,
+  projectId: ProjectId,
   over: Partial<DeliveryDoc> & { event_id: string; endpoint_id: string },
 ): DeliveryDoc {
   return {
@@ -63,7 +63,7 @@ export function deliveryDoc(
   };
 }
 
-export function endpointDoc(projectId: string, over: Partial<EndpointDoc> = {}): EndpointDoc {
+export function endpointDoc(projectId: ProjectId, over: Partial<EndpointDoc> = {}): EndpointDoc {
   const id = newId();
   return {
     _id: id,
@@ -92,7 +92,7 @@ export function endpointDoc(projectId: string, over: Partial<EndpointDoc> = {}):
   };
 }
 
-export function sourceDoc(projectId: string, over: Partial<SourceDoc> = {}): SourceDoc {
+export function sourceDoc(projectId: ProjectId, over: Partial<SourceDoc> = {}): SourceDoc {
   const id = newId();
   return {
     _id: id,
@@ -116,7 +116,7 @@ export function sourceDoc(projectId: string, over: Partial<SourceDoc> = {}): Sou
 }
 
 export function subscriptionDoc(
-  projectId: string,
+  projectId: ProjectId,
   over: Partial<SubscriptionDoc> & { endpoint_id: string },
 ): SubscriptionDoc {
   const id = newId();
@@ -138,7 +138,7 @@ export function subscriptionDoc(
   };
 }
 
-export function portalLinkDoc(projectId: string, over: Partial<PortalLinkDoc> = {}): PortalLinkDoc {
+export function portalLinkDoc(projectId: ProjectId, over: Partial<PortalLinkDoc> = {}): PortalLinkDoc {
   const id = newId();
   return {
     _id: id,
@@ -157,7 +157,7 @@ export function portalLinkDoc(projectId: string, over: Partial<PortalLinkDoc> = 
   };
 }
 
-export function metaEventDoc(projectId: string, over: Partial<MetaEventDoc> = {}): MetaEventDoc {
+export function metaEventDoc(projectId: ProjectId, over: Partial<MetaEventDoc> = {}): MetaEventDoc {
   return {
     _id: newId(),
     project_id: projectId,

@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { EventMessage } from '@hookrail/bus';
 import {
   DEFAULT_PROJECT_CONFIG,
@@ -18,7 +18,7 @@ export async function makeProject(
   config: Partial<ProjectConfig> = {},
   type: 'incoming' | 'outgoing' = 'incoming',
 ) {
-  const id = newId();
+  const id = newProjectId();
   await store.projects.insert({
     _id: id,
     name: `p-${id}`,
@@ -30,7 +30,7 @@ export async function makeProject(
 
 export async function makeEndpoint(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   over: Partial<EndpointDoc> & { url: string },
 ) {
   const now = new Date();
@@ -45,13 +45,13 @@ export async function makeEndpoint(
   return store.endpoints.insert(projectId, endpointDoc(projectId, { secrets: [secret], ...over }));
 }
 
-export async function makeSource(store: Store, projectId: string, over: Partial<SourceDoc> = {}) {
+export async function makeSource(store: Store, projectId: ProjectId, over: Partial<SourceDoc> = {}) {
   return store.sources.insert(projectId, sourceDoc(projectId, over));
 }
 
 export async function makeSubscription(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   over: Partial<SubscriptionDoc> & { endpoint_id: string },
   filter: { event_types?: string[]; body?: object; headers?: object } = {},
 ) {
@@ -66,20 +66,20 @@ export async function makeSubscription(
 }
 
 /** A stored event as the router writes it (for tests of the read side and manual operations). */
-export async function makeEvent(store: Store, projectId: string, over: Partial<EventDoc> = {}) {
+export async function makeEvent(store: Store, projectId: ProjectId, over: Partial<EventDoc> = {}) {
   return store.events.insert(projectId, eventDoc(projectId, { status: 'Success', ...over }));
 }
 
 /** A stored delivery as the router and sender write it. */
 export async function makeDelivery(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   over: Partial<DeliveryDoc> & { event_id: string; endpoint_id: string },
 ) {
   return store.deliveries.insert(projectId, deliveryDoc(projectId, { subscription_id: newId(), ...over }));
 }
 
-export function eventMessage(projectId: string, over: Partial<EventMessage> = {}): EventMessage {
+export function eventMessage(projectId: ProjectId, over: Partial<EventMessage> = {}): EventMessage {
   const data = (over.data ?? { amount: 42, customer: { tier: 'gold' } }) as object;
   return {
     event_id: newId(),

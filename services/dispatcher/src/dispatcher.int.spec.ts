@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { exportJWK, generateKeyPair } from 'jose';
-import { newId } from '@hookrail/domain';
+import { newId, type ProjectId } from '@hookrail/domain';
 import type { RetryMessage } from '@hookrail/bus';
 import { deliveryId } from '@hookrail/routing';
 import type { RunningService } from '@hookrail/runtime';
@@ -58,7 +58,7 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
   };
   const publish = async (...ms: ReturnType<typeof eventMessage>[]) =>
     (await bus.connectPublisher()).publish('events', ms);
-  const deliveriesOf = (projectId: string, eventId: string) =>
+  const deliveriesOf = (projectId: ProjectId, eventId: string) =>
     store.deliveries.listByEvents(projectId, [eventId]);
 
   it('delivers with the documented headers, simple and Standard Webhooks signatures over the exact bytes, and records the attempt', async () => {

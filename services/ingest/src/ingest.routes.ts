@@ -1,7 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import getRawBody from 'raw-body';
 import type { Publisher } from '@hookrail/bus';
-import { fail, newId, ok, toTimestamp, UnavailableError, type SecretBox } from '@hookrail/domain';
+import {
+  fail,
+  newId,
+  ok,
+  toTimestamp,
+  UnavailableError,
+  type SecretBox,
+  type ProjectId,
+} from '@hookrail/domain';
 import type { FunctionRunner } from '@hookrail/functions';
 import { acceptRequest, normaliseHeaders, type AcceptOutcome } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';
@@ -112,7 +120,7 @@ function respond(
   outcome: AcceptOutcome,
   source: {
     _id: string;
-    project_id: string;
+    project_id: ProjectId;
     custom_response?: { body: string; content_type: string } | null;
   },
   logger: Logger,
@@ -152,7 +160,7 @@ async function answerCrc(
   maskId: string,
   source: {
     _id: string;
-    project_id: string;
+    project_id: ProjectId;
     provider: string | null;
     provider_config: Record<string, unknown> | null;
     verifier: Record<string, unknown> | null;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { MetaMessage, RetryMessage } from '@hookrail/bus';
 import { HttpClient } from '@hookrail/delivery';
-import { newId, SecretBox } from '@hookrail/domain';
+import { newId, SecretBox, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import { DEFAULT_PROJECT_CONFIG, type ProjectConfig, type Store } from '@hookrail/store';
 import { createLogger, Metrics } from '@hookrail/telemetry';
@@ -55,7 +55,7 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
     metaEvent: Partial<ProjectConfig['meta_event']>,
     strategy?: ProjectConfig['strategy'],
   ) {
-    const id = newId();
+    const id = newProjectId();
     await store.projects.insert({
       _id: id,
       name: `meta-${id}`,
@@ -70,7 +70,7 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
   }
 
   const occurrence = (
-    projectId: string,
+    projectId: ProjectId,
     eventType: MetaMessage['event_type'] = 'endpoint.created',
   ): MetaMessage => ({
     project_id: projectId,
@@ -83,7 +83,7 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
     await (await bus.connectPublisher()).publish('meta', messages);
   }
 
-  const storedFor = (projectId: string, status: string) =>
+  const storedFor = (projectId: ProjectId, status: string) =>
     waitFor(`meta event ${status}`, async () => {
       const [doc] = await store.metaEvents.list(projectId, {}, 1000);
       return doc?.status === status ? doc : undefined;
@@ -234,7 +234,7 @@ describe('meta-event service on real Kafka, MongoDB-protocol server and HTTP rec
     const r = await receiver();
     const projectId = await project({ url: r.url });
     await publish(
-      occurrence(newId()),
+      occurrence(newProjectId()),
       { ...occurrence(projectId), meta_event_id: newId() },
       occurrence(projectId, 'endpoint.deleted'),
     );

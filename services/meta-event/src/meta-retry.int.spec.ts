@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import { DEFAULT_PROJECT_CONFIG, type Store } from '@hookrail/store';
 import {
@@ -39,7 +39,7 @@ describe('meta event retries through the real retry-scheduler', () => {
   });
 
   it('sends a failed meta event again when its linear retry is due, ending Success after 2 attempts', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     await store.projects.insert({
       _id: projectId,
       name: `meta-retry-${projectId}`,

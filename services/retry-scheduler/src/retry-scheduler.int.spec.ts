@@ -1,5 +1,5 @@
 import type { Bus, DeliveryMessage, MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
 import {
@@ -13,6 +13,7 @@ import {
 import { definition } from './service';
 
 const prefix = uniquePrefix('rs');
+const PROJECT = newProjectId();
 let store: Store;
 let bus: Bus;
 let publisher: Publisher;
@@ -32,7 +33,7 @@ const startReplica = async () => {
 
 const retry = (over: Partial<RetryMessage> = {}): RetryMessage => ({
   delivery_id: newId(),
-  project_id: 'p-' + prefix,
+  project_id: PROJECT,
   endpoint_id: newId(),
   event_id: newId(),
   due_at: new Date(Date.now() + 1000).toISOString(),
@@ -130,7 +131,7 @@ describe('retry-scheduler', () => {
       shard: `${prefix}/${partition}`,
       kind: 'delivery' as const,
       target_id: newId(),
-      project_id: 'p-' + prefix,
+      project_id: PROJECT,
       endpoint_id: newId(),
       event_id: newId(),
       meta_event_type: null,

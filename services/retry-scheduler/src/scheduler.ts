@@ -1,7 +1,7 @@
 import type { DeliveryMessage, MetaEventType, MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
 import type { ScheduleDoc, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { Coalescer, errorMessage, toTimestamp } from '@hookrail/domain';
+import { Coalescer, errorMessage, toTimestamp, type ProjectId } from '@hookrail/domain';
 import { backoffMs } from '@hookrail/retry';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 
@@ -45,8 +45,8 @@ export class Scheduler {
   private failures = 0;
   private timer?: NodeJS.Timeout;
   private armedFor = Infinity;
-  /** Fired or superseded, not deleted yet: never queued again from a reload. */
-  private readonly toDelete = new Set<string>();
+  /** Fired or superseded, not deleted yet (id → its project): never queued again from a reload. */
+  private readonly toDelete = new Map<string, ProjectId>();
   /** Being published right now: a reload that read them just before must not queue them again. */
   private readonly inFlight = new Set<string>();
   /** Reloads and deletes run one at a time, so a reload never reads an entry being deleted. */
@@ -168,8 +168,9 @@ export class Scheduler {
       value: doc,
     };
     const out = this.queue.add(entry);
-    if (out.kind === 'stale') this.toDelete.add(doc._id);
-    if (out.kind === 'queued' && out.superseded) this.toDelete.add(out.superseded.id);
+    if (out.kind === 'stale') this.toDelete.set(doc._id, doc.project_id);
+    if (out.kind === 'queued' && out.superseded)
+      this.toDelete.set(out.superseded.id, out.superseded.value.project_id);
     this.m.queued.set(this.queue.size);
     if (entry.dueMs < this.armedFor) this.arm(entry.dueMs - Date.now());
   }
@@ -274,7 +275,7 @@ export class Scheduler {
     }
     const now = Date.now();
     for (const e of due) {
-      this.toDelete.add(e.id);
+      this.toDelete.set(e.id, e.value.project_id);
       this.m.lateness.observe({ kind: e.value.kind }, Math.max(0, now - e.dueMs) / 1000);
       this.m.fired.inc({ kind: e.value.kind });
     }
@@ -286,10 +287,10 @@ export class Scheduler {
     this.deleteQueued = true;
     return this.serial(async () => {
       this.deleteQueued = false;
-      const ids = [...this.toDelete];
+      const entries = [...this.toDelete].map(([id, projectId]) => ({ projectId, id }));
       try {
-        await this.deps.store.schedules.deleteByIds(ids);
-        ids.forEach((id) => this.toDelete.delete(id));
+        await this.deps.store.schedules.deleteByIds(entries);
+        entries.forEach(({ id }) => this.toDelete.delete(id));
       } catch (err) {
         this.deps.logger.warn({ err: errorMessage(err) }, 'deleting fired entries failed, will retry');
       }

@@ -1,6 +1,6 @@
 import type { Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
-import { errorMessage, isRetriable, newId, UnavailableError } from '@hookrail/domain';
+import { errorMessage, isRetriable, newId, UnavailableError, type ProjectId } from '@hookrail/domain';
 import type { FunctionRunner } from '@hookrail/functions';
 import { acceptMessage, type MessageProject, type MessageSource } from '@hookrail/ingest';
 import type { ConfigCache } from '@hookrail/store';
@@ -35,7 +35,7 @@ export function messageHandler(
     publish: (m: Parameters<Publisher['publish']>[1][number]) =>
       withTimeout(deps.publisher.publish('events', [m]), deps.publishTimeoutMs),
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
-    endpointExists: async (projectId: string, endpointId: string) =>
+    endpointExists: async (projectId: ProjectId, endpointId: string) =>
       (await deps.cache.endpoint(projectId, endpointId)) !== null,
     newId,
     now: () => new Date(),

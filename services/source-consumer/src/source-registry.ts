@@ -7,7 +7,7 @@ import {
   type Subscriber,
   type SubscriberState,
 } from '@hookrail/brokers';
-import { errorMessage, type SecretBox } from '@hookrail/domain';
+import { errorMessage, type SecretBox, type ProjectId } from '@hookrail/domain';
 import { DEFAULT_PROJECT_CONFIG, type SourceDoc, type Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { messageHandler, type HandlerDeps } from './message-handler';
@@ -16,7 +16,7 @@ import { messageHandler, type HandlerDeps } from './message-handler';
 export const PREFETCH = 100;
 
 interface Running {
-  projectId: string;
+  projectId: ProjectId;
   kind: string;
   fingerprint: string;
   subscriber: Subscriber;
@@ -60,7 +60,7 @@ export class SourceRegistry {
   }
 
   /** Brings the source in line with its stored state (running with its settings, or stopped). */
-  apply(sourceId: string, projectId: string): Promise<void> {
+  apply(sourceId: string, projectId: ProjectId): Promise<void> {
     return this.serial(sourceId, () => this.reconcile(sourceId, projectId));
   }
 
@@ -85,7 +85,7 @@ export class SourceRegistry {
     return next;
   }
 
-  private async reconcile(sourceId: string, projectId: string): Promise<void> {
+  private async reconcile(sourceId: string, projectId: ProjectId): Promise<void> {
     const { store } = this.deps;
     const [source, project] = await Promise.all([
       store.sources.findById(projectId, sourceId),
@@ -200,7 +200,7 @@ export class SourceRegistry {
 
   /** Health writes of one source go in order, so the stored state is the latest one. */
   private report(
-    projectId: string,
+    projectId: ProjectId,
     sourceId: string,
     state: SubscriberState | 'stopped',
     error: string | null,

@@ -2,11 +2,12 @@ import type { Model, QueryFilter, UpdateQuery } from 'mongoose';
 import { rethrowTyped } from '../errors';
 import { cursorPage } from './cursor-page';
 import type { Page, PageRequest } from './pagination';
+import type { ProjectId } from '@hookrail/domain';
 
 /** A document every project-scoped collection shares. `_id` is a ULID, so ids sort by creation. */
 export interface ScopedDoc {
   _id: string;
-  project_id: string;
+  project_id: ProjectId;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -34,7 +35,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     private readonly softDeletes = false,
   ) {}
 
-  protected scope(projectId: string, filter: QueryFilter<T> = {}): QueryFilter<T> {
+  protected scope(projectId: ProjectId, filter: QueryFilter<T> = {}): QueryFilter<T> {
     if (!projectId) throw new Error('project id is required for every query');
     return (
       this.softDeletes
@@ -43,23 +44,23 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     ) as QueryFilter<T>;
   }
 
-  async findById(projectId: string, id: string): Promise<T | null> {
+  async findById(projectId: ProjectId, id: string): Promise<T | null> {
     return this.findOneWhere(projectId, { _id: id } as QueryFilter<T>);
   }
 
-  async findByIds(projectId: string, ids: readonly string[]): Promise<T[]> {
+  async findByIds(projectId: ProjectId, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
     return this.listWhere(projectId, { _id: { $in: [...ids] } } as QueryFilter<T>, ids.length);
   }
 
   /** Live documents of the project. */
-  async count(projectId: string): Promise<number> {
+  async count(projectId: ProjectId): Promise<number> {
     return this.model.countDocuments(this.scope(projectId)).exec();
   }
 
   /** Idempotent insert: a redelivered create with the same id changes nothing. Returns the stored document. */
   async insert(
-    projectId: string,
+    projectId: ProjectId,
     doc: Omit<T, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'> & Partial<ScopedDoc>,
   ): Promise<T> {
     const now = new Date();
@@ -92,7 +93,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   }
 
   /** `$set` of the given fields; returns the updated document or null when it is not in this project. */
-  async update(projectId: string, id: string, set: ScopedFields<T>): Promise<T | null> {
+  async update(projectId: ProjectId, id: string, set: ScopedFields<T>): Promise<T | null> {
     return this.model
       .findOneAndUpdate(
         this.scope(projectId, { _id: id } as QueryFilter<T>),
@@ -104,17 +105,21 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
       .catch(rethrowTyped);
   }
 
-  protected async findOneWhere(projectId: string, filter: QueryFilter<T>): Promise<T | null> {
+  protected async findOneWhere(projectId: ProjectId, filter: QueryFilter<T>): Promise<T | null> {
     return this.model.findOne(this.scope(projectId, filter)).lean<T>().exec();
   }
 
   /** Oldest first (ascending `_id`), at most `limit`. */
-  protected async listWhere(projectId: string, filter: QueryFilter<T>, limit = LIST_LIMIT): Promise<T[]> {
+  protected async listWhere(projectId: ProjectId, filter: QueryFilter<T>, limit = LIST_LIMIT): Promise<T[]> {
     return this.model.find(this.scope(projectId, filter)).sort({ _id: 1 }).limit(limit).lean<T[]>().exec();
   }
 
   /** Cursor pagination on `_id` (ULIDs sort by time). */
-  protected async pageWhere(projectId: string, filter: QueryFilter<T>, req: PageRequest): Promise<Page<T>> {
+  protected async pageWhere(
+    projectId: ProjectId,
+    filter: QueryFilter<T>,
+    req: PageRequest,
+  ): Promise<Page<T>> {
     return cursorPage(this.model, this.scope(projectId, filter), req);
   }
 }
@@ -129,7 +134,7 @@ export class SoftDeletingRepository<T extends ScopedDoc> extends ProjectScopedRe
     super(model, true);
   }
 
-  async softDelete(projectId: string, id: string): Promise<boolean> {
+  async softDelete(projectId: ProjectId, id: string): Promise<boolean> {
     const now = new Date();
     const res = await this.model
       .updateOne(this.scope(projectId, { _id: id } as QueryFilter<T>), {

@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../connection';
 import { attempt, deliveryDoc } from '@hookrail/testkit';
@@ -64,7 +64,7 @@ describe('store contract: atomic updates under concurrency', () => {
   });
 
   it('keeps every $inc and $push of 100 concurrent deliveries.recordOutcomes on one delivery', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const d = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
     await db.store.deliveries.insertManyIfAbsent([d]);
     await Promise.all(

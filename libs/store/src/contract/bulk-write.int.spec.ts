@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { DeliveryOutcome } from '../deliveries/delivery-outcome';
 import { attempt, deliveryDoc, eventDoc } from '@hookrail/testkit';
@@ -89,7 +89,7 @@ describe('store contract: bulk writes', () => {
   });
 
   it('records a first send with one insert, a redelivered copy and later outcomes as upserts, within the project', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const event = eventDoc(projectId, { status: 'Processing', delivery_count: 1 });
     const delivery = deliveryDoc(projectId, { event_id: event._id, endpoint_id: newId() });
     await db.store.events.insertManyIfAbsent([event]);
@@ -131,7 +131,7 @@ describe('store contract: bulk writes', () => {
     });
     expect((await db.store.events.findById(projectId, event._id))?.status).toBe('Success');
     // an outcome naming another project changes nothing of this one
-    const intruder = newId();
+    const intruder = newProjectId();
     await db.store.deliveries
       .recordOutcomes([
         outcome({ delivery: { ...delivery, project_id: intruder }, status: 'Failure', firstRecord: false }),
@@ -144,7 +144,7 @@ describe('store contract: bulk writes', () => {
   });
 
   it('marks deliveries for resend only within the given project (markForResend)', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const failed = Array.from({ length: 3 }, () =>
       deliveryDoc(projectId, {
         event_id: newId(),
@@ -155,7 +155,7 @@ describe('store contract: bulk writes', () => {
       }),
     );
     await db.store.deliveries.insertManyIfAbsent(failed);
-    await db.store.deliveries.markForResend(newId(), [failed[0]._id], 'manual resend');
+    await db.store.deliveries.markForResend(newProjectId(), [failed[0]._id], 'manual resend');
     expect((await db.store.deliveries.findById(projectId, failed[0]._id))?.status).toBe('Failure');
     await db.store.deliveries.markForResend(
       projectId,

@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import { DuplicateKeyError, isDuplicateKey } from '../errors';
 import { eventDoc, sourceDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
@@ -13,7 +13,7 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   });
 
   it('rejects a second source with the same mask id with a DuplicateKeyError naming the index', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const first = sourceDoc(projectId);
     await db.store.sources.insert(projectId, first);
     const err = await db.store.sources
@@ -30,7 +30,7 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   });
 
   it('returns the stored document unchanged when the same id is inserted again in its project', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const doc = sourceDoc(projectId, { name: 'first' });
     const stored = await db.store.sources.insert(projectId, doc);
     const again = await db.store.sources.insert(projectId, { ...doc, name: 'second' });
@@ -39,10 +39,10 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   });
 
   it('refuses an id another project holds with a DuplicateKeyError and leaves that document alone', async () => {
-    const owner = newId();
+    const owner = newProjectId();
     const doc = sourceDoc(owner);
     await db.store.sources.insert(owner, doc);
-    const other = newId();
+    const other = newProjectId();
     await expect(db.store.sources.insert(other, { ...doc, mask_id: newId() })).rejects.toBeInstanceOf(
       DuplicateKeyError,
     );
@@ -51,7 +51,7 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   });
 
   it('inserts the new documents of an unordered batch and skips the ids that exist (insertManyIfAbsent)', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const existing = Array.from({ length: 5 }, () => eventDoc(projectId, { event_type: 'old' }));
     await db.store.events.insertManyIfAbsent(existing);
     const fresh = Array.from({ length: 20 }, () => eventDoc(projectId, { event_type: 'new' }));
@@ -88,7 +88,7 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
   });
 
   it('gives an idempotency key to exactly one of 20 concurrent claimers, and all learn the same owner', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const claimers = Array.from({ length: 20 }, () => newId());
     // each claimer in a batch of its own, all at once (several dispatchers), and one batch
     // claiming the key twice (two events of one Kafka batch)
@@ -109,7 +109,7 @@ describe('store contract: unique indexes surface as DuplicateKeyError', () => {
     const elsewhere = newId();
     expect(
       await db.store.events.claimIdempotencyKeys([
-        { projectId: newId(), key: 'order-42', eventId: elsewhere },
+        { projectId: newProjectId(), key: 'order-42', eventId: elsewhere },
       ]),
     ).toEqual([elsewhere]);
   });

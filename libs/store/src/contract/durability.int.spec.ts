@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId } from '@hookrail/domain';
 import { localMongoBinary, PrivateMongo } from '@hookrail/testkit';
 import { Store } from '../store';
 import { attempt, deliveryDoc, eventDoc } from '@hookrail/testkit';
@@ -31,7 +31,7 @@ maybe('store contract: durability', () => {
 
   it('keeps every acknowledged insert and $inc when the server is killed with SIGKILL right after the last acknowledgement', async () => {
     const url = mongo.url('hookrail-durability');
-    const projectId = newId();
+    const projectId = newProjectId();
     const ids: string[] = [];
     const counter = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
 

@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newProjectId } from '@hookrail/domain';
 import { deliveryDoc, endpointDoc, eventDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
@@ -86,7 +86,7 @@ describe('store contract: values read back as written', () => {
   });
 
   it('stores nulls, false and empty arrays written through insert ($setOnInsert upsert) and insertManyIfAbsent', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const endpoint = endpointDoc(projectId, { owner_id: null, advanced_signatures: false, secrets: [] });
     const stored = await db.store.endpoints.insert(projectId, endpoint);
     expect(stored).toEqual(endpoint);

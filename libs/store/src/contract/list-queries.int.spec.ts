@@ -1,4 +1,4 @@
-import { idFrom, newId } from '@hookrail/domain';
+import { idFrom, newId, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { ApiKeyDoc } from '../api-keys/api-key.schema';
 import type { DeliveryDoc, DeliveryStatus } from '../deliveries/delivery.schema';
 import type { DeliveryListFilter } from '../deliveries/delivery.repository';
@@ -74,15 +74,15 @@ async function expectPages<T extends { _id: string }>(
 
 describe('store contract: list queries (sort, limit, range, cursor)', () => {
   let db: ContractDb;
-  const P = newId();
-  const Q = newId();
+  const P = newProjectId();
+  const Q = newProjectId();
   const E = [newId(), newId(), newId()];
   const S = [newId(), newId()];
   const events: EventDoc[] = [];
   const deliveries: DeliveryDoc[] = [];
   const times = new Map<string, number>();
 
-  function seedEvents(projectId: string, count: number): EventDoc[] {
+  function seedEvents(projectId: ProjectId, count: number): EventDoc[] {
     return Array.from({ length: count }, (_, i) => {
       const id = idFrom(`${projectId}/event/${i}`, at(i));
       times.set(id, at(i).getTime());
@@ -99,7 +99,7 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     });
   }
 
-  function seedDeliveries(projectId: string, evs: EventDoc[]): DeliveryDoc[] {
+  function seedDeliveries(projectId: ProjectId, evs: EventDoc[]): DeliveryDoc[] {
     return evs.flatMap((e, i) =>
       [0, 1].map((k) => {
         const id = idFrom(`${e._id}/sub-${k}`, times.get(e._id)!);
@@ -265,8 +265,8 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
   });
 
   it('lists the configuration collections by their filters, without deleted or foreign documents', async () => {
-    const project = newId();
-    const foreign = newId();
+    const project = newProjectId();
+    const foreign = newProjectId();
     const eps = Array.from({ length: 12 }, (_, i) =>
       endpointDoc(project, {
         owner_id: i % 3 === 0 ? 'acme' : null,
@@ -384,7 +384,7 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
   });
 
   it('lists API keys and projects newest first, without revoked or deleted ones', async () => {
-    const project = newId();
+    const project = newProjectId();
     const keys: ApiKeyDoc[] = [];
     for (let i = 0; i < 4; i++)
       keys.push(
@@ -405,7 +405,7 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     for (let i = 0; i < 3; i++)
       projects.push(
         await db.store.projects.insert({
-          _id: newId(),
+          _id: newProjectId(),
           name: `p${i}`,
           type: 'outgoing',
           config: {} as never,

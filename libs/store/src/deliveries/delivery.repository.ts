@@ -7,6 +7,7 @@ import { rawCollection } from '../base/raw-collection';
 import { failedIndexes, isDuplicateKey } from '../errors';
 import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } from './delivery-outcome';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 /** What the delivery lists select by; every field narrows (AND). */
 export interface DeliveryListFilter {
@@ -25,18 +26,18 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /** A page of the project's deliveries (the deliveries API, the portal). */
-  async page(projectId: string, filter: DeliveryListFilter, req: PageRequest): Promise<Page<DeliveryDoc>> {
+  async page(projectId: ProjectId, filter: DeliveryListFilter, req: PageRequest): Promise<Page<DeliveryDoc>> {
     return this.pageWhere(projectId, where(filter), req);
   }
 
   /** Matching deliveries oldest first, at most `limit` (batch retry). */
-  async list(projectId: string, filter: DeliveryListFilter, limit: number): Promise<DeliveryDoc[]> {
+  async list(projectId: ProjectId, filter: DeliveryListFilter, limit: number): Promise<DeliveryDoc[]> {
     return this.listWhere(projectId, where(filter), limit);
   }
 
   /** Every delivery of the given events, oldest first (what an event targeted; replay). */
   async listByEvents(
-    projectId: string,
+    projectId: ProjectId,
     eventIds: readonly string[],
     limit = LIST_LIMIT,
   ): Promise<DeliveryDoc[]> {
@@ -48,7 +49,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
    * An endpoint's held deliveries: `Scheduled` with a next attempt time (paused, inactive,
    * circuit open), oldest first.
    */
-  async listHeld(projectId: string, endpointId: string, limit: number): Promise<DeliveryDoc[]> {
+  async listHeld(projectId: ProjectId, endpointId: string, limit: number): Promise<DeliveryDoc[]> {
     return this.listWhere(
       projectId,
       { endpoint_id: endpointId, status: 'Scheduled', next_attempt_at: { $ne: null } },
@@ -61,7 +62,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
    * key, the endpoint checked on the one document.
    */
   async findToEndpoints(
-    projectId: string,
+    projectId: ProjectId,
     id: string,
     endpointIds: readonly string[],
   ): Promise<DeliveryDoc | null> {
@@ -70,7 +71,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /** The sender's read of the delivery it is about to send. */
-  async findForSend(projectId: string, id: string): Promise<DeliveryDoc | null> {
+  async findForSend(projectId: ProjectId, id: string): Promise<DeliveryDoc | null> {
     return this.findById(projectId, id);
   }
 
@@ -84,7 +85,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
    * Manual resend: the deliveries go back to `Scheduled` with no next attempt time, keeping their
    * attempts and spent retries; one round trip.
    */
-  async markForResend(projectId: string, ids: readonly string[], reason: string): Promise<void> {
+  async markForResend(projectId: ProjectId, ids: readonly string[], reason: string): Promise<void> {
     if (ids.length === 0) return;
     await this.model
       .updateMany(this.scope(projectId, { _id: { $in: [...ids] } }), {

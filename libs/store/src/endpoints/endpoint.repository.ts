@@ -8,10 +8,11 @@ import {
   type EndpointDoc,
   type EndpointStatus,
 } from './endpoint.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 /** Events routed to one endpoint since the last count was written. */
 export interface EndpointEventCount {
-  projectId: string;
+  projectId: ProjectId;
   endpointId: string;
   events: number;
 }
@@ -26,7 +27,7 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
     super(endpointModel(conn) as Model<EndpointDoc>);
   }
 
-  async page(projectId: string, filter: EndpointListFilter, req: PageRequest): Promise<Page<EndpointDoc>> {
+  async page(projectId: ProjectId, filter: EndpointListFilter, req: PageRequest): Promise<Page<EndpointDoc>> {
     const q: QueryFilter<EndpointDoc> = {};
     if (filter.ownerId !== undefined) q.owner_id = filter.ownerId;
     if (filter.status !== undefined) q.status = filter.status;
@@ -34,7 +35,7 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
   }
 
   /** Live endpoints with this owner id, oldest first (fanout, portal links). */
-  async listByOwner(projectId: string, ownerId: string, limit = LIST_LIMIT): Promise<EndpointDoc[]> {
+  async listByOwner(projectId: ProjectId, ownerId: string, limit = LIST_LIMIT): Promise<EndpointDoc[]> {
     return this.listWhere(projectId, { owner_id: ownerId }, limit);
   }
 
@@ -62,7 +63,11 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
   }
 
   /** Records the breaker state the dispatcher moved to, without touching `updated_at`. */
-  async setBreakerState(projectId: string, endpointId: string, state: EndpointBreakerState): Promise<void> {
+  async setBreakerState(
+    projectId: ProjectId,
+    endpointId: string,
+    state: EndpointBreakerState,
+  ): Promise<void> {
     await this.model.updateOne(this.scope(projectId, { _id: endpointId }), {
       $set: { circuit_breaker: state },
     });

@@ -10,6 +10,7 @@ import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from '../deliver
 import { derivedStatus, needsDeliveries } from './event-status';
 import { eventModel, type EventDoc, type EventStatus } from './event.schema';
 import { idempotencyClaimModel, type IdempotencyClaimDoc } from './idempotency-claim.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 /** What the event lists select by; every field narrows (AND). */
 export interface EventListFilter {
@@ -25,13 +26,13 @@ export interface EventListFilter {
 }
 
 export interface IdempotencyClaim {
-  projectId: string;
+  projectId: ProjectId;
   key: string;
   eventId: string;
 }
 
 /** A hash of (project, key): the primary key itself makes the claim race-free. */
-function claimId(projectId: string, key: string): string {
+function claimId(projectId: ProjectId, key: string): string {
   return createHash('sha256').update(`${projectId}\0${key}`).digest('base64url');
 }
 
@@ -46,12 +47,12 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
     this.deliveries = deliveryModel(conn) as Model<DeliveryDoc>;
   }
 
-  override async findById(projectId: string, id: string): Promise<EventDoc | null> {
+  override async findById(projectId: ProjectId, id: string): Promise<EventDoc | null> {
     const doc = await super.findById(projectId, id);
     return doc && (await this.withStatuses(projectId, [doc]))[0];
   }
 
-  override async findByIds(projectId: string, ids: readonly string[]): Promise<EventDoc[]> {
+  override async findByIds(projectId: ProjectId, ids: readonly string[]): Promise<EventDoc[]> {
     return this.withStatuses(projectId, await super.findByIds(projectId, ids));
   }
 
@@ -60,7 +61,7 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
    * status: candidates (stored with that status, or routed and not yet settled when stored) are
    * scanned in index order and kept when their status matches, at most STATUS_SCAN_LIMIT a call.
    */
-  async page(projectId: string, filter: EventListFilter, req: PageRequest): Promise<Page<EventDoc>> {
+  async page(projectId: ProjectId, filter: EventListFilter, req: PageRequest): Promise<Page<EventDoc>> {
     if (!filter.status) {
       const page = await this.pageWhere(projectId, where(filter), req);
       return { ...page, content: await this.withStatuses(projectId, page.content) };
@@ -93,12 +94,12 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   }
 
   /** Matching events oldest first, at most `limit` (batch replay). */
-  async list(projectId: string, filter: EventListFilter, limit: number): Promise<EventDoc[]> {
+  async list(projectId: ProjectId, filter: EventListFilter, limit: number): Promise<EventDoc[]> {
     return this.withStatuses(projectId, await this.listWhere(projectId, where(filter), limit));
   }
 
   /** Events with their status derived from their deliveries where routing left it open (event-status.ts). */
-  private async withStatuses(projectId: string, docs: EventDoc[]): Promise<EventDoc[]> {
+  private async withStatuses(projectId: ProjectId, docs: EventDoc[]): Promise<EventDoc[]> {
     const open = docs.filter(needsDeliveries).map((d) => d._id);
     if (open.length === 0) return docs;
     const rows = await this.deliveries
@@ -112,7 +113,7 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
     );
   }
 
-  private deliveryScope(projectId: string, eventIds: string[]): QueryFilter<DeliveryDoc> {
+  private deliveryScope(projectId: ProjectId, eventIds: string[]): QueryFilter<DeliveryDoc> {
     return { project_id: projectId, event_id: { $in: eventIds } } as QueryFilter<DeliveryDoc>;
   }
 
@@ -121,7 +122,7 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
    * the targets checked on the one document.
    */
   async findTargeting(
-    projectId: string,
+    projectId: ProjectId,
     id: string,
     endpointIds: readonly string[],
   ): Promise<EventDoc | null> {

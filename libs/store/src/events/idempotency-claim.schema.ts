@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 
 /**
  * The first event of a project with a given idempotency key owns the key. `_id` is a hash of
@@ -7,7 +8,7 @@ import { Schema, type Connection } from 'mongoose';
  */
 export interface IdempotencyClaimDoc {
   _id: string;
-  project_id: string;
+  project_id: ProjectId;
   event_id: string;
   created_at: Date;
 }

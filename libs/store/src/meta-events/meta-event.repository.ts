@@ -2,6 +2,7 @@ import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
 import { LIST_LIMIT, ProjectScopedRepository } from '../base/project-scoped.repository';
 import { metaEventModel, type MetaEventDoc, type MetaEventStatus } from './meta-event.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export interface MetaEventListFilter {
   eventType?: string;
@@ -13,12 +14,16 @@ export class MetaEventRepository extends ProjectScopedRepository<MetaEventDoc> {
     super(metaEventModel(conn) as Model<MetaEventDoc>);
   }
 
-  async page(projectId: string, filter: MetaEventListFilter, req: PageRequest): Promise<Page<MetaEventDoc>> {
+  async page(
+    projectId: ProjectId,
+    filter: MetaEventListFilter,
+    req: PageRequest,
+  ): Promise<Page<MetaEventDoc>> {
     return this.pageWhere(projectId, where(filter), req);
   }
 
   /** Matching meta events oldest first, at most `limit`. */
-  async list(projectId: string, filter: MetaEventListFilter, limit = LIST_LIMIT): Promise<MetaEventDoc[]> {
+  async list(projectId: ProjectId, filter: MetaEventListFilter, limit = LIST_LIMIT): Promise<MetaEventDoc[]> {
     return this.listWhere(projectId, where(filter), limit);
   }
 }

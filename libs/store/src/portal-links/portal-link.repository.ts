@@ -2,6 +2,7 @@ import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
 import { SoftDeletingRepository } from '../base/project-scoped.repository';
 import { portalLinkModel, type PortalLinkDoc } from './portal-link.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export interface PortalLinkListFilter {
   ownerId?: string;
@@ -13,7 +14,7 @@ export class PortalLinkRepository extends SoftDeletingRepository<PortalLinkDoc> 
   }
 
   async page(
-    projectId: string,
+    projectId: ProjectId,
     filter: PortalLinkListFilter,
     req: PageRequest,
   ): Promise<Page<PortalLinkDoc>> {
@@ -23,7 +24,7 @@ export class PortalLinkRepository extends SoftDeletingRepository<PortalLinkDoc> 
   }
 
   /** Adds an endpoint to the link's listed endpoints (once); false when the link is not live here. */
-  async addEndpoint(projectId: string, linkId: string, endpointId: string): Promise<boolean> {
+  async addEndpoint(projectId: ProjectId, linkId: string, endpointId: string): Promise<boolean> {
     const res = await this.model
       .updateOne(this.scope(projectId, { _id: linkId }), {
         $addToSet: { endpoints: endpointId },

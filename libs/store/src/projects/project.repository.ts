@@ -1,4 +1,5 @@
 import type { Connection, Model } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 import { rethrowTyped } from '../errors';
 import { cursorPage } from '../base/cursor-page';
 import type { Page, PageRequest } from '../base/pagination';
@@ -11,7 +12,7 @@ export class ProjectRepository {
     this.model = projectModel(conn) as Model<ProjectDoc>;
   }
 
-  async findById(id: string): Promise<ProjectDoc | null> {
+  async findById(id: ProjectId): Promise<ProjectDoc | null> {
     return this.model.findOne({ _id: id, deleted_at: null }).lean<ProjectDoc>().exec();
   }
 
@@ -27,7 +28,10 @@ export class ProjectRepository {
     return cursorPage(this.model, { deleted_at: null }, req);
   }
 
-  async update(id: string, set: Partial<Omit<ProjectDoc, '_id' | 'created_at'>>): Promise<ProjectDoc | null> {
+  async update(
+    id: ProjectId,
+    set: Partial<Omit<ProjectDoc, '_id' | 'created_at'>>,
+  ): Promise<ProjectDoc | null> {
     return this.model
       .findOneAndUpdate(
         { _id: id, deleted_at: null },
@@ -38,7 +42,7 @@ export class ProjectRepository {
       .exec();
   }
 
-  async softDelete(id: string): Promise<boolean> {
+  async softDelete(id: ProjectId): Promise<boolean> {
     const now = new Date();
     const res = await this.model
       .updateOne({ _id: id, deleted_at: null }, { $set: { deleted_at: now, updated_at: now } })

@@ -1,5 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { Mixed } from '../base/schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export interface ProjectConfig {
   max_payload_bytes: number;
@@ -29,7 +30,7 @@ export interface ProjectConfig {
 }
 
 export interface ProjectDoc {
-  _id: string;
+  _id: ProjectId;
   name: string;
   type: 'incoming' | 'outgoing';
   config: ProjectConfig;

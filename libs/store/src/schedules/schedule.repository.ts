@@ -1,11 +1,13 @@
 import type { Connection, Model } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 import { isDuplicateKey, rethrowTyped } from '../errors';
 import { scheduleModel, type ScheduleDoc } from './schedule.schema';
 
 /**
- * The retry-scheduler's durable due-time entries. Not project-scoped: the scheduler fires entries
- * of every project, and each entry still carries its project id. Writes are batched because the
- * scheduler takes thousands per second.
+ * The retry-scheduler's durable due-time entries. Loading is by shard, not by project: a replica
+ * fires the entries of every project in the partitions it owns, and each entry carries its project
+ * id. Deletes match each entry within its project. Writes are batched because the scheduler takes
+ * thousands per second.
  */
 export class ScheduleRepository {
   private readonly model: Model<ScheduleDoc>;
@@ -39,8 +41,17 @@ export class ScheduleRepository {
     return this.model.countDocuments({ target_id: targetId }).exec();
   }
 
-  async deleteByIds(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.model.deleteMany({ _id: { $in: ids } }).exec();
+  /** One delete for all the given entries, each matched by its id within its own project. */
+  async deleteByIds(entries: readonly { projectId: ProjectId; id: string }[]): Promise<void> {
+    if (entries.length === 0) return;
+    const byProject = new Map<ProjectId, string[]>();
+    for (const { projectId, id } of entries) {
+      if (!projectId) throw new Error('project id is required for every query');
+      const ids = byProject.get(projectId);
+      if (ids) ids.push(id);
+      else byProject.set(projectId, [id]);
+    }
+    const scoped = [...byProject].map(([projectId, ids]) => ({ project_id: projectId, _id: { $in: ids } }));
+    await this.model.deleteMany(scoped.length === 1 ? scoped[0] : { $or: scoped }).exec();
   }
 }

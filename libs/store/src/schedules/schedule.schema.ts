@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 
 /**
  * A due-time entry of the retry-scheduler: one per retry message (a delivery, or a meta event,
@@ -14,7 +15,7 @@ export interface ScheduleDoc {
   kind: 'delivery' | 'meta';
   /** The delivery (or meta event) id. */
   target_id: string;
-  project_id: string;
+  project_id: ProjectId;
   endpoint_id: string;
   event_id: string | null;
   meta_event_type: string | null;

@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { sourceHealthModel, type SourceHealthDoc, type SourceHealthState } from './source-health.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export class SourceHealthRepository {
   private readonly model: Model<SourceHealthDoc>;
@@ -10,7 +11,7 @@ export class SourceHealthRepository {
 
   /** Records the source's current state (an upsert: one document per source). */
   async report(
-    projectId: string,
+    projectId: ProjectId,
     sourceId: string,
     state: SourceHealthState,
     error: string | null,
@@ -25,11 +26,11 @@ export class SourceHealthRepository {
       .exec();
   }
 
-  async find(projectId: string, sourceId: string): Promise<SourceHealthDoc | null> {
+  async find(projectId: ProjectId, sourceId: string): Promise<SourceHealthDoc | null> {
     return this.model.findOne({ _id: sourceId, project_id: projectId }).lean<SourceHealthDoc>().exec();
   }
 
-  async findMany(projectId: string, sourceIds: readonly string[]): Promise<SourceHealthDoc[]> {
+  async findMany(projectId: ProjectId, sourceIds: readonly string[]): Promise<SourceHealthDoc[]> {
     if (sourceIds.length === 0) return [];
     return this.model
       .find({ _id: { $in: [...sourceIds] }, project_id: projectId })

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 
 /** States a broker source's consumer reports (source-consumer), shown by the API. */
 export const SOURCE_HEALTH_STATES = ['connecting', 'consuming', 'unreachable', 'stopped'] as const;
@@ -12,7 +13,7 @@ export type SourceHealthState = (typeof SOURCE_HEALTH_STATES)[number];
 export interface SourceHealthDoc {
   /** The source id. */
   _id: string;
-  project_id: string;
+  project_id: ProjectId;
   state: SourceHealthState;
   /** Why the broker is unreachable (no credentials in it). */
   error: string | null;

@@ -2,6 +2,7 @@ import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
 import { SoftDeletingRepository } from '../base/project-scoped.repository';
 import { sourceModel, type SourceDoc } from './source.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export interface SourceListFilter {
   type?: SourceDoc['type'];
@@ -13,7 +14,7 @@ export class SourceRepository extends SoftDeletingRepository<SourceDoc> {
     super(sourceModel(conn) as Model<SourceDoc>);
   }
 
-  async page(projectId: string, filter: SourceListFilter, req: PageRequest): Promise<Page<SourceDoc>> {
+  async page(projectId: ProjectId, filter: SourceListFilter, req: PageRequest): Promise<Page<SourceDoc>> {
     const q: QueryFilter<SourceDoc> = {};
     if (filter.type !== undefined) q.type = filter.type;
     if (filter.name !== undefined) q.name = filter.name;
@@ -21,7 +22,7 @@ export class SourceRepository extends SoftDeletingRepository<SourceDoc> {
   }
 
   /** The live source with this name (names are unique within a project). */
-  async findByName(projectId: string, name: string): Promise<SourceDoc | null> {
+  async findByName(projectId: ProjectId, name: string): Promise<SourceDoc | null> {
     return this.findOneWhere(projectId, { name });
   }
 

@@ -3,6 +3,7 @@ import type { Page, PageRequest } from '../base/pagination';
 import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
 import { rethrowTyped } from '../errors';
 import { subscriptionModel, type SubscriptionDoc } from './subscription.schema';
+import type { ProjectId } from '@hookrail/domain';
 
 export interface SubscriptionListFilter {
   endpointId?: string;
@@ -16,7 +17,7 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
   }
 
   async page(
-    projectId: string,
+    projectId: ProjectId,
     filter: SubscriptionListFilter,
     req: PageRequest,
   ): Promise<Page<SubscriptionDoc>> {
@@ -28,13 +29,13 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
   }
 
   /** Every live subscription of the project, oldest first (routing filters them in memory). */
-  async listAll(projectId: string, limit = LIST_LIMIT): Promise<SubscriptionDoc[]> {
+  async listAll(projectId: ProjectId, limit = LIST_LIMIT): Promise<SubscriptionDoc[]> {
     return this.listWhere(projectId, {}, limit);
   }
 
   /** The live subscriptions of an endpoint, oldest first. */
   async listByEndpoint(
-    projectId: string,
+    projectId: ProjectId,
     endpointId: string,
     limit = LIST_LIMIT,
   ): Promise<SubscriptionDoc[]> {
@@ -47,7 +48,7 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
    * Returns the live document.
    */
   async ensureLive(
-    projectId: string,
+    projectId: ProjectId,
     doc: Omit<SubscriptionDoc, 'project_id' | 'created_at' | 'updated_at' | 'deleted_at'>,
   ): Promise<SubscriptionDoc> {
     const now = new Date();

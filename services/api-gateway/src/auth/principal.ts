@@ -1,7 +1,16 @@
-import { DomainError, ID_PATTERN, hashSecret, safeEqual } from '@hookrail/domain';
+import {
+  DomainError,
+  ID_PATTERN,
+  NotFoundError,
+  asProjectId,
+  hashSecret,
+  isId,
+  safeEqual,
+  type ProjectId,
+} from '@hookrail/domain';
 import type { ConfigCache } from '@hookrail/store';
 
-export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: string; keyId: string };
+export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: ProjectId; keyId: string };
 
 const PROJECT_KEY = new RegExp(`^hr_(${ID_PATTERN.slice(1, -1)})\\.([A-Za-z0-9_-]{16,})$`);
 
@@ -32,10 +41,19 @@ export async function authenticate(
   return { kind: 'project', projectId: doc.project_id, keyId: doc._id };
 }
 
-/** A project key opens only its own project's paths; the admin key opens every project. */
-export function authorizeProject(principal: Principal, projectId: string): void {
-  if (principal.kind === 'project' && principal.projectId !== projectId)
-    throw new DomainError('forbidden', 'this API key does not belong to the project in the path');
+/**
+ * A project key opens only its own project's paths; the admin key opens every project. Returns the
+ * path's project id, branded: from here on it may scope store queries.
+ */
+export function authorizeProject(principal: Principal, projectId: string): ProjectId {
+  if (principal.kind === 'project') {
+    if (principal.projectId !== projectId)
+      throw new DomainError('forbidden', 'this API key does not belong to the project in the path');
+    return principal.projectId;
+  }
+  // The admin key: the id comes from the path as typed; one that is no id names no project.
+  if (!isId(projectId)) throw new NotFoundError('project');
+  return asProjectId(projectId);
 }
 
 export function requireAdmin(principal: Principal): void {

@@ -39,13 +39,12 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       const params = req.params as Record<string, string>;
       let project = null;
       if (params.projectID !== undefined) {
-        authorizeProject(principal, params.projectID);
-        project = await deps.cache.project(params.projectID);
+        const projectId = authorizeProject(principal, params.projectID);
+        project = await deps.cache.project(projectId);
         if (!project) throw new NotFoundError('project');
         // A change to a project's settings (keys, endpoints, sources...) is seen at once by this
         // replica's next request; publishing and reading events change none.
         if (spec.method !== 'get' && !/\/(meta-)?events\b/.test(spec.path)) {
-          const projectId = params.projectID;
           res.once('finish', () => deps.cache.invalidate(projectId));
         }
       }

@@ -1,4 +1,4 @@
-import { randomToken } from '@hookrail/domain';
+import { randomToken, type ProjectId } from '@hookrail/domain';
 import type { DeliveryDoc } from '@hookrail/store';
 import { GatewayHarness } from '../testing/gateway-harness';
 import { seedDelivery, seedEndpoint, seedLink, type LinkOptions } from './testing/portal-fixtures';
@@ -23,9 +23,9 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     };
   }
 
-  const endpoint = (projectId: string, owner: string | null) => seedEndpoint(h.store, projectId, owner);
-  const link = (projectId: string, opts: LinkOptions = {}) => seedLink(h.store, projectId, opts);
-  const eventWithDelivery = (projectId: string, endpointId: string, status: DeliveryDoc['status']) =>
+  const endpoint = (projectId: ProjectId, owner: string | null) => seedEndpoint(h.store, projectId, owner);
+  const link = (projectId: ProjectId, opts: LinkOptions = {}) => seedLink(h.store, projectId, opts);
+  const eventWithDelivery = (projectId: ProjectId, endpointId: string, status: DeliveryDoc['status']) =>
     seedDelivery(h.store, projectId, endpointId, status);
 
   it('answers 401 without a token, with an unknown token and with a malformed header', async () => {

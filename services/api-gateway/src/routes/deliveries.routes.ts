@@ -1,4 +1,4 @@
-import { NotFoundError } from '@hookrail/domain';
+import { NotFoundError, type ProjectId } from '@hookrail/domain';
 import {
   createdRangeOf,
   parsePageQuery,
@@ -18,7 +18,7 @@ const ONE = `${BASE}/:deliveryID`;
 
 /** Read-only delivery routes; resend, force resend and batch retry live in delivery-ops.routes.ts. */
 export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
-  const find = async (projectId: string, id: string) => {
+  const find = async (projectId: ProjectId, id: string) => {
     const doc = await store.deliveries.findById(projectId, id);
     if (!doc) throw new NotFoundError('event delivery');
     return doc;

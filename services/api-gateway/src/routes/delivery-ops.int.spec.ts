@@ -8,7 +8,7 @@ jest.setTimeout(120_000); // the shared test database server is slow under load;
 
 describe('manual delivery operations (resend, force resend, batch retry, replay, batch replay)', () => {
   const h = new GatewayHarness();
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   let sent: DeliveryMessage[];
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 
 describe('endpoints API (operations 9, 10, 11, CRUD, pause/activate)', () => {
   const h = new GatewayHarness();
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   let meta: MetaMessage[];
   let config: ConfigMessage[];
   const servers: OAuth2Server[] = [];

@@ -23,6 +23,7 @@ import {
   type EndpointBody,
 } from '../usecases/endpoints.usecase';
 import { testOAuth2 } from '../usecases/test-oauth2.usecase';
+import type { ProjectId } from '@hookrail/domain';
 
 const TAG = 'Endpoints';
 const BASE = '/v1/projects/:projectID/endpoints';
@@ -43,7 +44,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
     status: 202,
     message: `Endpoint ${verb === 'pause' ? 'paused' : 'activated'} successfully`,
     response: endpointResponse,
-    handler: async ({ project, params }: { project: { _id: string }; params: Record<string, string> }) =>
+    handler: async ({ project, params }: { project: { _id: ProjectId }; params: Record<string, string> }) =>
       present(await setEndpointStatus(deps, project._id, params.endpointID, status)),
   });
 

@@ -5,7 +5,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 
 describe('events, event deliveries and meta events (operations 12, 13 and the events API)', () => {
   const h = new GatewayHarness();
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   let endpointId: string;
   let sourceId: string;
   let events: EventMessage[];

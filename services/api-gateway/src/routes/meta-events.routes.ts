@@ -1,4 +1,4 @@
-import { NotFoundError } from '@hookrail/domain';
+import { NotFoundError, type ProjectId } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
 import { parsePageQuery, type MetaEventDoc, type MetaEventListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -13,7 +13,7 @@ const BASE = '/v1/projects/:projectID/meta-events';
 const ONE = `${BASE}/:metaEventID`;
 
 export const metaEventRoutes: RouteFile<GatewayDeps> = (deps) => {
-  const find = async (projectId: string, id: string) => {
+  const find = async (projectId: ProjectId, id: string) => {
     const doc = await deps.store.metaEvents.findById(projectId, id);
     if (!doc) throw new NotFoundError('meta event');
     return doc;

@@ -3,7 +3,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 
 describe('portal links API (operations 6, 7, 8, list, refresh_token, revoke)', () => {
   const h = new GatewayHarness();
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   const endpoints: string[] = [];
   beforeAll(async () => {
     await h.start({

@@ -1,4 +1,4 @@
-import { NotFoundError, newId, toTimestamp } from '@hookrail/domain';
+import { NotFoundError, newProjectId, toTimestamp, type ProjectId } from '@hookrail/domain';
 import { parsePageQuery, type ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
@@ -23,7 +23,7 @@ const TAG = 'Projects';
 const BASE = '/v1/projects';
 
 export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now }) => {
-  const configChanged = (projectId: string, op: 'created' | 'updated' | 'deleted') =>
+  const configChanged = (projectId: ProjectId, op: 'created' | 'updated' | 'deleted') =>
     publisher.publish('config', [{ project_id: projectId, resource: 'project', id: projectId, op }]);
 
   return [
@@ -40,7 +40,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
       response: projectCreatedResponse,
       async handler({ body }) {
         const project = await store.projects.insert({
-          _id: newId(),
+          _id: newProjectId(),
           name: body.name!,
           type: body.type!,
           config: mergeProjectConfig(undefined, body.config),

@@ -9,7 +9,7 @@ describe('broker sources: settings checked against the broker, health shown', ()
   const h = new GatewayHarness();
   const closers: { close(): Promise<void> }[] = [];
   const name = (what: string) => `gw-${what}-${randomBytes(3).toString('hex')}`;
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   beforeAll(async () => {
     await h.start({
       HOOKRAIL_ENCRYPTION_KEY: 'broker-sources-test-key',

@@ -6,7 +6,7 @@ const ENCRYPTION_KEY = 'sources-test-encryption-key';
 
 describe('sources API (operations 1 and 2, list, get, delete)', () => {
   const h = new GatewayHarness();
-  let p: { id: string; key: string };
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   let configMessages: ConfigMessage[];
   beforeAll(async () => {
     await h.start({

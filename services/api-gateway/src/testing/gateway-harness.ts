@@ -7,6 +7,7 @@ import { connectTestStore, startTestService, testBus, testConfig, uniquePrefix }
 import type { Store } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 import { definition } from '../service';
+import { asProjectId, type ProjectId } from '@hookrail/domain';
 
 // starting a gateway creates its Kafka topics, which can take seconds on a busy machine
 jest.setTimeout(30_000);
@@ -140,12 +141,12 @@ export class GatewayHarness {
   async createProject(
     type: 'incoming' | 'outgoing' = 'outgoing',
     config: Record<string, unknown> = {},
-  ): Promise<{ id: string; key: string }> {
+  ): Promise<{ id: ProjectId; key: string }> {
     const res = await this.call('POST', '/v1/projects', {
       key: ADMIN_KEY,
       body: { name: `p-${uniquePrefix()}`, type, config },
     });
     if (res.status !== 201) throw new Error(`project create failed: ${JSON.stringify(res.body)}`);
-    return { id: res.body.data.uid, key: res.body.data.api_key.key };
+    return { id: asProjectId(res.body.data.uid), key: res.body.data.api_key.key };
   }
 }

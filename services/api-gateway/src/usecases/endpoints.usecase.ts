@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, newId, randomToken } from '@hookrail/domain';
+import { NotFoundError, ValidationError, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
 import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
@@ -115,7 +115,7 @@ export async function createEndpoint(
   return doc;
 }
 
-export async function getEndpoint(deps: GatewayDeps, projectId: string, id: string): Promise<EndpointDoc> {
+export async function getEndpoint(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<EndpointDoc> {
   const doc = await deps.store.endpoints.findById(projectId, id);
   if (!doc) throw new NotFoundError('endpoint');
   return doc;
@@ -148,7 +148,7 @@ export async function updateEndpoint(
 
 export async function expireSecret(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
   body: { expiration: number; secret?: string },
 ): Promise<EndpointDoc> {
@@ -165,7 +165,7 @@ export async function expireSecret(
 /** pause: deliveries are held, nothing lost; activate: resumes (and re-enables an inactive endpoint). */
 export async function setEndpointStatus(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
   status: 'active' | 'paused',
   through: 'API' | 'portal' = 'API',
@@ -180,7 +180,7 @@ export async function setEndpointStatus(
   return updated;
 }
 
-async function saveAndEmit(deps: GatewayDeps, projectId: string, id: string, set: Partial<EndpointDoc>) {
+async function saveAndEmit(deps: GatewayDeps, projectId: ProjectId, id: string, set: Partial<EndpointDoc>) {
   const updated = await deps.store.endpoints.update(projectId, id, set);
   if (!updated) throw new NotFoundError('endpoint');
   await emit(deps, updated, 'endpoint.updated', 'updated');
@@ -188,7 +188,7 @@ async function saveAndEmit(deps: GatewayDeps, projectId: string, id: string, set
 }
 
 /** Deleting an endpoint deletes its subscriptions: they could never deliver again. */
-export async function deleteEndpoint(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+export async function deleteEndpoint(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {
   const doc = await getEndpoint(deps, projectId, id);
   const subscriptions = await deps.store.subscriptions.listByEndpoint(projectId, id);
   for (const s of subscriptions) {

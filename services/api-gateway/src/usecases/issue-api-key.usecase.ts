@@ -1,11 +1,11 @@
-import { hashSecret, newId, randomToken } from '@hookrail/domain';
+import { hashSecret, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import type { ApiKeyDoc, Store } from '@hookrail/store';
 import { formatProjectKey } from '../auth/principal';
 
 /** Issues a project key; the full key exists only in the returned value, the store keeps a hash. */
 export async function issueApiKey(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   input: { name: string; expiresAt?: Date | null },
 ): Promise<{ doc: ApiKeyDoc; key: string }> {
   const id = newId();

@@ -1,4 +1,11 @@
-import { NotFoundError, ValidationError, hashSecret, newId, randomToken } from '@hookrail/domain';
+import {
+  NotFoundError,
+  ValidationError,
+  hashSecret,
+  newId,
+  randomToken,
+  type ProjectId,
+} from '@hookrail/domain';
 import type { EndpointDoc, PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 
@@ -25,7 +32,7 @@ export async function linkEndpoints(deps: GatewayDeps, link: PortalLinkDoc): Pro
 
 async function checkTargets(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   ownerId: string | null,
   endpoints: string[],
 ) {
@@ -52,7 +59,7 @@ function newAuthKey(deps: GatewayDeps) {
   };
 }
 
-export async function createPortalLink(deps: GatewayDeps, projectId: string, body: PortalLinkBody) {
+export async function createPortalLink(deps: GatewayDeps, projectId: ProjectId, body: PortalLinkBody) {
   const ownerId = body.owner_id ?? null;
   const endpoints = body.endpoints ?? [];
   await checkTargets(deps, projectId, ownerId, endpoints);
@@ -76,7 +83,7 @@ export async function createPortalLink(deps: GatewayDeps, projectId: string, bod
 
 export async function getPortalLink(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
 ): Promise<PortalLinkDoc> {
   const doc = await deps.store.portalLinks.findById(projectId, id);
@@ -87,7 +94,7 @@ export async function getPortalLink(
 /** Switching to refresh_token issues an auth key; switching away revokes it. */
 export async function updatePortalLink(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
   body: PortalLinkBody,
 ) {
@@ -116,7 +123,7 @@ export async function updatePortalLink(
 }
 
 /** A new auth key for a refresh_token link; the previous one stops working. */
-export async function refreshPortalAuthKey(deps: GatewayDeps, projectId: string, id: string) {
+export async function refreshPortalAuthKey(deps: GatewayDeps, projectId: ProjectId, id: string) {
   const current = await getPortalLink(deps, projectId, id);
   if (current.auth_type !== 'refresh_token')
     throw new ValidationError('only refresh_token portal links have an auth key', [
@@ -128,6 +135,6 @@ export async function refreshPortalAuthKey(deps: GatewayDeps, projectId: string,
   return { doc, authKey: issued.key };
 }
 
-export async function revokePortalLink(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+export async function revokePortalLink(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {
   if (!(await deps.store.portalLinks.softDelete(projectId, id))) throw new NotFoundError('portal link');
 }

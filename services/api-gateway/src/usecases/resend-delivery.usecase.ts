@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@hookrail/domain';
+import { ConflictError, NotFoundError, type ProjectId } from '@hookrail/domain';
 import { resendDelivery, type OperationDeps, type ResendMode } from '@hookrail/operations';
 import type { DeliveryDoc } from '@hookrail/store';
 
@@ -8,7 +8,7 @@ import type { DeliveryDoc } from '@hookrail/store';
  */
 export async function resendDeliveryOrThrow(
   deps: OperationDeps,
-  projectId: string,
+  projectId: ProjectId,
   deliveryId: string,
   mode: ResendMode = 'resend',
 ): Promise<DeliveryDoc> {

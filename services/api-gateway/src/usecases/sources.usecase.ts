@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, newId, randomToken } from '@hookrail/domain';
+import { ConflictError, NotFoundError, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import { assertBrokerReachable } from './source-broker-check';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -22,7 +22,7 @@ export interface SourceBody {
   verifier?: Json | null;
 }
 
-async function assertNameFree(deps: GatewayDeps, projectId: string, name: string, except?: string) {
+async function assertNameFree(deps: GatewayDeps, projectId: ProjectId, name: string, except?: string) {
   const other = await deps.store.sources.findByName(projectId, name);
   if (other && other._id !== except) throw new ConflictError(`a source named "${name}" already exists`);
 }
@@ -33,7 +33,7 @@ function credentialsSealed(deps: GatewayDeps, verifier: Json | null, pubSub: Jso
 
 export async function createSource(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   body: SourceBody,
 ): Promise<SourceDoc> {
   const type = body.type!;
@@ -66,7 +66,7 @@ export async function createSource(
 /** Fields given replace the stored ones; type, provider, verifier and pub_sub are re-checked together. */
 export async function updateSource(
   deps: GatewayDeps,
-  projectId: string,
+  projectId: ProjectId,
   id: string,
   body: SourceBody,
 ): Promise<SourceDoc> {
@@ -108,7 +108,7 @@ export async function updateSource(
   return updated;
 }
 
-export async function deleteSource(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+export async function deleteSource(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {
   if (!(await deps.store.sources.softDelete(projectId, id))) throw new NotFoundError('source');
   await publishConfigChange(deps.publisher, projectId, 'source', id, 'deleted');
 }

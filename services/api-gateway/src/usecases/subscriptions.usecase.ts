@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, newId } from '@hookrail/domain';
+import { NotFoundError, ValidationError, newId, type ProjectId } from '@hookrail/domain';
 import type { Filter } from '@hookrail/filters';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -70,7 +70,7 @@ export async function createSubscription(
   return doc;
 }
 
-export async function getSubscription(deps: GatewayDeps, projectId: string, id: string) {
+export async function getSubscription(deps: GatewayDeps, projectId: ProjectId, id: string) {
   const doc = await deps.store.subscriptions.findById(projectId, id);
   if (!doc) throw new NotFoundError('subscription');
   return doc;
@@ -116,7 +116,7 @@ export async function updateSubscription(
   return updated;
 }
 
-export async function deleteSubscription(deps: GatewayDeps, projectId: string, id: string): Promise<void> {
+export async function deleteSubscription(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {
   if (!(await deps.store.subscriptions.softDelete(projectId, id))) throw new NotFoundError('subscription');
   await publishConfigChange(deps.publisher, projectId, 'subscription', id, 'deleted');
 }

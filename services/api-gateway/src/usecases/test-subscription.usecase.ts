@@ -1,4 +1,4 @@
-import { ValidationError } from '@hookrail/domain';
+import { ValidationError, type ProjectId } from '@hookrail/domain';
 import { flatten, matchFilter, validateFilter, type Filter } from '@hookrail/filters';
 import type { FunctionRunner } from '@hookrail/functions';
 
@@ -26,7 +26,7 @@ export function testFilter(input: {
 /** test_function: runs the subscription function in the same sandbox as delivery; a failure is a 400. */
 export function testFunction(
   runner: FunctionRunner,
-  projectId: string,
+  projectId: ProjectId,
   input: { payload: unknown; function: string },
 ): { payload: unknown } {
   const result = runner.run(input.function, input.payload, { scope: projectId });

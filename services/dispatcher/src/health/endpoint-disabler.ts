@@ -1,5 +1,5 @@
 import type { Publisher } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
+import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import type { EndpointNotifier } from '@hookrail/notify';
 import type { EndpointBreakerState, EndpointDoc, Store, SubscriptionDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -24,7 +24,7 @@ export class EndpointDisabler {
       metrics: Metrics;
       now?: () => number;
       /** This replica's settings cache: dropped at once so its next delivery sees the new status. */
-      invalidate?: (projectId: string) => void;
+      invalidate?: (projectId: ProjectId) => void;
     },
   ) {
     this.m = {

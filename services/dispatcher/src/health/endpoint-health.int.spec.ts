@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { MetaMessage } from '@hookrail/bus';
-import { newId } from '@hookrail/domain';
+import { newId, type ProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import type { DeliveryDoc, ProjectConfig, Store, SubscriptionDoc } from '@hookrail/store';
 import {
@@ -101,9 +101,9 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     };
     return { rec, projectId, endpoint, publish };
   };
-  const deliveryOf = async (projectId: string, eventId: string): Promise<DeliveryDoc | undefined> =>
+  const deliveryOf = async (projectId: ProjectId, eventId: string): Promise<DeliveryDoc | undefined> =>
     (await store.deliveries.listByEvents(projectId, [eventId]))[0];
-  const finalDelivery = (projectId: string, eventId: string, status: string) =>
+  const finalDelivery = (projectId: ProjectId, eventId: string, status: string) =>
     waitFor(
       `delivery ${status}`,
       async () => {

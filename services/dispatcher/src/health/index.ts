@@ -5,6 +5,7 @@ import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { EndpointDisabler } from './endpoint-disabler';
 import { EndpointHealth } from './endpoint-health';
+import type { ProjectId } from '@hookrail/domain';
 
 export { EndpointHealth } from './endpoint-health';
 
@@ -15,7 +16,7 @@ export function createEndpointHealth(deps: {
   publisher: Publisher;
   logger: Logger;
   metrics: Metrics;
-  invalidate?: (projectId: string) => void;
+  invalidate?: (projectId: ProjectId) => void;
 }): EndpointHealth {
   const { config, logger } = deps;
   const notifier = new EndpointNotifier({

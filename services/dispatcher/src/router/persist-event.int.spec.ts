@@ -1,4 +1,4 @@
-import { newId } from '@hookrail/domain';
+import { newId, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { EventMessage } from '@hookrail/bus';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
@@ -31,7 +31,7 @@ describe('dispatcher router persists events from Kafka', () => {
     await store?.close();
   });
 
-  const message = (projectId: string): EventMessage => ({
+  const message = (projectId: ProjectId): EventMessage => ({
     event_id: newId(),
     project_id: projectId,
     source_id: newId(),
@@ -44,7 +44,7 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('stores an event produced on the events topic in the real MongoDB-protocol server', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const m = message(projectId);
     const publisher = await bus.connectPublisher();
     await publisher.publish('events', [m]);
@@ -57,7 +57,7 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('is idempotent: a redelivered message leaves one unchanged document', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const m = message(projectId);
     const publisher = await bus.connectPublisher();
     await publisher.publish('events', [m, m]);
@@ -71,10 +71,10 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('keeps the events of one project invisible to another', async () => {
-    const projectId = newId();
+    const projectId = newProjectId();
     const m = message(projectId);
     await (await bus.connectPublisher()).publish('events', [m]);
     await waitFor('event stored', () => store.events.findById(projectId, m.event_id));
-    expect(await store.events.findById(newId(), m.event_id)).toBeNull();
+    expect(await store.events.findById(newProjectId(), m.event_id)).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ import {
   type Receiver,
 } from '@hookrail/testkit';
 import { definition } from '../service';
+import type { ProjectId } from '@hookrail/domain';
 
 describe('router: events aimed at endpoints without subscriptions, and events that reach nothing', () => {
   const prefix = uniquePrefix('route');
@@ -48,7 +49,7 @@ describe('router: events aimed at endpoints without subscriptions, and events th
   };
   const publish = async (...ms: ReturnType<typeof eventMessage>[]) =>
     (await bus.connectPublisher()).publish('events', ms);
-  const stored = (projectId: string, eventId: string) =>
+  const stored = (projectId: ProjectId, eventId: string) =>
     waitFor('event stored', () => store.events.findById(projectId, eventId));
 
   it('an endpoint with no subscription gets one catch-all subscription on its first event and receives it', async () => {

@@ -1,6 +1,8 @@
-import { SecretBox } from '@hookrail/domain';
+import { SecretBox, newProjectId } from '@hookrail/domain';
 import { deliveryDoc, endpointDoc } from '@hookrail/testkit';
 import { buildRequest } from './build-request';
+
+const P1 = newProjectId();
 
 describe('buildRequest: forwarded and custom headers never pass for a signature', () => {
   const box = new SecretBox('test-key-0123456789abcdef0123456789');
@@ -12,7 +14,7 @@ describe('buildRequest: forwarded and custom headers never pass for a signature'
     'X-Customer': 'kept',
   };
   const build = (secrets: boolean) => {
-    const endpoint = endpointDoc('p1', {
+    const endpoint = endpointDoc(P1, {
       secrets: secrets
         ? [
             {
@@ -27,7 +29,7 @@ describe('buildRequest: forwarded and custom headers never pass for a signature'
         : [],
     });
     return buildRequest({
-      delivery: deliveryDoc('p1', { endpoint_id: endpoint._id, event_id: 'E1', payload: '{"a":1}' }),
+      delivery: deliveryDoc(P1, { endpoint_id: endpoint._id, event_id: 'E1', payload: '{"a":1}' }),
       event: {
         _id: 'E1',
         event_type: 'x',

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Bus, EventMessage } from '@hookrail/bus';
-import { newId } from '@hookrail/domain';
+import { newId, type ProjectId } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import {
   makeEndpoint,
@@ -33,7 +33,7 @@ export class Pipeline {
   readonly failedOnce = new Set<string>();
   requests = 0;
   receiver!: Receiver;
-  projectId = '';
+  projectId!: ProjectId;
   sourceId = newId();
   private logs: string[] = [];
 

@@ -20,6 +20,7 @@ import {
 } from '@hookrail/testkit';
 import { definition as dispatcherDefinition } from '../../../dispatcher/src/service';
 import { definition } from '../service';
+import type { ProjectId } from '@hookrail/domain';
 
 export type Kind = 'amqp' | 'sqs' | 'google' | 'kafka';
 
@@ -82,7 +83,7 @@ export class BrokerStack {
   readonly bus: Bus = testBus(this.prefix);
   store!: Store;
   receiver!: Receiver;
-  projectId = '';
+  projectId!: ProjectId;
   endpointId = '';
   /** The in-process source-consumer's HTTP address (health, metrics). */
   consumerUrl = '';

@@ -1,4 +1,4 @@
-import { hashSecret, newId, randomToken } from '@hookrail/domain';
+import { hashSecret, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import type { DeliveryDoc, Store } from '@hookrail/store';
 import { makeDelivery, makeEndpoint, makeEvent } from '@hookrail/testkit';
 
@@ -12,7 +12,7 @@ export interface LinkOptions {
 
 export async function seedEndpoint(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   owner: string | null,
   name = `ep-${newId()}`,
   url = 'https://example.com/hook',
@@ -20,7 +20,7 @@ export async function seedEndpoint(
   return makeEndpoint(store, projectId, { owner_id: owner, name, url, secrets: [] });
 }
 
-export async function seedLink(store: Store, projectId: string, opts: LinkOptions = {}) {
+export async function seedLink(store: Store, projectId: ProjectId, opts: LinkOptions = {}) {
   const token = randomToken(32);
   const authKey = randomToken(32);
   const doc = await store.portalLinks.insert(projectId, {
@@ -40,7 +40,7 @@ export async function seedLink(store: Store, projectId: string, opts: LinkOption
 
 export async function seedDelivery(
   store: Store,
-  projectId: string,
+  projectId: ProjectId,
   endpointId: string,
   status: DeliveryDoc['status'],
 ) {
