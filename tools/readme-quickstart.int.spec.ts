@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { waitFor } from '@hookrail/testkit';
+import { sparePort, waitFor } from '@hookrail/testkit';
 import { startDeliveryStack, type DeliveryStack } from './support/delivery-stack';
 
 jest.setTimeout(120_000);
@@ -21,7 +20,7 @@ describe("README.md's API quick start", () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## API quick start'));
     const block = /```bash\n([\s\S]*?)\n```/.exec(section)![1];
-    const port = String(await freePort());
+    const port = String(await sparePort());
     const script = block
       .replace(/^API=http:\/\/127\.0\.0\.1:8080\/api$/m, `API=${stack.apiUrl}`)
       .replace(/^ADMIN=.*$/m, `ADMIN=${stack.adminKey}`)
@@ -53,14 +52,3 @@ describe("README.md's API quick start", () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}

@@ -1,9 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startReceiver, waitFor, type Receiver, type RecordedRequest } from '@hookrail/testkit';
+import { sparePort, startReceiver, waitFor, type Receiver, type RecordedRequest } from '@hookrail/testkit';
 import { api, startDeliveryStack, type DeliveryStack } from '../../tools/support/delivery-stack';
 
 jest.setTimeout(180_000);
@@ -314,7 +313,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
   });
 
   it("the doc's example receiver (node verify.js serve) answers 200 to a real delivery and 401 to a forgery", async () => {
-    const port = await freePort();
+    const port = await sparePort();
     const p = await project({});
     const [pid, key] = p.split(' ');
     const e = await api<{ uid: string; secrets: { value: string }[] }>(
@@ -369,14 +368,3 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
