@@ -137,7 +137,7 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
     emulatorMode: true,
   });
   const [topic] = await client.createTopic(name);
-  let dead: { pull(): Promise<number> } | undefined;
+  let dead: { pull(): Promise<number>; close(): Promise<void> } | undefined;
   let deadLetterPolicy;
   if (opts.deadLetter) {
     const [deadTopic] = await client.createTopic(`${name}-dead`);
@@ -148,7 +148,10 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
       got.push(m.data.toString());
       m.ack();
     });
-    dead = { pull: async () => got.length };
+    // A streaming pull reconnects on its own; without a listener, an error after the test would
+    // crash the next test file in this worker.
+    deadSub.on('error', () => undefined);
+    dead = { pull: async () => got.length, close: () => deadSub.close() };
   }
   await topic.createSubscription(name, {
     ackDeadlineSeconds: 10,
@@ -167,7 +170,10 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
       );
     },
     deadCount: () => dead?.pull() ?? Promise.resolve(0),
-    close: () => client.close(),
+    async close() {
+      await dead?.close();
+      await client.close();
+    },
   };
 }
 
