@@ -58,7 +58,7 @@ export interface DeliveryMessage {
   endpoint_id: string;
   event_id: string;
   /** Why this send happens now: first try, a due retry, a manual resend. */
-  reason: 'initial' | 'retry' | 'resend' | 'probe' | 'released';
+  reason: 'initial' | 'retry' | 'resend';
   /** For `retry`: the due time it was scheduled for (lateness is measured against it). */
   scheduled_for?: string;
   /** Set on the router's first send: the delivery has no document yet; everything is here. */

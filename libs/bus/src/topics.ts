@@ -37,7 +37,7 @@ export const TOPICS = {
     },
   } satisfies TopicSpec<EventMessage>,
   // Keyed by endpoint: one dispatcher owns an endpoint at a time, so per-endpoint limits and the
-  // circuit breaker are local decisions (ARCHITECTURE.md).
+  // circuit breaker are local decisions (docs/architecture.md).
   deliveries: {
     suffix: 'deliveries',
     key: (m: DeliveryMessage) => m.endpoint_id,

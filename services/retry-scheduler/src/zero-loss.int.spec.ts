@@ -5,7 +5,7 @@ import { Pipeline } from './testing/pipeline';
 jest.setTimeout(180_000);
 
 /**
- * ARCHITECTURE.md: once accepted, an event is never lost. A steady load runs through real
+ * docs/architecture.md: once accepted, an event is never lost. A steady load runs through real
  * dispatcher and retry-scheduler processes; both are SIGKILLed mid-load (with retries waiting in
  * the scheduler) and restarted. Every accepted event must reach the receiver, and any duplicate
  * must carry the same delivery id.
