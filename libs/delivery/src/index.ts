@@ -1,4 +1,5 @@
 export * from './ssrf/ssrf-guard';
+export * from './http/user-agent';
 export * from './http/http-client';
 export * from './oauth2/oauth2.types';
 export * from './oauth2/client-assertion';

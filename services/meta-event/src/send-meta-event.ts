@@ -1,11 +1,10 @@
-import type { HttpClient, OutboundResult } from '@hookrail/delivery';
+import { USER_AGENT, type HttpClient, type OutboundResult } from '@hookrail/delivery';
 import { signSimple } from '@hookrail/signing';
 import type { MetaEventDoc } from '@hookrail/store';
 
 /** Meta events are signed like a simple endpoint signature, always SHA-256 hex. */
 const META_SIGNATURE = { hash: 'SHA256', encoding: 'hex' } as const;
 const META_TIMEOUT_MS = 10_000;
-export const USER_AGENT = 'Hookrail/0.1.0';
 
 export interface MetaSendResult {
   ok: boolean;

@@ -1,3 +1,4 @@
+import { USER_AGENT } from '@hookrail/delivery';
 import { signatureHeaders, type SignatureConfig, type SigningSecret } from '@hookrail/signing';
 import type { SecretBox } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
@@ -10,8 +11,6 @@ export interface EventForDelivery {
   forward_headers: Record<string, string>;
   idempotency_key: string | null;
 }
-
-export const USER_AGENT = `Hookrail/${process.env.npm_package_version ?? '0.1.0'}`;
 
 /** Headers we set ourselves: forwarded or custom headers may not override them. */
 const RESERVED = new Set([
