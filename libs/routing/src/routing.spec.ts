@@ -34,6 +34,12 @@ describe('routing rules', () => {
     expect(deliveryId('E1', 'S1', 1_700_000_000_001) > a).toBe(true);
   });
 
+  it('delivery ids never change between releases (a redelivered event must upsert the same delivery)', () => {
+    expect(deliveryId('01HZZZZZZZZZZZZZZZZZZZZZZZ', '01J0000000000000000000000A', 1763900000123)).toBe(
+      '01KARA41VV8GVRJ0QVEH349AB5',
+    );
+  });
+
   it('source mode selects the subscriptions of the event source only', () => {
     const subs = [sub('1'), sub('2', { source_id: 'other' })];
     expect(matchSubscriptions(event(), subs).map((s) => s._id)).toEqual(['1']);
