@@ -1,5 +1,5 @@
 import { newId, newProjectId } from '@hookrail/domain';
-import type { AnyBulkWriteOperation } from 'mongodb';
+import type { mongo } from 'mongoose';
 import type { DeliveryOutcome } from '../deliveries/delivery-outcome';
 import { attempt, deliveryDoc, eventDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
@@ -31,7 +31,7 @@ describe('store contract: bulk writes', () => {
     const expected = new Map<string, Doc>();
     for (let i = 0; i < 400; i++) expected.set(id(i), { _id: id(i), kind: 'seed', n: 0, tags: [] });
 
-    const ops: AnyBulkWriteOperation<Doc>[] = [];
+    const ops: mongo.AnyBulkWriteOperation<Doc>[] = [];
     for (let i = 0; i < 1000; i++) {
       const k = i % 6;
       if (k === 0) {
