@@ -1,4 +1,4 @@
-import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { AmqpSettings } from './settings';
 import { headerValues, InFlight, type Session, type SubscriberOptions } from './subscriber';
 
@@ -12,9 +12,11 @@ export async function connectAmqp(s: AmqpSettings, timeoutMs = 5000): Promise<Ch
 
 /**
  * `workers` channels on one connection, each a consumer of the queue with `prefetch` unacked
- * messages at most. Ack after Kafka acknowledged; a transient failure is requeued after a pause;
- * a rejected message is nacked without requeue, which RabbitMQ dead-letters when the queue has a
- * dead-letter exchange (x-dead-letter-exchange argument or policy) and drops otherwise.
+ * messages at most. Ack after Kafka acknowledged; a transient failure is requeued after a pause.
+ * A rejected message goes to the source's `deadLetterExchange` when it has one: Hookrail publishes
+ * it there itself (confirmed, with the reason in `x-hookrail-rejected`) and then acks it, so it is
+ * dead-lettered whether or not the queue was declared with that exchange. Without one it is nacked
+ * without requeue: RabbitMQ applies the queue's own dead-letter settings, or drops it.
  */
 export async function openAmqp(s: AmqpSettings, opts: SubscriberOptions): Promise<Session> {
   const conn = await connectAmqp(s);
@@ -26,6 +28,7 @@ export async function openAmqp(s: AmqpSettings, opts: SubscriberOptions): Promis
   conn.on('close', (err?: Error) => lost(closing ? undefined : (err ?? new Error('amqp connection closed'))));
 
   const consumers: { ch: Channel; tag: string }[] = [];
+  const deadLetters = s.deadLetterExchange ? new DeadLetterPublisher(conn, s.deadLetterExchange) : undefined;
   try {
     for (let i = 0; i < opts.workers; i++) {
       const ch = await conn.createChannel();
@@ -62,8 +65,13 @@ export async function openAmqp(s: AmqpSettings, opts: SubscriberOptions): Promis
     try {
       if (verdict.kind === 'ack') ch.ack(msg);
       else if (verdict.kind === 'reject') {
-        ch.nack(msg, false, false);
-        opts.onRejected(verdict.reason, s.deadLetterExchange ? 'dead_lettered' : 'dropped');
+        if (deadLetters && (await deadLetters.publish(msg, verdict.reason))) {
+          ch.ack(msg);
+          opts.onRejected(verdict.reason, 'dead_lettered');
+        } else {
+          ch.nack(msg, false, false);
+          opts.onRejected(verdict.reason, 'dropped');
+        }
       } else {
         await new Promise((r) => setTimeout(r, REQUEUE_DELAY_MS));
         if (!closing) ch.nack(msg, false, true);
@@ -82,4 +90,47 @@ export async function openAmqp(s: AmqpSettings, opts: SubscriberOptions): Promis
       await conn.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Publishes rejected messages to the dead-letter exchange on a confirm channel of its own, so a
+ * missing exchange (which closes the channel) never takes a consumer channel with it.
+ */
+class DeadLetterPublisher {
+  private channel?: Promise<ConfirmChannel>;
+
+  constructor(
+    private readonly conn: ChannelModel,
+    private readonly exchange: string,
+  ) {}
+
+  /** True once the broker confirmed the copy; false when it could not be dead-lettered. */
+  async publish(msg: ConsumeMessage, reason: string): Promise<boolean> {
+    try {
+      const ch = await this.open();
+      const headers = { ...(msg.properties.headers ?? {}), 'x-hookrail-rejected': reason };
+      await new Promise<void>((resolve, reject) =>
+        ch.publish(
+          this.exchange,
+          msg.fields.routingKey,
+          msg.content,
+          { ...msg.properties, headers },
+          (err) => (err ? reject(err) : resolve()),
+        ),
+      );
+      return true;
+    } catch {
+      this.channel = undefined;
+      return false;
+    }
+  }
+
+  private open(): Promise<ConfirmChannel> {
+    this.channel ??= this.conn.createConfirmChannel().then((ch) => {
+      ch.on('error', () => undefined);
+      ch.on('close', () => (this.channel = undefined));
+      return ch;
+    });
+    return this.channel;
+  }
 }

@@ -30,12 +30,13 @@ const amqpUrl = () =>
 export type TestHeaders = Record<string, string>;
 
 /**
- * A durable queue (optionally dead-lettering to a fanout exchange bound to `<queue>.dead`, and
- * with a direct exchange `exchange` to bind it to).
+ * A durable queue (optionally with a fanout dead-letter exchange bound to `<queue>.dead`, set as
+ * the queue's `x-dead-letter-exchange` unless `queueArgument` is false, and with a direct exchange
+ * `exchange` to bind it to).
  */
 export async function amqpQueue(
   queue: string,
-  opts: { deadLetterExchange?: string; exchange?: string } = {},
+  opts: { deadLetterExchange?: string; queueArgument?: boolean; exchange?: string } = {},
 ) {
   const conn = await amqp.connect(amqpUrl());
   const ch = await conn.createConfirmChannel();
@@ -47,7 +48,9 @@ export async function amqpQueue(
   }
   await ch.assertQueue(queue, {
     durable: true,
-    ...(opts.deadLetterExchange ? { deadLetterExchange: opts.deadLetterExchange } : {}),
+    ...(opts.deadLetterExchange && opts.queueArgument !== false
+      ? { deadLetterExchange: opts.deadLetterExchange }
+      : {}),
   });
   return {
     async publish(bodies: (string | object)[], headers: TestHeaders = {}) {
@@ -61,9 +64,17 @@ export async function amqpQueue(
     async count(name = queue) {
       return (await ch.checkQueue(name)).messageCount;
     },
+    /** Takes one message off `<queue>.dead` (acknowledged), or undefined when it is empty. */
+    async takeDead() {
+      const m = await ch.get(`${queue}.dead`, { noAck: true });
+      return m
+        ? { body: m.content.toString(), headers: (m.properties.headers ?? {}) as Record<string, unknown> }
+        : undefined;
+    },
     async close() {
       await ch.deleteQueue(queue).catch(() => undefined);
       await ch.deleteQueue(`${queue}.dead`).catch(() => undefined);
+      if (opts.deadLetterExchange) await ch.deleteExchange(opts.deadLetterExchange).catch(() => undefined);
       if (opts.exchange) await ch.deleteExchange(opts.exchange).catch(() => undefined);
       await conn.close().catch(() => undefined);
     },

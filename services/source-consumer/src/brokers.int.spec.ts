@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '@hookrail/testkit';
+import { amqpQueue, waitFor } from '@hookrail/testkit';
 import { brokerFixture, type BrokerFixture } from './testing/broker-fixture';
 import { BrokerStack, pubSubFor, signatureValid, type Kind } from './testing/broker-stack';
 
@@ -145,5 +145,23 @@ describe('outgoing project broker source (amqp)', () => {
     await stack.waitTagged('out-broadcast', 1);
     await waitFor('unknown endpoint dead-lettered', async () => (await broker.deadCount!()) === 1);
     expect(stack.requestsTagged('lost')).toHaveLength(0);
+  });
+});
+
+describe('amqp dead-letter exchange', () => {
+  it("dead-letters into the source's exchange even when the queue was declared without it, with the reason", async () => {
+    const q = `hr-dlx-${randomBytes(3).toString('hex')}`;
+    const queue = await amqpQueue(q, { deadLetterExchange: `${q}.dlx`, queueArgument: false });
+    fixtures.push(queue);
+    const source = await stack.createSource(pubSubFor('amqp', q));
+    await stack.waitState(source, 'consuming');
+    await queue.publish(['not json at all'], { 'x-origin': 'billing' });
+    await queue.publish([{ tag: 'after-dlx' }]);
+    await stack.waitTagged('after-dlx', 1);
+    const dead = await waitFor('rejected message in the dead-letter queue', () => queue.takeDead());
+    expect(dead.body).toBe('not json at all');
+    expect(dead.headers['x-origin']).toBe('billing');
+    expect(String(dead.headers['x-hookrail-rejected'])).toMatch(/json/i);
+    expect(await queue.count()).toBe(0);
   });
 });
