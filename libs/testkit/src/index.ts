@@ -5,6 +5,7 @@ export * from './tls-certs';
 export * from './oauth2-server';
 export * from './fixtures';
 export * from './private-mongo';
+export * from './private-kafka';
 export * from './documents';
 export * from './brokers';
 export * from './log-capture';
