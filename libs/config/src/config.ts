@@ -125,7 +125,8 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
 function kafkaSecurity(env: Env): Pick<HookrailConfig['kafka'], 'tls' | 'sasl'> {
   const caFile = optionalStr(env, 'HOOKRAIL_KAFKA_TLS_CA_FILE');
   const tls = bool(env, 'HOOKRAIL_KAFKA_TLS', caFile !== undefined);
-  if (caFile && !tls) throw new ConfigError('HOOKRAIL_KAFKA_TLS_CA_FILE is set but HOOKRAIL_KAFKA_TLS is false');
+  if (caFile && !tls)
+    throw new ConfigError('HOOKRAIL_KAFKA_TLS_CA_FILE is set but HOOKRAIL_KAFKA_TLS is false');
   const mechanism = optionalStr(env, 'HOOKRAIL_KAFKA_SASL_MECHANISM');
   const out: Pick<HookrailConfig['kafka'], 'tls' | 'sasl'> = {};
   if (tls) out.tls = caFile ? { caFile } : {};
