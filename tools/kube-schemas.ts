@@ -1,7 +1,8 @@
 /**
  * Offline Kubernetes JSON schemas for kubeconform, made from sources on the Go module proxy:
  * - the API's OpenAPI v2 document, `api/openapi-spec/swagger.json` of the k8s.io/kubernetes module;
- * - KEDA's CRDs (`config/crd/bases/*.yaml` of github.com/kedacore/keda/v2).
+ * - the CRDs of the optional kinds the chart renders: KEDA's (`config/crd/bases/*.yaml` of
+ *   github.com/kedacore/keda/v2) and the Prometheus operator's (`example/prometheus-operator-crd/`).
  * Written in kubeconform's own layout, `<dir>/v<version>-standalone-strict/<kind>-<group>-<version>.json`,
  * so `kubeconform -strict -schema-location <dir> -kubernetes-version <version>` needs no network.
  * "Strict" as kubeconform means it: an object that lists its properties accepts no other key, so a
@@ -130,30 +131,50 @@ export function goModuleDir(module: string, version: string): string {
   return info.Dir;
 }
 
+/** Go modules whose CRD files give the schemas of the optional kinds (ScaledObject, PrometheusRule, ...). */
+export interface CrdSource {
+  module: string;
+  version: string;
+  /** Folder of the CRD YAML files inside the module. */
+  dir: string;
+}
+
+export const crdSources = (versions: { keda: string; prometheusOperator: string }): CrdSource[] => [
+  { module: 'github.com/kedacore/keda/v2', version: `v${versions.keda}`, dir: 'config/crd/bases' },
+  {
+    module: 'github.com/prometheus-operator/prometheus-operator',
+    version: `v${versions.prometheusOperator}`,
+    dir: 'example/prometheus-operator-crd',
+  },
+];
+
 /**
- * Writes the schemas for `kubernetesVersion` (+ KEDA's CRDs) under `dir` once; later calls find
- * them. Returns the directory to pass to kubeconform's -schema-location.
+ * Writes the schemas for `kubernetesVersion` (+ the CRDs) under `dir` once; later calls find them.
+ * Returns the directory to pass to kubeconform's -schema-location.
  */
-export function ensureSchemas(dir: string, kubernetesVersion: string, kedaVersion: string): string {
+export function ensureSchemas(dir: string, kubernetesVersion: string, crds: CrdSource[]): string {
   const target = path.join(dir, `v${kubernetesVersion}-standalone-strict`);
-  if (existsSync(path.join(target, '.complete'))) return dir;
+  const stamp = [kubernetesVersion, ...crds.map((c) => `${c.module}@${c.version}`)].join('\n');
+  const complete = path.join(target, '.complete');
+  if (existsSync(complete) && readFileSync(complete, 'utf8') === stamp) return dir;
   const k8s = goModuleDir('k8s.io/kubernetes', `v${kubernetesVersion}`);
-  const keda = goModuleDir('github.com/kedacore/keda/v2', `v${kedaVersion}`);
   const schemas = schemasFromOpenApi(
     JSON.parse(readFileSync(path.join(k8s, 'api/openapi-spec/swagger.json'), 'utf8')) as {
       definitions: Record<string, Schema>;
     },
   );
-  const crdDir = path.join(keda, 'config/crd/bases');
-  for (const f of readdirSync(crdDir).filter((n) => n.endsWith('.yaml'))) {
-    for (const [name, schema] of schemasFromCrds(readFileSync(path.join(crdDir, f), 'utf8')))
-      schemas.set(name, schema);
+  for (const crd of crds) {
+    const crdDir = path.join(goModuleDir(crd.module, crd.version), crd.dir);
+    for (const f of readdirSync(crdDir).filter((n) => n.endsWith('.yaml'))) {
+      for (const [name, schema] of schemasFromCrds(readFileSync(path.join(crdDir, f), 'utf8')))
+        schemas.set(name, schema);
+    }
   }
   const tmp = `${target}.tmp.${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   for (const [name, schema] of schemas) writeFileSync(path.join(tmp, name), JSON.stringify(schema));
-  writeFileSync(path.join(tmp, '.complete'), `${schemas.size}\n`);
+  writeFileSync(path.join(tmp, '.complete'), stamp);
   rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   return dir;

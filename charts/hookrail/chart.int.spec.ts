@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ensureSchemas } from '../../tools/kube-schemas';
+import { crdSources, ensureSchemas } from '../../tools/kube-schemas';
 
 // Tool versions and paths come from deploy/local/lib.sh, which provision.sh --test-tools installs.
 const libSh = readFileSync(path.join(__dirname, '../../deploy/local/lib.sh'), 'utf8');
@@ -172,7 +172,14 @@ describe('Helm chart charts/hookrail', () => {
     let schemas: string;
     beforeAll(() => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-chart-'));
-      schemas = ensureSchemas(path.join(cache, 'kube-schemas'), KUBE_VERSION, setting('KEDA_VERSION'));
+      schemas = ensureSchemas(
+        path.join(cache, 'kube-schemas'),
+        KUBE_VERSION,
+        crdSources({
+          keda: setting('KEDA_VERSION'),
+          prometheusOperator: setting('PROMETHEUS_OPERATOR_VERSION'),
+        }),
+      );
     }, 120_000);
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -213,6 +220,9 @@ describe('Helm chart charts/hookrail', () => {
           'NetworkPolicy',
           'Job',
           'Pod',
+          'ServiceMonitor',
+          'PrometheusRule',
+          'ConfigMap',
         ]),
       );
     });

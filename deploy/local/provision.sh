@@ -9,7 +9,8 @@
 #   - apt: chromium (the portal's browser tests)
 #   - Go module proxy: helm                               -> $CACHE/bin/helm-<version> (chart tests)
 #   - Go module proxy: kubeconform                        -> $CACHE/bin/kubeconform-<version>
-#     and the modules k8s.io/kubernetes (its OpenAPI document) and KEDA (its CRDs) into the Go
+#     and the modules k8s.io/kubernetes (its OpenAPI document), KEDA and the Prometheus operator
+#     (their CRDs) into the Go
 #     module cache; the chart test turns them into schemas once ($CACHE/kube-schemas)
 # Each step that had work to do prints how long it took.
 # $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
@@ -219,11 +220,12 @@ provision_kubeconform() {
 }
 
 provision_kube_sources() {
-  local stamp="$KUBE_SCHEMAS_DIR/sources-v$KUBE_VERSION-keda-v$KEDA_VERSION"
+  local stamp="$KUBE_SCHEMAS_DIR/sources-v$KUBE_VERSION-keda-v$KEDA_VERSION-po-v$PROMETHEUS_OPERATOR_VERSION"
   [[ -f "$stamp" ]] && return 0
   did_work
-  log "downloading k8s.io/kubernetes v$KUBE_VERSION and KEDA v$KEDA_VERSION (Go module proxy, ~20 MB)"
+  log "downloading the Kubernetes $KUBE_VERSION, KEDA and Prometheus operator schema sources (Go module proxy, ~25 MB)"
   if ! go mod download "k8s.io/kubernetes@v$KUBE_VERSION" "github.com/kedacore/keda/v2@v$KEDA_VERSION" \
+      "github.com/prometheus-operator/prometheus-operator@v$PROMETHEUS_OPERATOR_VERSION" \
       >"$CACHE/kube-sources.log" 2>&1; then
     tail -n 30 "$CACHE/kube-sources.log" >&2
     die "go mod download of the Kubernetes schema sources failed (log: $CACHE/kube-sources.log)"
