@@ -1,6 +1,8 @@
-// Bundles one service and the libs it uses into services/<name>/dist/main.js; npm packages stay
-// external (installed next to it by `npm ci --omit=dev` in the image).
+// Bundles one service and the libs it uses into services/<name>/dist/main.js (and src/setup.ts,
+// where a service has one, into dist/setup.js); npm packages stay external (installed next to it
+// by `npm ci --omit=dev` in the image).
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -22,11 +24,17 @@ const externalPackages = {
   },
 };
 
+const entries = names.flatMap((name) =>
+  ['main', 'setup']
+    .map((entry) => ({ name, entry, src: path.join(root, 'services', name, 'src', `${entry}.ts`) }))
+    .filter(({ entry, src }) => entry === 'main' || existsSync(src)),
+);
+
 await Promise.all(
-  names.map((name) =>
+  entries.map(({ name, entry, src }) =>
     build({
-      entryPoints: [path.join(root, 'services', name, 'src', 'main.ts')],
-      outfile: path.join(root, 'services', name, 'dist', 'main.js'),
+      entryPoints: [src],
+      outfile: path.join(root, 'services', name, 'dist', `${entry}.js`),
       bundle: true,
       platform: 'node',
       target: 'node20',

@@ -1,40 +1,106 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { crdSources, ensureSchemas } from '../../tools/kube-schemas';
+
+// Tool versions and paths come from deploy/local/lib.sh, which provision.sh --test-tools installs.
+const libSh = readFileSync(path.join(__dirname, '../../deploy/local/lib.sh'), 'utf8');
+const setting = (name: string) => {
+  const m = new RegExp(`^${name}=(\\S+)$`, 'm').exec(libSh);
+  if (!m) throw new Error(`${name} not found in deploy/local/lib.sh`);
+  return m[1];
+};
+const cache = process.env.HOOKRAIL_CACHE ?? path.join(os.homedir(), '.cache/hookrail');
+const helm = path.join(cache, `bin/helm-${setting('HELM_VERSION')}`);
+const kubeconform = path.join(cache, `bin/kubeconform-${setting('KUBECONFORM_VERSION')}`);
+const KUBE_VERSION = setting('KUBE_VERSION');
 
 const chart = __dirname;
-const helm = path.join(
-  process.env.HOOKRAIL_CACHE ?? path.join(os.homedir(), '.cache/hookrail'),
-  'bin/helm-v3.19.0',
-);
-const values = ['--set', 'secrets.adminKey=hr_admin.x', '--set', 'secrets.encryptionKey=k'];
+const production = path.join(chart, 'ci/production-values.yaml');
+const keys = ['--set', 'secrets.adminKey=hr_admin.x', '--set', 'secrets.encryptionKey=k'];
+const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'retry-scheduler', 'meta-event'];
 
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+interface Container {
+  name: string;
+  args: string[];
+  env?: EnvVar[];
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+  livenessProbe?: { httpGet: { path: string } };
+  readinessProbe?: { httpGet: { path: string } };
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  topologySpreadConstraints?: { topologyKey: string }[];
+  volumes?: { name: string }[];
+}
 interface K8sObject {
+  apiVersion: string;
   kind: string;
-  metadata: { name: string };
-  spec?: Record<string, unknown>;
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: Record<string, unknown> & { template?: { spec: PodSpec } };
 }
 
-function render(extra: string[] = []): K8sObject[] {
-  const out = execFileSync(helm, ['template', 'rel', chart, ...values, ...extra], { encoding: 'utf8' });
-  return parseAllDocuments(out)
+function helmRun(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(helm, args, { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function renderText(extra: string[]): string {
+  const r = helmRun(['template', 'rel', chart, ...extra]);
+  if (r.status !== 0) throw new Error(`helm template failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function parse(text: string): K8sObject[] {
+  return parseAllDocuments(text)
     .map((d) => d.toJSON() as K8sObject | null)
     .filter((d): d is K8sObject => d !== null);
 }
 
-const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'retry-scheduler', 'meta-event'];
+const render = (extra: string[] = []) => parse(renderText([...keys, ...extra]));
+const renderProduction = () => parse(renderText(['-f', production]));
+
+const find = (objects: K8sObject[], kind: string, name: string) => {
+  const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+  if (!o) throw new Error(`${kind} ${name} not rendered`);
+  return o;
+};
+
+/** Pod specs of every workload: Deployments, the set-up Job, the helm test Pod. */
+function workloads(objects: K8sObject[]): { name: string; pod: PodSpec }[] {
+  return objects.flatMap((o) => {
+    if (o.kind === 'Deployment' || o.kind === 'Job')
+      return [{ name: `${o.kind}/${o.metadata.name}`, pod: (o.spec.template as { spec: PodSpec }).spec }];
+    if (o.kind === 'Pod') return [{ name: `Pod/${o.metadata.name}`, pod: o.spec as unknown as PodSpec }];
+    return [];
+  });
+}
 
 describe('Helm chart charts/hookrail', () => {
   beforeAll(() => {
-    if (!existsSync(helm))
-      throw new Error(`helm not found at ${helm}: run deploy/local/provision.sh --test-tools`);
+    for (const bin of [helm, kubeconform])
+      if (!existsSync(bin)) throw new Error(`${bin} not found: run deploy/local/provision.sh --test-tools`);
   });
 
-  it('passes helm lint', () => {
-    const out = execFileSync(helm, ['lint', chart, ...values], { encoding: 'utf8' });
-    expect(out).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  it('passes helm lint --strict with the default and the production-like values', () => {
+    for (const values of [keys, ['-f', production]]) {
+      const out = execFileSync(helm, ['lint', '--strict', chart, ...values], { encoding: 'utf8' });
+      expect(out).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+    }
   });
 
   it('renders one Deployment and Service per service, HPAs and PDBs where enabled', () => {
@@ -45,29 +111,251 @@ describe('Helm chart charts/hookrail', () => {
     expect(names('HorizontalPodAutoscaler').sort()).toEqual(
       ['api-gateway', 'ingest', 'dispatcher'].map((s) => `rel-hookrail-${s}`).sort(),
     );
-    expect(names('PodDisruptionBudget')).toContain('rel-hookrail-dispatcher');
-    const dispatcher = objects.find(
-      (o) => o.metadata.name === 'rel-hookrail-dispatcher' && o.kind === 'Deployment',
+    expect(names('PodDisruptionBudget').sort()).toEqual(
+      ['api-gateway', 'ingest', 'dispatcher', 'retry-scheduler'].map((s) => `rel-hookrail-${s}`).sort(),
     );
-    const container = (
-      dispatcher?.spec as {
-        template: {
-          spec: { containers: { args: string[]; readinessProbe: { httpGet: { path: string } } }[] };
-        };
-      }
-    ).template.spec.containers[0];
+    expect(names('ServiceAccount')).toEqual(['rel-hookrail']);
+    expect(names('Ingress')).toEqual([]);
+    expect(names('NetworkPolicy')).toEqual([]);
+    const container = find(objects, 'Deployment', 'rel-hookrail-dispatcher').spec.template!.spec
+      .containers[0];
     expect(container.args).toEqual(['services/dispatcher/dist/main.js']);
-    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
   });
 
-  it('refuses to render without the admin and encryption keys', () => {
-    expect(() => execFileSync(helm, ['template', 'rel', chart], { encoding: 'utf8', stdio: 'pipe' })).toThrow(
-      /secrets.adminKey is required/,
-    );
+  it.each([
+    ['default', () => render()],
+    ['production-like', renderProduction],
+  ])(
+    'gives every workload probes, resources and a locked-down securityContext (%s values)',
+    (_label, objects) => {
+      const all = workloads(objects());
+      expect(all.length).toBe(8); // six Deployments, the set-up Job, the helm test Pod
+      for (const { name, pod } of all) {
+        expect({ name, pod: pod.securityContext?.runAsNonRoot }).toEqual({ name, pod: true });
+        for (const c of pod.containers) {
+          const where = `${name} container ${c.name}`;
+          expect({ where, requests: Object.keys(c.resources?.requests ?? {}).sort() }).toEqual({
+            where,
+            requests: ['cpu', 'memory'],
+          });
+          expect({ where, memoryLimit: typeof c.resources?.limits?.memory }).toEqual({
+            where,
+            memoryLimit: 'string',
+          });
+          expect({ where, sc: c.securityContext }).toMatchObject({
+            where,
+            sc: {
+              runAsNonRoot: true,
+              readOnlyRootFilesystem: true,
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ['ALL'] },
+            },
+          });
+          if (name.startsWith('Deployment/')) {
+            expect({
+              where,
+              live: c.livenessProbe?.httpGet.path,
+              ready: c.readinessProbe?.httpGet.path,
+            }).toEqual({ where, live: '/healthz', ready: '/readyz' });
+            expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual([
+              'topology.kubernetes.io/zone',
+              'kubernetes.io/hostname',
+            ]);
+          }
+        }
+      }
+    },
+  );
+
+  describe('against the Kubernetes API schemas (kubeconform, strict, offline)', () => {
+    let dir: string;
+    let schemas: string;
+    beforeAll(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-chart-'));
+      schemas = ensureSchemas(
+        path.join(cache, 'kube-schemas'),
+        KUBE_VERSION,
+        crdSources({
+          keda: setting('KEDA_VERSION'),
+          prometheusOperator: setting('PROMETHEUS_OPERATOR_VERSION'),
+        }),
+      );
+    }, 120_000);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    const validate = (file: string) =>
+      spawnSync(
+        kubeconform,
+        ['-strict', '-summary', '-kubernetes-version', KUBE_VERSION, '-schema-location', schemas, file],
+        { encoding: 'utf8' },
+      );
+
+    it('accepts every manifest rendered with the default and the production-like values', () => {
+      const files = {
+        default: renderText(keys),
+        production: renderText(['-f', production]),
+      };
+      for (const [name, text] of Object.entries(files)) {
+        const file = path.join(dir, `${name}.yaml`);
+        writeFileSync(file, text);
+        const count = parse(text).length;
+        const r = validate(file);
+        expect({ name, out: r.stdout.trim(), status: r.status }).toEqual({
+          name,
+          out: `Summary: ${count} resources found in 1 file - Valid: ${count}, Invalid: 0, Errors: 0, Skipped: 0`,
+          status: 0,
+        });
+      }
+      // The production render carries the optional kinds, so their schemas were checked too.
+      expect(new Set(parse(files.production).map((o) => o.kind))).toEqual(
+        new Set([
+          'ServiceAccount',
+          'Service',
+          'Deployment',
+          'HorizontalPodAutoscaler',
+          'PodDisruptionBudget',
+          'ScaledObject',
+          'TriggerAuthentication',
+          'Ingress',
+          'NetworkPolicy',
+          'Job',
+          'Pod',
+          'ServiceMonitor',
+          'PrometheusRule',
+          'ConfigMap',
+        ]),
+      );
+    });
+
+    it('rejects a manifest with a misspelt field or a wrong type', () => {
+      const file = path.join(dir, 'bad.yaml');
+      writeFileSync(
+        file,
+        renderText(keys)
+          .replace('terminationGracePeriodSeconds: 15', 'terminationGracePeriodSecond: 15')
+          .replace(/averageUtilization: 70/, 'averageUtilization: "seventy"'),
+      );
+      const r = validate(file);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toContain("additional properties 'terminationGracePeriodSecond' not allowed");
+      expect(r.stdout).toMatch(/HorizontalPodAutoscaler rel-hookrail-\S+ is invalid/);
+    });
   });
 
-  it('uses an existing secret instead of creating one', () => {
-    const objects = render(['--set', 'secrets.existingSecret=mine']);
-    expect(objects.filter((o) => o.kind === 'Secret')).toHaveLength(0);
+  describe('values.schema.json', () => {
+    it.each([
+      [
+        ['--set', 'services.dispatcher.replcas=3'],
+        "at '/services/dispatcher': additional properties 'replcas' not allowed",
+      ],
+      [['--set', 'ingres.enabled=true'], "additional properties 'ingres' not allowed"],
+      [['--set', 'config.logLevel=loud'], "at '/config/logLevel': value must be one of"],
+      [['--set', 'kafka.sasl.mechanism=scram-sha-512'], "at '/kafka/sasl/existingSecret'"],
+      [['--set', 'services.ingest.port=70000'], "at '/services/ingest/port'"],
+      [
+        ['--set', 'services.ingest.resources.requests.cpu=lots'],
+        "at '/services/ingest/resources/requests/cpu'",
+      ],
+    ])('fails helm template on %j, naming the value', (args, message) => {
+      const r = helmRun(['template', 'rel', chart, ...keys, ...args]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain("values don't meet the specifications of the schema");
+      expect(r.stderr).toContain(message);
+    });
+
+    it('refuses to render without the admin and encryption keys', () => {
+      const r = helmRun(['template', 'rel', chart]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/secrets.adminKey is required/);
+    });
+  });
+
+  describe('production-like values', () => {
+    let objects: K8sObject[];
+    let gateway: PodSpec;
+    beforeAll(() => {
+      objects = renderProduction();
+      gateway = find(objects, 'Deployment', 'rel-hookrail-api-gateway').spec.template!.spec;
+    });
+    const env = (name: string) => gateway.containers[0].env?.find((e) => e.name === name);
+
+    it('reads the MongoDB URI, Kafka SASL, admin and encryption keys from the existing Secrets', () => {
+      expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+      expect(env('HOOKRAIL_MONGODB_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'hookrail-mongodb',
+        key: 'url',
+      });
+      expect(env('HOOKRAIL_ADMIN_KEY')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'hookrail-keys',
+        key: 'HOOKRAIL_ADMIN_KEY',
+      });
+      expect(env('HOOKRAIL_ENCRYPTION_KEY')?.valueFrom?.secretKeyRef?.name).toBe('hookrail-keys');
+      expect(env('HOOKRAIL_KAFKA_SASL_MECHANISM')?.value).toBe('scram-sha-512');
+      expect(env('HOOKRAIL_KAFKA_SASL_USERNAME')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'hookrail-kafka',
+        key: 'username',
+      });
+      expect(env('HOOKRAIL_KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef?.key).toBe('password');
+      expect(env('HOOKRAIL_KAFKA_TLS_CA_FILE')?.value).toBe('/etc/hookrail/kafka-ca/ca.crt');
+      expect(gateway.volumes?.map((v) => v.name)).toEqual(['tmp', 'kafka-ca']);
+    });
+
+    it('runs the set-up Job as a pre-install/pre-upgrade hook, with no reference to objects the release creates', () => {
+      const job = find(objects, 'Job', 'rel-hookrail-setup');
+      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+      const pod = job.spec.template!.spec as PodSpec & { serviceAccountName?: string };
+      expect(pod.containers[0].args).toEqual(['services/api-gateway/dist/setup.js']);
+      expect(pod.serviceAccountName).toBeUndefined();
+      const refs = (pod.containers[0].env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.name ?? []);
+      expect(new Set(refs)).toEqual(new Set(['hookrail-kafka', 'hookrail-mongodb']));
+    });
+
+    it('routes /api, /portal and /portal-api to the gateway and /ingest to ingest', () => {
+      const ingress = find(objects, 'Ingress', 'rel-hookrail');
+      const rules = ingress.spec.rules as {
+        host: string;
+        http: { paths: { path: string; backend: { service: { name: string } } }[] };
+      }[];
+      expect(rules[0].host).toBe('hooks.example.com');
+      expect(rules[0].http.paths.map((p) => [p.path, p.backend.service.name])).toEqual([
+        ['/api', 'rel-hookrail-api-gateway'],
+        ['/portal', 'rel-hookrail-api-gateway'],
+        ['/portal-api', 'rel-hookrail-api-gateway'],
+        ['/ingest', 'rel-hookrail-ingest'],
+      ]);
+    });
+
+    it('scales the dispatcher on Kafka lag with KEDA instead of an HPA', () => {
+      expect(
+        objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name.endsWith('dispatcher')),
+      ).toBeUndefined();
+      const so = find(objects, 'ScaledObject', 'rel-hookrail-dispatcher');
+      const triggers = so.spec.triggers as { type: string; metadata: Record<string, string> }[];
+      expect(
+        triggers.map((t) => [t.type, t.metadata.consumerGroup, t.metadata.topic, t.metadata.sasl]),
+      ).toEqual([
+        ['cpu', undefined, undefined, undefined],
+        ['kafka', 'hookrail.dispatcher-router', 'hookrail.events', 'scram_sha512'],
+        ['kafka', 'hookrail.dispatcher-sender', 'hookrail.deliveries', 'scram_sha512'],
+      ]);
+    });
+
+    it('lets only the ingress controller and the release reach exposed services, and Prometheus scrape all', () => {
+      const np = find(objects, 'NetworkPolicy', 'rel-hookrail-ingest');
+      const from = (np.spec.ingress as { from?: unknown[] }[]).map((r) => r.from);
+      expect(from).toEqual([
+        [{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'rel' } } }],
+        [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+        [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+      ]);
+    });
+
+    it('ships a helm test Pod that checks the gateway answers', () => {
+      const pod = find(objects, 'Pod', 'rel-hookrail-test-gateway');
+      expect(pod.metadata.annotations?.['helm.sh/hook']).toBe('test');
+      const script = (pod.spec as unknown as PodSpec).containers[0].args.join('\n');
+      expect(script).toContain('http://rel-hookrail-api-gateway:8080');
+      expect(script).toContain('/readyz');
+    });
   });
 });

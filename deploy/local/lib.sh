@@ -18,6 +18,14 @@ SERVERS_JSON="$REPO_ROOT/.local/servers.json"
 KAFKA_LIBS="$CACHE/kafka/libs"
 HELM_VERSION=v3.19.0
 HELM_BIN="$CACHE/bin/helm-$HELM_VERSION"
+# Chart validation (charts/hookrail/chart.int.spec.ts): kubeconform, and the sources of the
+# Kubernetes API schemas it checks against (tools/kube-schemas.ts writes them to $KUBE_SCHEMAS_DIR).
+KUBECONFORM_VERSION=v0.8.0
+KUBECONFORM_BIN="$CACHE/bin/kubeconform-$KUBECONFORM_VERSION"
+KUBE_VERSION=1.34.2
+KEDA_VERSION=2.18.3
+PROMETHEUS_OPERATOR_VERSION=0.85.0
+KUBE_SCHEMAS_DIR="$CACHE/kube-schemas"
 ELASTICMQ_LIBS="$CACHE/elasticmq/libs"
 SECANTUS_VERSION=0.7.0b3
 SECANTUS_VENV="$CACHE/secantusdb-$SECANTUS_VERSION"

@@ -8,6 +8,10 @@
 # `--test-tools` adds what only the tests use (`npm test`, CI, jest's global set-up):
 #   - apt: chromium (the portal's browser tests)
 #   - Go module proxy: helm                               -> $CACHE/bin/helm-<version> (chart tests)
+#   - Go module proxy: kubeconform                        -> $CACHE/bin/kubeconform-<version>
+#     and the modules k8s.io/kubernetes (its OpenAPI document), KEDA and the Prometheus operator
+#     (their CRDs) into the Go
+#     module cache; the chart test turns them into schemas once ($CACHE/kube-schemas)
 # Each step that had work to do prints how long it took.
 # $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
 # clones on the same machine (e.g. CI) reuse it.
@@ -195,6 +199,41 @@ provision_helm() {
   rm -rf "$tmp"
 }
 
+# ---------------------------------------------------------------------------------------------
+# kubeconform and the sources of the Kubernetes API schemas (chart validation, offline)
+# ---------------------------------------------------------------------------------------------
+provision_kubeconform() {
+  local bin="$KUBECONFORM_BIN"
+  [[ -x "$bin" ]] && return 0
+  did_work
+  log "building kubeconform $KUBECONFORM_VERSION -> $bin"
+  local tmp
+  tmp="$(mktemp -d)"
+  if ! GOBIN="$tmp" go install "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION" \
+      >"$CACHE/bin/kubeconform.build.log" 2>&1; then
+    tail -n 30 "$CACHE/bin/kubeconform.build.log" >&2
+    rm -rf "$tmp"
+    die "go install kubeconform failed (log: $CACHE/bin/kubeconform.build.log)"
+  fi
+  mv -f "$tmp/kubeconform" "$bin"
+  rm -rf "$tmp"
+}
+
+provision_kube_sources() {
+  local stamp="$KUBE_SCHEMAS_DIR/sources-v$KUBE_VERSION-keda-v$KEDA_VERSION-po-v$PROMETHEUS_OPERATOR_VERSION"
+  [[ -f "$stamp" ]] && return 0
+  did_work
+  log "downloading the Kubernetes $KUBE_VERSION, KEDA and Prometheus operator schema sources (Go module proxy, ~25 MB)"
+  if ! go mod download "k8s.io/kubernetes@v$KUBE_VERSION" "github.com/kedacore/keda/v2@v$KEDA_VERSION" \
+      "github.com/prometheus-operator/prometheus-operator@v$PROMETHEUS_OPERATOR_VERSION" \
+      >"$CACHE/kube-sources.log" 2>&1; then
+    tail -n 30 "$CACHE/kube-sources.log" >&2
+    die "go mod download of the Kubernetes schema sources failed (log: $CACHE/kube-sources.log)"
+  fi
+  mkdir -p "$KUBE_SCHEMAS_DIR"
+  touch "$stamp"
+}
+
 TEST_TOOLS=0
 for arg in "$@"; do
   case "$arg" in
@@ -228,6 +267,7 @@ pids=()
 timed provision_secantusdb & pids+=($!)
 timed provision_go pubsub-fake pubsub-fake & pids+=($!)
 [[ $TEST_TOOLS == 0 ]] || { timed provision_helm & pids+=($!); }
+[[ $TEST_TOOLS == 0 ]] || { { timed provision_kubeconform && timed provision_kube_sources; } & pids+=($!); }
 failed=0
 for p in "${pids[@]}"; do
   wait "$p" || failed=1

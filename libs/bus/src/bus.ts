@@ -1,4 +1,5 @@
-import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { readFileSync } from 'node:fs';
+import { Kafka, logLevel, Partitioners, type Consumer, type KafkaConfig, type Producer } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
@@ -12,6 +13,24 @@ export interface BusOptions {
   replicationFactor: number;
   /** Default 30 s. */
   sessionTimeoutMs?: number;
+  /** TLS to the brokers; `caFile` (PEM) is trusted besides the system CAs. */
+  tls?: { caFile?: string };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+}
+
+/** The kafkajs `ssl` / `sasl` settings for the options (none: plaintext). */
+export function kafkaSecurity(
+  options: Pick<BusOptions, 'tls' | 'sasl'>,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+  const out: Pick<KafkaConfig, 'ssl' | 'sasl'> = {};
+  if (options.tls) out.ssl = options.tls.caFile ? { ca: [readFile(options.tls.caFile)] } : true;
+  if (options.sasl) {
+    const { mechanism, username, password } = options.sasl;
+    // kafkajs types each mechanism separately; the three share one shape.
+    out.sasl = { mechanism, username, password } as KafkaConfig['sasl'];
+  }
+  return out;
 }
 
 /** Large enough for a payload at the highest project limit plus its headers. */
@@ -35,6 +54,7 @@ export class Bus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...kafkaSecurity(options),
       connectionTimeout: 3000,
       requestTimeout: 30000,
       retry: { initialRetryTime: 200, retries: 8 },

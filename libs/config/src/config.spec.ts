@@ -25,6 +25,35 @@ describe('loadConfig', () => {
     expect(c.log.level).toBe('debug');
   });
 
+  it('reads Kafka TLS and SASL, plaintext when unset', () => {
+    expect(loadConfig('ingest', {}).kafka).not.toHaveProperty('sasl');
+    expect(loadConfig('ingest', {}).kafka).not.toHaveProperty('tls');
+    const c = loadConfig('ingest', {
+      HOOKRAIL_KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      HOOKRAIL_KAFKA_SASL_USERNAME: 'hookrail',
+      HOOKRAIL_KAFKA_SASL_PASSWORD: 's3cret',
+      HOOKRAIL_KAFKA_TLS_CA_FILE: '/etc/kafka-ca/ca.crt',
+    });
+    expect(c.kafka.sasl).toEqual({ mechanism: 'scram-sha-512', username: 'hookrail', password: 's3cret' });
+    expect(c.kafka.tls).toEqual({ caFile: '/etc/kafka-ca/ca.crt' });
+    expect(loadConfig('ingest', { HOOKRAIL_KAFKA_TLS: 'true' }).kafka.tls).toEqual({});
+  });
+
+  it('names the Kafka security variable that is wrong or missing', () => {
+    expect(() =>
+      loadConfig('ingest', { HOOKRAIL_KAFKA_SASL_MECHANISM: 'plain', HOOKRAIL_KAFKA_SASL_USERNAME: 'u' }),
+    ).toThrow('HOOKRAIL_KAFKA_SASL_PASSWORD is required');
+    expect(() => loadConfig('ingest', { HOOKRAIL_KAFKA_SASL_MECHANISM: 'gssapi' })).toThrow(
+      /HOOKRAIL_KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512/,
+    );
+    expect(() => loadConfig('ingest', { HOOKRAIL_KAFKA_SASL_USERNAME: 'u' })).toThrow(
+      'HOOKRAIL_KAFKA_SASL_USERNAME is set but HOOKRAIL_KAFKA_SASL_MECHANISM is not',
+    );
+    expect(() =>
+      loadConfig('ingest', { HOOKRAIL_KAFKA_TLS: 'false', HOOKRAIL_KAFKA_TLS_CA_FILE: '/ca.crt' }),
+    ).toThrow(ConfigError);
+  });
+
   it('is frozen so nothing can change it after start-up', () => {
     const c = loadConfig('ingest', {});
     expect(Object.isFrozen(c)).toBe(true);

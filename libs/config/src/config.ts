@@ -1,4 +1,4 @@
-import { bool, int, list, oneOf, optionalStr, str, type Env } from './env';
+import { bool, ConfigError, int, list, oneOf, optionalStr, str, type Env } from './env';
 
 export const SERVICE_NAMES = [
   'api-gateway',
@@ -19,6 +19,13 @@ export const DEFAULT_PORTS: Record<ServiceName, number> = {
   'retry-scheduler': 8093,
   'meta-event': 8094,
 };
+
+export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+export interface KafkaSasl {
+  mechanism: (typeof KAFKA_SASL_MECHANISMS)[number];
+  username: string;
+  password: string;
+}
 
 export interface HookrailConfig {
   service: ServiceName;
@@ -41,6 +48,9 @@ export interface HookrailConfig {
     replicationFactor: number;
     /** A consumer silent this long is evicted and its partitions move to another replica. */
     sessionTimeoutMs: number;
+    /** TLS to the brokers (managed Kafka); `caFile` adds a private CA to the trusted ones. */
+    tls?: { caFile?: string };
+    sasl?: KafkaSasl;
   };
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
@@ -83,6 +93,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       partitions: int(env, 'HOOKRAIL_KAFKA_PARTITIONS', 12, { min: 1, max: 1000 }),
       replicationFactor: int(env, 'HOOKRAIL_KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
       sessionTimeoutMs: int(env, 'HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
+      ...kafkaSecurity(env),
     },
     mongodb: { url: str(env, 'HOOKRAIL_MONGODB_URL', 'mongodb://127.0.0.1:27017/hookrail') },
     security: {
@@ -108,6 +119,27 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     },
   };
   return deepFreeze(config);
+}
+
+/** TLS and SASL settings; both absent means plaintext, as on a local broker. */
+function kafkaSecurity(env: Env): Pick<HookrailConfig['kafka'], 'tls' | 'sasl'> {
+  const caFile = optionalStr(env, 'HOOKRAIL_KAFKA_TLS_CA_FILE');
+  const tls = bool(env, 'HOOKRAIL_KAFKA_TLS', caFile !== undefined);
+  if (caFile && !tls)
+    throw new ConfigError('HOOKRAIL_KAFKA_TLS_CA_FILE is set but HOOKRAIL_KAFKA_TLS is false');
+  const mechanism = optionalStr(env, 'HOOKRAIL_KAFKA_SASL_MECHANISM');
+  const out: Pick<HookrailConfig['kafka'], 'tls' | 'sasl'> = {};
+  if (tls) out.tls = caFile ? { caFile } : {};
+  if (mechanism !== undefined) {
+    out.sasl = {
+      mechanism: oneOf(env, 'HOOKRAIL_KAFKA_SASL_MECHANISM', KAFKA_SASL_MECHANISMS, 'plain'),
+      username: str(env, 'HOOKRAIL_KAFKA_SASL_USERNAME'),
+      password: str(env, 'HOOKRAIL_KAFKA_SASL_PASSWORD'),
+    };
+  } else if (optionalStr(env, 'HOOKRAIL_KAFKA_SASL_USERNAME')) {
+    throw new ConfigError('HOOKRAIL_KAFKA_SASL_USERNAME is set but HOOKRAIL_KAFKA_SASL_MECHANISM is not');
+  }
+  return out;
 }
 
 function deepFreeze<T>(obj: T): Readonly<T> {
