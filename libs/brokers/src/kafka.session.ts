@@ -30,13 +30,15 @@ export async function openKafka(s: KafkaSettings, opts: SubscriberOptions): Prom
     groupId: s.groupId,
     sessionTimeout: 30_000,
     maxWaitTimeInMs: 200,
+    // A crash ends the session instead of kafkajs restarting in silence: the supervisor reports
+    // the source unreachable and reopens it with backoff, like every other broker kind.
+    retry: { retries: 5, initialRetryTime: 300, restartOnFailure: async () => false },
   });
   let closing = false;
   let lost: (err: Error | undefined) => void = () => undefined;
   const closed = new Promise<Error | undefined>((r) => (lost = r));
   consumer.on(consumer.events.CRASH, (e) => {
-    // kafkajs restarts itself after a retriable crash; a fatal one ends the session.
-    if (!e.payload.restart && !closing) lost(e.payload.error);
+    if (!closing) lost(e.payload.error);
   });
   try {
     await consumer.connect();

@@ -4,6 +4,12 @@ import { InFlight, type Session, type SubscriberOptions } from './subscriber';
 
 /** A message that met a transient failure is nacked after this pause (no hot loop). */
 const NACK_DELAY_MS = 1000;
+/**
+ * The streaming pull retries an unreachable server forever without a word, so the session asks
+ * the server for the subscription this often; a failed answer ends the session (the supervisor
+ * reports the source unreachable and reopens it with backoff).
+ */
+const PROBE_INTERVAL_MS = 5000;
 
 export function pubsubClient(s: GoogleSettings): PubSub {
   return new PubSub({
@@ -52,11 +58,19 @@ export async function openPubSub(s: GoogleSettings, opts: SubscriberOptions): Pr
   subscription.on('error', (err: Error) => {
     if (!closing) lost(err);
   });
+  const probe = setInterval(() => {
+    subscription.getMetadata({ timeout: PROBE_INTERVAL_MS }).catch((err: Error) => {
+      if (!closing) lost(err);
+    });
+  }, PROBE_INTERVAL_MS);
+  probe.unref();
+  void closed.then(() => clearInterval(probe));
 
   return {
     closed,
     async close() {
       closing = true;
+      clearInterval(probe);
       subscription.removeAllListeners('message');
       await inFlight.idle(5000);
       await subscription.close().catch(() => undefined);

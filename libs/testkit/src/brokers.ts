@@ -188,11 +188,11 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
   };
 }
 
-/** A topic on the local Kafka for a kafka broker source. */
-export async function kafkaTopic(topic: string) {
+/** A topic on the local Kafka (or on `brokers`) for a kafka broker source. */
+export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {}) {
   const kafka = new Kafka({
     clientId: 'tests',
-    brokers: TEST_BROKERS.kafkaBrokers,
+    brokers: opts.brokers ?? TEST_BROKERS.kafkaBrokers,
     logLevel: logLevel.NOTHING,
   });
   const admin = kafka.admin();

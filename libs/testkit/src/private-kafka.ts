@@ -32,14 +32,16 @@ export const SASL_USERS = {
 const ADMIN = { username: 'admin', password: 'admin-secret' };
 
 /**
- * A single-node Kafka of a test's own whose only client listener requires SASL (PLAIN,
- * SCRAM-SHA-256 and SCRAM-SHA-512; the SCRAM users are created when the storage is formatted).
- * The local stack's jars, spare ports, a temporary directory; stopped and removed by `stop`.
+ * A single-node Kafka of a test's own: the local stack's jars, spare ports, a temporary directory.
+ * With `sasl`, its only client listener requires SASL (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512; the
+ * SCRAM users are created when the storage is formatted). `kill` and `restart` keep the data, for
+ * tests of a broker going away mid-stream; `remove` deletes everything.
  */
-export class PrivateSaslKafka {
+export class PrivateKafka {
   private server?: ChildProcess;
 
   private constructor(
+    private readonly libs: string,
     readonly port: number,
     private readonly dir: string,
   ) {}
@@ -48,30 +50,32 @@ export class PrivateSaslKafka {
     return [`127.0.0.1:${this.port}`];
   }
 
-  static async start(libs: string, timeoutMs = 90_000): Promise<PrivateSaslKafka> {
+  static async start(libs: string, opts: { sasl?: boolean } = {}): Promise<PrivateKafka> {
     const [port, controller] = [await sparePort(), await sparePort()];
-    const k = new PrivateSaslKafka(port, mkdtempSync(path.join(tmpdir(), 'hookrail-kafka-')));
-    const java = process.env.JAVA ?? 'java';
-    const props = path.join(k.dir, 'server.properties');
+    const k = new PrivateKafka(libs, port, mkdtempSync(path.join(tmpdir(), 'hookrail-kafka-')));
     const data = path.join(k.dir, 'data');
     mkdirSync(data);
+    const listener = opts.sasl ? 'SASL_PLAINTEXT' : 'PLAINTEXT';
     const plainUsers = [ADMIN, SASL_USERS.plain].map((u) => `user_${u.username}="${u.password}"`).join(' ');
+    const sasl = [
+      'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
+      'sasl.mechanism.inter.broker.protocol=PLAIN',
+      `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="${ADMIN.username}" password="${ADMIN.password}" ${plainUsers};`,
+      'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+      'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    ];
     writeFileSync(
-      props,
+      k.file('server.properties'),
       [
         'process.roles=broker,controller',
         'node.id=1',
         `controller.quorum.voters=1@127.0.0.1:${controller}`,
-        `listeners=SASL_PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
-        `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${port}`,
+        `listeners=${listener}://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
+        `advertised.listeners=${listener}://127.0.0.1:${port}`,
         'controller.listener.names=CONTROLLER',
-        'inter.broker.listener.name=SASL_PLAINTEXT',
-        'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
-        'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
-        'sasl.mechanism.inter.broker.protocol=PLAIN',
-        `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="${ADMIN.username}" password="${ADMIN.password}" ${plainUsers};`,
-        'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
-        'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+        `inter.broker.listener.name=${listener}`,
+        `listener.security.protocol.map=CONTROLLER:PLAINTEXT,${listener}:${listener}`,
+        ...(opts.sasl ? sasl : []),
         `log.dirs=${data}`,
         'num.partitions=3',
         'auto.create.topics.enable=false',
@@ -82,41 +86,64 @@ export class PrivateSaslKafka {
         'transaction.state.log.min.isr=1',
       ].join('\n'),
     );
-    const log4j = path.join(k.dir, 'log4j.properties');
     writeFileSync(
-      log4j,
+      k.file('log4j.properties'),
       'log4j.rootLogger=INFO, file\nlog4j.appender.file=org.apache.log4j.FileAppender\n' +
-        `log4j.appender.file.File=${path.join(k.dir, 'server.log')}\n` +
+        `log4j.appender.file.File=${k.file('server.log')}\n` +
         'log4j.appender.file.layout=org.apache.log4j.PatternLayout\nlog4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n\n',
     );
-    const jvm = [`-Dlog4j.configuration=file:${log4j}`, '-cp', `${libs}/*`];
+    const scram = opts.sasl
+      ? (['scram-sha-256', 'scram-sha-512'] as const).flatMap((m) => [
+          '--add-scram',
+          `${m.toUpperCase()}=[name=${SASL_USERS[m].username},password=${SASL_USERS[m].password}]`,
+        ])
+      : [];
     const clusterId = randomBytes(16).toString('base64url');
-    const scram = (['scram-sha-256', 'scram-sha-512'] as const).flatMap((m) => [
-      '--add-scram',
-      `${m.toUpperCase()}=[name=${SASL_USERS[m].username},password=${SASL_USERS[m].password}]`,
-    ]);
     execFileSync(
-      java,
-      ['-Xmx256m', ...jvm, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, ...scram],
-      {
-        stdio: 'pipe',
-      },
+      JAVA,
+      [
+        '-Xmx256m',
+        ...k.jvm(),
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        clusterId,
+        '-c',
+        k.file('server.properties'),
+        ...scram,
+      ],
+      { stdio: 'pipe' },
     );
-    k.server = spawn(java, ['-Xms128m', '-Xmx512m', ...jvm, 'kafka.Kafka', props], { stdio: 'ignore' });
-    const deadline = Date.now() + timeoutMs;
-    const logFile = path.join(k.dir, 'server.log');
-    while (!(existsSync(logFile) && readFileSync(logFile, 'utf8').includes('Kafka Server started'))) {
-      if (k.server.exitCode !== null || Date.now() > deadline) {
-        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3000) : '(no log)';
-        await k.stop();
-        throw new Error(`private SASL Kafka did not start:\n${tail}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await k.restart();
     return k;
   }
 
-  async stop(): Promise<void> {
+  /** Starts the broker on its ports and data and waits until it serves. */
+  async restart(timeoutMs = 90_000): Promise<void> {
+    const log = this.file('server.log');
+    const from = existsSync(log) ? readFileSync(log).length : 0;
+    this.server = spawn(
+      JAVA,
+      ['-Xms128m', '-Xmx512m', ...this.jvm(), 'kafka.Kafka', this.file('server.properties')],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const deadline = Date.now() + timeoutMs;
+    while (!(
+      existsSync(log) && readFileSync(log).subarray(from).toString().includes('Kafka Server started')
+    )) {
+      if (this.server.exitCode !== null || Date.now() > deadline) {
+        const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(no log)';
+        await this.kill();
+        throw new Error(`private Kafka did not start:\n${tail}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /** SIGKILL: the broker is gone at once, as in a crash; its data stays for `restart`. */
+  async kill(): Promise<void> {
     const server = this.server;
     this.server = undefined;
     if (server && server.exitCode === null) {
@@ -124,6 +151,20 @@ export class PrivateSaslKafka {
       server.kill('SIGKILL');
       await exited;
     }
+  }
+
+  async remove(): Promise<void> {
+    await this.kill();
     rmSync(this.dir, { recursive: true, force: true });
   }
+
+  private file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  private jvm(): string[] {
+    return [`-Dlog4j.configuration=file:${this.file('log4j.properties')}`, '-cp', `${this.libs}/*`];
+  }
 }
+
+const JAVA = process.env.JAVA ?? 'java';

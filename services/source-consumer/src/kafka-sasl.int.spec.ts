@@ -1,5 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { localKafkaLibs, PrivateSaslKafka, SASL_USERS } from '@hookrail/testkit';
+import { localKafkaLibs, PrivateKafka, SASL_USERS } from '@hookrail/testkit';
 import { BrokerStack } from './testing/broker-stack';
 
 jest.setTimeout(180_000);
@@ -14,11 +14,11 @@ if (!libs) throw new Error('the local Kafka jars are missing: run `bash deploy/l
  */
 describe('kafka source with SASL', () => {
   const stack = new BrokerStack();
-  let kafka: PrivateSaslKafka;
+  let kafka: PrivateKafka;
   let producer: ReturnType<Kafka['producer']>;
 
   beforeAll(async () => {
-    kafka = await PrivateSaslKafka.start(libs);
+    kafka = await PrivateKafka.start(libs, { sasl: true });
     const client = new Kafka({
       clientId: 'tests',
       brokers: kafka.brokers,
@@ -43,7 +43,7 @@ describe('kafka source with SASL', () => {
   afterAll(async () => {
     await producer?.disconnect();
     await stack.tearDown();
-    await kafka?.stop();
+    await kafka?.remove();
   });
 
   const settings = (topic: string, auth: Record<string, unknown>) => ({

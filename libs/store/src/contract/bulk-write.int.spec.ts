@@ -22,7 +22,7 @@ describe('store contract: bulk writes', () => {
   });
 
   it('applies every one of 1,000 mixed operations of one unordered bulkWrite', async () => {
-    const col = scratch(db.conn, 'mixed') as unknown as import('mongodb').Collection<Doc>;
+    const col = scratch(db.conn, 'mixed') as unknown as mongo.Collection<Doc>;
     const id = (i: number) => `d-${String(i).padStart(4, '0')}`;
     // 400 existing documents: updates work on 0..299, deletes on 300..399
     await col.insertMany(
