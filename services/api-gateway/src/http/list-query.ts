@@ -64,3 +64,26 @@ export function normaliseListQuery(
   }
   return out;
 }
+
+/**
+ * Convoy's batch operations take their filter in the query (`?sourceId=…&startDate=…`), ours in the
+ * body: both are read, as one filter. `names` maps a query name to its body field; the same filter
+ * given differently in both is refused rather than one silently winning.
+ */
+export function filterFromQuery<B extends object>(
+  body: B,
+  query: Record<string, unknown>,
+  names: Record<string, keyof B & string>,
+): B {
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [param, field] of Object.entries(names)) {
+    const value = query[param];
+    if (value === undefined) continue;
+    if (out[field] !== undefined && JSON.stringify(out[field]) !== JSON.stringify(value))
+      throw new ValidationError(`invalid query: ${param} disagrees with the body's ${field}`, [
+        { field: param, message: `disagrees with the body's ${field}` },
+      ]);
+    out[field] = value;
+  }
+  return out as B;
+}
