@@ -2,7 +2,7 @@ import { endpointCreateBody } from '../schemas/endpoint.schema';
 import { createEventBody } from '../schemas/event.schema';
 import { sourceCreateBody } from '../schemas/source.schema';
 import { subscriptionCreateBody } from '../schemas/subscription.schema';
-import { dropUnsetFields } from './unset-fields';
+import { documentUnsetFields, dropUnsetFields } from './unset-fields';
 import { acceptsEmptyString, validate } from './validator';
 
 const drop = (body: unknown, schema: Record<string, unknown>) =>
@@ -102,5 +102,25 @@ describe('dropUnsetFields: null and "" from Convoy clients mean "not set"', () =
   it('leaves non-object bodies and arrays of plain values as they are', () => {
     expect(drop(null, endpointCreateBody)).toBeNull();
     expect(drop([1, null], { type: 'array', items: { type: 'integer' } })).toEqual([1, null]);
+  });
+});
+
+describe('documentUnsetFields: the OpenAPI request schema states the same rule', () => {
+  it('widens declared fields with null, and "" where the field refuses it, recursively', () => {
+    const doc = documentUnsetFields(sourceCreateBody, acceptsEmptyString) as {
+      properties: Record<string, { anyOf: Record<string, unknown>[] }>;
+    };
+    expect(doc.properties.provider.anyOf).toEqual(
+      expect.arrayContaining([
+        { type: 'null', description: 'not set' },
+        { const: '', description: 'not set' },
+      ]),
+    );
+    expect(doc.properties.name.anyOf).toContainEqual({ const: '', description: 'not set' });
+    // the widened schema accepts what the normaliser removes, and still refuses wrong types
+    const body = { name: 's', type: 'http', provider: '', verifier: { type: 'noop', hmac: null } };
+    expect(() => validate(doc, body)).not.toThrow();
+    expect(() => validate(doc, { ...body, is_disabled: 'no' })).toThrow('is_disabled');
+    expect(() => validate(doc, { ...body, colour: null })).toThrow('colour');
   });
 });

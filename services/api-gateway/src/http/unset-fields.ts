@@ -59,3 +59,34 @@ function declaredProperties(schema: JsonSchema): Record<string, JsonSchema> | un
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * The same rule written into a request schema for the OpenAPI document: every declared field also
+ * accepts `null`, and `""` where its own schema refuses it, both documented as "not set".
+ */
+export function documentUnsetFields(
+  schema: JsonSchema,
+  acceptsEmpty: (schema: JsonSchema) => boolean,
+): JsonSchema {
+  const anyOf = schema.anyOf as JsonSchema[] | undefined;
+  if (Array.isArray(anyOf))
+    return {
+      ...schema,
+      anyOf: anyOf.map((b) => (b.type === 'null' ? b : documentUnsetFields(b, acceptsEmpty))),
+    };
+  const out: JsonSchema = { ...schema };
+  if (schema.items && typeof schema.items === 'object')
+    out.items = documentUnsetFields(schema.items as JsonSchema, acceptsEmpty);
+  const properties = declaredProperties(schema);
+  if (properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([key, field]) => {
+        const inner = documentUnsetFields(field, acceptsEmpty);
+        const unset: JsonSchema[] = [{ type: 'null', description: 'not set' }];
+        if (!acceptsEmpty(field)) unset.push({ const: '', description: 'not set' });
+        return [key, { anyOf: [inner, ...unset] }];
+      }),
+    );
+  }
+  return out;
+}
