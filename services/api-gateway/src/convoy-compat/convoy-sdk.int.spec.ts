@@ -184,6 +184,22 @@ describe('Convoy clients work unchanged against the gateway', () => {
     );
     expect(enabled).toMatchObject({ status: 'active', is_disabled: false });
 
+    // ...but not one the endpoint health checks disabled: the SDK sends is_disabled: false on every update
+    await h.store.endpoints.update(p.id, other.uid, {
+      status: 'inactive',
+      status_reason: 'failing for 1 hour',
+    });
+    const stillOff = decode(
+      EndpointResponse,
+      await p.call(
+        'PUT',
+        `/endpoints/${other.uid}`,
+        createEndpointRequest({ name: 'other', url: `${receiver.url}/other`, ownerId: 'other' }),
+      ),
+      202,
+    );
+    expect(stillOff).toMatchObject({ status: 'inactive', is_disabled: true });
+
     // Pause (PUT, no body); an SDK update (is_disabled: false) leaves it paused; Convoy's POST activate resumes
     expect(decode(EndpointResponse, await p.call('PUT', `/endpoints/${acme.uid}/pause`), 202).status).toBe(
       'paused',

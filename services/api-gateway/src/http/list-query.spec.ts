@@ -65,23 +65,26 @@ describe('normaliseListQuery: Convoy names, aliases, unset values', () => {
 });
 
 describe('filterFromQuery: a batch filter from the query (Convoy) and the body (ours)', () => {
+  type Filter = { source_id?: string; start_date?: string };
   const names = { sourceId: 'source_id', startDate: 'start_date' } as const;
 
   it('adds query filters to the body filter', () => {
-    expect(
-      filterFromQuery<{ source_id?: string; start_date?: string }>({}, { sourceId: 's1' }, names),
-    ).toEqual({
+    expect(filterFromQuery<Filter>({}, { sourceId: 's1' }, names)).toEqual({
       source_id: 's1',
     });
-    expect(filterFromQuery({ source_id: 's1' }, { startDate: '2026-01-01T00:00:00Z' }, names)).toEqual({
+    expect(
+      filterFromQuery<Filter>({ source_id: 's1' }, { startDate: '2026-01-01T00:00:00Z' }, names),
+    ).toEqual({
       source_id: 's1',
       start_date: '2026-01-01T00:00:00Z',
     });
   });
 
   it('accepts the same value in both, refuses two different ones', () => {
-    expect(filterFromQuery({ source_id: 's1' }, { sourceId: 's1' }, names)).toEqual({ source_id: 's1' });
-    expect(() => filterFromQuery({ source_id: 's1' }, { sourceId: 's2' }, names)).toThrow(
+    expect(filterFromQuery<Filter>({ source_id: 's1' }, { sourceId: 's1' }, names)).toEqual({
+      source_id: 's1',
+    });
+    expect(() => filterFromQuery<Filter>({ source_id: 's1' }, { sourceId: 's2' }, names)).toThrow(
       "sourceId disagrees with the body's source_id",
     );
   });

@@ -102,7 +102,7 @@ const endpointInputFields: Record<string, JsonSchema> = {
   is_disabled: {
     ...bool,
     description:
-      "Convoy's switch: true makes the endpoint inactive; false re-activates an inactive one (a paused endpoint stays paused)",
+      "Convoy's switch: true makes the endpoint inactive; false re-enables only an endpoint is_disabled disabled (paused or health-disabled ones need activate)",
   },
   ...responseOnlyFields([
     'uid',

@@ -152,9 +152,10 @@ export async function updateEndpoint(
       expirationSeconds: 0,
       now: deps.now(),
     });
-  // Convoy's is_disabled: true disables; false re-enables a disabled endpoint but leaves a paused
-  // one paused (Convoy's SDK sends false on every update; pause/activate own the paused state).
-  const reenable = body.is_disabled === false && current.status === 'inactive';
+  // Convoy's is_disabled: true disables; false undoes only that. Convoy's SDK sends false on every
+  // update, so it must not resume a paused endpoint or one the health checks disabled (activate does).
+  const reenable =
+    body.is_disabled === false && current.status === 'inactive' && current.status_reason === DISABLED_REASON;
   if (body.is_disabled === true && current.status !== 'inactive')
     Object.assign(set, { status: 'inactive', status_reason: DISABLED_REASON });
   if (reenable) Object.assign(set, { status: 'active', status_reason: null });
