@@ -246,6 +246,35 @@ describe('Convoy clients work unchanged against the gateway', () => {
     }
   });
 
+  it('events from older Convoy clients: app_id (deprecated) names the endpoint', async () => {
+    const p = await project();
+    const ep = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({ name: 'legacy', url: `${receiver.url}/legacy` }),
+      ),
+      201,
+    );
+    const res = await p.call('POST', '/events', {
+      app_id: ep.uid,
+      event_type: 'legacy',
+      data: {},
+      custom_headers: null,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.target).toEqual({ mode: 'single', endpoint_id: ep.uid });
+    const missing = await p.call('POST', '/events', {
+      app_id: '',
+      endpoint_id: '',
+      event_type: 'legacy',
+      data: {},
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('invalid request body: endpoint_id is required');
+  });
+
   it('sources: create (1) and update (2) with an unset provider and null verifier members', async () => {
     const p = await project({}, 'incoming');
     const hmac = { header: 'X-Sig', hash: 'SHA256', secret: 'source-secret', encoding: 'hex' };

@@ -34,11 +34,18 @@ const common: Record<string, JsonSchema> = {
   idempotency_key: nonEmpty(500),
 };
 
-export const createEventBody = object({ endpoint_id: nonEmpty(100), ...common }, [
-  'endpoint_id',
-  'event_type',
-  'data',
-]);
+/** `endpoint_id` is required; Convoy's deprecated `app_id` is read as it when it is missing. */
+export const createEventBody = object(
+  {
+    endpoint_id: nonEmpty(100),
+    app_id: {
+      ...nonEmpty(100),
+      description: 'deprecated (Convoy): the endpoint id, when endpoint_id is not set',
+    },
+    ...common,
+  },
+  ['event_type', 'data'],
+);
 export const fanoutEventBody = object({ owner_id: nonEmpty(200), ...common }, [
   'owner_id',
   'event_type',
