@@ -3,7 +3,11 @@ import { Webhook } from 'standardwebhooks';
 import { hmac } from './hmac';
 import { signAdvanced } from './advanced';
 import { signSimple } from './simple';
-import { signStandardWebhooks, standardWebhooksKey } from './standard-webhooks';
+import {
+  generateStandardWebhooksSecret,
+  signStandardWebhooks,
+  standardWebhooksKey,
+} from './standard-webhooks';
 import { activeSecrets } from './secrets';
 import { signatureHeaders } from './signature-headers';
 
@@ -85,6 +89,21 @@ describe('HMAC signature schemes', () => {
       new Webhook(standardWebhooksKey('other'), { format: 'raw' }).verify(body, headers),
     ).toThrow();
     expect(() => new Webhook(oldSecret).verify(body + ' ', headers)).toThrow();
+  });
+
+  it('Standard Webhooks: a generated secret is whsec_ + base64 of 32 random bytes, taken as is by new Webhook(secret)', () => {
+    const secret = generateStandardWebhooksSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(standardWebhooksKey(secret)).toHaveLength(32);
+    expect(generateStandardWebhooksSecret()).not.toBe(secret);
+    const body = '{"n":1}';
+    const headers = signStandardWebhooks({
+      msgId: 'dlv_2',
+      timestampSeconds: Math.floor(Date.now() / 1000),
+      body,
+      secrets: [secret],
+    });
+    expect(new Webhook(secret).verify(body, headers)).toEqual({ n: 1 });
   });
 
   it('activeSecrets: drops expired and deleted secrets and orders oldest first', () => {

@@ -1,6 +1,14 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 const WHSEC = 'whsec_';
+
+/**
+ * A generated secret for Standard Webhooks mode: `whsec_` and 32 random bytes in base64, the form
+ * the Standard Webhooks libraries take as is (`new Webhook(secret)`); the spec asks for 24 to 64.
+ */
+export function generateStandardWebhooksSecret(): string {
+  return WHSEC + randomBytes(32).toString('base64');
+}
 
 /** A `whsec_` secret carries its key base64-encoded; any other secret is used as its bytes. */
 export function standardWebhooksKey(secret: string): Buffer {

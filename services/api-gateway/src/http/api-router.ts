@@ -5,8 +5,10 @@ import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 import { authenticate, authorizeProject, requireAdmin } from '../auth/principal';
 import { object } from '../schemas/common.schema';
+import { normaliseListQuery } from './list-query';
 import type { Call, RouteSpec } from './route';
-import { validate } from './validator';
+import { dropUnsetFields } from './unset-fields';
+import { acceptsEmptyString, validate } from './validator';
 
 export interface RouterDeps {
   cache: ConfigCache;
@@ -23,7 +25,8 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     ['method', 'route', 'status'],
   );
   for (const spec of routes) {
-    const querySchema = spec.query ? object(spec.query, [], { additionalProperties: true }) : undefined;
+    // A route that declares its query refuses other names: an unknown filter must not widen a list.
+    const querySchema = spec.query ? object(spec.query) : undefined;
     router[spec.method](spec.path, async (req, res) => {
       const end = duration.startTimer({ method: spec.method.toUpperCase(), route: spec.path });
       Object.assign(res.locals, {
@@ -48,9 +51,14 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
           res.once('finish', () => deps.cache.invalidate(projectId));
         }
       }
-      const query = queryOf(req);
-      if (querySchema) validate(querySchema, query, 'invalid query');
-      const body = spec.body ? validate(spec.body, req.body) : undefined;
+      let query = queryOf(req);
+      if (spec.query && querySchema) {
+        query = normaliseListQuery(req.query as Record<string, unknown>, spec.query);
+        validate(querySchema, query, 'invalid query');
+      }
+      const body = spec.body
+        ? validate(spec.body, dropUnsetFields(req.body, spec.body, acceptsEmptyString))
+        : undefined;
       const call = { req, params, query, body, principal, project } as Call;
       const data = await spec.handler(call);
       res.status(spec.status).json(ok(spec.message, data));

@@ -70,3 +70,8 @@ export function validate<T>(schema: JsonSchema, value: unknown, what = 'invalid 
   }
   return value as T;
 }
+
+/** Whether a field's schema accepts `""` (an unset Go string is sent as `""`). */
+export function acceptsEmptyString(schema: JsonSchema): boolean {
+  return compile(schema)('') === true;
+}

@@ -1,4 +1,6 @@
 import type { RouteSpec } from '../http/route';
+import { documentUnsetFields } from '../http/unset-fields';
+import { acceptsEmptyString } from '../http/validator';
 import { pageOf } from '../schemas/pagination.schema';
 import type { JsonSchema } from '../schemas/common.schema';
 
@@ -91,7 +93,11 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       security: [{ bearer: [] }],
       parameters: [...pathParams, ...queryParams],
       ...(r.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: r.body } } },
+        requestBody: {
+          required: true,
+          description: 'A field sent as null, or as "" where "" is not a value of the field, is not set.',
+          content: { 'application/json': { schema: documentUnsetFields(r.body, acceptsEmptyString) } },
+        },
       }),
       responses,
     };

@@ -71,7 +71,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
     expireSecret: (session, endpoint, body) =>
       expireSecret(
         deps,
-        session.project._id,
+        session.project,
         endpoint._id,
         validate<{ expiration: number; secret?: string }>(expireSecretBody, body),
       ),

@@ -19,6 +19,7 @@ export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
     url: doc.url,
     content_type: doc.content_type ?? 'application/json',
     status: doc.status ?? 'active',
+    is_disabled: doc.status === 'inactive',
     ...presentEndpointState(doc),
     advanced_signatures: doc.advanced_signatures ?? false,
     http_timeout: doc.http_timeout ?? 10,

@@ -1,6 +1,6 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, Store } from '@hookrail/store';
-import { presentEndpoint } from './endpoint.presenter';
+import { endpointMetaData, presentEndpoint } from './endpoint.presenter';
 import { parseStored, scopedOut } from './scoped.presenter';
 import { presentSource, type PresentContext } from './source.presenter';
 
@@ -20,7 +20,7 @@ export function presentEvent(
     metadata: doc.metadata ?? '',
     raw: doc.raw ?? '',
     data: parseStored<unknown>(doc.raw, null),
-    headers: parseStored<Record<string, unknown>>(doc.headers_json, {}),
+    headers: headerLists(parseStored<Record<string, unknown>>(doc.headers_json, {})),
     endpoints: related.endpoints.map((e) => e._id),
     endpoint_metadata: related.endpoints.map((e) => presentEndpoint(e, ctx)),
     source_metadata: related.source ? presentSource(related.source, ctx) : null,
@@ -65,6 +65,38 @@ export async function presentEvents(docs: EventDoc[], ctx: PresentContext & { st
   );
 }
 
+/** Convoy's `http.Header` shape: every header a list of values. */
+function headerLists(headers: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(headers))
+    out[k] = Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)];
+  return out;
+}
+
+/** Convoy's attempt headers are one string per header: repeated values joined as HTTP folds them. */
+function headerStrings(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    out[k] = Array.isArray(v) ? v.map(String).join(', ') : v === undefined || v === null ? '' : String(v);
+  return out;
+}
+
+/**
+ * Deliveries with Convoy's `event_metadata` and `endpoint_metadata` (the endpoint without its
+ * secrets and credentials, null once deleted), the endpoints loaded in one query for the page.
+ */
+export async function presentDeliveries(docs: DeliveryDoc[], ctx: PresentContext & { store: Store }) {
+  if (docs.length === 0) return [];
+  const ids = [...new Set(docs.map((d) => d.endpoint_id))];
+  const endpoints = await ctx.store.endpoints.findByIds(docs[0].project_id, ids);
+  const byId = new Map(endpoints.map((e) => [e._id, endpointMetaData(e, ctx)]));
+  return docs.map((d) => ({
+    ...presentDelivery(d),
+    event_metadata: { uid: d.event_id, event_type: d.event_type ?? '' },
+    endpoint_metadata: byId.get(d.endpoint_id) ?? null,
+  }));
+}
+
 export function presentDelivery(doc: DeliveryDoc) {
   const attempts = doc.attempts ?? [];
   return {
@@ -84,14 +116,23 @@ export function presentDelivery(doc: DeliveryDoc) {
   };
 }
 
-export function presentAttempt(a: DeliveryAttempt) {
+/**
+ * `http_status` is a string as in Convoy ("200"; null without a response); `http_status_code` the
+ * same as a number. `status` is Convoy's success flag, `msg_id` the delivery's id.
+ */
+export function presentAttempt(a: DeliveryAttempt, delivery: Pick<DeliveryDoc, '_id' | 'endpoint_id'>) {
+  const code = a.http_status ?? null;
   return {
     uid: a.uid,
+    msg_id: delivery._id,
+    endpoint_id: delivery.endpoint_id,
     url: a.url,
     method: a.method,
-    request_http_header: parseStored<Record<string, unknown>>(a.request_headers_json, {}),
-    response_http_header: parseStored<Record<string, unknown>>(a.response_headers_json, {}),
-    http_status: a.http_status ?? null,
+    request_http_header: headerStrings(parseStored<Record<string, unknown>>(a.request_headers_json, {})),
+    response_http_header: headerStrings(parseStored<Record<string, unknown>>(a.response_headers_json, {})),
+    http_status: code === null ? null : String(code),
+    http_status_code: code,
+    status: code !== null && code >= 200 && code < 300,
     response_data: a.response_data ?? '',
     error: a.error ?? null,
     latency_ms: a.latency_ms ?? 0,

@@ -7,17 +7,18 @@ import {
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
-import { presentAttempt, presentDelivery } from '../presenters/event.presenter';
-import { enumOf, str } from '../schemas/common.schema';
+import { presentAttempt, presentDeliveries } from '../presenters/event.presenter';
+import { enumOf } from '../schemas/common.schema';
 import { DELIVERY_STATUSES, attemptResponse, deliveryResponse } from '../schemas/event.schema';
-import { createdRangeQuery, pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
 
 const TAG = 'Event deliveries';
 const BASE = '/v1/projects/:projectID/eventdeliveries';
 const ONE = `${BASE}/:deliveryID`;
 
 /** Read-only delivery routes; resend, force resend and batch retry live in delivery-ops.routes.ts. */
-export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
+export const deliveryRoutes: RouteFile<GatewayDeps> = (deps) => {
+  const { store } = deps;
   const find = async (projectId: ProjectId, id: string) => {
     const doc = await store.deliveries.findById(projectId, id);
     if (!doc) throw new NotFoundError('event delivery');
@@ -33,10 +34,14 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
       auth: 'project',
       query: {
         ...pageQuery,
-        event_id: str(),
-        endpoint_id: str(),
-        subscription_id: str(),
-        status: enumOf(DELIVERY_STATUSES),
+        eventId: idQuery('deliveries of this event'),
+        endpointId: idListQuery('deliveries to any of these endpoints'),
+        subscriptionId: idQuery('deliveries of this subscription'),
+        status: {
+          type: 'array',
+          items: enumOf(DELIVERY_STATUSES),
+          description: 'deliveries in any of these statuses; repeat the parameter for several',
+        },
         ...createdRangeQuery,
       },
       paginated: true,
@@ -45,17 +50,15 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
       response: deliveryResponse,
       async handler({ project, query }) {
         const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
-        const status = text('status') as DeliveryStatus | undefined;
-        const endpointId = text('endpoint_id');
         const filter: DeliveryListFilter = {
-          eventId: text('event_id'),
-          endpointIds: endpointId === undefined ? undefined : [endpointId],
-          subscriptionId: text('subscription_id'),
-          statuses: status === undefined ? undefined : [status],
-          createdRange: createdRangeOf(text('start_date'), text('end_date')),
+          eventId: text('eventId'),
+          endpointIds: query.endpointId as string[] | undefined,
+          subscriptionId: text('subscriptionId'),
+          statuses: query.status as DeliveryStatus[] | undefined,
+          createdRange: createdRangeOf(text('startDate'), text('endDate')),
         };
         const page = await store.deliveries.page(project._id, filter, parsePageQuery(query));
-        return { content: page.content.map(presentDelivery), pagination: page.pagination };
+        return { content: await presentDeliveries(page.content, deps), pagination: page.pagination };
       },
     },
     {
@@ -68,7 +71,8 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
       status: 200,
       message: 'Event delivery fetched successfully',
       response: deliveryResponse,
-      handler: async ({ project, params }) => presentDelivery(await find(project._id, params.deliveryID)),
+      handler: async ({ project, params }) =>
+        (await presentDeliveries([await find(project._id, params.deliveryID)], deps))[0],
     },
     {
       method: 'get',
@@ -80,8 +84,10 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = ({ store }) => {
       status: 200,
       message: 'Delivery attempts fetched successfully',
       response: { type: 'array', items: attemptResponse },
-      handler: async ({ project, params }) =>
-        ((await find(project._id, params.deliveryID)).attempts ?? []).map(presentAttempt),
+      async handler({ project, params }) {
+        const delivery = await find(project._id, params.deliveryID);
+        return (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));
+      },
     },
   ];
 };

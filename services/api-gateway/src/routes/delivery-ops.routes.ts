@@ -10,7 +10,8 @@ import {
 } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
-import { route, type RouteFile } from '../http/route';
+import { filterFromQuery } from '../http/list-query';
+import { route, type RouteFile, type RouteSpec } from '../http/route';
 import { presentPortalDelivery } from '../portal/portal.presenter';
 import {
   anyObject,
@@ -22,6 +23,7 @@ import {
   strArray,
   timestamp,
 } from '../schemas/common.schema';
+import { createdRangeQuery, idQuery } from '../schemas/pagination.schema';
 
 const DELIVERIES = '/v1/projects/:projectID/eventdeliveries';
 const EVENTS = '/v1/projects/:projectID/events';
@@ -60,30 +62,7 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
       };
     },
   }),
-  route<DeliveryFilter>({
-    method: 'post',
-    path: `${DELIVERIES}/batchretry`,
-    operationId: 'batchRetryEventDeliveries',
-    summary: 'Resend every failed or discarded event delivery matching a filter (up to 1,000 per call)',
-    tag: 'Event deliveries',
-    auth: 'project',
-    body: object({
-      // One status or a list of them (Convoy's docs show both).
-      status: {
-        anyOf: [
-          enumOf(['Failure', 'Discarded']),
-          { type: 'array', items: enumOf(['Failure', 'Discarded']), minItems: 1, uniqueItems: true },
-        ],
-      },
-      endpoint_id: nonEmpty(),
-      event_id: nonEmpty(),
-      ...dateFilters,
-    }),
-    status: 200,
-    message: 'Event deliveries retried',
-    response: batchResponse,
-    handler: ({ project, body }) => batchRetry(deps, project._id, body),
-  }),
+  ...(['post', 'put'] as const).map((method) => batchRetryRoute(deps, method)),
   route({
     method: 'put',
     path: `${DELIVERIES}/:deliveryID/resend`,
@@ -128,10 +107,17 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
       source_id: nonEmpty(),
       ...dateFilters,
     }),
+    // Convoy's SDK sends the filter as query parameters
+    query: { sourceId: idQuery('events from this source'), ...createdRangeQuery },
     status: 200,
     message: 'Events replayed',
     response: batchResponse,
-    handler: ({ project, body }) => batchReplay(deps, project._id, body),
+    handler: ({ project, body, query }) =>
+      batchReplay(
+        deps,
+        project._id,
+        filterFromQuery(body, query, { sourceId: 'source_id', startDate: 'start_date', endDate: 'end_date' }),
+      ),
   }),
   route({
     method: 'put',
@@ -159,3 +145,48 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     },
   }),
 ];
+
+function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
+  return route<DeliveryFilter>({
+    method,
+    path: `${DELIVERIES}/batchretry`,
+    operationId: method === 'post' ? 'batchRetryEventDeliveries' : 'batchRetryEventDeliveriesPut',
+    summary: 'Resend every failed or discarded event delivery matching a filter (up to 1,000 per call)',
+    tag: 'Event deliveries',
+    auth: 'project',
+    body: object({
+      // One status or a list of them (Convoy's docs show both).
+      status: {
+        anyOf: [
+          enumOf(['Failure', 'Discarded']),
+          { type: 'array', items: enumOf(['Failure', 'Discarded']), minItems: 1, uniqueItems: true },
+        ],
+      },
+      endpoint_id: nonEmpty(),
+      event_id: nonEmpty(),
+      ...dateFilters,
+    }),
+    status: 200,
+    message: 'Event deliveries retried',
+    response: batchResponse,
+    // Convoy's SDK sends the filter as query parameters (and PUT)
+    query: {
+      eventId: idQuery('deliveries of this event'),
+      endpointId: idQuery('deliveries to this endpoint'),
+      status: { type: 'array', items: enumOf(['Failure', 'Discarded']), description: 'repeat for several' },
+      ...createdRangeQuery,
+    },
+    handler: ({ project, body, query }) =>
+      batchRetry(
+        deps,
+        project._id,
+        filterFromQuery(body, query, {
+          eventId: 'event_id',
+          endpointId: 'endpoint_id',
+          status: 'status',
+          startDate: 'start_date',
+          endDate: 'end_date',
+        }),
+      ),
+  });
+}

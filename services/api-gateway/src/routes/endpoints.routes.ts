@@ -2,7 +2,7 @@ import { parsePageQuery, type EndpointDoc, type EndpointListFilter } from '@hook
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentEndpoint } from '../presenters/endpoint.presenter';
-import { enumOf, str } from '../schemas/common.schema';
+import { enumOf } from '../schemas/common.schema';
 import {
   ENDPOINT_STATUSES,
   endpointCreateBody,
@@ -12,7 +12,7 @@ import {
   oauth2TestBody,
   oauth2TestResponse,
 } from '../schemas/endpoint.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { idQuery, pageQuery } from '../schemas/pagination.schema';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -31,14 +31,20 @@ const ONE = `${BASE}/:endpointID`;
 
 export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
   const present = (doc: EndpointDoc) => presentEndpoint(doc, deps);
-  const statusRoute = (status: 'active' | 'paused', verb: 'pause' | 'activate') => ({
-    method: 'put' as const,
+  const statusRoute = (
+    status: 'active' | 'paused',
+    verb: 'pause' | 'activate',
+    method: 'put' | 'post' = 'put',
+  ) => ({
+    method,
     path: `${ONE}/${verb}`,
-    operationId: `${verb}Endpoint`,
+    operationId: method === 'put' ? `${verb}Endpoint` : `${verb}EndpointPost`,
     summary:
       verb === 'pause'
         ? 'Pause an endpoint: deliveries are held, nothing is lost'
-        : 'Activate an endpoint: held deliveries resume',
+        : method === 'put'
+          ? 'Activate an endpoint: held deliveries resume'
+          : "Activate an endpoint (Convoy's verb for the same operation)",
     tag: TAG,
     auth: 'project' as const,
     status: 202,
@@ -83,14 +89,14 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       summary: 'List endpoints',
       tag: TAG,
       auth: 'project',
-      query: { ...pageQuery, owner_id: str(), status: enumOf(ENDPOINT_STATUSES) },
+      query: { ...pageQuery, ownerId: idQuery('endpoints of this owner'), status: enumOf(ENDPOINT_STATUSES) },
       paginated: true,
       status: 200,
       message: 'Endpoints fetched successfully',
       response: endpointResponse,
       async handler({ project, query }) {
         const filter: EndpointListFilter = {};
-        if (query.owner_id !== undefined) filter.ownerId = String(query.owner_id);
+        if (query.ownerId !== undefined) filter.ownerId = String(query.ownerId);
         if (query.status !== undefined) filter.status = query.status as EndpointDoc['status'];
         const page = await deps.store.endpoints.page(project._id, filter, parsePageQuery(query));
         return { content: page.content.map(present), pagination: page.pagination };
@@ -150,9 +156,10 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       message: 'Endpoint secret rolled successfully',
       response: endpointResponse,
       handler: async ({ project, params, body }) =>
-        present(await expireSecret(deps, project._id, params.endpointID, body)),
+        present(await expireSecret(deps, project, params.endpointID, body)),
     }),
     statusRoute('paused', 'pause'),
     statusRoute('active', 'activate'),
+    statusRoute('active', 'activate', 'post'),
   ];
 };

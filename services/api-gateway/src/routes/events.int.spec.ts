@@ -155,7 +155,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
       uid: eventId,
       data: { order: { id: 7 }, '$odd.key': true },
       raw: '{"order":{"id":7},"$odd.key":true}',
-      headers: { 'x.dotted': '1' },
+      headers: { 'x.dotted': ['1'] }, // Convoy's http.Header: a list per header
       endpoints: [endpointId],
       status: 'Retry', // derived from its delivery (stored: Processing, as the router leaves it)
       is_duplicate_event: false,
@@ -185,7 +185,9 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
       { key: p.key },
     );
     expect(attempts.body.data[0]).toMatchObject({
-      http_status: 500,
+      http_status: '500', // a string, as in Convoy
+      http_status_code: 500,
+      status: false,
       response_data: 'boom',
       request_http_header: { 'x-hookrail-event-id': 'e' },
     });

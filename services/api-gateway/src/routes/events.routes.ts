@@ -13,7 +13,7 @@ import {
   eventResponse,
   fanoutEventBody,
 } from '../schemas/event.schema';
-import { createdRangeQuery, pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
 import { publishEvent, type EventBody } from '../usecases/publish-event.usecase';
 
 const TAG = 'Events';
@@ -53,10 +53,10 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       query: {
         ...pageQuery,
-        source_id: str(),
-        endpoint_id: str(),
+        sourceId: idQuery('events from this source'),
+        endpointId: idListQuery('events that targeted any of these endpoints'),
         event_type: str(),
-        idempotency_key: str(),
+        idempotencyKey: idQuery('events with this idempotency key'),
         status: enumOf(EVENT_STATUSES),
         ...createdRangeQuery,
       },
@@ -67,12 +67,12 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
       async handler({ project, query }) {
         const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
         const filter: EventListFilter = {
-          sourceId: text('source_id'),
-          endpointIds: query.endpoint_id === undefined ? undefined : [String(query.endpoint_id)],
+          sourceId: text('sourceId'),
+          endpointIds: query.endpointId as string[] | undefined,
           eventType: text('event_type'),
-          idempotencyKey: text('idempotency_key'),
+          idempotencyKey: text('idempotencyKey'),
           status: text('status') as EventStatus | undefined,
-          createdRange: createdRangeOf(text('start_date'), text('end_date')),
+          createdRange: createdRangeOf(text('startDate'), text('endDate')),
         };
         const page = await deps.store.events.page(project._id, filter, parsePageQuery(query));
         return { content: await presentEvents(page.content, deps), pagination: page.pagination };

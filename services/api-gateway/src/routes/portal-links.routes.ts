@@ -2,8 +2,7 @@ import { parsePageQuery, type PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentPortalLink } from '../presenters/portal-link.presenter';
-import { str } from '../schemas/common.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { idQuery, pageQuery } from '../schemas/pagination.schema';
 import {
   portalLinkCreateBody,
   portalLinkResponse,
@@ -50,13 +49,13 @@ export const portalLinkRoutes: RouteFile<GatewayDeps> = (deps) => {
       summary: 'List portal links',
       tag: TAG,
       auth: 'project',
-      query: { ...pageQuery, owner_id: str() },
+      query: { ...pageQuery, ownerId: idQuery('links of this owner') },
       paginated: true,
       status: 200,
       message: 'Portal links fetched successfully',
       response: portalLinkResponse,
       async handler({ project, query }) {
-        const ownerId = query.owner_id === undefined ? undefined : String(query.owner_id);
+        const ownerId = query.ownerId === undefined ? undefined : String(query.ownerId);
         const page = await deps.store.portalLinks.page(project._id, { ownerId }, parsePageQuery(query));
         return {
           content: await Promise.all(page.content.map((d) => present(d))),

@@ -11,12 +11,12 @@ import {
   projectUpdateBody,
 } from '../schemas/project.schema';
 import { issueApiKey } from '../usecases/issue-api-key.usecase';
-import { mergeProjectConfig } from '../usecases/project-config';
+import { fromConvoyConfig, mergeProjectConfig, type ConvoyConfigInput } from '../usecases/project-config';
 
 interface ProjectBody {
   name?: string;
   type?: ProjectDoc['type'];
-  config?: Parameters<typeof mergeProjectConfig>[1];
+  config?: ConvoyConfigInput;
 }
 
 const TAG = 'Projects';
@@ -43,7 +43,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
           _id: newProjectId(),
           name: body.name!,
           type: body.type!,
-          config: mergeProjectConfig(undefined, body.config),
+          config: mergeProjectConfig(undefined, fromConvoyConfig(body.config)),
         });
         const { doc, key } = await issueApiKey(store, project._id, { name: 'default' });
         await configChanged(project._id, 'created');
@@ -94,7 +94,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
         const updated = await store.projects.update(project._id, {
           ...(body.name !== undefined && { name: body.name }),
           ...(body.type !== undefined && { type: body.type }),
-          config: mergeProjectConfig(project.config, body.config),
+          config: mergeProjectConfig(project.config, fromConvoyConfig(body.config)),
         });
         if (!updated) throw new NotFoundError('project');
         await configChanged(project._id, 'updated');

@@ -3,7 +3,7 @@ import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentSubscriptions } from '../presenters/subscription.presenter';
 import { str } from '../schemas/common.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { idQuery, pageQuery } from '../schemas/pagination.schema';
 import {
   subscriptionCreateBody,
   subscriptionResponse,
@@ -76,15 +76,20 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       summary: 'List subscriptions',
       tag: TAG,
       auth: 'project',
-      query: { ...pageQuery, endpoint_id: str(), source_id: str(), name: str() },
+      query: {
+        ...pageQuery,
+        endpointId: idQuery('subscriptions of this endpoint'),
+        sourceId: idQuery('subscriptions of this source'),
+        name: str(),
+      },
       paginated: true,
       status: 200,
       message: 'Subscriptions fetched successfully',
       response: subscriptionResponse,
       async handler({ project, query }) {
         const filter: SubscriptionListFilter = {};
-        if (query.endpoint_id !== undefined) filter.endpointId = String(query.endpoint_id);
-        if (query.source_id !== undefined) filter.sourceId = String(query.source_id);
+        if (query.endpointId !== undefined) filter.endpointId = String(query.endpointId);
+        if (query.sourceId !== undefined) filter.sourceId = String(query.sourceId);
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await deps.store.subscriptions.page(project._id, filter, parsePageQuery(query));
         return { content: await presentSubscriptions(page.content, deps), pagination: page.pagination };

@@ -88,7 +88,7 @@ const endpointInputFields: Record<string, JsonSchema> = {
   name: nonEmpty(200),
   url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
   description: str({ maxLength: 2000 }),
-  owner_id: nullable(str({ maxLength: 200 })),
+  owner_id: nullable(str({ minLength: 1, maxLength: 200 })),
   content_type: str({ maxLength: 200 }),
   advanced_signatures: bool,
   http_timeout: int({ minimum: 1, maximum: 60, description: 'seconds' }),
@@ -99,6 +99,11 @@ const endpointInputFields: Record<string, JsonSchema> = {
   mtls_client_cert: nullable(mtls),
   secret: str({ minLength: 8, maxLength: 1000, description: 'signing secret; generated when omitted' }),
   authentication: nullable(authenticationInput),
+  is_disabled: {
+    ...bool,
+    description:
+      "Convoy's switch: true makes the endpoint inactive; false re-enables only an endpoint is_disabled disabled (paused or health-disabled ones need activate)",
+  },
   ...responseOnlyFields([
     'uid',
     'project_id',
@@ -170,6 +175,7 @@ const endpointFields: Record<string, JsonSchema> = {
   url: str(),
   content_type: str(),
   status: enumOf(ENDPOINT_STATUSES),
+  is_disabled: { ...bool, description: "Convoy's flag: true exactly when status is inactive" },
   status_reason: nullable(str({ description: 'why the endpoint is paused or inactive' })),
   circuit_breaker: object(
     {

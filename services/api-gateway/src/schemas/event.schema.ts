@@ -1,6 +1,5 @@
 import {
   anyJson,
-  anyObject,
   bool,
   enumOf,
   int,
@@ -35,11 +34,18 @@ const common: Record<string, JsonSchema> = {
   idempotency_key: nonEmpty(500),
 };
 
-export const createEventBody = object({ endpoint_id: nonEmpty(100), ...common }, [
-  'endpoint_id',
-  'event_type',
-  'data',
-]);
+/** `endpoint_id` is required; Convoy's deprecated `app_id` is read as it when it is missing. */
+export const createEventBody = object(
+  {
+    endpoint_id: nonEmpty(100),
+    app_id: {
+      ...nonEmpty(100),
+      description: 'deprecated (Convoy): the endpoint id, when endpoint_id is not set',
+    },
+    ...common,
+  },
+  ['event_type', 'data'],
+);
 export const fanoutEventBody = object({ owner_id: nonEmpty(200), ...common }, [
   'owner_id',
   'event_type',
@@ -70,7 +76,11 @@ export const eventResponse = resource({
   metadata: str(),
   raw: str(),
   data: anyJson,
-  headers: anyObject,
+  headers: {
+    type: 'object',
+    additionalProperties: strArray(),
+    description: "each header's values (Convoy's http.Header)",
+  },
   endpoints: strArray(),
   endpoint_metadata: { type: 'array', items: endpointResponse },
   source_metadata: nullable(sourceResponse),
@@ -94,15 +104,31 @@ export const deliveryResponse = resource({
   next_attempt_at: nullableTimestamp,
   status_reason: nullable(str()),
   last_http_status: nullable(int()),
+  event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
+  endpoint_metadata: nullable({
+    ...endpointResponse,
+    required: (endpointResponse.required as string[]).filter(
+      (k) => !['secrets', 'authentication', 'mtls_client_cert'].includes(k),
+    ),
+    description: 'the endpoint without its secrets and credentials; null once deleted',
+  }),
 });
+
+const headerMap: JsonSchema = { type: 'object', additionalProperties: str() };
 
 export const attemptResponse = resource({
   uid: str(),
+  msg_id: str({ description: 'the event delivery id' }),
+  endpoint_id: str(),
   url: str(),
   method: str(),
-  request_http_header: anyObject,
-  response_http_header: anyObject,
-  http_status: nullable(int()),
+  request_http_header: headerMap,
+  response_http_header: headerMap,
+  http_status: nullable(
+    str({ pattern: '^[0-9]{3}$', description: 'as in Convoy, a string; null without a response' }),
+  ),
+  http_status_code: nullable(int()),
+  status: { ...bool, description: 'true for a 2xx response' },
   response_data: str(),
   error: nullable(str()),
   latency_ms: { type: 'number' },

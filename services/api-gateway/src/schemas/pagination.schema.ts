@@ -1,18 +1,37 @@
 import { bool, int, str, enumOf, type JsonSchema } from './common.schema';
 
 export const pageQuery: Record<string, JsonSchema> = {
-  perPage: str({ pattern: '^[0-9]+$', description: 'items per page, 1 to 100 (default 20)' }),
+  perPage: str({
+    pattern: '^[0-9]+$',
+    description: 'items per page, 1 to 100 (default 20; 0 is the default)',
+  }),
   next_page_cursor: str({ description: 'cursor from pagination.next_page_cursor' }),
   prev_page_cursor: str({ description: 'cursor from pagination.prev_page_cursor' }),
   direction: enumOf(['next', 'prev']),
   sort: enumOf(['ASC', 'DESC', 'asc', 'desc']),
 };
 
+const dateTime = (description: string) =>
+  str({
+    format: 'date-time',
+    description: `${description}; a time without a zone (\`2006-01-02T15:04:05\`) is UTC (alias: snake_case)`,
+  });
+
 /** Time window of the event and delivery lists: both ends inclusive, by the item's id time. */
 export const createdRangeQuery: Record<string, JsonSchema> = {
-  start_date: str({ format: 'date-time', description: 'only items created at or after this time' }),
-  end_date: str({ format: 'date-time', description: 'only items created at or before this time' }),
+  startDate: dateTime('only items created at or after this time'),
+  endDate: dateTime('only items created at or before this time'),
 };
+
+/** A filter by id: one value, `ownerId` also read as `owner_id`. */
+export const idQuery = (what: string): JsonSchema => str({ description: `${what} (alias: snake_case)` });
+
+/** A filter by any of several ids: repeat the parameter (`endpointId=a&endpointId=b`). */
+export const idListQuery = (what: string): JsonSchema => ({
+  type: 'array',
+  items: str(),
+  description: `${what}; repeat the parameter for several (alias: snake_case)`,
+});
 
 export function pageOf(item: JsonSchema): JsonSchema {
   return {

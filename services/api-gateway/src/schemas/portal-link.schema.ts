@@ -17,7 +17,7 @@ export const PORTAL_AUTH_TYPES = ['static_token', 'refresh_token'] as const;
 
 const portalLinkInputFields = {
   name: nonEmpty(200),
-  owner_id: nullable(str({ maxLength: 200 })),
+  owner_id: nullable(str({ minLength: 1, maxLength: 200 })),
   endpoints: strArray({ maxItems: 100, items: nonEmpty(100), description: 'deprecated: endpoint ids' }),
   can_manage_endpoint: bool,
   auth_type: enumOf(PORTAL_AUTH_TYPES),

@@ -25,8 +25,8 @@ export const retryStrategy = object(
   [],
 );
 
-/** Project config as sent: every member optional, merged over the stored (or default) config. */
-export const projectConfigInput = object({
+/** Project config as stored and returned. */
+const projectConfigFields: Record<string, JsonSchema> = {
   max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
   retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
   strategy: retryStrategy,
@@ -36,16 +36,24 @@ export const projectConfigInput = object({
       type: 'array',
       minItems: 1,
       maxItems: 10,
-      items: object({ hash: enumOf(['SHA256', 'SHA512']), encoding: enumOf(['hex', 'base64']) }, [
-        'hash',
-        'encoding',
-      ]),
+      items: object(
+        {
+          hash: enumOf(['SHA256', 'SHA512']),
+          encoding: enumOf(['hex', 'base64']),
+          ...responseOnlyFields(['uid', 'created_at']),
+        },
+        ['hash', 'encoding'],
+      ),
     },
     standard_webhooks: bool,
   }),
   disable_endpoint: bool,
   meta_event: object({
     is_enabled: bool,
+    type: {
+      ...enumOf(['http', 'pub_sub']),
+      description: 'how meta events leave: http (the only one supported; pub_sub is refused)',
+    },
     url: str({ format: 'uri', pattern: '^https?://' }),
     secret: nonEmpty(200),
     event_type: { type: 'array', items: enumOf(META_EVENT_TYPES) },
@@ -59,15 +67,45 @@ export const projectConfigInput = object({
     probe_interval_seconds: int({ minimum: 1 }),
     disable_after_seconds: int({ minimum: 60 }),
   }),
+};
+
+/**
+ * Project config as sent: every member optional, merged over the stored (or default) config.
+ * Convoy's own names are accepted beside ours (usecases/project-config.ts translates them).
+ */
+export const projectConfigInput = object({
+  ...projectConfigFields,
+  max_payload_read_size: int({
+    minimum: 1024,
+    maximum: 50 * 1024 * 1024,
+    description: "Convoy's max_payload_bytes",
+  }),
+  retention_policy_enabled: { ...bool, description: 'Convoy: whether retention_policy applies' },
+  retention_policy: object({ policy: str({ description: 'a duration, e.g. "720h"' }) }, ['policy']),
+  replay_attacks_prevention_enabled: {
+    ...bool,
+    description: 'accepted and ignored: advanced signatures always carry their timestamp',
+  },
+  ratelimit: object({ count: int(), duration: int() }, [], {
+    description: 'Convoy project rate limit: refused (Hookrail limits per endpoint: rate_limit)',
+  }),
 });
 
 const projectResponseOnly = responseOnlyFields(['uid', 'created_at', 'updated_at', 'deleted_at', 'api_key']);
+
+/** Convoy's project fields with no Hookrail meaning: accepted, not stored (docs/convoy-compatibility.md). */
+const convoyProjectFields = {
+  logo_url: str({ description: "Convoy's dashboard logo: accepted, not stored" }),
+  rate_limit: int({ description: 'Convoy (deprecated): accepted, not stored' }),
+  rate_limit_duration: str({ description: 'Convoy (deprecated): accepted, not stored' }),
+};
 
 export const projectCreateBody = object(
   {
     name: nonEmpty(200),
     type: enumOf(['incoming', 'outgoing']),
     config: projectConfigInput,
+    ...convoyProjectFields,
     ...projectResponseOnly,
   },
   ['name', 'type'],
@@ -77,6 +115,7 @@ export const projectUpdateBody = object({
   name: nonEmpty(200),
   type: enumOf(['incoming', 'outgoing']),
   config: projectConfigInput,
+  ...convoyProjectFields,
   ...projectResponseOnly,
 });
 
@@ -92,7 +131,7 @@ const projectConfigResponse: JsonSchema = {
     'ssl',
     'add_event_id_trace_headers',
   ],
-  properties: (projectConfigInput as { properties: Record<string, JsonSchema> }).properties,
+  properties: projectConfigFields,
   additionalProperties: false,
 };
 

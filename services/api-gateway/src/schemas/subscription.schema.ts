@@ -39,9 +39,9 @@ const retryConfigInput = object({
 const subscriptionInputFields: Record<string, JsonSchema> = {
   name: nonEmpty(200),
   type: enumOf(['api', 'cli']),
-  source_id: nullable(str({ maxLength: 100 })),
+  source_id: nullable(str({ minLength: 1, maxLength: 100 })),
   endpoint_id: nonEmpty(100),
-  app_id: nullable(str({ maxLength: 100, description: 'deprecated' })),
+  app_id: nullable(str({ minLength: 1, maxLength: 100, description: 'deprecated' })),
   delivery_mode: enumOf(DELIVERY_MODES),
   function: fn,
   alert_config: nullable(

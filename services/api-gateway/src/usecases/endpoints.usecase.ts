@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
+import { generateStandardWebhooksSecret } from '@hookrail/signing';
 import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -23,7 +24,15 @@ export interface EndpointBody {
   mtls_client_cert?: EndpointDoc['mtls_client_cert'];
   secret?: string;
   authentication?: Record<string, unknown> | null;
+  is_disabled?: boolean;
 }
+
+/** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */
+function generatedSecret(project: ProjectDoc): string {
+  return project.config?.signature?.standard_webhooks ? generateStandardWebhooksSecret() : randomToken(32);
+}
+
+const DISABLED_REASON = 'disabled through the API (is_disabled)';
 
 const SETTABLE = [
   'name',
@@ -82,7 +91,7 @@ export async function createEndpoint(
   const now = deps.now();
   const secret: EndpointSecret = {
     uid: newId(),
-    value: deps.box.seal(body.secret ?? randomToken(32)),
+    value: deps.box.seal(body.secret ?? generatedSecret(project)),
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -96,8 +105,8 @@ export async function createEndpoint(
     description: body.description ?? '',
     url: body.url!,
     content_type: body.content_type ?? 'application/json',
-    status: 'active',
-    status_reason: null,
+    status: body.is_disabled ? 'inactive' : 'active',
+    status_reason: body.is_disabled ? DISABLED_REASON : null,
     circuit_breaker: null,
     advanced_signatures: body.advanced_signatures ?? false,
     http_timeout: body.http_timeout ?? 10,
@@ -143,19 +152,29 @@ export async function updateEndpoint(
       expirationSeconds: 0,
       now: deps.now(),
     });
-  return saveAndEmit(deps, project._id, id, set);
+  // Convoy's is_disabled: true disables; false undoes only that. Convoy's SDK sends false on every
+  // update, so it must not resume a paused endpoint or one the health checks disabled (activate does).
+  const reenable =
+    body.is_disabled === false && current.status === 'inactive' && current.status_reason === DISABLED_REASON;
+  if (body.is_disabled === true && current.status !== 'inactive')
+    Object.assign(set, { status: 'inactive', status_reason: DISABLED_REASON });
+  if (reenable) Object.assign(set, { status: 'active', status_reason: null });
+  const updated = await saveAndEmit(deps, project._id, id, set);
+  if (reenable) await releaseHeldDeliveries(deps, project._id, id);
+  return updated;
 }
 
 export async function expireSecret(
   deps: GatewayDeps,
-  projectId: ProjectId,
+  project: ProjectDoc,
   id: string,
   body: { expiration: number; secret?: string },
 ): Promise<EndpointDoc> {
+  const projectId = project._id;
   const current = await getEndpoint(deps, projectId, id);
   const secrets = rollSecret(current.secrets ?? [], {
     uid: newId(),
-    sealedValue: deps.box.seal(body.secret ?? randomToken(32)),
+    sealedValue: deps.box.seal(body.secret ?? generatedSecret(project)),
     expirationSeconds: body.expiration,
     now: deps.now(),
   });

@@ -5,6 +5,8 @@ import type { GatewayDeps } from '../deps';
 
 export interface EventBody {
   endpoint_id?: string;
+  /** Convoy's deprecated name of endpoint_id. */
+  app_id?: string;
   owner_id?: string;
   event_type: string;
   data: unknown;
@@ -28,11 +30,16 @@ export async function publishEvent(
     throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
   let target: EventTarget;
   if (mode === 'single') {
-    if (!(await deps.cache.endpoint(project._id, body.endpoint_id!)))
+    const endpointId = body.endpoint_id ?? body.app_id;
+    if (endpointId === undefined)
+      throw new ValidationError('invalid request body: endpoint_id is required', [
+        { field: 'endpoint_id', message: 'is required' },
+      ]);
+    if (!(await deps.cache.endpoint(project._id, endpointId)))
       throw new ValidationError('endpoint_id: no such endpoint in this project', [
         { field: 'endpoint_id', message: 'no such endpoint in this project' },
       ]);
-    target = { mode, endpoint_id: body.endpoint_id! };
+    target = { mode, endpoint_id: endpointId };
   } else if (mode === 'fanout') {
     target = { mode, owner_id: body.owner_id! };
   } else if (mode === 'broadcast') {

@@ -1,0 +1,770 @@
+import { Webhook } from 'standardwebhooks';
+import { newId } from '@hookrail/domain';
+import type { RunningService } from '@hookrail/runtime';
+import {
+  startOAuth2Server,
+  startReceiver,
+  startTestService,
+  testConfig,
+  waitFor,
+  type OAuth2Server,
+  type Receiver,
+  type RecordedRequest,
+} from '@hookrail/testkit';
+import { definition as dispatcher } from '../../../dispatcher/src/service';
+import { ADMIN_KEY, GatewayHarness, type ApiResponse } from '../testing/gateway-harness';
+import {
+  DeliveryAttemptResponse,
+  EndpointResponse,
+  EventDeliveryResponse,
+  EventResponse,
+  MetaEventResponse,
+  PortalLinkResponse,
+  ProjectResponse,
+  SourceResponse,
+  SubscriptionResponse,
+  listOf,
+} from './convoy-models';
+import {
+  createEndpointRequest,
+  createEventRequest,
+  createFanoutEventRequest,
+  createSourceRequest,
+  createSubscriptionRequest,
+  endpointParams,
+  eventDeliveryParams,
+  eventParams,
+  goQuery,
+  listParams,
+  portalLinkRequest,
+  rollSecretRequest,
+  subscriptionParams,
+} from './convoy-sdk';
+import { convoyVerify } from './convoy-verifier';
+import { goDecode, slice, type GoType } from './go-decode';
+
+jest.setTimeout(120_000);
+
+/**
+ * A program written against Convoy's Go SDK, pointed at Hookrail: every request is the exact JSON
+ * and query string convoy-go sends, every answer is decoded as its Go types would decode it, and
+ * every delivery is verified the way its `webhook.go` verifier does.
+ */
+describe('Convoy clients work unchanged against the gateway', () => {
+  const h = new GatewayHarness();
+  let dp: RunningService;
+  let receiver: Receiver;
+  const servers: OAuth2Server[] = [];
+
+  beforeAll(async () => {
+    await h.start();
+    dp = await startTestService(
+      dispatcher(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix })),
+    );
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await receiver?.close();
+    await dp?.stop();
+    await h.stop();
+  });
+
+  /** The SDK's response handling: the envelope says ok, and `data` decodes into the Go type. */
+  function decode<T extends GoType>(type: T, res: ApiResponse, status: number) {
+    if (res.status !== status) throw new Error(`answered ${res.status}: ${JSON.stringify(res.body)}`);
+    expect(res.body.status).toBe(true);
+    return goDecode(type, res.body.data);
+  }
+
+  const to = (path: string) => receiver.requests.filter((r) => r.path === path);
+  const arrived = (path: string, n = 1) =>
+    waitFor(`${n} request(s) at ${path}`, () => (to(path).length >= n ? to(path)[n - 1] : undefined));
+
+  async function project(config: Record<string, unknown> = {}, type: 'incoming' | 'outgoing' = 'outgoing') {
+    const p = await h.createProject(type, config);
+    const base = `/v1/projects/${p.id}`;
+    const call = (method: string, path: string, body?: unknown) =>
+      h.call(method, `${base}${path}`, { key: p.key, body });
+    return { ...p, base, call };
+  }
+
+  it('endpoints: create, find (9), update, list by ownerId, pause, activate, is_disabled, roll secret (10), delete', async () => {
+    const p = await project();
+    const acme = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({
+          name: 'acme',
+          url: `${receiver.url}/acme`,
+          ownerId: 'acme',
+          description: 'first',
+        }),
+      ),
+      201,
+    );
+    expect(acme).toMatchObject({
+      owner_id: 'acme',
+      status: 'active',
+      is_disabled: false,
+      advanced_signatures: false,
+    });
+    expect(acme.secrets[0].value.length).toBeGreaterThan(20); // generated: the SDK left secret out
+    const other = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({
+          name: 'other',
+          url: `${receiver.url}/other`,
+          ownerId: 'other',
+          isDisabled: true,
+        }),
+      ),
+      201,
+    );
+    expect(other).toMatchObject({ status: 'inactive', is_disabled: true });
+
+    // EndpointParams with only ownerId set: every other parameter arrives empty
+    const byOwner = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({ ownerId: 'acme' })}`),
+      200,
+    );
+    expect(byOwner.content.map((e) => e.uid)).toEqual([acme.uid]);
+    const aliased = decode(listOf(EndpointResponse), await p.call('GET', '/endpoints?owner_id=other'), 200);
+    expect(aliased.content.map((e) => e.uid)).toEqual([other.uid]);
+    const all = decode(listOf(EndpointResponse), await p.call('GET', `/endpoints${endpointParams()}`), 200);
+    expect(all.content.map((e) => e.uid).sort()).toEqual([acme.uid, other.uid].sort());
+    const paged = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({}, listParams({ perPage: 1, sort: 'ASC' }))}`),
+      200,
+    );
+    expect(paged.content).toHaveLength(1);
+    expect(paged.pagination).toMatchObject({ per_page: 1, has_next_page: true });
+    // an unknown filter is refused, never ignored (it would widen the list)
+    const unknown = await p.call('GET', '/endpoints?ownerID=acme');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('ownerID');
+
+    expect(decode(EndpointResponse, await p.call('GET', `/endpoints/${acme.uid}`), 200).uid).toBe(acme.uid);
+
+    const updated = decode(
+      EndpointResponse,
+      await p.call(
+        'PUT',
+        `/endpoints/${acme.uid}`,
+        createEndpointRequest({
+          name: 'acme-2',
+          url: `${receiver.url}/acme`,
+          ownerId: 'acme',
+          advancedSignatures: true,
+        }),
+      ),
+      202,
+    );
+    expect(updated).toMatchObject({
+      name: 'acme-2',
+      advanced_signatures: true,
+      description: 'first',
+    });
+    // is_disabled false re-enables a disabled endpoint
+    const enabled = decode(
+      EndpointResponse,
+      await p.call(
+        'PUT',
+        `/endpoints/${other.uid}`,
+        createEndpointRequest({ name: 'other', url: `${receiver.url}/other`, ownerId: 'other' }),
+      ),
+      202,
+    );
+    expect(enabled).toMatchObject({ status: 'active', is_disabled: false });
+
+    // ...but not one the endpoint health checks disabled: the SDK sends is_disabled: false on every update
+    await h.store.endpoints.update(p.id, other.uid, {
+      status: 'inactive',
+      status_reason: 'failing for 1 hour',
+    });
+    const stillOff = decode(
+      EndpointResponse,
+      await p.call(
+        'PUT',
+        `/endpoints/${other.uid}`,
+        createEndpointRequest({ name: 'other', url: `${receiver.url}/other`, ownerId: 'other' }),
+      ),
+      202,
+    );
+    expect(stillOff).toMatchObject({ status: 'inactive', is_disabled: true });
+
+    // Pause (PUT, no body); an SDK update (is_disabled: false) leaves it paused; Convoy's POST activate resumes
+    expect(decode(EndpointResponse, await p.call('PUT', `/endpoints/${acme.uid}/pause`), 202).status).toBe(
+      'paused',
+    );
+    await p.call(
+      'PUT',
+      `/endpoints/${acme.uid}`,
+      createEndpointRequest({ name: 'acme-2', url: `${receiver.url}/acme`, ownerId: 'acme' }),
+    );
+    expect(decode(EndpointResponse, await p.call('GET', `/endpoints/${acme.uid}`), 200).status).toBe(
+      'paused',
+    );
+    expect(
+      decode(EndpointResponse, await p.call('POST', `/endpoints/${acme.uid}/activate`), 202).status,
+    ).toBe('active');
+
+    // RollSecret sends `secret: ""` (no omitempty): a new one is generated
+    const rolled = decode(
+      EndpointResponse,
+      await p.call('PUT', `/endpoints/${acme.uid}/expire_secret`, rollSecretRequest(0)),
+      200,
+    );
+    const live = rolled.secrets.filter((s) => !s.expires_at || Date.parse(s.expires_at) > Date.now());
+    expect(live).toHaveLength(1);
+    expect(live[0].value).not.toBe(acme.secrets[0].value);
+    expect(live[0].value.length).toBeGreaterThan(20);
+
+    expect((await p.call('DELETE', `/endpoints/${other.uid}`)).status).toBe(200);
+  });
+
+  it('refuses wrong types and fields Convoy does not have, with the field named', async () => {
+    const p = await project();
+    const body = createEndpointRequest({ name: 'x', url: `${receiver.url}/x` });
+    for (const [patch, field] of [
+      [{ advanced_signatures: 'yes' }, 'advanced_signatures'],
+      [{ colour: null }, 'colour'],
+      [{ is_disabled: 'no' }, 'is_disabled'],
+      [{ authentication: { type: 'api_key', api_key: null } }, 'authentication.api_key'],
+    ] as const) {
+      const res = await p.call('POST', '/endpoints', { ...body, ...patch });
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe(false);
+      expect(JSON.stringify(res.body)).toContain(`"field":"${field}"`);
+    }
+  });
+
+  it('events from older Convoy clients: app_id (deprecated) names the endpoint', async () => {
+    const p = await project();
+    const ep = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({ name: 'legacy', url: `${receiver.url}/legacy` }),
+      ),
+      201,
+    );
+    const res = await p.call('POST', '/events', {
+      app_id: ep.uid,
+      event_type: 'legacy',
+      data: {},
+      custom_headers: null,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.target).toEqual({ mode: 'single', endpoint_id: ep.uid });
+    const missing = await p.call('POST', '/events', {
+      app_id: '',
+      endpoint_id: '',
+      event_type: 'legacy',
+      data: {},
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('invalid request body: endpoint_id is required');
+  });
+
+  it('sources: create (1) and update (2) with an unset provider and null verifier members', async () => {
+    const p = await project({}, 'incoming');
+    const hmac = { header: 'X-Sig', hash: 'SHA256', secret: 'source-secret', encoding: 'hex' };
+    const created = decode(
+      SourceResponse,
+      await p.call(
+        'POST',
+        '/sources',
+        createSourceRequest({ name: 'github', type: 'http', verifier: { type: 'hmac', hmac } }),
+      ),
+      201,
+    );
+    expect(created).toMatchObject({ provider: null, is_disabled: false, verifier: { type: 'hmac', hmac } });
+    const noop = decode(
+      SourceResponse,
+      await p.call(
+        'POST',
+        '/sources',
+        createSourceRequest({ name: 'open', type: 'http', verifier: { type: 'noop' } }),
+      ),
+      201,
+    );
+    expect(noop.verifier.type).toBe('noop');
+    const updated = decode(
+      SourceResponse,
+      await p.call(
+        'PUT',
+        `/sources/${created.uid}`,
+        createSourceRequest({
+          name: 'github',
+          type: 'http',
+          isDisabled: true,
+          verifier: { type: 'hmac', hmac },
+        }),
+      ),
+      202,
+    );
+    expect(updated.is_disabled).toBe(true);
+    decode(listOf(SourceResponse), await p.call('GET', `/sources${goQuery(listParams())}`), 200);
+  });
+
+  it('subscriptions: create (3), get (4), update (5) and list by endpointId', async () => {
+    const p = await project();
+    const ep = decode(
+      EndpointResponse,
+      await p.call('POST', '/endpoints', createEndpointRequest({ name: 'e', url: `${receiver.url}/sub` })),
+      201,
+    );
+    const ep2 = decode(
+      EndpointResponse,
+      await p.call('POST', '/endpoints', createEndpointRequest({ name: 'e2', url: `${receiver.url}/sub2` })),
+      201,
+    );
+    const sub = decode(
+      SubscriptionResponse,
+      await p.call('POST', '/subscriptions', createSubscriptionRequest({ name: 's', endpointId: ep.uid })),
+      201,
+    );
+    expect(sub.endpoint_metadata.uid).toBe(ep.uid);
+    await p.call(
+      'POST',
+      '/subscriptions',
+      createSubscriptionRequest({ name: 's2', endpointId: ep2.uid, filter: null }),
+    );
+    expect(decode(SubscriptionResponse, await p.call('GET', `/subscriptions/${sub.uid}`), 200).name).toBe(
+      's',
+    );
+    const updated = decode(
+      SubscriptionResponse,
+      await p.call(
+        'PUT',
+        `/subscriptions/${sub.uid}`,
+        createSubscriptionRequest({
+          name: 's-renamed',
+          endpointId: ep.uid,
+          alert: { count: 5, threshold: '1h' },
+          retry: { type: 'linear', duration: '10s', retry_count: 3 },
+          filter: { event_types: ['invoice.paid'] },
+        }),
+      ),
+      202,
+    );
+    expect(updated).toMatchObject({
+      name: 's-renamed',
+      alert_config: { count: 5, threshold: '1h' },
+      retry_config: { type: 'linear', duration: 10, retry_count: 3 },
+      filter_config: { event_types: ['invoice.paid'] },
+    });
+    const list = decode(
+      listOf(SubscriptionResponse),
+      await p.call('GET', `/subscriptions${subscriptionParams({ endpointId: [ep.uid] })}`),
+      200,
+    );
+    expect(list.content.map((s) => s.uid)).toEqual([sub.uid]);
+    const none = decode(
+      listOf(SubscriptionResponse),
+      await p.call('GET', `/subscriptions${subscriptionParams()}`),
+      200,
+    );
+    expect(none.content).toHaveLength(2);
+  });
+
+  it('portal links: create (6), get (7), update (8) with endpoints null and owner_id ""', async () => {
+    const p = await project();
+    const ep = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({ name: 'e', url: `${receiver.url}/pl`, ownerId: 'acme' }),
+      ),
+      201,
+    );
+    const link = decode(
+      PortalLinkResponse,
+      await p.call('POST', '/portal-links', portalLinkRequest({ name: 'acme', ownerId: 'acme' })),
+      201,
+    );
+    expect(link).toMatchObject({ owner_id: 'acme', can_manage_endpoint: false, endpoint_count: 1 });
+    expect(link.token.length).toBeGreaterThan(10);
+    expect(
+      decode(PortalLinkResponse, await p.call('GET', `/portal-links/${link.uid}`), 200).endpoints_metadata[0]
+        .uid,
+    ).toBe(ep.uid);
+    const updated = decode(
+      PortalLinkResponse,
+      await p.call(
+        'PUT',
+        `/portal-links/${link.uid}`,
+        portalLinkRequest({ name: 'acme-2', ownerId: 'acme', canManageEndpoint: true }),
+      ),
+      200,
+    );
+    expect(updated).toMatchObject({ name: 'acme-2', owner_id: 'acme', can_manage_endpoint: true });
+    const list = decode(
+      listOf(PortalLinkResponse),
+      await p.call('GET', `/portal-links${goQuery({ ...listParams(), ownerId: 'acme' })}`),
+      200,
+    );
+    expect(list.content.map((l) => l.uid)).toEqual([link.uid]);
+  });
+
+  it("oauth2 test (11) with the docs' body", async () => {
+    const server = await startOAuth2Server({ clientId: 'c1', clientSecret: 'sec', expiresIn: 300 });
+    servers.push(server);
+    const p = await project();
+    const res = await p.call('POST', '/endpoints/oauth2/test', {
+      oauth2: {
+        url: `${server.url}/token`,
+        client_id: 'c1',
+        client_secret: 'sec',
+        authentication_type: 'shared_secret',
+        grant_type: 'client_credentials',
+        scope: '',
+        audience: '',
+        signing_algorithm: '',
+        expiry_time_unit: 'seconds',
+        signing_key: null,
+        field_mapping: null,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ success: true, access_token: server.issued[0] });
+  });
+
+  it('events (13) and deliveries: sent as the SDK sends them, listed with its filters, verified as webhook.go verifies', async () => {
+    const p = await project({
+      signature: { header: 'X-Convoy-Signature', versions: [{ hash: 'SHA256', encoding: 'hex' }] },
+    });
+    const ep = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({ name: 'e', url: `${receiver.url}/ev`, ownerId: 'acme' }),
+      ),
+      201,
+    );
+    decode(
+      SubscriptionResponse,
+      await p.call('POST', '/subscriptions', createSubscriptionRequest({ name: 's', endpointId: ep.uid })),
+      201,
+    );
+    const before = new Date(Date.now() - 60_000);
+
+    const sent = await p.call(
+      'POST',
+      '/events',
+      createEventRequest({ endpointId: ep.uid, eventType: 'invoice.paid', data: { amount: 10 } }),
+    );
+    expect(sent.status).toBe(201);
+    const eventId = sent.body.data.uid as string;
+    const req = await arrived('/ev');
+    expect(JSON.parse(req.body)).toEqual({ amount: 10 });
+    convoyVerify(req.rawBody, req.headers['x-convoy-signature'], { secret: ep.secrets[0].value });
+    expect(() => convoyVerify(req.rawBody, req.headers['x-convoy-signature'], { secret: 'wrong' })).toThrow();
+
+    const fanout = await p.call(
+      'POST',
+      '/events/fanout',
+      createFanoutEventRequest({ ownerId: 'acme', eventType: 'invoice.sent', data: { n: 2 } }),
+    );
+    expect(fanout.status).toBe(201);
+    convoyVerify((await arrived('/ev', 2)).rawBody, to('/ev')[1].headers['x-convoy-signature'], {
+      secret: ep.secrets[0].value,
+    });
+
+    const event = await waitFor('the event stored', async () => {
+      const res = await p.call('GET', `/events/${eventId}`);
+      return res.status === 200 ? decode(EventResponse, res, 200) : undefined;
+    });
+    expect(event).toMatchObject({
+      uid: eventId,
+      event_type: 'invoice.paid',
+      endpoints: [ep.uid],
+      idempotency_key: '',
+    });
+    expect(Object.values(event.headers).every(Array.isArray)).toBe(true);
+
+    const window = { startDate: before, endDate: new Date(Date.now() + 60_000) };
+    const listed = decode(
+      listOf(EventResponse),
+      await p.call('GET', `/events${eventParams({ endpointId: [ep.uid], ...window })}`),
+      200,
+    );
+    expect(listed.content.map((e) => e.uid)).toContain(eventId);
+    const later = decode(
+      listOf(EventResponse),
+      await p.call('GET', `/events${eventParams({ startDate: new Date(Date.now() + 3_600_000) })}`),
+      200,
+    );
+    expect(later.content).toEqual([]);
+    const earlier = decode(
+      listOf(EventResponse),
+      await p.call('GET', `/events${eventParams({ endDate: before })}`),
+      200,
+    );
+    expect(earlier.content).toEqual([]);
+
+    const delivery = await waitFor('the delivery Success', async () => {
+      const page = decode(
+        listOf(EventDeliveryResponse),
+        await p.call(
+          'GET',
+          `/eventdeliveries${eventDeliveryParams({ eventId, status: ['Success'], endpointId: [ep.uid], ...window })}`,
+        ),
+        200,
+      );
+      return page.content[0];
+    });
+    expect(delivery).toMatchObject({
+      event_metadata: { uid: eventId, event_type: 'invoice.paid' },
+      endpoint_metadata: { uid: ep.uid, owner_id: 'acme' },
+      status: 'Success',
+    });
+    const none = decode(
+      listOf(EventDeliveryResponse),
+      await p.call(
+        'GET',
+        `/eventdeliveries${eventDeliveryParams({ eventId, status: ['Failure', 'Discarded'] })}`,
+      ),
+      200,
+    );
+    expect(none.content).toEqual([]);
+    decode(EventDeliveryResponse, await p.call('GET', `/eventdeliveries/${delivery.uid}`), 200);
+    const attempts = decode(
+      slice(DeliveryAttemptResponse),
+      await p.call('GET', `/eventdeliveries/${delivery.uid}/deliveryattempts`),
+      200,
+    );
+    expect(attempts[0]).toMatchObject({
+      http_status: '200',
+      status: true,
+      msg_id: delivery.uid,
+      endpoint_id: ep.uid,
+    });
+  });
+
+  it('advanced signatures over SHA256/hex and SHA512/base64 verify with every secret of a roll; simple SHA512/base64 too', async () => {
+    const versions = [
+      { hash: 'SHA256', encoding: 'hex' },
+      { hash: 'SHA512', encoding: 'base64' },
+    ];
+    const p = await project({ signature: { header: 'X-Convoy-Signature', versions } });
+    const ep = decode(
+      EndpointResponse,
+      await p.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({
+          name: 'adv',
+          url: `${receiver.url}/adv`,
+          secret: 'old-secret-0001',
+          advancedSignatures: true,
+        }),
+      ),
+      201,
+    );
+    await p.call('POST', '/subscriptions', createSubscriptionRequest({ name: 's', endpointId: ep.uid }));
+    const send = (n: number) =>
+      p.call('POST', '/events', createEventRequest({ endpointId: ep.uid, eventType: 'x', data: { n } }));
+    const verifyAll = (req: RecordedRequest, secret: string) => {
+      for (const v of versions)
+        convoyVerify(req.rawBody, req.headers['x-convoy-signature'], {
+          secret,
+          hash: v.hash as 'SHA256',
+          encoding: v.encoding as 'hex',
+        });
+    };
+    await send(1);
+    verifyAll(await arrived('/adv'), 'old-secret-0001');
+
+    await p.call('PUT', `/endpoints/${ep.uid}/expire_secret`, rollSecretRequest(3600, 'new-secret-0002'));
+    // Until the old secret expires both sign. The dispatcher sees a roll once its configuration
+    // cache refreshes (up to CONFIG_TTL_MS; making that immediate is separate work), so events are
+    // sent until one is signed with the new secret.
+    let n = 1;
+    const second = await waitFor(
+      'a delivery signed with the new secret',
+      async () => {
+        await send(++n);
+        const req = await arrived('/adv', n);
+        try {
+          verifyAll(req, 'new-secret-0002');
+          return req;
+        } catch {
+          return undefined;
+        }
+      },
+      { timeoutMs: 20_000, intervalMs: 300 },
+    );
+    verifyAll(second, 'old-secret-0001');
+    verifyAll(second, 'new-secret-0002');
+
+    const simple = await project({
+      signature: { header: 'X-Convoy-Signature', versions: [{ hash: 'SHA512', encoding: 'base64' }] },
+    });
+    const sep = decode(
+      EndpointResponse,
+      await simple.call(
+        'POST',
+        '/endpoints',
+        createEndpointRequest({ name: 's', url: `${receiver.url}/simple512` }),
+      ),
+      201,
+    );
+    await simple.call(
+      'POST',
+      '/subscriptions',
+      createSubscriptionRequest({ name: 's', endpointId: sep.uid }),
+    );
+    await simple.call(
+      'POST',
+      '/events',
+      createEventRequest({ endpointId: sep.uid, eventType: 'x', data: { s: 1 } }),
+    );
+    const req = await arrived('/simple512');
+    convoyVerify(req.rawBody, req.headers['x-convoy-signature'], {
+      secret: sep.secrets[0].value,
+      hash: 'SHA512',
+      encoding: 'base64',
+    });
+    expect(() =>
+      convoyVerify(req.rawBody, req.headers['x-convoy-signature'], { secret: sep.secrets[0].value }),
+    ).toThrow();
+  });
+
+  it('Standard Webhooks mode: generated secrets are whsec_<base64> and verify with new Webhook(secret)', async () => {
+    const p = await project({ signature: { standard_webhooks: true } });
+    const ep = decode(
+      EndpointResponse,
+      await p.call('POST', '/endpoints', createEndpointRequest({ name: 'sw', url: `${receiver.url}/sw` })),
+      201,
+    );
+    const secret = ep.secrets[0].value;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+    await p.call('POST', '/subscriptions', createSubscriptionRequest({ name: 's', endpointId: ep.uid }));
+    await p.call(
+      'POST',
+      '/events',
+      createEventRequest({ endpointId: ep.uid, eventType: 'x', data: { sw: 1 } }),
+    );
+    const req = await arrived('/sw');
+    expect(new Webhook(secret).verify(req.body, req.headers)).toEqual({ sw: 1 });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('not-the-key').toString('base64')}`).verify(req.body, req.headers),
+    ).toThrow();
+
+    const rolled = decode(
+      EndpointResponse,
+      await p.call('PUT', `/endpoints/${ep.uid}/expire_secret`, rollSecretRequest(0)),
+      200,
+    );
+    const newest = rolled.secrets[rolled.secrets.length - 1].value;
+    expect(newest).toMatch(/^whsec_/);
+    expect(newest).not.toBe(secret);
+  });
+
+  it('the OpenAPI document describes the accepted shapes: Convoy query names, null and "" as unset, POST activate', async () => {
+    const doc = (await (await fetch(`${h.gateway.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters: { name: string }[]; requestBody?: any }>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const params = (path: string, method = 'get') => doc.paths[path][method].parameters.map((x) => x.name);
+    expect(params('/v1/projects/{projectID}/endpoints')).toEqual(
+      expect.arrayContaining([
+        'ownerId',
+        'perPage',
+        'next_page_cursor',
+        'prev_page_cursor',
+        'direction',
+        'sort',
+      ]),
+    );
+    expect(params('/v1/projects/{projectID}/events')).toEqual(
+      expect.arrayContaining(['sourceId', 'endpointId', 'idempotencyKey', 'startDate', 'endDate']),
+    );
+    expect(params('/v1/projects/{projectID}/eventdeliveries')).toEqual(
+      expect.arrayContaining(['eventId', 'endpointId', 'subscriptionId', 'status', 'startDate', 'endDate']),
+    );
+    expect(params('/v1/projects/{projectID}/subscriptions')).toEqual(
+      expect.arrayContaining(['endpointId', 'sourceId']),
+    );
+    const endpointBody =
+      doc.paths['/v1/projects/{projectID}/endpoints'].post.requestBody.content['application/json'].schema;
+    expect(endpointBody.properties.advanced_signatures.anyOf).toContainEqual({
+      type: 'null',
+      description: 'not set',
+    });
+    expect(endpointBody.properties.support_email.anyOf).toContainEqual({ const: '', description: 'not set' });
+    expect(endpointBody.properties.is_disabled.anyOf[0].type).toBe('boolean');
+    expect(doc.paths['/v1/projects/{projectID}/endpoints/{endpointID}/activate'].post).toBeDefined();
+  });
+
+  it("projects: Convoy's config shape (meta_event.type http) is accepted, pub_sub refused; meta event resend (12)", async () => {
+    const p = await project();
+    const updated = await h.call('PUT', p.base, {
+      key: p.key,
+      body: {
+        name: 'convoy-shaped',
+        logo_url: '',
+        config: {
+          max_payload_read_size: 2048,
+          replay_attacks_prevention_enabled: false,
+          retention_policy_enabled: true,
+          retention_policy: { policy: '720h' },
+          disable_endpoint: false,
+          ratelimit: null,
+          strategy: { type: 'linear', duration: 30, retry_count: 5 },
+          signature: {
+            header: 'X-Convoy-Signature',
+            versions: [{ uid: 'v1', hash: 'SHA256', encoding: 'hex', created_at: '2024-01-01T00:00:00Z' }],
+          },
+          meta_event: { is_enabled: false, type: 'http', event_type: null, url: '', secret: '' },
+        },
+      },
+    });
+    const decoded = decode(ProjectResponse, updated, 202);
+    expect(updated.body.data.config).toMatchObject({
+      max_payload_bytes: 2048,
+      retention_seconds: 720 * 3600,
+    });
+    expect(decoded.name).toBe('convoy-shaped');
+
+    const pubSub = await h.call('PUT', p.base, {
+      key: p.key,
+      body: { name: 'x', config: { meta_event: { type: 'pub_sub', is_enabled: true } } },
+    });
+    expect(pubSub.status).toBe(400);
+    expect(pubSub.body.message).toContain('config.meta_event.type');
+
+    const id = newId();
+    await h.store.metaEvents.insert(p.id, {
+      _id: id,
+      event_type: 'endpoint.created',
+      status: 'Failure',
+      attempt: { request_http_header_json: '{}', response_http_header_json: '{}', response_data: '' },
+      metadata: {
+        raw: '{"event_type":"endpoint.created","data":{}}',
+        strategy: 'linear',
+        interval_seconds: 10,
+        max_retry_seconds: 600,
+        num_trials: 3,
+        retry_limit: 3,
+        next_send_time: null,
+      },
+    });
+    const resent = decode(MetaEventResponse, await p.call('PUT', `/meta-events/${id}/resend`), 200);
+    expect(resent).toMatchObject({ uid: id, status: 'Scheduled' });
+    // the admin key still opens the project
+    expect((await h.call('GET', p.base, { key: ADMIN_KEY })).status).toBe(200);
+  });
+});
