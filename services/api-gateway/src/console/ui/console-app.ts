@@ -492,7 +492,7 @@ export const CONSOLE_JS = String.raw`'use strict';
       box.appendChild(h('h2', { text: 'Filter tester · ' + s.name }));
       box.appendChild(h('p', { class: 'muted', text: 'Runs the same filter engine as routing on a pasted payload and headers.' }));
       box.appendChild(h('div', { class: 'grid' }, h('label', {}, 'Filter', filter), h('label', {}, 'Payload', payload), h('label', {}, 'Headers', headers)));
-      box.appendChild(h('button', { type: 'button', class: 'primary', id: 'tester-run', text: 'Test', onclick: async function () {
+      append(box, [h('button', { type: 'button', class: 'primary', id: 'tester-run', text: 'Test', onclick: async function () {
         result.className = 'match'; result.textContent = '';
         try {
           var f = JSON.parse(filter.value), body = { request: { body: JSON.parse(payload.value), headers: JSON.parse(headers.value) }, schema: { body: f.body || {}, headers: f.headers || {} } };
@@ -500,7 +500,7 @@ export const CONSOLE_JS = String.raw`'use strict';
           result.className = 'match ' + (r.is_match ? 'yes' : 'no');
           result.textContent = r.is_match ? 'Match: this subscription would receive the event.' : 'No match: this subscription would skip the event.';
         } catch (e) { if (!(e instanceof Halt)) { result.className = 'alert'; result.textContent = e instanceof SyntaxError ? 'Not valid JSON: ' + e.message : e.message; } }
-      } }), result);
+      } }), result]);
     }
   }
 
