@@ -52,7 +52,8 @@ describe('operator console in a real headless Chromium', () => {
     await signIn(ADMIN_KEY);
     await page.locator(`#projects a[href="/console/projects/${p.id}"]`).waitFor();
     // The key is not kept by the page: the cookie is httpOnly and browser storage stays empty.
-    const stored = await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length]);
+    // (a string: the test's TypeScript has no DOM types)
+    const stored = await page.evaluate('[document.cookie, localStorage.length, sessionStorage.length]');
     expect(stored).toEqual(['', 0, 0]);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: SESSION_COOKIE, httpOnly: true, sameSite: 'Strict' });
