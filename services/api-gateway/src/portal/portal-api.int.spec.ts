@@ -105,6 +105,13 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     expect(res.body.data.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
     expect((await portal('PUT', `/eventdeliveries/${done.delivery._id}/resend`, token)).status).toBe(409);
+    // Force resend (also of a delivered one) needs a managing link.
+    const forced = `/eventdeliveries/${done.delivery._id}/forceresend`;
+    expect((await portal('PUT', forced, token)).status).toBe(403);
+    const managing = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const res2 = await portal('PUT', forced, managing.token);
+    expect(res2.status).toBe(200);
+    expect((await h.store.deliveries.findById(p.id, done.delivery._id))?.status).toBe('Scheduled');
   });
 
   it('answers 403 to every management call on a link without can_manage_endpoint', async () => {

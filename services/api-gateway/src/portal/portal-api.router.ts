@@ -192,5 +192,14 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
     }),
   );
+  // Force resend sends again even what succeeded: a management right, unlike the plain resend.
+  router.put(
+    '/eventdeliveries/:deliveryID/forceresend',
+    handle(async (s, req) => {
+      const delivery = await linkDelivery(s, param(req, 'deliveryID'));
+      const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id, 'force');
+      return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
+    }, true),
+  );
   return router;
 }

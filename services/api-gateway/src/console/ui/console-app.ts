@@ -373,9 +373,10 @@ export const CONSOLE_JS = String.raw`'use strict';
   var DELIVERY_STATUSES = ['Scheduled', 'Processing', 'Success', 'Failure', 'Retry', 'Discarded'];
   function resendButtons(pid, d) {
     var out = [];
-    if (d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry')
+    // What the API resends: Failure/Discarded; force also Success (libs/operations RESENDABLE).
+    if (d.status === 'Failure' || d.status === 'Discarded')
       out.push(h('button', { type: 'button', text: 'Retry', onclick: function () { act(api('PUT', P(pid) + '/eventdeliveries/' + d.uid + '/resend'), 'Delivery retried'); } }));
-    out.push(h('button', { type: 'button', text: 'Force resend', onclick: function () {
+    if (d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Success') out.push(h('button', { type: 'button', text: 'Force resend', onclick: function () {
       if (confirm('Send this delivery again, even if it succeeded?')) act(api('PUT', P(pid) + '/eventdeliveries/' + d.uid + '/forceresend'), 'Delivery resent');
     } }));
     return h('span', { class: 'row-actions' }, out);
