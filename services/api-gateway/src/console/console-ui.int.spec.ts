@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryMessage } from '@hookrail/bus';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
@@ -7,6 +8,18 @@ import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
 import { SESSION_COOKIE, principalClaims, sessionSecret, signSession } from './console-session';
 
 const ENCRYPTION_KEY = 'console-ui-test-key';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is now (id and elements). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
+}
 
 /** The console in a real headless Chromium against the real gateway and store. */
 describe('operator console in a real headless Chromium', () => {
@@ -71,6 +84,7 @@ describe('operator console in a real headless Chromium', () => {
     expect(ids).not.toContain(ok.delivery._id);
     expect(await page.locator('select[name="status"]').inputValue()).toBe('Failure');
     await shot('02-deliveries-filtered');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.locator(`tr[data-id="${f1.delivery._id}"]`).getByRole('button', { name: 'Retry' }).click();
     await page.locator('#toast', { hasText: 'Delivery retried' }).waitFor();
@@ -118,6 +132,7 @@ describe('operator console in a real headless Chromium', () => {
     await page.locator('#tester-run').click();
     await page.locator('#tester-result', { hasText: 'No match' }).waitFor();
     await shot('04-filter-tester');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.goto(`${h.gateway.url}/console/projects/${theirs.id}/endpoints`);
     await page.locator('[role="alert"]', { hasText: 'does not belong to the project' }).waitFor();
@@ -139,6 +154,7 @@ describe('operator console in a real headless Chromium', () => {
     await page.getByRole('heading', { name: 'Session expired' }).waitFor();
     expect(await page.locator('#sign-in-note').innerText()).toMatch(/console session expired/);
     await shot('05-expired');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await signIn(ADMIN_KEY);
     await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
