@@ -151,6 +151,16 @@ describe('portal page in a real headless Chromium', () => {
     await page.locator(`tr[data-delivery="${refused._id}"] button`, { hasText: 'Force resend' }).click();
     await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, refused._id))?.status).toBe('Scheduled');
+
+    // Endpoint edit and "send a test event" from the endpoint's detail.
+    await page.locator(`tr[data-endpoint="${billing._id}"] td`).first().click();
+    await page.fill('#edit-endpoint input[name="name"]', 'billing-v2');
+    await page.click('#edit-endpoint button[type="submit"]');
+    await page.locator('#notice', { hasText: 'Endpoint saved' }).waitFor();
+    expect((await h.store.endpoints.findById(p.id, billing._id))?.name).toBe('billing-v2');
+    await page.click('#send-test-event');
+    await page.locator('#notice', { hasText: 'Test event sent' }).waitFor();
+    await shot('07-endpoint-edit-test-event');
   });
 
   it('shows a clear error for an invalid link', async () => {
