@@ -132,6 +132,21 @@ describe('operator console in a real headless Chromium', () => {
     await page.locator('#tester-run').click();
     await page.locator('#tester-result', { hasText: 'No match' }).waitFor();
     await shot('04-filter-tester');
+    // Edit the filter from the tester: routing uses the saved one.
+    await page.locator('#tester-filter').fill('{"body": {"type": "invoice.paid", "amount": {"$gte": 10}}}');
+    await page.locator('#tester-save').click();
+    await page.locator('#toast', { hasText: 'Filter saved' }).waitFor();
+    await page.locator('#subscriptions', { hasText: '"$gte": 10' }).waitFor(); // re-rendered
+    const [saved] = await h.store.subscriptions.listByEndpoint(mine.id, ep._id);
+    expect(JSON.parse(saved.filter_config.filter.body_json)).toEqual({
+      type: 'invoice.paid',
+      amount: { $gte: 10 },
+    });
+    // The function tester runs in the delivery sandbox.
+    await page.locator('#function-source').fill('function transform(p) { p.seen = true; return p }');
+    await page.locator('#function-payload').fill('{"a": 1}');
+    await page.locator('#function-run').click();
+    await page.locator('#function-result', { hasText: '"seen": true' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.goto(`${h.gateway.url}/console/projects/${theirs.id}/endpoints`);

@@ -501,7 +501,32 @@ export const CONSOLE_JS = String.raw`'use strict';
           result.className = 'match ' + (r.is_match ? 'yes' : 'no');
           result.textContent = r.is_match ? 'Match: this subscription would receive the event.' : 'No match: this subscription would skip the event.';
         } catch (e) { if (!(e instanceof Halt)) { result.className = 'alert'; result.textContent = e instanceof SyntaxError ? 'Not valid JSON: ' + e.message : e.message; } }
+      } }), ' ', h('button', { type: 'button', id: 'tester-save', text: 'Save as the subscription filter', onclick: async function () {
+        try {
+          var f = JSON.parse(filter.value);
+          if (!confirm('Replace the filter of subscription ' + s.name + '?')) return;
+          await api('PUT', P(pid) + '/subscriptions/' + s.uid, { filter_config: { event_types: s.filter_config.event_types, filter: { body: f.body || {}, headers: f.headers || {} } } });
+          toast('Filter saved'); await render();
+        } catch (e) { if (!(e instanceof Halt)) { result.className = 'alert'; result.textContent = e instanceof SyntaxError ? 'Not valid JSON: ' + e.message : e.message; } }
       } }), result]);
+      functionTester(box, s);
+    }
+    function functionTester(box, s) {
+      var fn = h('textarea', { id: 'function-source', 'aria-label': 'Transform function' });
+      fn.value = s.function || 'function transform(payload) {\n  return payload;\n}';
+      var sample = h('textarea', { id: 'function-payload', 'aria-label': 'Sample payload for the function' }); sample.value = '{}';
+      var out = h('pre', { id: 'function-result', text: '' });
+      box.appendChild(h('h2', { text: 'Function tester' }));
+      box.appendChild(h('p', { class: 'muted', text: 'Runs a transform function on a sample payload in the delivery sandbox.' }));
+      box.appendChild(h('div', { class: 'grid' }, h('label', {}, 'Function', fn), h('label', {}, 'Payload', sample)));
+      box.appendChild(h('button', { type: 'button', id: 'function-run', text: 'Run function', onclick: async function () {
+        out.textContent = '';
+        try {
+          var r = await api('POST', P(pid) + '/subscriptions/test_function', { function: fn.value, payload: JSON.parse(sample.value) });
+          out.textContent = json(r.payload);
+        } catch (e) { if (!(e instanceof Halt)) out.textContent = e instanceof SyntaxError ? 'Not valid JSON: ' + e.message : e.message; }
+      } }));
+      box.appendChild(out);
     }
   }
 
