@@ -388,7 +388,7 @@ export const CONSOLE_JS = String.raw`'use strict';
       { label: 'Endpoint', cell: function (d) { return link(base(pid) + '/endpoints/' + d.endpoint_id, d.endpoint_id, { class: 'mono' }); } },
       { label: 'Status', cell: function (d) { return [badge(d.status), d.status_reason ? h('div', { class: 'muted', text: d.status_reason }) : null]; } },
       { label: 'Attempts', cell: function (d) { return String(d.attempts_made); } },
-      { label: 'Last HTTP', cell: function (d) { return d.last_http_status === null ? '—' : String(d.last_http_status); } },
+      { label: 'Last HTTP', cell: function (d) { return d.last_http_status === null || d.last_http_status === undefined ? '—' : String(d.last_http_status); } },
       { label: 'Actions', cell: function (d) { return resendButtons(pid, d); } },
     ];
     if (selectable) cols.unshift({ label: 'Select', cell: function (d) {
@@ -447,7 +447,7 @@ export const CONSOLE_JS = String.raw`'use strict';
     if (attempts.length === 0) app.appendChild(h('div', { class: 'empty', text: 'No attempt yet.' }));
     attempts.forEach(function (a, i) {
       app.appendChild(h('section', { class: 'card attempt' },
-        h('h2', { text: '#' + (i + 1) + ' · ' + when(a.created_at) + ' · ' + (a.http_status === null ? 'no response' : 'HTTP ' + a.http_status) + ' · ' + Math.round(a.latency_ms) + ' ms' }),
+        h('h2', { text: '#' + (i + 1) + ' · ' + when(a.created_at) + ' · ' + (a.http_status === null || a.http_status === undefined || a.http_status === '' ? 'no response' : 'HTTP ' + a.http_status) + ' · ' + Math.round(a.latency_ms) + ' ms' }),
         a.error ? h('div', { class: 'alert', text: 'Error: ' + a.error }) : null,
         h('p', { class: 'mono', text: a.method + ' ' + a.url }),
         h('div', { class: 'grid' },
