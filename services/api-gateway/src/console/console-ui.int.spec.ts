@@ -28,6 +28,7 @@ describe('operator console in a real headless Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let sent: DeliveryMessage[];
+  let dialogs: string[];
 
   beforeAll(async () => {
     await h.start({ HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY });
@@ -42,7 +43,11 @@ describe('operator console in a real headless Chromium', () => {
     context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(10_000); // a missing element fails with its locator, before jest's 30 s
-    page.on('dialog', (d) => void d.accept());
+    dialogs = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
   });
   afterEach(async () => context?.close());
 
@@ -94,6 +99,9 @@ describe('operator console in a real headless Chromium', () => {
     // Batch retry over the current filter: the other endpoint's failure is left alone.
     await page.locator('#batch-retry').click();
     await page.locator('#toast', { hasText: 'Batch retry: 1 of 1' }).waitFor();
+    expect(dialogs.at(-1)).toBe(
+      `Retry 1 Failure deliveries with endpoint_id = ${billing._id} (up to 1,000 per run)?`,
+    );
     expect((await h.store.deliveries.findById(p.id, f2.delivery._id))?.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, f3.delivery._id))?.status).toBe('Failure');
     await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();

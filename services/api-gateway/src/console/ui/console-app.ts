@@ -425,9 +425,16 @@ export const CONSOLE_JS = String.raw`'use strict';
             act(api('POST', P(pid) + '/eventdeliveries/forceresend', { ids: ids }), 'Resent ' + ids.length + ' deliveries');
         } }),
         h('button', { type: 'button', id: 'batch-retry', text: 'Batch retry matching filter', onclick: async function () {
-          var msg = 'Retry every ' + statuses.join(' or ') + ' delivery' + (describe.length ? ' with ' + describe.join(', ') : ' of this project') + ' (up to 1,000 per run)?';
+          // Count first, so the confirmation says how many (one list call per status, 100 at most each).
+          try {
+          var counts = await Promise.all(statuses.map(function (st) {
+            var q = Object.assign({}, filter, { status: st, perPage: 100 });
+            return api('GET', withQuery(P(pid) + '/eventdeliveries', q)).then(function (pg) { return pg.content.length + (pg.pagination.has_next_page ? '+' : ''); });
+          }));
+          var howMany = statuses.map(function (st, i) { return counts[i] + ' ' + st; }).join(' and ');
+          var msg = 'Retry ' + howMany + ' deliveries' + (describe.length ? ' with ' + describe.join(', ') : ' of this project') + ' (up to 1,000 per run)?';
           if (!confirm(msg)) return;
-          try { var r = await api('POST', P(pid) + '/eventdeliveries/batchretry', filter);
+            var r = await api('POST', P(pid) + '/eventdeliveries/batchretry', filter);
             toast('Batch retry: ' + r.resent + ' of ' + r.matched + ' matching deliveries resent' + (r.more ? '; more remain, run it again' : ''));
             await render();
           } catch (e) { if (!(e instanceof Halt)) toast('Failed: ' + e.message); }
