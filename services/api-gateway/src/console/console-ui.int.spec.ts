@@ -29,6 +29,8 @@ describe('operator console in a real headless Chromium', () => {
   let page: Page;
   let sent: DeliveryMessage[];
   let dialogs: string[];
+  /** Script errors and CSP refusals the page logged: none is expected. */
+  let pageErrors: string[];
 
   beforeAll(async () => {
     await h.start({ HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY });
@@ -43,6 +45,12 @@ describe('operator console in a real headless Chromium', () => {
     context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(10_000); // a missing element fails with its locator, before jest's 30 s
+    pageErrors = [];
+    // (HTTP errors the page handles, e.g. 401 before sign-in, are logged too: not counted)
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => void pageErrors.push(e.message));
     dialogs = [];
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -113,6 +121,25 @@ describe('operator console in a real headless Chromium', () => {
     expect(attempt).toContain('HTTP 500');
     expect(attempt).toContain('boom');
     await shot('03-delivery-attempts');
+
+    // Every other view renders this project's data (or its empty state) without an error.
+    const views: [string, string][] = [
+      ['', 'endpoints'],
+      ['/endpoints', 'billing'],
+      [`/endpoints/${billing._id}`, 'Signing secrets'],
+      ['/events', 'invoice.paid'],
+      [`/events/${f3.eventId}`, 'Deliveries of this event'],
+      ['/sources', 'No sources yet'],
+      ['/subscriptions', 'No subscriptions yet'],
+      ['/portal-links', 'No portal links yet'],
+      ['/meta-events', 'No meta events yet'],
+    ];
+    for (const [path, text] of views) {
+      await page.goto(`${h.gateway.url}/console/projects/${p.id}${path}`);
+      await page.locator('main', { hasText: text }).waitFor();
+      expect(await page.locator('main [role="alert"]').count()).toBe(0);
+    }
+    expect(pageErrors).toEqual([]);
   });
 
   it('project key: sees its project only, tests a filter with the real engine, signs out', async () => {

@@ -42,7 +42,7 @@ export const CONSOLE_JS = String.raw`'use strict';
   function copy(text, what) {
     var done = function () { toast((what || 'Value') + ' copied'); };
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text).then(done, done);
-    var ta = h('textarea', { 'aria-hidden': 'true', style: 'position:fixed;left:-9999px' });
+    var ta = h('textarea', { 'aria-hidden': 'true', class: 'offscreen' });
     ta.value = text; document.body.appendChild(ta); ta.select();
     try { document.execCommand('copy'); } catch (e) { /* nothing to do */ }
     ta.remove(); done();
@@ -329,7 +329,7 @@ export const CONSOLE_JS = String.raw`'use strict';
         return h('tr', {}, h('td', {}, value), h('td', { text: when(s.created_at) }), h('td', { text: s.expires_at ? when(s.expires_at) : 'current' }),
           h('td', { class: 'row-actions' }, reveal, copyButton(s.value, 'Secret')));
       }))));
-    var hours = h('input', { id: 'roll-expiration', type: 'number', min: '0', value: '3600', style: 'width:110px' });
+    var hours = h('input', { id: 'roll-expiration', type: 'number', min: '0', value: '3600', class: 'narrow' });
     app.appendChild(h('form', { class: 'filters', id: 'roll-form', onsubmit: function (ev) {
       ev.preventDefault();
       if (!confirm('Roll the signing secret? The current one stays valid for ' + hours.value + ' seconds.')) return;

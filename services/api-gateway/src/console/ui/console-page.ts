@@ -75,5 +75,7 @@ pre { background:#0f1720; color:#e6edf3; padding:10px; border-radius:6px; overfl
 .signin input { width:100%; margin:6px 0 14px; }
 #toast { position:fixed; bottom:18px; right:18px; background:#1d2430; color:#fff; padding:8px 14px; border-radius:8px; display:none; }
 #toast.show { display:block; }
+.offscreen { position:fixed; left:-9999px; top:0; }
+input.narrow { width:110px; }
 .match { font-weight:700; } .match.yes { color:var(--ok); } .match.no { color:var(--bad); }
 `;
