@@ -158,6 +158,12 @@ describe('operator console in a real headless Chromium', () => {
     await page.waitForURL(`**/console/projects/${mine.id}`);
     await page.locator('.stat').first().waitFor();
 
+    // Live refresh: the overview picks up a new failure without a reload.
+    await page.goto(`${h.gateway.url}/console/projects/${mine.id}?live=5`);
+    await page.locator('main', { hasText: 'No failed deliveries' }).waitFor();
+    const late = await seedDelivery(h.store, mine.id, ep._id, 'Failure');
+    await page.locator(`main tr[data-id="${late.delivery._id}"]`).waitFor();
+
     await page.goto(`${h.gateway.url}/console/projects/${mine.id}/subscriptions`);
     await page.locator('#tester-payload').waitFor();
     await page.locator('#tester-payload').fill('{"type":"invoice.paid","amount":250}');

@@ -98,7 +98,16 @@ export const CONSOLE_JS = String.raw`'use strict';
     app.appendChild(h('div', { class: 'alert', role: 'alert', text: err.message }));
   }
 
-  async function render() {
+  // Live refresh (overview, ?live=<seconds>): re-rendered on a timer while the tab is visible.
+  var liveTimer = null;
+  function scheduleLive(section) {
+    clearTimeout(liveTimer);
+    var secs = Number(query().get('live'));
+    if (section !== 'overview' || !(secs >= 5)) return;
+    liveTimer = setTimeout(function () { if (document.hidden) scheduleLive(section); else render(true); }, secs * 1000);
+  }
+  async function render(live) {
+    clearTimeout(liveTimer);
     var parts = location.pathname.replace(/\/+$/, '').split('/').slice(2); // after /console
     try {
       if (!session) {
@@ -124,7 +133,8 @@ export const CONSOLE_JS = String.raw`'use strict';
       var view = views[section];
       if (!view) { screen('Not found'); return app.appendChild(h('p', { text: 'There is no such console page.' })); }
       await view(pid, id);
-      app.focus();
+      if (!live) app.focus();
+      scheduleLive(section);
     } catch (e) { fail(e); }
   }
 
@@ -143,6 +153,7 @@ export const CONSOLE_JS = String.raw`'use strict';
 
   // ---- sign-in and expiry ----
   function signIn(note, heading) {
+    clearTimeout(liveTimer); // a live refresh must not wipe the form
     side.hidden = true;
     app.textContent = '';
     document.title = 'Sign in · Hookrail console';
@@ -262,6 +273,10 @@ export const CONSOLE_JS = String.raw`'use strict';
   async function overviewView(pid) {
     var project = projectCache[pid];
     screen(project.name);
+    var live = h('input', { type: 'checkbox', id: 'live', checked: !!query().get('live'), onchange: function (e) {
+      navigate(withQuery(location.pathname, { live: e.target.checked ? '10' : '' }), true);
+    } });
+    app.appendChild(h('p', {}, h('label', {}, live, ' Live refresh (every ' + (query().get('live') || '10') + ' s)')));
     var results = await Promise.all([
       api('GET', P(pid) + '/endpoints?perPage=100'),
       api('GET', P(pid) + '/eventdeliveries?perPage=10&status=Failure'),
