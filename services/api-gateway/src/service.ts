@@ -6,6 +6,7 @@ import { FunctionRunner } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
 import type { GatewayDeps } from './deps';
+import { createConsole } from './console';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
@@ -44,13 +45,22 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));
       api.use(jsonBody(config.http.bodyLimitBytes));
-      api.use(buildApiRouter(routes, { cache: deps.cache, metrics, adminKey: config.security.adminKey }));
+      const gatewayConsole = createConsole(deps);
+      api.use(
+        buildApiRouter(routes, {
+          cache: deps.cache,
+          metrics,
+          adminKey: config.security.adminKey,
+          session: gatewayConsole.session,
+        }),
+      );
       api.use((req, res) => {
         res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
       mountPortal(app, deps);
+      gatewayConsole.mount(app);
       return { stop: async () => deps.http.close() };
     },
   };

@@ -3,7 +3,7 @@ import { NotFoundError, ok } from '@hookrail/domain';
 import type { AccessLogLocals } from '@hookrail/runtime';
 import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
-import { authenticate, authorizeProject, requireAdmin } from '../auth/principal';
+import { authenticate, authorizeProject, requireAdmin, type Principal } from '../auth/principal';
 import { object } from '../schemas/common.schema';
 import { normaliseListQuery } from './list-query';
 import type { Call, RouteSpec } from './route';
@@ -14,6 +14,8 @@ export interface RouterDeps {
   cache: ConfigCache;
   metrics: Metrics;
   adminKey?: string;
+  /** Another way in besides the Bearer key (the console's session cookie); `undefined`: not used. */
+  session?: (req: Request) => Promise<Principal | undefined>;
 }
 
 /** Every route: authenticate, authorize, load the project, validate, run, wrap in the envelope. */
@@ -34,10 +36,9 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
         projectId: (req.params as Record<string, string>).projectID,
       } satisfies AccessLogLocals);
       res.once('finish', () => end({ status: String(res.statusCode) }));
-      const principal = await authenticate(req.headers.authorization, {
-        cache: deps.cache,
-        adminKey: deps.adminKey,
-      });
+      const principal =
+        (await deps.session?.(req)) ??
+        (await authenticate(req.headers.authorization, { cache: deps.cache, adminKey: deps.adminKey }));
       if (spec.auth === 'admin') requireAdmin(principal);
       const params = req.params as Record<string, string>;
       let project = null;

@@ -1,5 +1,6 @@
 import { randomToken, type ProjectId } from '@hookrail/domain';
 import type { DeliveryDoc } from '@hookrail/store';
+import { waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 import { seedDelivery, seedEndpoint, seedLink, type LinkOptions } from './testing/portal-fixtures';
 
@@ -105,6 +106,44 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     expect(res.body.data.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
     expect((await portal('PUT', `/eventdeliveries/${done.delivery._id}/resend`, token)).status).toBe(409);
+    // Force resend (also of a delivered one) needs a managing link.
+    const forced = `/eventdeliveries/${done.delivery._id}/forceresend`;
+    expect((await portal('PUT', forced, token)).status).toBe(403);
+    const managing = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const res2 = await portal('PUT', forced, managing.token);
+    expect(res2.status).toBe(200);
+    expect((await h.store.deliveries.findById(p.id, done.delivery._id))?.status).toBe('Scheduled');
+  });
+
+  it('sends a test event to an endpoint of a managing link through the events topic; 403 read-only, 404 foreign', async () => {
+    const events = await h.collect('events');
+    const p = await h.createProject();
+    const mine = await endpoint(p.id, 'acme');
+    const theirs = await endpoint(p.id, 'globex');
+    const managing = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const readOnly = await link(p.id, { owner_id: 'acme' });
+
+    const res = await portal('POST', `/endpoints/${mine._id}/test-event`, managing.token, {
+      event_type: 'order.created',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      event_type: 'order.created',
+      target: { mode: 'single', endpoint_id: mine._id },
+    });
+    const sent = await waitFor('the test event on the events topic', () =>
+      events.find((e) => e.event_id === res.body.data.uid),
+    );
+    expect(sent).toMatchObject({ project_id: p.id, event_type: 'order.created' });
+    expect(sent.data).toMatchObject({ message: 'Test event from the webhooks portal' });
+
+    expect((await portal('POST', `/endpoints/${mine._id}/test-event`, readOnly.token, {})).status).toBe(403);
+    expect((await portal('POST', `/endpoints/${theirs._id}/test-event`, managing.token, {})).status).toBe(
+      404,
+    );
+    const bad = await portal('POST', `/endpoints/${mine._id}/test-event`, managing.token, { event_type: '' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('event_type');
   });
 
   it('answers 403 to every management call on a link without can_manage_endpoint', async () => {

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { NotFoundError, ok } from '@hookrail/domain';
+import { NotFoundError, ValidationError, ok } from '@hookrail/domain';
 import {
   parsePageQuery,
   type DeliveryListFilter,
@@ -8,6 +8,7 @@ import {
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
+import { publishEvent } from '../usecases/publish-event.usecase';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
@@ -94,6 +95,29 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           };
         }, true),
       );
+    // "Send a test event": a real event aimed at the endpoint, delivered, signed and recorded like
+    // any other (its subscriptions' event-type filters apply, so pick a type the endpoint accepts).
+    router.post(
+      '/endpoints/:endpointID/test-event',
+      handle(async (s, req) => {
+        const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
+        const body = (req.body ?? {}) as { event_type?: unknown; data?: unknown };
+        const eventType = body.event_type ?? 'hookrail.test';
+        if (typeof eventType !== 'string' || eventType.trim() === '' || eventType.length > 200)
+          throw new ValidationError('invalid test event', [
+            { field: 'event_type', message: 'a non-empty string of at most 200 characters' },
+          ]);
+        const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
+        if (typeof data !== 'object' || data === null || Array.isArray(data))
+          throw new ValidationError('invalid test event', [{ field: 'data', message: 'a JSON object' }]);
+        const event = await publishEvent(deps, s.project, 'single', {
+          endpoint_id: endpoint._id,
+          event_type: eventType.trim(),
+          data,
+        });
+        return { status: 201, message: 'Test event sent', data: event };
+      }, true),
+    );
     router.put(
       '/endpoints/:endpointID/expire_secret',
       handle(async (s, req) => {
@@ -191,6 +215,15 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id);
       return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
     }),
+  );
+  // Force resend sends again even what succeeded: a management right, unlike the plain resend.
+  router.put(
+    '/eventdeliveries/:deliveryID/forceresend',
+    handle(async (s, req) => {
+      const delivery = await linkDelivery(s, param(req, 'deliveryID'));
+      const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id, 'force');
+      return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
+    }, true),
   );
   return router;
 }

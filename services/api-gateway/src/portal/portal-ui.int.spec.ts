@@ -1,4 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
+import { newId } from '@hookrail/domain';
+import { makeDelivery, makeEvent } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 import { launchChromium, screenshot } from './testing/portal-browser';
 import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
@@ -95,6 +97,70 @@ describe('portal page in a real headless Chromium', () => {
     await page.locator('#notice', { hasText: 'Endpoint deleted' }).waitFor();
     expect(await page.locator(`tr[data-endpoint="${created!._id}"]`).count()).toBe(0);
     expect(await h.store.endpoints.findById(p.id, created!._id)).toBeNull();
+  });
+
+  it('pages past 25, filters, shows the payload and a connection error, force resends (managing link)', async () => {
+    const p = await h.createProject();
+    const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
+    for (let i = 0; i < 26; i++) await seedDelivery(h.store, p.id, billing._id, 'Success');
+    const event = await makeEvent(h.store, p.id, {
+      raw: '{"order":42,"state":"paid"}',
+      endpoints: [billing._id],
+      target: { mode: 'single', endpoint_id: billing._id },
+    });
+    const refused = await makeDelivery(h.store, p.id, {
+      event_id: event._id,
+      endpoint_id: billing._id,
+      status: 'Failure',
+      attempts_made: 1,
+      attempts: [
+        {
+          uid: newId(),
+          url: 'https://acme.example/billing',
+          method: 'POST',
+          request_headers_json: '{}',
+          response_headers_json: '{}',
+          http_status: null,
+          response_data: '',
+          error: 'connect ECONNREFUSED 10.0.0.7:443',
+          latency_ms: 3,
+          created_at: new Date(),
+        },
+      ],
+    });
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    page.on('dialog', (d) => void d.accept());
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await page.locator('#deliveries tr[data-delivery]').nth(24).waitFor();
+    expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(25);
+    await page.locator('#older').click();
+    await page.locator('#newer:not([hidden])').waitFor();
+    expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(2);
+
+    await page.selectOption('#delivery-filters select[name="status"]', 'Failure');
+    await page.click('#delivery-filters button[type="submit"]');
+    await page.locator(`tr[data-delivery="${refused._id}"]`).waitFor();
+    expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(1);
+    expect(await page.locator(`tr[data-delivery="${refused._id}"]`).innerText()).toContain('ECONNREFUSED');
+
+    await page.locator(`tr[data-delivery="${refused._id}"] td`).first().click();
+    await page.locator('#payload', { hasText: '"order": 42' }).waitFor();
+    await shot('06-filtered-payload');
+
+    await page.locator(`tr[data-delivery="${refused._id}"] button`, { hasText: 'Force resend' }).click();
+    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    expect((await h.store.deliveries.findById(p.id, refused._id))?.status).toBe('Scheduled');
+
+    // Endpoint edit and "send a test event" from the endpoint's detail.
+    await page.locator(`tr[data-endpoint="${billing._id}"] td`).first().click();
+    await page.fill('#edit-endpoint input[name="name"]', 'billing-v2');
+    await page.click('#edit-endpoint button[type="submit"]');
+    await page.locator('#notice', { hasText: 'Endpoint saved' }).waitFor();
+    expect((await h.store.endpoints.findById(p.id, billing._id))?.name).toBe('billing-v2');
+    await page.click('#send-test-event');
+    await page.locator('#notice', { hasText: 'Test event sent' }).waitFor();
+    await shot('07-endpoint-edit-test-event');
   });
 
   it('shows a clear error for an invalid link', async () => {

@@ -85,6 +85,8 @@ export function presentPortalDelivery(doc: DeliveryDoc, withAttempts: boolean) {
     attempts_made: doc.attempts_made ?? attempts.length,
     next_attempt_at: nullableTimestamp(doc.next_attempt_at),
     last_http_status: last?.http_status ?? null,
+    // A connection failure has no status: the list shows why (refused, timeout, TLS...).
+    last_error: last?.error ?? null,
     ...(withAttempts
       ? {
           attempts: attempts.map((a) => ({

@@ -7,7 +7,7 @@ import { ENDPOINTS_JS } from './portal-endpoints';
 export const PORTAL_JS = `'use strict';
 (function () {
   var token = new URLSearchParams(location.search).get('token') || '';
-  var state = { link: null, endpoints: [], selected: null, endpoint: null, revealed: {} };
+  var state = { link: null, endpoints: [], selected: null, endpoint: null, revealed: {}, filter: {}, cursor: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, attrs, children) {
@@ -64,11 +64,18 @@ ${ENDPOINTS_JS}
         el('td', { text: endpointName(d.endpoint_id) }),
         el('td', {}, [badge(d.status)]),
         el('td', { text: String(d.attempts_made) }),
-        el('td', { text: d.last_http_status === null ? '' : String(d.last_http_status) }),
-        el('td', {}, resendable ? [el('button', { text: 'Resend', onclick: function (ev) {
-          ev.stopPropagation();
-          act(api('PUT', '/eventdeliveries/' + d.uid + '/resend'), 'Delivery resent');
-        } })] : [])
+        el('td', { class: d.last_http_status === null && d.last_error ? 'reason' : '', text: d.last_http_status === null ? (d.last_error || '') : String(d.last_http_status) }),
+        el('td', {}, [
+          resendable ? el('button', { text: 'Resend', onclick: function (ev) {
+            ev.stopPropagation();
+            act(api('PUT', '/eventdeliveries/' + d.uid + '/resend'), 'Delivery resent');
+          } }) : null,
+          // Force resend (also a delivered one) is for managing links only.
+          state.link && state.link.can_manage_endpoint && d.status !== 'Scheduled' && d.status !== 'Processing' && d.status !== 'Retry' ? el('button', { text: 'Force resend', onclick: function (ev) {
+            ev.stopPropagation();
+            if (confirm('Send this delivery again?')) act(api('PUT', '/eventdeliveries/' + d.uid + '/forceresend'), 'Delivery resent');
+          } }) : null
+        ])
       ]);
       body.appendChild(row);
     });
@@ -79,6 +86,9 @@ ${ENDPOINTS_JS}
     api('GET', '/eventdeliveries/' + id).then(function (d) {
       $('detail').hidden = false;
       $('detail-id').textContent = d.uid + ' · ' + d.event_type;
+      $('payload').textContent = 'loading…';
+      api('GET', '/events/' + d.event_id).then(function (e) { $('payload').textContent = JSON.stringify(e.data, null, 2); })
+        .catch(function (e) { $('payload').textContent = e.message; });
       var box = $('attempts');
       box.textContent = '';
       if (d.attempts.length === 0) box.appendChild(el('p', { class: 'muted', text: 'Not attempted yet.' }));
@@ -96,7 +106,10 @@ ${ENDPOINTS_JS}
   }
 
   function load() {
-    return Promise.all([api('GET', '/link'), api('GET', '/endpoints'), api('GET', '/eventdeliveries?perPage=25')]).then(function (r) {
+    var q = new URLSearchParams({ perPage: '25' });
+    Object.keys(state.filter).forEach(function (k) { if (state.filter[k]) q.set(k, state.filter[k]); });
+    Object.keys(state.cursor).forEach(function (k) { q.set(k, state.cursor[k]); });
+    return Promise.all([api('GET', '/link'), api('GET', '/endpoints'), api('GET', '/eventdeliveries?' + q)]).then(function (r) {
       state.link = r[0];
       state.endpoints = r[1];
       $('title').textContent = r[0].name;
@@ -104,8 +117,29 @@ ${ENDPOINTS_JS}
       $('create-form').hidden = !r[0].can_manage_endpoint;
       renderEndpoints();
       renderDeliveries(r[2]);
+      renderPaging(r[2].pagination);
     }).catch(function (e) { show('error', e.message); });
   }
+
+  function renderPaging(p) {
+    var select = document.querySelector('#delivery-filters select[name="endpointId"]');
+    if (select.options.length !== state.endpoints.length + 1) {
+      while (select.options.length > 1) select.remove(1);
+      state.endpoints.forEach(function (e) { select.appendChild(el('option', { value: e.uid, text: e.name })); });
+      select.value = state.filter.endpointId || '';
+    }
+    $('newer').hidden = !p.has_prev_page;
+    $('older').hidden = !p.has_next_page;
+    $('newer').onclick = function () { state.cursor = { prev_page_cursor: p.prev_page_cursor, direction: 'prev' }; load(); };
+    $('older').onclick = function () { state.cursor = { next_page_cursor: p.next_page_cursor }; load(); };
+  }
+  $('delivery-filters').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var form = ev.target;
+    state.filter = { status: form.status.value, endpointId: form.endpointId.value };
+    state.cursor = {};
+    load();
+  });
 
   $('create-form').addEventListener('submit', function (ev) {
     ev.preventDefault();

@@ -112,6 +112,29 @@ export const ENDPOINTS_JS = `
     box.appendChild(el('p', { class: 'muted', text: 'Verify each delivery signature with these. While a rolled secret has not expired, deliveries carry a signature for each.' }));
     if (e.secrets.length === 0) box.appendChild(el('p', { class: 'muted', text: 'No signing secret.' }));
     e.secrets.slice().reverse().forEach(function (s) { box.appendChild(secretRow(s)); });
-    if (state.link.can_manage_endpoint) box.appendChild(rollForm(e));
+    if (state.link.can_manage_endpoint) {
+      box.appendChild(rollForm(e));
+      box.appendChild(testEventForm(e));
+      box.appendChild(editForm(e));
+    }
+  }
+
+  function testEventForm(e) {
+    var accepted = e.event_types.filter(function (t) { return t !== '*'; });
+    var type = el('input', { id: 'test-event-type', 'aria-label': 'Test event type', value: accepted[0] || 'hookrail.test' });
+    return el('div', {}, [el('h3', { text: 'Send a test event' }), el('div', { class: 'inline' }, [type, el('button', { id: 'send-test-event', text: 'Send test event', onclick: function () {
+      act(api('POST', '/endpoints/' + e.uid + '/test-event', { event_type: type.value }), 'Test event sent; it appears under Deliveries in a moment');
+    } })])]);
+  }
+
+  function editForm(e) {
+    var field = function (name, label, value) { return el('input', { name: name, 'aria-label': label, placeholder: label, value: value || '' }); };
+    var name = field('name', 'Name', e.name), url = field('url', 'URL', e.url), description = field('description', 'Description', e.description);
+    var form = el('form', { class: 'inline', id: 'edit-endpoint' }, [name, url, description, el('button', { type: 'submit', text: 'Save endpoint' })]);
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      act(api('PUT', '/endpoints/' + e.uid, { name: name.value, url: url.value, description: description.value }), 'Endpoint saved');
+    });
+    return el('div', {}, [el('h3', { text: 'Edit endpoint' }), form]);
   }
 `;

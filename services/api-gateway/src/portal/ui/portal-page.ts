@@ -71,12 +71,20 @@ export const PORTAL_HTML = `<!doctype html>
     <div id="endpoint-body"></div>
   </section>
   <section>
-    <h2><span>Recent deliveries</span><button id="refresh" type="button">Refresh</button></h2>
+    <h2><span>Deliveries</span><button id="refresh" type="button">Refresh</button></h2>
+    <form id="delivery-filters" class="inline" aria-label="Delivery filters">
+      <select name="status" aria-label="Status"><option value="">any status</option><option>Success</option><option>Failure</option><option>Retry</option><option>Scheduled</option><option>Processing</option><option>Discarded</option></select>
+      <select name="endpointId" aria-label="Endpoint"><option value="">any endpoint</option></select>
+      <button type="submit">Filter</button>
+    </form>
     <table><thead><tr><th>Created</th><th>Event type</th><th>Endpoint</th><th>Status</th><th>Attempts</th><th>Last response</th><th></th></tr></thead>
     <tbody id="deliveries"></tbody></table>
+    <div class="inline"><button id="newer" type="button" hidden>Newer</button><button id="older" type="button" hidden>Older</button></div>
   </section>
   <section id="detail" hidden>
     <h2>Delivery <span class="mono" id="detail-id"></span></h2>
+    <h3>Payload sent</h3>
+    <pre id="payload"></pre>
     <div id="attempts"></div>
   </section>
 </main>

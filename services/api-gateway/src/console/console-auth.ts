@@ -1,0 +1,80 @@
+import type { Request } from 'express';
+import { DomainError } from '@hookrail/domain';
+import type { ConfigCache } from '@hookrail/store';
+import type { Principal } from '../auth/principal';
+import {
+  CSRF_HEADER,
+  SESSION_COOKIE,
+  checkCsrf,
+  claimsPrincipal,
+  readCookie,
+  verifySession,
+  type SessionClaims,
+} from './console-session';
+
+export interface ConsoleAuthDeps {
+  cache: ConfigCache;
+  secret: Buffer;
+  now: () => Date;
+}
+
+const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a request the browser marks as coming from another site. SameSite=Strict already keeps
+ * the cookie off such requests; this is the second line for browsers that send it anyway.
+ */
+export function refuseCrossSite(req: Request): void {
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site')
+    throw new DomainError('forbidden', 'console: cross-site requests are refused');
+  const origin = req.headers.origin;
+  if (origin && origin !== 'null') {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw new DomainError('forbidden', 'console: malformed Origin header');
+    }
+    if (host !== req.headers.host)
+      throw new DomainError('forbidden', 'console: cross-origin requests are refused');
+  }
+}
+
+/** The session in the request's cookie, verified; `undefined` when there is no cookie at all. */
+export async function consoleClaims(req: Request, deps: ConsoleAuthDeps): Promise<SessionClaims | undefined> {
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  if (token === undefined || token === '') return undefined;
+  const check = verifySession(token, deps.secret, deps.now());
+  if (!check.ok)
+    throw unauthenticated(
+      check.reason === 'expired'
+        ? 'console session expired: sign in again'
+        : 'invalid console session: sign in again',
+    );
+  const { claims } = check;
+  if (claims.kind === 'project') {
+    // A revoked or expired key ends the sessions opened with it.
+    const key = await deps.cache.apiKey(claims.keyId!);
+    const live =
+      key !== null && key.project_id === claims.projectId && (!key.expires_at || key.expires_at > deps.now());
+    if (!live) throw unauthenticated('the API key this console session was opened with is no longer valid');
+  }
+  return claims;
+}
+
+/**
+ * For the management API: a request without an Authorization header but with a console cookie is
+ * authenticated by the session; state-changing methods also need the anti-CSRF header.
+ */
+export function consoleSessionAuth(deps: ConsoleAuthDeps) {
+  return async (req: Request): Promise<Principal | undefined> => {
+    if (req.headers.authorization !== undefined) return undefined;
+    const claims = await consoleClaims(req, deps);
+    if (!claims) return undefined;
+    refuseCrossSite(req);
+    if (!SAFE_METHODS.has(req.method)) checkCsrf(claims, deps.secret, req.get(CSRF_HEADER));
+    return claimsPrincipal(claims);
+  };
+}

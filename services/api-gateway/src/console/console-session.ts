@@ -1,0 +1,106 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { DomainError, asProjectId, isId, safeEqual } from '@hookrail/domain';
+import type { Principal } from '../auth/principal';
+
+/**
+ * The console's session: the API key typed at sign-in is exchanged for a signed, short-lived token
+ * kept only in an httpOnly, SameSite=Strict cookie. The token is stateless (HMAC over its claims) so
+ * any gateway replica accepts it; the key itself is never stored in it.
+ */
+export const SESSION_COOKIE = 'hookrail_console';
+export const CSRF_HEADER = 'x-hookrail-csrf';
+export const SESSION_TTL_MS = 30 * 60_000;
+
+export interface SessionClaims {
+  kind: 'admin' | 'project';
+  /** Project sessions: the project and the API key they were opened with. */
+  projectId?: string;
+  keyId?: string;
+  /** Expiry, ms since the epoch. */
+  exp: number;
+  /** Random per session: the CSRF token is derived from it. */
+  nonce: string;
+}
+
+export type SessionCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: 'invalid' | 'expired' };
+
+const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
+
+/**
+ * Signing key: derived from the encryption key and the admin key, so rotating either ends every
+ * open session. Without an encryption key a random one is used (sessions end when the process does).
+ */
+export function sessionSecret(encryptionKey: string | undefined, adminKey: string | undefined): Buffer {
+  const base = encryptionKey ?? randomBytes(32).toString('hex');
+  return createHmac('sha256', base)
+    .update(`hookrail-console-session\0${adminKey ?? ''}`)
+    .digest();
+}
+
+const mac = (secret: Buffer, data: string) => b64(createHmac('sha256', secret).update(data).digest());
+
+export function principalClaims(principal: Principal, now: Date, ttlMs = SESSION_TTL_MS): SessionClaims {
+  const base = { exp: now.getTime() + ttlMs, nonce: b64(randomBytes(16)) };
+  return principal.kind === 'admin'
+    ? { kind: 'admin', ...base }
+    : { kind: 'project', projectId: principal.projectId, keyId: principal.keyId, ...base };
+}
+
+export function signSession(claims: SessionClaims, secret: Buffer): string {
+  const body = b64(JSON.stringify(claims));
+  return `v1.${body}.${mac(secret, `v1.${body}`)}`;
+}
+
+export function verifySession(token: string, secret: Buffer, now: Date): SessionCheck {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== 'v1') return { ok: false, reason: 'invalid' };
+  if (!safeEqual(mac(secret, `v1.${parts[1]}`), parts[2])) return { ok: false, reason: 'invalid' };
+  let claims: SessionClaims;
+  try {
+    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as SessionClaims;
+  } catch {
+    return { ok: false, reason: 'invalid' };
+  }
+  const wellFormed =
+    typeof claims.exp === 'number' &&
+    typeof claims.nonce === 'string' &&
+    (claims.kind === 'admin' ||
+      (claims.kind === 'project' && isId(claims.projectId ?? '') && typeof claims.keyId === 'string'));
+  if (!wellFormed) return { ok: false, reason: 'invalid' };
+  if (claims.exp <= now.getTime()) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
+}
+
+/** The anti-CSRF token: readable only by a same-origin script (from GET /console/session). */
+export function csrfToken(claims: SessionClaims, secret: Buffer): string {
+  return mac(secret, `csrf\0${claims.nonce}`);
+}
+
+export function checkCsrf(claims: SessionClaims, secret: Buffer, header: string | undefined): void {
+  if (!header)
+    throw new DomainError(
+      'forbidden',
+      `console session: a state-changing call needs the ${CSRF_HEADER} header`,
+    );
+  if (!safeEqual(header, csrfToken(claims, secret)))
+    throw new DomainError(
+      'forbidden',
+      `console session: the ${CSRF_HEADER} header does not match the session`,
+    );
+}
+
+/** The principal a verified session stands for (project sessions still re-check their key). */
+export function claimsPrincipal(claims: SessionClaims): Principal {
+  return claims.kind === 'admin'
+    ? { kind: 'admin' }
+    : { kind: 'project', projectId: asProjectId(claims.projectId!), keyId: claims.keyId! };
+}
+
+/** One cookie's value from a Cookie header (no other cookie matters here). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}

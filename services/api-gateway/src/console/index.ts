@@ -1,0 +1,150 @@
+import { Router, type Express, type Request, type Response } from 'express';
+import { DomainError, ValidationError, fail, ok } from '@hookrail/domain';
+import { authenticate, type Principal } from '../auth/principal';
+import type { GatewayDeps } from '../deps';
+import { errorMapper } from '../http/error-mapper';
+import { jsonBody } from '../http/json-body';
+import { consoleClaims, consoleSessionAuth, refuseCrossSite, type ConsoleAuthDeps } from './console-auth';
+import {
+  CSRF_HEADER,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  checkCsrf,
+  csrfToken,
+  principalClaims,
+  sessionSecret,
+  signSession,
+  type SessionClaims,
+} from './console-session';
+import { CONSOLE_CSS, CONSOLE_HTML } from './ui/console-page';
+import { CONSOLE_JS } from './ui/console-app';
+
+/** The page runs only its own script and talks only to its own origin. */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+/** Assets change only with a deploy; the page itself is revalidated every time. */
+const ASSET_CACHE = 'public, max-age=300, must-revalidate';
+
+export interface GatewayConsole {
+  /** Plugged into the management API router: a console session authenticates API calls. */
+  session: (req: Request) => Promise<Principal | undefined>;
+  mount(app: Express): void;
+}
+
+/** The operator console at /console: sign-in/out under /console/session, the page and its assets. */
+export function createConsole(deps: GatewayDeps): GatewayConsole {
+  const { config, logger } = deps;
+  if (!config.security.encryptionKey)
+    logger.warn('HOOKRAIL_ENCRYPTION_KEY is not set: console sessions end when this gateway restarts');
+  const auth: ConsoleAuthDeps = {
+    cache: deps.cache,
+    secret: sessionSecret(config.security.encryptionKey, config.security.adminKey),
+    now: deps.now,
+  };
+  const secure = config.urls.gatewayPublic.startsWith('https://');
+
+  const describe = (claims: SessionClaims) => ({
+    kind: claims.kind,
+    project_id: claims.projectId ?? null,
+    expires_at: new Date(claims.exp).toISOString(),
+    csrf_token: csrfToken(claims, auth.secret),
+    csrf_header: CSRF_HEADER,
+  });
+  const clearCookie = (res: Response) =>
+    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+
+  const session = Router();
+  session.use(jsonBody(config.http.bodyLimitBytes));
+  session.post('/', async (req, res) => {
+    refuseCrossSite(req);
+    // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
+    if (!req.is('application/json'))
+      throw new DomainError('unsupported_media_type', 'sign-in needs a JSON body: {"key": "<API key>"}');
+    const key = (req.body as { key?: unknown }).key;
+    if (typeof key !== 'string' || key.trim() === '')
+      throw new ValidationError('invalid sign-in', [
+        { field: 'key', message: 'the admin key or a project API key' },
+      ]);
+    let principal: Principal;
+    try {
+      principal = await authenticate(`Bearer ${key.trim()}`, {
+        cache: deps.cache,
+        adminKey: config.security.adminKey,
+        now: deps.now,
+      });
+    } catch (err) {
+      logger.warn({ ip: req.ip }, 'console sign-in refused');
+      throw err;
+    }
+    const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
+    res.cookie(SESSION_COOKIE, signSession(claims, auth.secret), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      maxAge: SESSION_TTL_MS,
+    });
+    logger.info({ kind: claims.kind, projectId: claims.projectId }, 'console sign-in');
+    res.status(201).json(ok('Signed in', describe(claims)));
+  });
+  session.get('/', async (req, res) => {
+    const claims = await consoleClaims(req, auth);
+    if (!claims) throw new DomainError('unauthenticated', 'not signed in');
+    res.set('cache-control', 'no-store').json(ok('Session', describe(claims)));
+  });
+  session.delete('/', async (req, res) => {
+    refuseCrossSite(req);
+    let claims: SessionClaims | undefined;
+    try {
+      claims = await consoleClaims(req, auth);
+    } catch {
+      claims = undefined; // an expired or broken session is simply cleared
+    }
+    if (claims) checkCsrf(claims, auth.secret, req.get(CSRF_HEADER));
+    clearCookie(res);
+    res.json(ok('Signed out', null));
+  });
+  session.use((req, res) => {
+    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  });
+  session.use(errorMapper(logger));
+
+  return {
+    session: consoleSessionAuth(auth),
+    mount(app) {
+      app.use('/console/session', session);
+      // The gateway's root used to answer "Cannot GET /": send people to the console.
+      app.get('/', (_req, res) => void res.redirect(302, '/console'));
+      app.get(
+        '/console/assets/console.js',
+        (_req, res) =>
+          void res
+            .set({ ...PAGE_HEADERS, 'cache-control': ASSET_CACHE })
+            .type('application/javascript')
+            .send(CONSOLE_JS),
+      );
+      app.get(
+        '/console/assets/console.css',
+        (_req, res) =>
+          void res
+            .set({ ...PAGE_HEADERS, 'cache-control': ASSET_CACHE })
+            .type('text/css')
+            .send(CONSOLE_CSS),
+      );
+      // Every other /console path is the single page: it reads the view and filters from the URL.
+      app.get(
+        /^\/console(\/(?!assets\/|session\b).*)?$/,
+        (_req, res) =>
+          void res
+            .set({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
+            .type('html')
+            .send(CONSOLE_HTML),
+      );
+    },
+  };
+}
