@@ -22,8 +22,24 @@ const externalPackages = {
   },
 };
 
+// Services that run user functions load their worker thread from dist/function-worker.js
+// (libs/functions/src/function-pool.ts looks for it next to the bundle).
+const functionWorker = (name) =>
+  build({
+    entryPoints: [path.join(root, 'libs', 'functions', 'src', 'function-worker.ts')],
+    outfile: path.join(root, 'services', name, 'dist', 'function-worker.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [externalPackages],
+  });
+
 await Promise.all(
-  names.map((name) =>
+  names.flatMap((name) => [
+    functionWorker(name),
     build({
       entryPoints: [path.join(root, 'services', name, 'src', 'main.ts')],
       outfile: path.join(root, 'services', name, 'dist', 'main.js'),
@@ -35,5 +51,5 @@ await Promise.all(
       logLevel: 'warning',
       plugins: [externalPackages],
     }),
-  ),
+  ]),
 );

@@ -1,7 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
 import type { ConfigCache, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -19,6 +19,6 @@ export interface GatewayDeps {
   /** Outbound HTTP with the SSRF guard (OAuth2 token test). */
   http: HttpClient;
   /** quickjs sandbox for test_function. */
-  functions: FunctionRunner;
+  functions: FunctionPool;
   now: () => Date;
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
-import { FunctionRunner } from '@hookrail/functions';
+import { FunctionPool } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
 import type { GatewayDeps } from './deps';
@@ -22,6 +22,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
     async start({ app, store, publisher, logger, metrics }) {
       if (!config.security.adminKey)
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
+      const functions = new FunctionPool({ metrics });
+      await functions.ready();
       const deps: GatewayDeps = {
         config,
         store,
@@ -31,7 +33,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         metrics,
         box: new SecretBox(config.security.encryptionKey),
         http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
-        functions: await FunctionRunner.create(),
+        functions,
         now: () => new Date(),
       };
       const routes = ROUTE_FILES.flatMap((file) => file(deps));
@@ -51,7 +53,12 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       api.use(errorMapper(logger));
       app.use('/api', api);
       mountPortal(app, deps);
-      return { stop: async () => deps.http.close() };
+      return {
+        stop: async () => {
+          deps.http.close();
+          await deps.functions.close();
+        },
+      };
     },
   };
 }
