@@ -1,5 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
-import type { Publisher } from '@hookrail/bus';
+import type { Bus, Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
 import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
@@ -13,6 +13,8 @@ export interface GatewayDeps {
   /** Short-lived cache of keys, projects and endpoints read on every request. */
   cache: ConfigCache;
   publisher: Publisher;
+  /** Re-drives dead letters (raw re-publish to their original topic). */
+  bus: Pick<Bus, 'republish'>;
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;

@@ -19,7 +19,7 @@ const API_VERSION = '1.0.0';
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,
-    async start({ app, store, publisher, logger, metrics }) {
+    async start({ app, bus, store, publisher, logger, metrics }) {
       if (!config.security.adminKey)
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
       const functions = new FunctionPool({ metrics });
@@ -29,6 +29,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         store,
         cache: new ConfigCache(store),
         publisher,
+        bus,
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),
