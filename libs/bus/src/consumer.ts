@@ -1,7 +1,7 @@
 import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
-import { errorMessage, isRetriable, UnavailableError } from '@hookrail/domain';
+import { errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
 import { backoffMs } from '@hookrail/retry';
 import { decodeMessage, PoisonMessageError } from './codec';
 import { OffsetTracker } from './offset-tracker';
@@ -183,7 +183,7 @@ export async function consume<K extends TopicKey>(
 
   /**
    * Handles one message to its end: a retriable failure is retried in place with backoff, at most
-   * `maxAttempts` times (a dependency reported down, UnavailableError, without bound: the message
+   * `maxAttempts` times (a dependency outage, e.g. MongoDB unreachable, without bound: the message
    * is not at fault and every other one would fail the same way); then, or at once for a
    * non-retriable failure, the message is dead-lettered and the partition moves on.
    */
@@ -195,7 +195,7 @@ export async function consume<K extends TopicKey>(
         return;
       } catch (err) {
         const retriable = isRetriable(err) && !(err instanceof PoisonMessageError);
-        if (!retriable || (attempt + 1 >= maxAttempts && !(err instanceof UnavailableError))) {
+        if (!retriable || (attempt + 1 >= maxAttempts && !isDependencyOutage(err))) {
           await giveUp(m, partition, gen, err, retriable, attempt + 1);
           return;
         }
