@@ -24,11 +24,15 @@ const externalPackages = {
   },
 };
 
-const entries = names.flatMap((name) =>
-  ['main', 'setup']
+// Each service: src/main.ts → dist/main.js, src/setup.ts (where there is one) → dist/setup.js, and
+// the function worker thread → dist/function-worker.js (libs/functions/src/function-pool.ts looks
+// for it next to the bundle).
+const entries = names.flatMap((name) => [
+  ...['main', 'setup']
     .map((entry) => ({ name, entry, src: path.join(root, 'services', name, 'src', `${entry}.ts`) }))
     .filter(({ entry, src }) => entry === 'main' || existsSync(src)),
-);
+  { name, entry: 'function-worker', src: path.join(root, 'libs', 'functions', 'src', 'function-worker.ts') },
+]);
 
 await Promise.all(
   entries.map(({ name, entry, src }) =>

@@ -3,7 +3,8 @@ import { Kafka, logLevel, Partitioners, type Consumer, type KafkaConfig, type Pr
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
-import { TOPIC_KEYS, topicName, type TopicKey } from './topics';
+import type { DeadLetterMessage } from './messages';
+import { DEAD_LETTERS, deadLetterTopicName, TOPIC_KEYS, topicName, type TopicKey } from './topics';
 
 export interface BusOptions {
   brokers: string[];
@@ -44,11 +45,20 @@ export class Bus {
   readonly kafka: Kafka;
   private producer?: Producer;
   private publisher?: BatchingPublisher;
+  private connecting?: Promise<Publisher>;
   private readonly consumers: { consumer: Consumer; running: RunningConsumer }[] = [];
 
   constructor(
     readonly options: BusOptions,
-    private readonly deps: { logger: Logger; metrics: Metrics },
+    private readonly deps: {
+      logger: Logger;
+      metrics: Metrics;
+      /**
+       * Also records each dead letter elsewhere (the runtime: MongoDB, for the admin API), after it
+       * is on its dead-letter topic. A failure is retried, so the record is never missing.
+       */
+      recordDeadLetter?: (letter: DeadLetterMessage) => Promise<void>;
+    },
   ) {
     const log = deps.logger.child({ component: 'kafkajs' });
     this.kafka = new Kafka({
@@ -79,7 +89,9 @@ export class Bus {
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
-      const missing = TOPIC_KEYS.map((k) => this.topic(k)).filter((t) => !existing.has(t));
+      const missing = TOPIC_KEYS.flatMap((k) => [this.topic(k), this.deadLetterTopic(k)]).filter(
+        (t) => !existing.has(t),
+      );
       if (missing.length === 0) return;
       try {
         await admin.createTopics({
@@ -100,16 +112,63 @@ export class Bus {
     }
   }
 
-  async connectPublisher(): Promise<Publisher> {
-    if (this.publisher) return this.publisher;
-    this.producer = this.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 5,
-      createPartitioner: Partitioners.DefaultPartitioner,
+  deadLetterTopic(key: TopicKey): string {
+    return deadLetterTopicName(this.options.topicPrefix, key);
+  }
+
+  /** Puts a message a consumer gave up on onto its dead-letter topic (acks=-1), then records it. */
+  async deadLetter(key: TopicKey, letter: DeadLetterMessage): Promise<void> {
+    const producer = await this.connectProducer();
+    await producer.send({
+      topic: this.deadLetterTopic(key),
+      acks: -1,
+      messages: [
+        {
+          key: DEAD_LETTERS.key(letter),
+          value: JSON.stringify(letter),
+          headers: {
+            'x-hookrail-dlq-topic': letter.topic,
+            'x-hookrail-dlq-error': letter.error.slice(0, 1000),
+            'x-hookrail-dlq-attempts': String(letter.attempts),
+          },
+        },
+      ],
     });
-    await this.producer.connect();
-    this.publisher = new BatchingPublisher(this.producer, this.options.topicPrefix);
-    return this.publisher;
+    await this.deps.recordDeadLetter?.(letter);
+  }
+
+  /** Re-drive: publishes a dead letter's original key, value and headers to its original topic. */
+  async republish(letter: Pick<DeadLetterMessage, 'topic' | 'key' | 'value' | 'headers'>): Promise<void> {
+    const producer = await this.connectProducer();
+    await producer.send({
+      topic: letter.topic,
+      acks: -1,
+      messages: [{ key: letter.key, value: letter.value, headers: letter.headers }],
+    });
+  }
+
+  private async connectProducer(): Promise<Producer> {
+    await this.connectPublisher();
+    return this.producer as Producer;
+  }
+
+  /** One producer per bus, however many callers ask for it at once. */
+  connectPublisher(): Promise<Publisher> {
+    this.connecting ??= (async () => {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 5,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      await producer.connect();
+      this.producer = producer;
+      this.publisher = new BatchingPublisher(producer, this.options.topicPrefix);
+      return this.publisher;
+    })().catch((err: unknown) => {
+      this.connecting = undefined;
+      throw err;
+    });
+    return this.connecting;
   }
 
   /**
@@ -128,6 +187,7 @@ export class Bus {
       sessionTimeoutMs?: number;
     },
   ): Promise<{ stop(): Promise<void> }> {
+    const deadLetter = (letter: DeadLetterMessage) => this.deadLetter(opts.topic, letter);
     const sessionTimeout = opts.sessionTimeoutMs ?? this.options.sessionTimeoutMs ?? 30000;
     const consumer = this.kafka.consumer({
       groupId: `${this.options.topicPrefix}.${group}`,
@@ -148,7 +208,7 @@ export class Bus {
     const running = await consume(
       consumer,
       { ...opts, topicName: topic },
-      { ...this.deps, partitionsConcurrently: opts.partitionsConcurrently },
+      { ...this.deps, partitionsConcurrently: opts.partitionsConcurrently, deadLetter, group },
     );
     const entry = { consumer, running };
     this.consumers.push(entry);

@@ -1,10 +1,11 @@
 import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
-import { errorMessage, isRetriable } from '@hookrail/domain';
+import { errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
 import { backoffMs } from '@hookrail/retry';
 import { decodeMessage, PoisonMessageError } from './codec';
 import { OffsetTracker } from './offset-tracker';
+import type { DeadLetterMessage } from './messages';
 import type { MessageOf, TopicKey } from './topics';
 
 export interface MessageContext {
@@ -25,7 +26,14 @@ export interface ConsumeOptions<K extends TopicKey> {
   handle: MessageHandler<K>;
   /** Messages handled at once by this consumer, over all its partitions (order is not kept when > 1). */
   concurrency?: number;
+  /** Attempts for a message whose failure is retriable, before it is dead-lettered (default 8). */
+  maxAttempts?: number;
 }
+
+/** Where a message goes when its consumer gives up on it; resolves once it is stored durably. */
+export type DeadLetterSink = (letter: DeadLetterMessage) => Promise<void>;
+
+export const DEFAULT_MAX_ATTEMPTS = 8;
 
 /** A running consumer: `drain` finishes what was started and commits it (graceful shutdown). */
 export interface RunningConsumer {
@@ -47,7 +55,15 @@ const COMMIT_INTERVAL_MS = 50;
 export async function consume<K extends TopicKey>(
   consumer: Consumer,
   opts: ConsumeOptions<K>,
-  deps: { logger: Logger; metrics: Metrics; partitionsConcurrently?: number },
+  deps: {
+    logger: Logger;
+    metrics: Metrics;
+    partitionsConcurrently?: number;
+    /** Without one, a message given up on is logged, counted and skipped. */
+    deadLetter?: DeadLetterSink;
+    /** Named in dead letters. */
+    group?: string;
+  },
 ): Promise<RunningConsumer> {
   const handled = deps.metrics.counter('hookrail_bus_messages_total', 'Messages consumed, by outcome', [
     'topic',
@@ -58,6 +74,12 @@ export async function consume<K extends TopicKey>(
     'Handler time per message',
     ['topic'],
   );
+  const deadLetters = deps.metrics.counter(
+    'hookrail_dead_letters_total',
+    'Messages a consumer gave up on and dead-lettered',
+    ['topic'],
+  );
+  const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const limit = Math.max(1, opts.concurrency ?? 1);
   let inFlight = 0;
   const slotWaiters = new Set<() => void>();
@@ -112,7 +134,59 @@ export async function consume<K extends TopicKey>(
     }
   };
 
-  /** Handles one message to its end: retried in place while its failure is retriable. */
+  /** Stores a message given up on, retrying the store itself until it succeeds or we stop. */
+  const giveUp = async (
+    m: KafkaMessage,
+    partition: number,
+    gen: number,
+    err: unknown,
+    retriable: boolean,
+    attempts: number,
+  ): Promise<void> => {
+    const where = { err, topic: opts.topicName, partition, offset: m.offset, attempts };
+    if (!deps.deadLetter) {
+      handled.inc({ topic: opts.topic, outcome: 'skipped' });
+      deps.logger.error(where, `skipping message: ${errorMessage(err)}`);
+      return;
+    }
+    const letter: DeadLetterMessage = {
+      topic: opts.topicName,
+      partition,
+      offset: m.offset,
+      group: deps.group ?? '',
+      key: m.key ? m.key.toString('utf8') : null,
+      value: m.value ? m.value.toString('utf8') : null,
+      headers: headerText(m.headers),
+      error: errorMessage(err),
+      error_name: err instanceof Error ? err.name : typeof err,
+      retriable,
+      attempts,
+      failed_at: new Date().toISOString(),
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await deps.deadLetter(letter);
+        break;
+      } catch (storeErr) {
+        if (stopping || gen !== generation) throw storeErr;
+        deps.logger.warn(
+          { ...where, err: storeErr },
+          `dead-lettering failed, retrying: ${errorMessage(storeErr)}`,
+        );
+        await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
+      }
+    }
+    handled.inc({ topic: opts.topic, outcome: 'dead_lettered' });
+    deadLetters.inc({ topic: opts.topic });
+    deps.logger.error(where, `message dead-lettered after ${attempts} attempt(s): ${errorMessage(err)}`);
+  };
+
+  /**
+   * Handles one message to its end: a retriable failure is retried in place with backoff, at most
+   * `maxAttempts` times (a dependency outage, e.g. MongoDB unreachable, without bound: the message
+   * is not at fault and every other one would fail the same way); then, or at once for a
+   * non-retriable failure, the message is dead-lettered and the partition moves on.
+   */
   const run = async (m: KafkaMessage, partition: number, gen: number): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -120,12 +194,9 @@ export async function consume<K extends TopicKey>(
         handled.inc({ topic: opts.topic, outcome: 'ok' });
         return;
       } catch (err) {
-        if (!isRetriable(err) || err instanceof PoisonMessageError) {
-          handled.inc({ topic: opts.topic, outcome: 'skipped' });
-          deps.logger.error(
-            { err, topic: opts.topicName, partition, offset: m.offset },
-            `skipping message: ${errorMessage(err)}`,
-          );
+        const retriable = isRetriable(err) && !(err instanceof PoisonMessageError);
+        if (!retriable || (attempt + 1 >= maxAttempts && !isDependencyOutage(err))) {
+          await giveUp(m, partition, gen, err, retriable, attempt + 1);
           return;
         }
         handled.inc({ topic: opts.topic, outcome: 'retry' });
@@ -198,4 +269,13 @@ export async function consume<K extends TopicKey>(
       await commit();
     },
   };
+}
+
+function headerText(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name] = (Array.isArray(value) ? value : [value]).map((v) => v.toString()).join(',');
+  }
+  return out;
 }

@@ -1,5 +1,12 @@
 import type { JSONSchemaType } from 'ajv';
-import type { ConfigMessage, DeliveryMessage, EventMessage, MetaMessage, RetryMessage } from './messages';
+import type {
+  ConfigMessage,
+  DeadLetterMessage,
+  DeliveryMessage,
+  EventMessage,
+  MetaMessage,
+  RetryMessage,
+} from './messages';
 
 /** Everything on a topic, in one place: its name, what it carries and how it is keyed. */
 export interface TopicSpec<T> {
@@ -122,4 +129,31 @@ export const TOPIC_KEYS = Object.keys(TOPICS) as TopicKey[];
 
 export function topicName(prefix: string, key: TopicKey): string {
   return `${prefix}.${TOPICS[key].suffix}`;
+}
+
+/**
+ * Each catalog topic has a dead-letter topic, `<prefix>.dlq.<suffix>`, where its consumers put the
+ * messages they gave up on (a copy is also recorded in MongoDB for the admin API).
+ */
+export const DEAD_LETTERS = {
+  suffix: (key: TopicKey) => `dlq.${TOPICS[key].suffix}`,
+  // Keyed by the original position: one message's dead letters stay in order on one partition.
+  key: (m: DeadLetterMessage) => `${m.topic}/${m.partition}/${m.offset}`,
+  schema: {
+    type: 'object',
+    required: ['topic', 'partition', 'offset', 'group', 'value', 'headers', 'error', 'attempts', 'failed_at'],
+    properties: {
+      topic: str,
+      partition: { type: 'integer', minimum: 0 },
+      offset: str,
+      group: str,
+      error: { type: 'string' },
+      attempts: { type: 'integer', minimum: 1 },
+      failed_at: str,
+    },
+  },
+};
+
+export function deadLetterTopicName(prefix: string, key: TopicKey): string {
+  return `${prefix}.${DEAD_LETTERS.suffix(key)}`;
 }

@@ -78,6 +78,23 @@ export function isRetriable(err: unknown): boolean {
   return true;
 }
 
+/** Driver errors that mean "the database or broker is unreachable", not "this input is bad". */
+const OUTAGE_ERROR_NAMES =
+  /^(Mongo(Network|NetworkTimeout|ServerSelection|NotConnected|TopologyClosed)Error|PoolClearedError|PoolClosedError|KafkaJS(Connection|RequestTimeout|BrokerNotFound)Error)$/;
+
+/**
+ * True when `err` (or an error it wraps) says a dependency is down: every other message would
+ * fail the same way, so a consumer keeps retrying rather than giving up on this one.
+ */
+export function isDependencyOutage(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (e instanceof UnavailableError) return true;
+    if (e instanceof Error && OUTAGE_ERROR_NAMES.test(e.name)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

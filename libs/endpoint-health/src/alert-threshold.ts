@@ -1,4 +1,5 @@
 import { parseDurationSeconds } from '@hookrail/domain';
+import { LRUCache } from 'lru-cache';
 import { SlidingLog } from './sliding-log';
 
 /** Subscription `alert_config`: `count` failures within `threshold` (a duration like "1h"). */
@@ -12,7 +13,17 @@ export interface AlertConfig {
  * count starts again, so a failing endpoint alerts at most once per `count` failures.
  */
 export class AlertThreshold {
-  private logs = new Map<string, { log: SlidingLog; config: string }>();
+  /** Bounded: a subscription whose failures stopped long ago loses a count it no longer needs. */
+  private readonly logs: LRUCache<string, { log: SlidingLog; config: string }>;
+
+  constructor(opts: { maxKeys?: number } = {}) {
+    this.logs = new LRUCache({ max: opts.maxKeys ?? 100_000 });
+  }
+
+  /** Keys currently tracked. */
+  get size(): number {
+    return this.logs.size;
+  }
 
   /** Records a failure; true when this one crosses the threshold. */
   recordFailure(key: string, config: AlertConfig | null | undefined, nowMs: number): boolean {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { SlidingLog } from './sliding-log';
 
 /** One limit: at most `count` sends per `durationSeconds` for `key`. */
@@ -16,6 +17,8 @@ interface KeyState {
   holdTail: number;
 }
 
+export const DEFAULT_MAX_KEYS = 100_000;
+
 /**
  * Endpoint `rate_limit`/`rate_limit_duration` and subscription `rate_limit_config`.
  * Deliveries are keyed by endpoint, so one dispatcher owns an endpoint and an
@@ -23,7 +26,21 @@ interface KeyState {
  * same moment get successive slots instead of all returning at once.
  */
 export class RateLimiter {
-  private readonly keys = new Map<string, KeyState>();
+  /**
+   * One entry per endpoint or subscription seen. Bounded so a flood of distinct keys cannot grow
+   * the heap: the least recently used key is forgotten, and a key unused that long has an empty
+   * window anyway in every realistic configuration.
+   */
+  private readonly keys: LRUCache<string, KeyState>;
+
+  constructor(opts: { maxKeys?: number } = {}) {
+    this.keys = new LRUCache({ max: opts.maxKeys ?? DEFAULT_MAX_KEYS });
+  }
+
+  /** Keys currently tracked. */
+  get size(): number {
+    return this.keys.size;
+  }
 
   /** Takes a slot from every limit, or none: the wait is the latest time any of them allows. */
   take(limits: readonly RateLimit[], nowMs: number): RateDecision {

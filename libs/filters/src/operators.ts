@@ -1,4 +1,5 @@
 import type { ComparisonOperator } from './types';
+import { regexTest } from './regex';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -29,21 +30,10 @@ function compare(field: unknown, expected: unknown, test: (c: number) => boolean
   return false;
 }
 
-const regexCache = new Map<string, RegExp>();
-function regex(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern);
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
-
 function matchesRegex(field: unknown, pattern: unknown): boolean {
   if (typeof pattern !== 'string') return false;
   if (Array.isArray(field)) return field.some((e) => matchesRegex(e, pattern));
-  return typeof field === 'string' && regex(pattern).test(field);
+  return typeof field === 'string' && regexTest(pattern, field);
 }
 
 /**

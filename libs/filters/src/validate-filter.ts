@@ -7,6 +7,7 @@ import {
   isOperatorObject,
   isPlainObject,
 } from './types';
+import { regexProblem } from './regex';
 
 /**
  * Field errors for a filter the API should refuse with 400: unknown operators, operator
@@ -68,13 +69,7 @@ function argumentProblem(op: string, arg: unknown): string | undefined {
     case '$lte':
       return typeof arg === 'number' || typeof arg === 'string' ? undefined : 'must be a number or a string';
     case '$regex':
-      if (typeof arg !== 'string') return 'must be a string';
-      try {
-        new RegExp(arg);
-        return undefined;
-      } catch {
-        return 'is not a valid regular expression';
-      }
+      return typeof arg === 'string' ? regexProblem(arg) : 'must be a string';
     default:
       return undefined;
   }

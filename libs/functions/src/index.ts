@@ -1,1 +1,2 @@
 export * from './function-runner';
+export * from './function-pool';

@@ -60,7 +60,7 @@ export async function acceptMessage(
       `message of ${msg.body.length} bytes exceeds the project limit of ${project.maxPayloadBytes}`,
     );
   const headers = { 'content-type': 'application/json', ...msg.headers };
-  const prepared = prepareEvent(source, { headers, rawBody: msg.body, query: '' }, deps.runFunction);
+  const prepared = await prepareEvent(source, { headers, rawBody: msg.body, query: '' }, deps.runFunction);
   if (prepared.kind !== 'ok') return reject(prepared.message);
   const event = prepared.event;
   const forward = pickForwardHeaders(event.headers, source.forward_headers ?? []);

@@ -73,7 +73,7 @@ export async function acceptRequest(
     deps.openSecret,
   );
   if (!verified.ok) return { kind: 'verification_failed', reason: verified.reason };
-  const prepared = prepareEvent(source, req, deps.runFunction);
+  const prepared = await prepareEvent(source, req, deps.runFunction);
   if (prepared.kind !== 'ok') return prepared;
   const { headers, data, raw, idempotencyKey: key } = prepared.event;
 

@@ -20,7 +20,11 @@ export interface PrepareInput {
   query: string;
 }
 
-export type RunFunction = (text: string, input: unknown, scope: string) => FunctionResult;
+export type RunFunction = (
+  text: string,
+  input: unknown,
+  scope: string,
+) => FunctionResult | Promise<FunctionResult>;
 
 export interface PreparedEvent {
   headers: Record<string, string>;
@@ -40,7 +44,11 @@ export type PrepareOutcome =
  * idempotency key (from the payload as sent, so a transform cannot make distinct payloads
  * collide), then run header_function and body_function.
  */
-export function prepareEvent(source: PreparingSource, req: PrepareInput, run: RunFunction): PrepareOutcome {
+export async function prepareEvent(
+  source: PreparingSource,
+  req: PrepareInput,
+  run: RunFunction,
+): Promise<PrepareOutcome> {
   const body = parseBody(req.rawBody, req.headers['content-type']);
   if (body.kind === 'invalid') return { kind: 'invalid_body', message: body.message };
   if (body.kind === 'unsupported') return { kind: 'unsupported_media_type', message: body.message };
@@ -52,7 +60,7 @@ export function prepareEvent(source: PreparingSource, req: PrepareInput, run: Ru
 
   let headers = req.headers;
   if (source.header_function) {
-    const r = run(source.header_function, headers, source.project_id);
+    const r = await run(source.header_function, headers, source.project_id);
     if (r.kind === 'error') return { kind: 'function_failed', message: `header_function: ${r.message}` };
     if (!isStringRecord(r.value)) {
       return { kind: 'function_failed', message: 'header_function must return an object of string values' };
@@ -63,7 +71,7 @@ export function prepareEvent(source: PreparingSource, req: PrepareInput, run: Ru
   let data = body.data;
   let raw = body.raw;
   if (source.body_function) {
-    const r = run(source.body_function, data, source.project_id);
+    const r = await run(source.body_function, data, source.project_id);
     if (r.kind === 'error') return { kind: 'function_failed', message: `body_function: ${r.message}` };
     data = r.value;
     raw = JSON.stringify(data);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { matchEventType, matchFilter, type Filter } from '@hookrail/filters';
 
 /** Where an event goes (libs/bus EventTarget, restated so this lib stays free of the bus). */
@@ -48,18 +49,17 @@ export function targetedSubscriptions<S extends RoutableSubscription>(
   }
 }
 
-const parsed = new Map<string, Filter | null>();
+const parsed = new LRUCache<string, { filter: Filter | null }>({ max: 10_000 });
 
-/** Filters are parsed once per distinct text (small, bounded by the number of live subscriptions). */
+/** Filters are parsed once per distinct text, kept in an LRU bounded well above live subscriptions. */
 function parseFilter(json: string | undefined): Filter | null {
   if (!json || json === '{}' || json === 'null') return null;
   let f = parsed.get(json);
   if (f === undefined) {
-    f = JSON.parse(json) as Filter;
-    if (parsed.size > 10_000) parsed.clear();
+    f = { filter: JSON.parse(json) as Filter };
     parsed.set(json, f);
   }
-  return f;
+  return f.filter;
 }
 
 /** Event type, then body filter, then header filter. */

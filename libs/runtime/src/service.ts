@@ -96,7 +96,8 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       try {
         store ??= await Store.connect(config.mongodb.url, config.service);
         await store.ensureIndexes();
-        bus ??= new Bus(config.kafka, { logger, metrics });
+        const deadLetters = store.deadLetters;
+        bus ??= new Bus(config.kafka, { logger, metrics, recordDeadLetter: (l) => deadLetters.record(l) });
         await bus.ensureTopics();
         const publisher = await bus.connectPublisher();
         worker = await def.start({ config, logger, metrics, bus, store, publisher, app });

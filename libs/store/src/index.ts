@@ -44,3 +44,9 @@ export {
   type SourceHealthState,
 } from './source-health/source-health.schema';
 export type { SourceHealthRepository } from './source-health/source-health.repository';
+export type { DeadLetterDoc } from './dead-letters/dead-letter.schema';
+export {
+  deadLetterId,
+  type DeadLetterRecord,
+  type DeadLetterRepository,
+} from './dead-letters/dead-letter.repository';

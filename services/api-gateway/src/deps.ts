@@ -1,7 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
-import type { Publisher } from '@hookrail/bus';
+import type { Bus, Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
 import type { ConfigCache, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -13,12 +13,14 @@ export interface GatewayDeps {
   /** Short-lived cache of keys, projects and endpoints read on every request. */
   cache: ConfigCache;
   publisher: Publisher;
+  /** Re-drives dead letters (raw re-publish to their original topic). */
+  bus: Pick<Bus, 'republish'>;
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;
   /** Outbound HTTP with the SSRF guard (OAuth2 token test). */
   http: HttpClient;
   /** quickjs sandbox for test_function. */
-  functions: FunctionRunner;
+  functions: FunctionPool;
   now: () => Date;
 }

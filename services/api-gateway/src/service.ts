@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
-import { FunctionRunner } from '@hookrail/functions';
+import { FunctionPool } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
 import type { GatewayDeps } from './deps';
@@ -20,19 +20,22 @@ const API_VERSION = '1.0.0';
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,
-    async start({ app, store, publisher, logger, metrics }) {
+    async start({ app, bus, store, publisher, logger, metrics }) {
       if (!config.security.adminKey)
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
+      const functions = new FunctionPool({ metrics });
+      await functions.ready();
       const deps: GatewayDeps = {
         config,
         store,
         cache: new ConfigCache(store),
         publisher,
+        bus,
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),
         http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
-        functions: await FunctionRunner.create(),
+        functions,
         now: () => new Date(),
       };
       const routes = ROUTE_FILES.flatMap((file) => file(deps));
@@ -61,7 +64,12 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       app.use('/api', api);
       mountPortal(app, deps);
       gatewayConsole.mount(app);
-      return { stop: async () => deps.http.close() };
+      return {
+        stop: async () => {
+          deps.http.close();
+          await deps.functions.close();
+        },
+      };
     },
   };
 }

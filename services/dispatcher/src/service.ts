@@ -3,7 +3,7 @@ import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
-import { FunctionRunner } from '@hookrail/functions';
+import { FunctionPool } from '@hookrail/functions';
 import { createRouter } from './router/route-event';
 import { createEndpointHealth } from './health';
 import { createSender } from './sender/send-delivery';
@@ -34,7 +34,8 @@ export function definition(
         ca: opts.trustedCa,
       });
       const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
-      const functions = await FunctionRunner.create();
+      const functions = new FunctionPool({ metrics });
+      await functions.ready();
       const cache = new ConfigCache(store);
       const health = createEndpointHealth({
         config,
@@ -76,7 +77,7 @@ export function definition(
         stop: async () => {
           await Promise.all([router.stop(), sender.stop()]);
           http.close();
-          functions.clear();
+          await functions.close();
         },
       };
     },

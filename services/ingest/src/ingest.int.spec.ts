@@ -270,6 +270,81 @@ describe('ingest: HTTP sources into Kafka', () => {
     expect((await send(fine, '{"still":"serving"}')).status).toBe(200);
   });
 
+  it('stops looping and memory-bomb functions in under a second while other traffic and /healthz keep answering', async () => {
+    const loop = await createHttpSource(store, {
+      body_function: 'function transform(p) { while (true) {} }',
+    });
+    // One built-in call near the memory limit: quickjs cannot interrupt it, the pool kills the worker.
+    const bomb = await createHttpSource(store, {
+      body_function: 'function transform(p) { var a = []; while (true) { a.push(new Array(1e5).fill(p)); } }',
+    });
+    const other = await createHttpSource(store);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const baseline: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = Date.now();
+      expect((await send(other, '{"tenant":"other"}')).status).toBe(200);
+      baseline.push(Date.now() - t);
+    }
+
+    // Another tenant's traffic and health checks, every 20 ms, for as long as the hostile calls run.
+    let running = true;
+    const otherLatencies: number[] = [];
+    const healthLatencies: number[] = [];
+    const background = (async () => {
+      while (running) {
+        const t = Date.now();
+        const [ev, hz] = await Promise.all([
+          send(other, '{"tenant":"other"}').then((r) => (otherLatencies.push(Date.now() - t), r)),
+          fetch(`${ingest.url}/healthz`).then((r) => (healthLatencies.push(Date.now() - t), r.status)),
+        ]);
+        expect(ev.status).toBe(200);
+        expect(hz).toBe(200);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+
+    const killMs: Record<string, number[]> = { loop: [], bomb: [] };
+    try {
+      for (let i = 0; i < 3; i++) {
+        for (const [name, source] of [
+          ['loop', loop],
+          ['bomb', bomb],
+        ] as const) {
+          const t = Date.now();
+          const res = await send(source, '"x"');
+          killMs[name].push(Date.now() - t);
+          expect(res.status).toBe(400);
+          expect(res.json.message).toMatch(/^body_function: function (timed out|exceeded its memory limit)/);
+        }
+      }
+    } finally {
+      running = false;
+      await background;
+    }
+    const max = (xs: number[]) => Math.max(...xs);
+    // The pool's own measure: every stopped call answered within 1 s of starting in its worker.
+    const metrics = await (await fetch(`${ingest.url}/metrics`)).text();
+    const stops = Number(/^hookrail_function_stop_seconds_count\{[^}]*\} (\d+)/m.exec(metrics)?.[1]);
+    const within1s = Number(
+      /^hookrail_function_stop_seconds_bucket\{le="1",[^}]*\} (\d+)/m.exec(metrics)?.[1],
+    );
+    console.log(
+      `function stop, request round trip: loop ${killMs.loop.join('/')} ms, memory bomb ${killMs.bomb.join('/')} ms; ` +
+        `${within1s}/${stops} workers stopped within 1 s; other tenant median ${median(baseline)} ms before, ` +
+        `${median(otherLatencies)} ms (max ${max(otherLatencies)}) during; /healthz max ${max(healthLatencies)} ms`,
+    );
+    expect(stops).toBeGreaterThanOrEqual(3); // every memory bomb (loops stop at quickjs's own deadline)
+    expect(within1s).toBe(stops);
+    // Round trips add the wait for a free worker and the machine's load on top of the stop.
+    expect(max(killMs.loop)).toBeLessThan(2000);
+    expect(max(killMs.bomb)).toBeLessThan(2000);
+    // Other tenants and /healthz kept their normal latency: nothing waited for a hostile function.
+    expect(otherLatencies.length).toBeGreaterThan(10);
+    expect(median(otherLatencies)).toBeLessThan(Math.max(3 * median(baseline), median(baseline) + 100));
+    expect(max(healthLatencies)).toBeLessThan(1000);
+  }, 60_000);
+
   it('returns the custom response when the source has one', async () => {
     const source = await createHttpSource(store, {
       custom_response: { body: 'thanks', content_type: 'text/plain' },

@@ -10,7 +10,7 @@ import {
   type SecretBox,
   type ProjectId,
 } from '@hookrail/domain';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 import { acceptRequest, normaliseHeaders, type AcceptOutcome } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';
 import type { Store } from '@hookrail/store';
@@ -21,7 +21,7 @@ export interface IngestRouteDeps {
   store: Store;
   lookup: SourceLookup;
   publisher: Publisher;
-  functions: FunctionRunner;
+  functions: FunctionPool;
   box: SecretBox;
   logger: Logger;
   metrics: Metrics;

@@ -1,6 +1,6 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox } from '@hookrail/domain';
-import { FunctionRunner } from '@hookrail/functions';
+import { FunctionPool } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
@@ -16,7 +16,8 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
   return {
     config,
     async start({ app, store, publisher, logger, metrics }) {
-      const functions = await FunctionRunner.create();
+      const functions = new FunctionPool({ metrics });
+      await functions.ready();
       const lookup = new SourceLookup(store, opts.lookupTtlMs ?? 2000);
       app.use(accessLog(logger, config.log.requests));
       app.use(
@@ -31,7 +32,7 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
           publishTimeoutMs: opts.publishTimeoutMs ?? 10_000,
         }),
       );
-      return { stop: async () => functions.clear() };
+      return { stop: () => functions.close() };
     },
   };
 }

@@ -1,14 +1,14 @@
 import type { Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
 import { errorMessage, isRetriable, newId, UnavailableError, type ProjectId } from '@hookrail/domain';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 import { acceptMessage, type MessageProject, type MessageSource } from '@hookrail/ingest';
 import type { ConfigCache } from '@hookrail/store';
 import { extractTraceContext, SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
 
 export interface HandlerDeps {
   publisher: Publisher;
-  functions: FunctionRunner;
+  functions: FunctionPool;
   cache: ConfigCache;
   metrics: Metrics;
   /** How long a message waits for Kafka's acknowledgement before it is left for redelivery. */

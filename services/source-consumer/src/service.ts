@@ -2,7 +2,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import type { ConfigMessage } from '@hookrail/bus';
 import { backoffMs } from '@hookrail/retry';
 import { SecretBox } from '@hookrail/domain';
-import { FunctionRunner } from '@hookrail/functions';
+import { FunctionPool } from '@hookrail/functions';
 import { ConfigCache } from '@hookrail/store';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { ownedSources } from './assignment';
@@ -27,10 +27,10 @@ export function definition(
   return {
     config,
     async start({ bus, store, publisher, logger, metrics }) {
-      const functions = await FunctionRunner.create();
-      // The first call in a process pays for the sandbox's start-up; keep that off the first
-      // message, whose function would otherwise risk its time limit and be rejected.
-      functions.run('function transform(x) { return x }', null, { scope: 'warm-up' });
+      const functions = new FunctionPool({ metrics });
+      // Workers load the sandbox before the first message, whose function would otherwise pay
+      // for the start-up.
+      await functions.ready();
       const registry = new SourceRegistry({
         store,
         publisher,
@@ -112,7 +112,7 @@ export function definition(
         async stop() {
           await consumer.stop();
           await registry.releaseAll();
-          functions.clear();
+          await functions.close();
         },
       };
     },

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import got, { type Got, type Agents, RequestError, TimeoutError } from 'got';
 import { LRUCache } from 'lru-cache';
-import { checkLiteralTarget, guardedLookup } from '../ssrf/ssrf-guard';
+import { checkLiteralTarget, createGuardedLookup, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -67,6 +67,8 @@ export interface HttpClientOptions {
   maxPools?: number;
   /** Trusted CAs for HTTPS targets (tests with a local CA); default: the system's. */
   ca?: string;
+  /** Name resolution under the SSRF guard (tests of DNS rebinding); default: the system's. */
+  resolve?: Resolve;
 }
 
 /**
@@ -92,7 +94,7 @@ export class HttpClient {
       followRedirect: false,
       responseType: 'buffer',
       decompress: true,
-      ...(options.allowPrivateTargets ? {} : { dnsLookup: guardedLookup as never }),
+      ...(options.allowPrivateTargets ? {} : { dnsLookup: createGuardedLookup(options.resolve) as never }),
     });
   }
 

@@ -1,4 +1,11 @@
-import { checkLiteralTarget, guardedLookup, isBlockedAddress, SsrfRefusedError } from './ssrf-guard';
+import {
+  checkLiteralTarget,
+  createGuardedLookup,
+  guardedLookup,
+  isBlockedAddress,
+  SsrfRefusedError,
+  type Resolve,
+} from './ssrf-guard';
 
 describe('SSRF guard', () => {
   it.each([
@@ -16,6 +23,8 @@ describe('SSRF guard', () => {
     'fd12:3456::1',
     '::ffff:127.0.0.1',
     '::ffff:169.254.169.254',
+    '::ffff:7f00:1',
+    '::7f00:1',
     '224.0.0.1',
   ])('refuses %s', (ip) => {
     expect(isBlockedAddress(ip)).toBe(true);
@@ -41,5 +50,33 @@ describe('SSRF guard', () => {
     const err = await new Promise<unknown>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
     expect(err).toBeInstanceOf(SsrfRefusedError);
     expect((err as SsrfRefusedError).code).toBe('ESSRF');
+  });
+
+  it('refuses IPv6 literal forms of private IPv4 addresses (mapped and compatible)', () => {
+    for (const url of ['http://[::ffff:127.0.0.1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[::127.0.0.1]/']) {
+      expect(checkLiteralTarget(new URL(url), false)).toBeInstanceOf(SsrfRefusedError);
+    }
+  });
+
+  it('judges every connection on the addresses resolved for it (DNS rebinding)', async () => {
+    // The name is public when first resolved, then rebinds to the metadata address.
+    const answers = [['93.184.216.34'], ['169.254.169.254'], ['93.184.216.34', '10.0.0.7']];
+    let calls = 0;
+    const resolve: Resolve = (_host, _opts, cb) =>
+      cb(
+        null,
+        answers[calls++].map((address) => ({ address, family: 4 })),
+      );
+    const lookup = createGuardedLookup(resolve);
+    const once = () =>
+      new Promise<{ err: unknown; address: unknown }>((r) =>
+        lookup('rebind.example', {}, (err, address) => r({ err, address })),
+      );
+    expect(await once()).toEqual({ err: null, address: '93.184.216.34' });
+    const rebound = await once();
+    expect(rebound.err).toBeInstanceOf(SsrfRefusedError);
+    expect((rebound.err as Error).message).toContain('169.254.169.254');
+    // One public and one private record: refused, whichever the socket would pick.
+    expect((await once()).err).toBeInstanceOf(SsrfRefusedError);
   });
 });

@@ -25,6 +25,8 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4-compatible (deprecated) addresses such as ::7f00:1 (IPv4-mapped ones are judged as IPv4).
+  ['::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -67,19 +69,41 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+/** Resolves every address of a name (node's `dns.lookup` with `all: true`, or a test double). */
+export type Resolve = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+export type GuardedLookup = (
+  hostname: string,
+  options: LookupOptions | LookupCallback,
+  callback?: LookupCallback,
+) => void;
+
 /**
  * A `dns.lookup` replacement for outbound sockets: resolves every address and refuses the host
- * when any of them is blocked, so a name with one public and one private record (DNS rebinding)
- * is refused too. The check happens at connect time, on the address actually used.
+ * when any of them is blocked, so a name with one public and one private record is refused too.
+ * It runs for every new connection, on the addresses the socket will actually use, so a name
+ * that resolved to a public address when it was saved and to a private one now (DNS rebinding)
+ * is refused at connect time; there is no separate, earlier check to race.
  */
-export function guardedLookup(
+export function createGuardedLookup(resolve: Resolve = dnsLookup as unknown as Resolve): GuardedLookup {
+  return (hostname, options, callback) => guarded(resolve, hostname, options, callback);
+}
+
+export const guardedLookup: GuardedLookup = createGuardedLookup();
+
+function guarded(
+  resolve: Resolve,
   hostname: string,
   options: LookupOptions | LookupCallback,
   callback?: LookupCallback,
 ): void {
   const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
   const opts: LookupOptions = typeof options === 'function' ? {} : options;
-  dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
+  resolve(hostname, { ...opts, all: true }, (err, addresses) => {
     if (err) return cb(err, []);
     const bad = addresses.find((a) => isBlockedAddress(a.address));
     if (bad) return cb(new SsrfRefusedError(`${hostname} (${bad.address})`), []);

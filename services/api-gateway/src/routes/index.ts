@@ -1,6 +1,7 @@
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
+import { deadLetterRoutes } from './dead-letters.routes';
 import { deliveryRoutes } from './deliveries.routes';
 import { deliveryOpsRoutes } from './delivery-ops.routes';
 import { endpointRoutes } from './endpoints.routes';
@@ -27,4 +28,5 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   deliveryRoutes,
   metaEventRoutes,
   deliveryOpsRoutes,
+  deadLetterRoutes,
 ];

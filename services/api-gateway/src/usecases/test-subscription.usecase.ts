@@ -1,6 +1,6 @@
 import { ValidationError, type ProjectId } from '@hookrail/domain';
 import { flatten, matchFilter, validateFilter, type Filter } from '@hookrail/filters';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 
 /** test_filter: would a request with this body and headers pass these filters? (same engine as routing) */
 export function testFilter(input: {
@@ -24,12 +24,12 @@ export function testFilter(input: {
 }
 
 /** test_function: runs the subscription function in the same sandbox as delivery; a failure is a 400. */
-export function testFunction(
-  runner: FunctionRunner,
+export async function testFunction(
+  runner: FunctionPool,
   projectId: ProjectId,
   input: { payload: unknown; function: string },
-): { payload: unknown } {
-  const result = runner.run(input.function, input.payload, { scope: projectId });
+): Promise<{ payload: unknown }> {
+  const result = await runner.run(input.function, input.payload, { scope: projectId });
   if (result.kind === 'error')
     throw new ValidationError(`the function failed: ${result.message}`, [
       { field: 'function', message: result.message },

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Publisher } from '@hookrail/bus';
 import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import type { EndpointNotifier } from '@hookrail/notify';
@@ -12,7 +13,8 @@ const DISABLE_DEDUPE_MS = 60_000;
  * meta-event service and the endpoint's owners), alerts, and the stored `failure_rate` and breaker state.
  */
 export class EndpointDisabler {
-  private readonly recentlyDisabled = new Map<string, number>();
+  // Only the dedupe window matters: entries expire after it, and the count is bounded.
+  private readonly recentlyDisabled = new LRUCache<string, number>({ max: 10_000, ttl: DISABLE_DEDUPE_MS });
   private readonly m;
 
   constructor(

@@ -20,7 +20,7 @@ export class EndpointHealth {
   private readonly breakers = new LRUCache<string, CircuitBreaker>({ max: 100_000 });
   private readonly limiter = new RateLimiter();
   private readonly alerts = new AlertThreshold();
-  private readonly rateWrittenAt = new Map<string, number>();
+  private readonly rateWrittenAt = new LRUCache<string, number>({ max: 100_000 });
   /** The breaker state last written to each endpoint document, so only changes are written. */
   private readonly shownState = new LRUCache<string, EndpointBreakerState['state']>({ max: 100_000 });
 

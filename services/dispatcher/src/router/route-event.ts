@@ -1,6 +1,6 @@
 import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
 import { Coalescer } from '@hookrail/domain';
-import type { FunctionRunner } from '@hookrail/functions';
+import type { FunctionPool } from '@hookrail/functions';
 import {
   catchAllSubscriptionId,
   deliveryId,
@@ -25,7 +25,7 @@ import { eventDocument } from './persist-event';
 export interface RouterDeps {
   store: Store;
   config: ConfigCache;
-  functions: FunctionRunner;
+  functions: FunctionPool;
   publisher: Publisher;
   logger: Logger;
   metrics: Metrics;
@@ -218,7 +218,7 @@ async function buildDelivery(
   let reason: string | null = endpoint.status === 'inactive' ? 'endpoint is inactive' : null;
   let payload: string | null = null;
   if (sub.function && status === 'Scheduled') {
-    const r = deps.functions.run(sub.function, data, { scope: m.project_id });
+    const r = await deps.functions.run(sub.function, data, { scope: m.project_id });
     if (r.kind === 'ok') payload = JSON.stringify(r.value);
     else {
       status = 'Failure';

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Metrics } from '@hookrail/telemetry';
+import {
+  DEFAULT_TIMEOUT_MS,
+  type FunctionLimits,
+  type FunctionResult,
+  type RunOptions,
+} from './function-runner';
+import type { FunctionTask } from './function-worker';
+
+export interface FunctionPoolOptions extends FunctionLimits {
+  /** Worker threads (default: cores, at least 2, at most 4). */
+  threads?: number;
+  /** Wall time past the function's own timeout before its worker is terminated. */
+  graceMs?: number;
+  /** V8 heap of each worker, in MiB (quickjs's own heap is capped by `memoryBytes`). */
+  workerHeapMb?: number;
+  /** Calls waiting for a worker before new ones are refused. */
+  maxQueue?: number;
+  /** Worker entry; found next to this module (bundled) or the source one otherwise. */
+  workerFile?: string;
+  /** Counts stopped calls and how long after their start they were stopped. */
+  metrics?: Metrics;
+}
+
+export const DEFAULT_GRACE_MS = 200;
+
+/** What a pool has done since it started (for logs, metrics and tests). */
+export interface PoolStats {
+  /** Workers terminated because a call overran its wall deadline or ran out of memory. */
+  killed: number;
+  /** The longest time from a stopped call's start in its worker to its caller's answer. */
+  maxStopMs: number;
+}
+
+/**
+ * Runs user functions off the event loop, in a pool of worker threads that each hold a quickjs
+ * runner. quickjs checks its deadline between bytecodes only, so a single built-in call (a large
+ * `Array.fill`, a string blow-up) can overrun it by seconds; the pool gives every call a wall
+ * deadline (`timeoutMs + graceMs`, counted from submission) and terminates the worker that is
+ * still busy then. The caller gets a clear error at the deadline; piscina starts a fresh worker.
+ * The service's own thread never runs user code, so health checks and other tenants keep going.
+ */
+export class FunctionPool {
+  private readonly pool: Piscina<FunctionTask, FunctionResult>;
+  private readonly timeoutMs: number;
+  private readonly graceMs: number;
+  private readonly counts: PoolStats = { killed: 0, maxStopMs: 0 };
+  private readonly stopped?: { inc(labels: { reason: string }): void };
+  private readonly stopSeconds?: { observe(v: number): void };
+
+  constructor(opts: FunctionPoolOptions = {}) {
+    const threads = opts.threads ?? Math.min(4, Math.max(2, availableParallelism()));
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    this.pool = new Piscina({
+      filename: opts.workerFile ?? workerFile(),
+      minThreads: threads,
+      maxThreads: threads,
+      maxQueue: opts.maxQueue ?? 1_000,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb ?? 128, maxYoungGenerationSizeMb: 16 },
+    });
+    this.stopped = opts.metrics?.counter(
+      'hookrail_function_stopped_total',
+      'User functions whose worker was terminated, by reason',
+      ['reason'],
+    );
+    this.stopSeconds = opts.metrics?.histogram(
+      'hookrail_function_stop_seconds',
+      'Time from a stopped function call starting in its worker to its caller getting the failure',
+      [],
+      [0.1, 0.25, 0.5, 0.75, 1, 2, 5],
+    );
+    // A terminated worker's error is the task's; the pool itself must never crash the service.
+    this.pool.on('error', () => undefined);
+  }
+
+  /**
+   * Resolves once every worker has loaded quickjs (the first workers take tasks before that, so
+   * a service calls this at start, before its deadlines count).
+   */
+  async ready(): Promise<void> {
+    await Promise.all(
+      Array.from({ length: this.pool.maxThreads }, () =>
+        this.pool.run({ source: 'function transform(x) { return x }', input: null, opts: {} }),
+      ),
+    );
+  }
+
+  /** Calls `transform(input)` of `source` in a worker; never throws. */
+  async run(source: string, input: unknown, opts: RunOptions = {}): Promise<FunctionResult> {
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const abort = new AbortController();
+    // The wall deadline starts when a worker picks the call up, not while it waits in the queue
+    // (after a kill the pool is one worker short until the replacement has loaded quickjs).
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    let startedAt = 0;
+    port1.once('message', () => {
+      startedAt = Date.now();
+      timer = setTimeout(() => abort.abort(), timeoutMs + this.graceMs);
+    });
+    const task: FunctionTask = { source, input, opts: { ...opts, timeoutMs }, started: port2 };
+    try {
+      return await this.pool.run(task, { signal: abort.signal, transferList: [port2] });
+    } catch (err) {
+      if (abort.signal.aborted) {
+        this.recordStop('timeout', startedAt);
+        return { kind: 'error', message: `function timed out after ${timeoutMs} ms and was stopped` };
+      }
+      const code = (err as { code?: string }).code;
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        this.recordStop('memory', startedAt);
+        return { kind: 'error', message: 'function exceeded its memory limit' };
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      if (/queue is at limit/i.test(message)) return { kind: 'error', message: 'function sandbox is busy' };
+      return { kind: 'error', message: `function sandbox failed: ${message}` };
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+  }
+
+  private recordStop(reason: 'timeout' | 'memory', startedAt: number): void {
+    const ms = startedAt ? Date.now() - startedAt : 0;
+    this.counts.killed++;
+    this.counts.maxStopMs = Math.max(this.counts.maxStopMs, ms);
+    this.stopped?.inc({ reason });
+    this.stopSeconds?.observe(ms / 1000);
+  }
+
+  stats(): PoolStats {
+    return { ...this.counts };
+  }
+
+  /** Stops every worker (service shutdown). */
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+function workerFile(): string {
+  const bundled = path.join(__dirname, 'function-worker.js');
+  return existsSync(bundled) ? bundled : path.join(__dirname, 'function-worker.dev.js');
+}

@@ -1,0 +1,2 @@
+export * from './dead-letter.schema';
+export * from './dead-letter.repository';
