@@ -44,3 +44,7 @@ export {
   type SourceHealthState,
 } from './source-health/source-health.schema';
 export type { SourceHealthRepository } from './source-health/source-health.repository';
+export {
+  INITIAL_CONFIG_TOKEN,
+  type ConfigVersionRepository,
+} from './config-versions/config-version.repository';

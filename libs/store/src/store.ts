@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { ApiKeyRepository } from './api-keys';
+import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
@@ -30,6 +31,7 @@ export class Store {
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
+  readonly configVersions: ConfigVersionRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -43,6 +45,7 @@ export class Store {
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
+    this.configVersions = new ConfigVersionRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {
