@@ -41,6 +41,11 @@ export interface HookrailConfig {
     replicationFactor: number;
     /** A consumer silent this long is evicted and its partitions move to another replica. */
     sessionTimeoutMs: number;
+    /**
+     * How long accepting an event (events API, ingest, broker sources) waits for Kafka's
+     * acknowledgement before answering 503; while Kafka is unavailable callers fail at once.
+     */
+    acceptTimeoutMs: number;
   };
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
@@ -83,6 +88,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       partitions: int(env, 'HOOKRAIL_KAFKA_PARTITIONS', 12, { min: 1, max: 1000 }),
       replicationFactor: int(env, 'HOOKRAIL_KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
       sessionTimeoutMs: int(env, 'HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
+      acceptTimeoutMs: int(env, 'HOOKRAIL_KAFKA_ACCEPT_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),
     },
     mongodb: { url: str(env, 'HOOKRAIL_MONGODB_URL', 'mongodb://127.0.0.1:27017/hookrail') },
     security: {

@@ -1,5 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
-import type { Publisher } from '@hookrail/bus';
+import type { PublishGuard, Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
 import type { FunctionRunner } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
@@ -13,6 +13,8 @@ export interface GatewayDeps {
   /** Short-lived cache of keys, projects and endpoints read on every request. */
   cache: ConfigCache;
   publisher: Publisher;
+  /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */
+  acceptGuard: PublishGuard;
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;

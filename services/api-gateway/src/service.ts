@@ -5,6 +5,7 @@ import { HttpClient } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
+import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
@@ -27,6 +28,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         store,
         cache: new ConfigCache(store),
         publisher,
+        acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),
@@ -44,7 +46,14 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));
       api.use(jsonBody(config.http.bodyLimitBytes));
-      api.use(buildApiRouter(routes, { cache: deps.cache, metrics, adminKey: config.security.adminKey }));
+      api.use(
+        buildApiRouter(routes, {
+          cache: deps.cache,
+          metrics,
+          adminKey: config.security.adminKey,
+          bumpConfig: (projectId) => store.configVersions.bump(projectId),
+        }),
+      );
       api.use((req, res) => {
         res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
       });

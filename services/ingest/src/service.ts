@@ -1,4 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
+import { PublishGuard } from '@hookrail/bus';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionRunner } from '@hookrail/functions';
 import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
@@ -6,7 +7,7 @@ import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
 
 export interface IngestOptions {
-  /** How long a sender waits for Kafka's acknowledgement before getting 503. */
+  /** How long a sender waits for Kafka's acknowledgement before getting 503 (default: config). */
   publishTimeoutMs?: number;
   /** How long a source lookup is cached. */
   lookupTtlMs?: number;
@@ -28,7 +29,7 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
           box: new SecretBox(config.security.encryptionKey),
           logger,
           metrics,
-          publishTimeoutMs: opts.publishTimeoutMs ?? 10_000,
+          acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
         }),
       );
       return { stop: async () => functions.clear() };
