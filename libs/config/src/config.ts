@@ -52,6 +52,8 @@ export interface HookrailConfig {
   urls: { gatewayPublic: string; ingestPublic: string };
   brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string };
   smtp: { url?: string; from: string };
+  /** Background clean-up (retry-scheduler): purge of deleted projects, retention. */
+  housekeeping: { intervalMs: number };
   telemetry: { tracesExporter: 'none' | 'console' | 'otlp'; otlpEndpoint?: string };
 }
 
@@ -103,6 +105,9 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     brokers: {
       sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),
       pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
+    },
+    housekeeping: {
+      intervalMs: int(env, 'HOOKRAIL_HOUSEKEEPING_INTERVAL_MS', 60_000, { min: 1000, max: 86_400_000 }),
     },
     smtp: {
       url: optionalStr(env, 'HOOKRAIL_SMTP_URL'),

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 import { ApiKeyRepository } from './api-keys';
 import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
@@ -75,6 +76,36 @@ export class Store {
   /** Drops the whole database this store is connected to (benchmark and test databases only). */
   async dropDatabase(): Promise<void> {
     await this.connection.dropDatabase();
+  }
+
+  /**
+   * Deletes up to `batch` documents of the project from each collection that holds project data
+   * (every model with a `project_id`, so a collection added later is covered). Returns how many
+   * were deleted; 0 means nothing of the project is left but its project and version documents.
+   */
+  async purgeProjectData(projectId: ProjectId, batch: number): Promise<number> {
+    let deleted = 0;
+    for (const model of Object.values(this.connection.models)) {
+      if (!model.schema.path('project_id')) continue;
+      const coll = model.collection;
+      const ids = (
+        await coll.find({ project_id: projectId }, { projection: { _id: 1 }, limit: batch }).toArray()
+      ).map((d) => d._id);
+      if (ids.length === 0) continue;
+      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
+      deleted += res.deletedCount;
+    }
+    return deleted;
+  }
+
+  /** How many documents of the project each collection holds (tests and diagnostics). */
+  async countProjectData(projectId: ProjectId): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const model of Object.values(this.connection.models)) {
+      if (!model.schema.path('project_id')) continue;
+      out[model.collection.collectionName] = await model.collection.countDocuments({ project_id: projectId });
+    }
+    return out;
   }
 
   ping(): Promise<boolean> {

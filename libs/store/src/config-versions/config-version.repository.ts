@@ -28,6 +28,11 @@ export class ConfigVersionRepository {
     return token;
   }
 
+  /** Removes a purged project's document. */
+  async remove(projectId: ProjectId): Promise<void> {
+    await rawCollection(this.model).deleteOne({ _id: projectId });
+  }
+
   /** The current token of each project (one query for all of them). */
   async read(projectIds: readonly ProjectId[]): Promise<Map<ProjectId, string>> {
     const out = new Map<ProjectId, string>();

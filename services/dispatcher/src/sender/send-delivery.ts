@@ -128,13 +128,13 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       deps.config.project(m.project_id),
       deps.config.subscription(m.project_id, delivery.subscription_id),
     ]);
-    if (!endpoint || !project) {
-      return recorder.finish(
-        delivery,
-        { status: 'Discarded', reason: endpoint ? 'project deleted' : 'endpoint deleted' },
-        null,
-      );
+    if (!project) {
+      // A deleted project: its deliveries are dropped, not recorded (its data is being purged).
+      deps.logger.debug(fields(), 'delivery of a deleted project dropped');
+      return;
     }
+    if (!endpoint)
+      return recorder.finish(delivery, { status: 'Discarded', reason: 'endpoint deleted' }, null);
     const changed = subscriptionChangeReason(
       subscription,
       delivery.endpoint_id,
