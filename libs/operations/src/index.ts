@@ -4,3 +4,4 @@ export * from './replay.usecase';
 export * from './release-held.usecase';
 export * from './purge-deleted-projects.usecase';
 export * from './housekeeping';
+export * from './apply-retention.usecase';

@@ -16,6 +16,9 @@ import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
 import { readOpCounters, type OpCounters } from './diagnostics/op-counters';
 
+/** What a project's retention period applies to (its configuration is kept until it is deleted). */
+const HISTORY_COLLECTIONS = new Set(['events', 'idempotency_claims', 'event_deliveries', 'meta_events']);
+
 /**
  * Every repository over one connection: the only way the services reach MongoDB. The connection
  * and the models stay inside; callers get named methods with typed parameters.
@@ -91,6 +94,27 @@ export class Store {
       const ids = (
         await coll.find({ project_id: projectId }, { projection: { _id: 1 }, limit: batch }).toArray()
       ).map((d) => d._id);
+      if (ids.length === 0) continue;
+      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
+      deleted += res.deletedCount;
+    }
+    return deleted;
+  }
+
+  /**
+   * Deletes up to `batch` documents of the project created before `cutoff` from each of the
+   * project's history collections (events with their idempotency claims, deliveries with their
+   * attempts, meta events). Returns how many were deleted; 0 means none older is left.
+   */
+  async deleteProjectHistoryBefore(projectId: ProjectId, cutoff: Date, batch: number): Promise<number> {
+    let deleted = 0;
+    for (const model of Object.values(this.connection.models)) {
+      if (!HISTORY_COLLECTIONS.has(model.collection.collectionName)) continue;
+      const coll = model.collection;
+      const filter = { project_id: projectId, created_at: { $lt: cutoff } };
+      const ids = (await coll.find(filter, { projection: { _id: 1 }, limit: batch }).toArray()).map(
+        (d) => d._id,
+      );
       if (ids.length === 0) continue;
       const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
       deleted += res.deletedCount;
