@@ -52,6 +52,11 @@ export interface HookrailConfig {
   urls: { gatewayPublic: string; ingestPublic: string };
   brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string };
   smtp: { url?: string; from: string };
+  /**
+   * Requests per window and client (0: unlimited), counted by each replica on its own: API keys
+   * and projects on the management API, portal links, ingest sources.
+   */
+  rateLimits: { windowMs: number; apiKey: number; project: number; portalLink: number; source: number };
   /** Background clean-up (retry-scheduler): purge of deleted projects, retention. */
   housekeeping: { intervalMs: number };
   telemetry: { tracesExporter: 'none' | 'console' | 'otlp'; otlpEndpoint?: string };
@@ -105,6 +110,13 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     brokers: {
       sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),
       pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
+    },
+    rateLimits: {
+      windowMs: int(env, 'HOOKRAIL_RATE_LIMIT_WINDOW_MS', 60_000, { min: 1000, max: 3_600_000 }),
+      apiKey: int(env, 'HOOKRAIL_RATE_LIMIT_API_KEY', 60_000, { min: 0, max: 100_000_000 }),
+      project: int(env, 'HOOKRAIL_RATE_LIMIT_PROJECT', 120_000, { min: 0, max: 100_000_000 }),
+      portalLink: int(env, 'HOOKRAIL_RATE_LIMIT_PORTAL_LINK', 6000, { min: 0, max: 100_000_000 }),
+      source: int(env, 'HOOKRAIL_RATE_LIMIT_SOURCE', 120_000, { min: 0, max: 100_000_000 }),
     },
     housekeeping: {
       intervalMs: int(env, 'HOOKRAIL_HOUSEKEEPING_INTERVAL_MS', 60_000, { min: 1000, max: 86_400_000 }),

@@ -2,3 +2,4 @@ export * from './health';
 export * from './service';
 export * from './access-log';
 export * from './dependency-watch';
+export * from './rate-limit';

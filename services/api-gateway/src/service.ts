@@ -3,7 +3,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
 import { FunctionRunner } from '@hookrail/functions';
-import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
 import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
@@ -45,6 +45,22 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       const api = Router();
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));
+      // Limits per replica (docs/decisions.md): per API key, then per project in the path.
+      const { windowMs, apiKey, project } = config.rateLimits;
+      api.use(
+        rateLimiter({
+          name: 'API key',
+          limit: apiKey,
+          windowMs,
+          key: (req) => credentialKey(req.headers.authorization),
+        }),
+        rateLimiter({
+          name: 'project',
+          limit: project,
+          windowMs,
+          key: (req) => /^\/v1\/projects\/([^/]+)/.exec(req.path)?.[1] ?? null,
+        }),
+      );
       api.use(jsonBody(config.http.bodyLimitBytes));
       api.use(
         buildApiRouter(routes, {

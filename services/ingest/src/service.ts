@@ -2,7 +2,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { PublishGuard } from '@hookrail/bus';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionRunner } from '@hookrail/functions';
-import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
 
@@ -20,6 +20,16 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
       const functions = await FunctionRunner.create();
       const lookup = new SourceLookup(store, opts.lookupTtlMs ?? 2000);
       app.use(accessLog(logger, config.log.requests));
+      // Per source and replica: one sender cannot take all of a replica's capacity.
+      app.use(
+        '/ingest/:maskId',
+        rateLimiter({
+          name: 'source',
+          limit: config.rateLimits.source,
+          windowMs: config.rateLimits.windowMs,
+          key: (req) => (req.params as { maskId?: string }).maskId ?? null,
+        }),
+      );
       app.use(
         ingestRouter({
           store,
