@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { ProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
 import { definition as dispatcher } from '../../../dispatcher/src/service';
@@ -58,14 +59,10 @@ describe('configuration changes are seen by every delivery after the call return
     return res.body.data.uid as string;
   }
 
-  /** Status of an event's delivery to the endpoint, once its record exists. */
-  async function deliveryOf(p: { id: string; key: string }, eventId: string) {
+  /** An event's delivery, once its record exists and is no longer in flight. */
+  async function deliveryOf(p: { id: ProjectId }, eventId: string) {
     return waitFor(`delivery of ${eventId} recorded`, async () => {
-      const res = await h.call('GET', `/v1/projects/${p.id}/eventdeliveries?eventId=${eventId}`, {
-        key: p.key,
-        unchecked: true,
-      });
-      const [d] = res.body.data?.content ?? [];
+      const [d] = await h.store.deliveries.listByEvents(p.id, [eventId]);
       return d && d.status !== 'Processing' ? d : undefined;
     });
   }
