@@ -4,3 +4,4 @@ export * from './codec';
 export * from './publisher';
 export * from './consumer';
 export * from './bus';
+export * from './publish-guard';

@@ -50,6 +50,13 @@ export interface FirstSend {
   siblings: number;
   /** When the router created the delivery (RFC 3339). */
   created_at: string;
+  /**
+   * The project's configuration token the router routed with (libs/store config-versions): a
+   * sender that knows a newer one checks the subscription again before sending.
+   */
+  config_version?: string;
+  /** The event's headers as received: the subscription's header filter is checked against them. */
+  headers?: Record<string, string>;
 }
 
 export interface DeliveryMessage {

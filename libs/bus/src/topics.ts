@@ -68,6 +68,8 @@ export const TOPICS = {
             forward_headers: { type: 'object' },
             siblings: { type: 'integer', minimum: 1 },
             created_at: str,
+            config_version: { type: 'string' },
+            headers: { type: 'object' },
           },
         },
       },

@@ -51,12 +51,24 @@ export interface HookrailConfig {
     /** TLS to the brokers (managed Kafka); `caFile` adds a private CA to the trusted ones. */
     tls?: { caFile?: string };
     sasl?: KafkaSasl;
+    /**
+     * How long accepting an event (events API, ingest, broker sources) waits for Kafka's
+     * acknowledgement before answering 503; while Kafka is unavailable callers fail at once.
+     */
+    acceptTimeoutMs: number;
   };
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
   urls: { gatewayPublic: string; ingestPublic: string };
   brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string };
   smtp: { url?: string; from: string };
+  /**
+   * Requests per window and client (0: unlimited), counted by each replica on its own: API keys
+   * and projects on the management API, portal links, ingest sources.
+   */
+  rateLimits: { windowMs: number; apiKey: number; project: number; portalLink: number; source: number };
+  /** Background clean-up (retry-scheduler): purge of deleted projects, retention. */
+  housekeeping: { intervalMs: number };
   telemetry: { tracesExporter: 'none' | 'console' | 'otlp'; otlpEndpoint?: string };
 }
 
@@ -94,6 +106,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       replicationFactor: int(env, 'HOOKRAIL_KAFKA_REPLICATION_FACTOR', 1, { min: 1, max: 7 }),
       sessionTimeoutMs: int(env, 'HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS', 30_000, { min: 6000, max: 300_000 }),
       ...kafkaSecurity(env),
+      acceptTimeoutMs: int(env, 'HOOKRAIL_KAFKA_ACCEPT_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),
     },
     mongodb: { url: str(env, 'HOOKRAIL_MONGODB_URL', 'mongodb://127.0.0.1:27017/hookrail') },
     security: {
@@ -108,6 +121,16 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     brokers: {
       sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),
       pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
+    },
+    rateLimits: {
+      windowMs: int(env, 'HOOKRAIL_RATE_LIMIT_WINDOW_MS', 60_000, { min: 1000, max: 3_600_000 }),
+      apiKey: int(env, 'HOOKRAIL_RATE_LIMIT_API_KEY', 60_000, { min: 0, max: 100_000_000 }),
+      project: int(env, 'HOOKRAIL_RATE_LIMIT_PROJECT', 120_000, { min: 0, max: 100_000_000 }),
+      portalLink: int(env, 'HOOKRAIL_RATE_LIMIT_PORTAL_LINK', 6000, { min: 0, max: 100_000_000 }),
+      source: int(env, 'HOOKRAIL_RATE_LIMIT_SOURCE', 120_000, { min: 0, max: 100_000_000 }),
+    },
+    housekeeping: {
+      intervalMs: int(env, 'HOOKRAIL_HOUSEKEEPING_INTERVAL_MS', 60_000, { min: 1000, max: 86_400_000 }),
     },
     smtp: {
       url: optionalStr(env, 'HOOKRAIL_SMTP_URL'),

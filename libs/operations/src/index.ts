@@ -2,3 +2,6 @@ export * from './resend.usecase';
 export * from './batch-retry.usecase';
 export * from './replay.usecase';
 export * from './release-held.usecase';
+export * from './purge-deleted-projects.usecase';
+export * from './housekeeping';
+export * from './apply-retention.usecase';

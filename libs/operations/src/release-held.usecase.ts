@@ -2,8 +2,8 @@ import type { RetryMessage } from '@hookrail/bus';
 import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import type { OperationDeps } from './resend.usecase';
 
-// Dispatchers cache endpoint settings for up to 2 s (services/dispatcher config cache): released
-// deliveries arriving sooner could still see the endpoint paused and be held again.
+// Dispatchers see the activation at once (they sync the project's configuration token before each
+// send), so this only spaces the release a little after the activation.
 export const RELEASE_DELAY_MS = 3000;
 
 /**

@@ -4,3 +4,4 @@ export * from './event-status';
 export * from './meta-event-destination';
 export * from './unrouted';
 export * from './catch-all';
+export * from './still-routed';

@@ -1,60 +1,116 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyDoc } from './api-keys/api-key.schema';
+import { INITIAL_CONFIG_TOKEN } from './config-versions/config-version.repository';
 import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
 import type { SubscriptionDoc } from './subscriptions/subscription.schema';
 import type { ProjectId } from '@hookrail/domain';
 
-/** Configuration is read on every event; this long a change may take to be seen (documented). */
+/** Without version checks, this long a change may take to be seen (documented). */
 export const CONFIG_TTL_MS = 2000;
+/**
+ * With version checks an entry is current until its project's token changes; this bounds how long
+ * a write made outside the API (a script writing the database directly) can go unseen.
+ */
+export const VERSIONED_CONFIG_TTL_MS = 30_000;
 
-type Cached<T> = { value: T | null };
+export interface ConfigCacheOptions {
+  /**
+   * Check the project's configuration version (libs/store config-versions) before using an entry:
+   * callers `sync` a project before reading it, and every entry loaded under an older token is
+   * read again. The dispatcher uses this so no delivery made after a configuration change returned
+   * uses the old configuration.
+   */
+  versioned?: boolean;
+}
+
+type Cached<T> = { value: T | null; token: string };
+type Loading = { promise: Promise<unknown>; token: string };
+type Deferred = { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
 
 /**
- * Short-lived read-through caches of API keys, projects, endpoints and subscriptions: the hot
- * paths (the events API, routing, sending) read them per event and per delivery. Concurrent misses
- * for one key share one query. A replica that changes a project's settings calls `invalidate`, so
- * its own next request sees the change; other replicas see it within CONFIG_TTL_MS.
+ * Read-through caches of API keys, projects, endpoints and subscriptions: the hot paths (the events
+ * API, routing, sending) read them per event and per delivery. Concurrent misses for one key share
+ * one query. A replica that changes a project's settings calls `invalidate`, so its own next
+ * request sees the change. Other replicas see it within CONFIG_TTL_MS, or, with `versioned`, at
+ * their next `sync` of the project.
  */
 export class ConfigCache {
-  private readonly cache = new LRUCache<string, Cached<unknown>>({ max: 50_000, ttl: CONFIG_TTL_MS });
-  private readonly loading = new Map<string, Promise<unknown>>();
+  private readonly cache: LRUCache<string, Cached<unknown>>;
+  private readonly loading = new Map<string, Loading>();
+  private readonly versioned: boolean;
+  /** The newest token read per project (versioned caches). */
+  private readonly tokens = new LRUCache<string, string>({ max: 100_000 });
+  /** Projects waiting for the next version read, and the promise that read settles. */
+  private next: { ids: Set<ProjectId>; done: Deferred } | null = null;
+  private reading = false;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    opts: ConfigCacheOptions = {},
+  ) {
+    this.versioned = opts.versioned ?? false;
+    this.cache = new LRUCache({
+      max: 50_000,
+      ttl: this.versioned ? VERSIONED_CONFIG_TTL_MS : CONFIG_TTL_MS,
+    });
+  }
+
+  /**
+   * Resolves once this cache knows the project's configuration token as of a read issued after the
+   * call: reads made after it see every change whose API call had returned before it. Concurrent
+   * callers share one query (all projects of a batch in one `$in`); one query runs at a time.
+   */
+  sync(projectId: ProjectId): Promise<void> {
+    if (!this.versioned) return Promise.resolve();
+    if (!this.next) {
+      this.next = { ids: new Set(), done: deferred() };
+      if (!this.reading) setImmediate(() => void this.readVersions());
+    }
+    this.next.ids.add(projectId);
+    return this.next.done.promise;
+  }
+
+  /** The token the next reads of the project are checked against (sent along with routed deliveries). */
+  tokenOf(projectId: ProjectId): string {
+    return this.tokens.get(projectId) ?? INITIAL_CONFIG_TOKEN;
+  }
 
   /** A live API key by its id (the part of the token before the secret). */
   apiKey(keyId: string): Promise<ApiKeyDoc | null> {
-    return this.get(`k:${keyId}`, () => this.store.apiKeys.findByKeyId(keyId));
+    return this.get(`k:${keyId}`, null, () => this.store.apiKeys.findByKeyId(keyId));
   }
 
   project(projectId: ProjectId): Promise<ProjectDoc | null> {
-    return this.get(`p:${projectId}`, async () => {
+    return this.get(`p:${projectId}`, projectId, async () => {
       const p = await this.store.projects.findById(projectId);
       return p ? { ...p, config: { ...DEFAULT_PROJECT_CONFIG, ...(p.config ?? {}) } } : null;
     });
   }
 
   endpoint(projectId: ProjectId, endpointId: string): Promise<EndpointDoc | null> {
-    return this.get(`e:${projectId}:${endpointId}`, () =>
+    return this.get(`e:${projectId}:${endpointId}`, projectId, () =>
       this.store.endpoints.findById(projectId, endpointId),
     );
   }
 
   subscription(projectId: ProjectId, subscriptionId: string): Promise<SubscriptionDoc | null> {
-    return this.get(`s:${projectId}:${subscriptionId}`, () =>
+    return this.get(`s:${projectId}:${subscriptionId}`, projectId, () =>
       this.store.subscriptions.findById(projectId, subscriptionId),
     );
   }
 
   /** Every live subscription of a project (routing filters them in memory). */
   async subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
-    return (await this.get(`ss:${projectId}`, () => this.store.subscriptions.listAll(projectId))) ?? [];
+    return (
+      (await this.get(`ss:${projectId}`, projectId, () => this.store.subscriptions.listAll(projectId))) ?? []
+    );
   }
 
   async endpointIdsOfOwner(projectId: ProjectId, ownerId: string): Promise<Set<string>> {
     return (
-      (await this.get(`o:${projectId}:${ownerId}`, async () => {
+      (await this.get(`o:${projectId}:${ownerId}`, projectId, async () => {
         const eps = await this.store.endpoints.listByOwner(projectId, ownerId);
         return new Set(eps.map((e) => e._id));
       })) ?? new Set()
@@ -70,18 +126,55 @@ export class ConfigCache {
     }
   }
 
-  private async get<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+  private async get<T>(
+    key: string,
+    projectId: ProjectId | null,
+    load: () => Promise<T | null>,
+  ): Promise<T | null> {
+    // The token is taken before the load starts: an entry is never newer than the token it carries.
+    const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
     const hit = this.cache.get(key) as Cached<T> | undefined;
-    if (hit) return hit.value;
-    const pending = this.loading.get(key) as Promise<T | null> | undefined;
-    if (pending) return pending;
+    if (hit && hit.token === token) return hit.value;
+    const pending = this.loading.get(key);
+    if (pending && pending.token === token) return pending.promise as Promise<T | null>;
     const p = load()
       .then((value) => {
-        this.cache.set(key, { value });
+        this.cache.set(key, { value, token });
         return value;
       })
-      .finally(() => this.loading.delete(key));
-    this.loading.set(key, p);
+      .finally(() => {
+        if (this.loading.get(key)?.promise === p) this.loading.delete(key);
+      });
+    this.loading.set(key, { promise: p, token });
     return p;
   }
+
+  private async readVersions(): Promise<void> {
+    const batch = this.next;
+    this.next = null;
+    if (!batch) return;
+    this.reading = true;
+    try {
+      const found = await this.store.configVersions.read([...batch.ids]);
+      for (const [id, token] of found) this.tokens.set(id, token);
+      batch.done.resolve();
+    } catch (err) {
+      batch.done.reject(err);
+    } finally {
+      this.reading = false;
+      if (this.next) setImmediate(() => void this.readVersions());
+    }
+  }
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A rejected sync nobody awaited must not crash the process.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }

@@ -50,3 +50,7 @@ export {
   type DeadLetterRecord,
   type DeadLetterRepository,
 } from './dead-letters/dead-letter.repository';
+export {
+  INITIAL_CONFIG_TOKEN,
+  type ConfigVersionRepository,
+} from './config-versions/config-version.repository';

@@ -1,6 +1,8 @@
 import type { Connection } from 'mongoose';
+import type { ProjectId } from '@hookrail/domain';
 import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
+import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
@@ -14,6 +16,9 @@ import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
 import { readOpCounters, type OpCounters } from './diagnostics/op-counters';
+
+/** What a project's retention period applies to (its configuration is kept until it is deleted). */
+const HISTORY_COLLECTIONS = new Set(['events', 'idempotency_claims', 'event_deliveries', 'meta_events']);
 
 /**
  * Every repository over one connection: the only way the services reach MongoDB. The connection
@@ -32,6 +37,7 @@ export class Store {
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
   readonly deadLetters: DeadLetterRepository;
+  readonly configVersions: ConfigVersionRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -46,6 +52,7 @@ export class Store {
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
+    this.configVersions = new ConfigVersionRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {
@@ -75,6 +82,57 @@ export class Store {
   /** Drops the whole database this store is connected to (benchmark and test databases only). */
   async dropDatabase(): Promise<void> {
     await this.connection.dropDatabase();
+  }
+
+  /**
+   * Deletes up to `batch` documents of the project from each collection that holds project data
+   * (every model with a `project_id`, so a collection added later is covered). Returns how many
+   * were deleted; 0 means nothing of the project is left but its project and version documents.
+   */
+  async purgeProjectData(projectId: ProjectId, batch: number): Promise<number> {
+    let deleted = 0;
+    for (const model of Object.values(this.connection.models)) {
+      if (!model.schema.path('project_id')) continue;
+      const coll = model.collection;
+      const ids = (
+        await coll.find({ project_id: projectId }, { projection: { _id: 1 }, limit: batch }).toArray()
+      ).map((d) => d._id);
+      if (ids.length === 0) continue;
+      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
+      deleted += res.deletedCount;
+    }
+    return deleted;
+  }
+
+  /**
+   * Deletes up to `batch` documents of the project created before `cutoff` from each of the
+   * project's history collections (events with their idempotency claims, deliveries with their
+   * attempts, meta events). Returns how many were deleted; 0 means none older is left.
+   */
+  async deleteProjectHistoryBefore(projectId: ProjectId, cutoff: Date, batch: number): Promise<number> {
+    let deleted = 0;
+    for (const model of Object.values(this.connection.models)) {
+      if (!HISTORY_COLLECTIONS.has(model.collection.collectionName)) continue;
+      const coll = model.collection;
+      const filter = { project_id: projectId, created_at: { $lt: cutoff } };
+      const ids = (await coll.find(filter, { projection: { _id: 1 }, limit: batch }).toArray()).map(
+        (d) => d._id,
+      );
+      if (ids.length === 0) continue;
+      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
+      deleted += res.deletedCount;
+    }
+    return deleted;
+  }
+
+  /** How many documents of the project each collection holds (tests and diagnostics). */
+  async countProjectData(projectId: ProjectId): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const model of Object.values(this.connection.models)) {
+      if (!model.schema.path('project_id')) continue;
+      out[model.collection.collectionName] = await model.collection.countDocuments({ project_id: projectId });
+    }
+    return out;
   }
 
   ping(): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
-import type { Bus, Publisher } from '@hookrail/bus';
+import type { Bus, PublishGuard, Publisher } from '@hookrail/bus';
 import type { HttpClient } from '@hookrail/delivery';
 import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
@@ -15,6 +15,8 @@ export interface GatewayDeps {
   publisher: Publisher;
   /** Re-drives dead letters (raw re-publish to their original topic). */
   bus: Pick<Bus, 'republish'>;
+  /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */
+  acceptGuard: PublishGuard;
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;

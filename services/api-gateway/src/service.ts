@@ -3,8 +3,9 @@ import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/delivery';
 import { FunctionPool } from '@hookrail/functions';
-import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';
+import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
 import { createConsole } from './console';
 import { buildApiRouter } from './http/api-router';
@@ -31,6 +32,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         cache: new ConfigCache(store),
         publisher,
         bus,
+        acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),
@@ -47,6 +49,22 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       const api = Router();
       // The document describes the API and holds no data, so it is served without a key.
       api.get('/openapi.json', (_req, res) => void res.json(openapi));
+      // Limits per replica (docs/decisions.md): per API key, then per project in the path.
+      const { windowMs, apiKey, project } = config.rateLimits;
+      api.use(
+        rateLimiter({
+          name: 'API key',
+          limit: apiKey,
+          windowMs,
+          key: (req) => credentialKey(req.headers.authorization),
+        }),
+        rateLimiter({
+          name: 'project',
+          limit: project,
+          windowMs,
+          key: (req) => /^\/v1\/projects\/([^/]+)/.exec(req.path)?.[1] ?? null,
+        }),
+      );
       api.use(jsonBody(config.http.bodyLimitBytes));
       const gatewayConsole = createConsole(deps);
       api.use(
@@ -55,6 +73,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
           metrics,
           adminKey: config.security.adminKey,
           session: gatewayConsole.session,
+          bumpConfig: (projectId) => store.configVersions.bump(projectId),
         }),
       );
       api.use((req, res) => {

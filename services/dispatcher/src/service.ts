@@ -1,6 +1,6 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { SecretBox } from '@hookrail/domain';
+import { SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
 import { FunctionPool } from '@hookrail/functions';
@@ -36,14 +36,20 @@ export function definition(
       const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
       const functions = new FunctionPool({ metrics });
       await functions.ready();
-      const cache = new ConfigCache(store);
+      // Versioned: every event and delivery syncs its project's config version first (one batched
+      // query), so a change whose API call returned is never missed (docs/decisions.md).
+      const cache = new ConfigCache(store, { versioned: true });
+      const configChanged = async (projectId: ProjectId) => {
+        cache.invalidate(projectId);
+        await store.configVersions.bump(projectId);
+      };
       const health = createEndpointHealth({
         config,
         store,
         publisher,
         logger,
         metrics,
-        invalidate: (projectId) => cache.invalidate(projectId),
+        invalidate: configChanged,
       });
       // The rate limit comes last: a delivery allowed through it has taken its slot.
       const gates: Gate[] = [
@@ -53,7 +59,15 @@ export function definition(
         health.rateLimitGate,
       ];
 
-      const route = createRouter({ store, config: cache, functions, publisher, logger, metrics });
+      const route = createRouter({
+        store,
+        config: cache,
+        configChanged,
+        functions,
+        publisher,
+        logger,
+        metrics,
+      });
       const send = createSender({
         store,
         config: cache,

@@ -1,15 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import getRawBody from 'raw-body';
-import type { Publisher } from '@hookrail/bus';
-import {
-  fail,
-  newId,
-  ok,
-  toTimestamp,
-  UnavailableError,
-  type SecretBox,
-  type ProjectId,
-} from '@hookrail/domain';
+import type { PublishGuard, Publisher } from '@hookrail/bus';
+import { fail, newId, ok, toTimestamp, type SecretBox, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import { acceptRequest, normaliseHeaders, type AcceptOutcome } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';
@@ -25,8 +17,8 @@ export interface IngestRouteDeps {
   box: SecretBox;
   logger: Logger;
   metrics: Metrics;
-  /** How long a sender waits for Kafka's acknowledgement before getting 503. */
-  publishTimeoutMs: number;
+  /** Bounds the sender's wait for Kafka's acknowledgement (503 at once while Kafka is unavailable). */
+  acceptGuard: PublishGuard;
 }
 
 const INGEST_METHODS = ['POST', 'PUT', 'PATCH'];
@@ -98,7 +90,7 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
           query: queryAt >= 0 ? req.originalUrl.slice(queryAt + 1) : '',
         },
         {
-          publish: (m) => withTimeout(deps.publisher.publish('events', [m]), deps.publishTimeoutMs),
+          publish: (m) => deps.acceptGuard.run(() => deps.publisher.publish('events', [m])),
           runFunction: (text, input, scope) => deps.functions.run(text, input, { scope }),
           openSecret: (s) => deps.box.open(s),
           newId,
@@ -185,12 +177,4 @@ async function answerCrc(
   });
   deps.lookup.forget(maskId);
   reply('crc', 200, response);
-}
-
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError(`kafka did not acknowledge within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

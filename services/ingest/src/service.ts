@@ -1,12 +1,13 @@
 import type { HookrailConfig } from '@hookrail/config';
+import { PublishGuard } from '@hookrail/bus';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
-import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
 
 export interface IngestOptions {
-  /** How long a sender waits for Kafka's acknowledgement before getting 503. */
+  /** How long a sender waits for Kafka's acknowledgement before getting 503 (default: config). */
   publishTimeoutMs?: number;
   /** How long a source lookup is cached. */
   lookupTtlMs?: number;
@@ -20,6 +21,16 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
       await functions.ready();
       const lookup = new SourceLookup(store, opts.lookupTtlMs ?? 2000);
       app.use(accessLog(logger, config.log.requests));
+      // Per source and replica: one sender cannot take all of a replica's capacity.
+      app.use(
+        '/ingest/:maskId',
+        rateLimiter({
+          name: 'source',
+          limit: config.rateLimits.source,
+          windowMs: config.rateLimits.windowMs,
+          key: (req) => (req.params as { maskId?: string }).maskId ?? null,
+        }),
+      );
       app.use(
         ingestRouter({
           store,
@@ -29,7 +40,7 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
           box: new SecretBox(config.security.encryptionKey),
           logger,
           metrics,
-          publishTimeoutMs: opts.publishTimeoutMs ?? 10_000,
+          acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
         }),
       );
       return { stop: () => functions.close() };

@@ -1,4 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
+import { startHousekeeping } from '@hookrail/operations';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { Scheduler, type SchedulerOptions } from './scheduler';
 
@@ -18,6 +19,8 @@ export function definition(
         { ...opts, shardPrefix: config.kafka.topicPrefix },
       );
       scheduler.start();
+      // The background service also runs the clean-up jobs (every replica: they are idempotent).
+      const housekeeping = startHousekeeping({ store, logger }, config.housekeeping.intervalMs);
       await bus.consume('retry-scheduler', {
         topic: 'retries',
         handle: (message, ctx) => scheduler.accept(message, ctx.partition),
@@ -27,7 +30,12 @@ export function definition(
         onAssignment: (partitions) => scheduler.onAssignment(partitions),
         onRebalancing: () => scheduler.onRebalancing(),
       });
-      return { stop: () => scheduler.stop() };
+      return {
+        stop: async () => {
+          await housekeeping.stop();
+          await scheduler.stop();
+        },
+      };
     },
   };
 }

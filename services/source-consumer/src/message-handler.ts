@@ -1,6 +1,6 @@
-import type { Publisher } from '@hookrail/bus';
+import type { PublishGuard, Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
-import { errorMessage, isRetriable, newId, UnavailableError, type ProjectId } from '@hookrail/domain';
+import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import { acceptMessage, type MessageProject, type MessageSource } from '@hookrail/ingest';
 import type { ConfigCache } from '@hookrail/store';
@@ -11,8 +11,8 @@ export interface HandlerDeps {
   functions: FunctionPool;
   cache: ConfigCache;
   metrics: Metrics;
-  /** How long a message waits for Kafka's acknowledgement before it is left for redelivery. */
-  publishTimeoutMs: number;
+  /** Bounds a message's wait for Kafka's acknowledgement; unacknowledged, it is left for redelivery. */
+  acceptGuard: PublishGuard;
 }
 
 /**
@@ -33,7 +33,7 @@ export function messageHandler(
   );
   const ingestDeps = {
     publish: (m: Parameters<Publisher['publish']>[1][number]) =>
-      withTimeout(deps.publisher.publish('events', [m]), deps.publishTimeoutMs),
+      deps.acceptGuard.run(() => deps.publisher.publish('events', [m])),
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
     endpointExists: async (projectId: ProjectId, endpointId: string) =>
       (await deps.cache.endpoint(projectId, endpointId)) !== null,
@@ -68,12 +68,4 @@ export function messageHandler(
       end();
     }
   };
-}
-
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError(`kafka did not acknowledge within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

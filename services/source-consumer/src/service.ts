@@ -1,5 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
-import type { ConfigMessage } from '@hookrail/bus';
+import { PublishGuard, type ConfigMessage } from '@hookrail/bus';
 import { backoffMs } from '@hookrail/retry';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
@@ -44,7 +44,7 @@ export function definition(
           pubsubEmulatorHost: config.brokers.pubsubEmulatorHost,
         },
         instanceId: config.instanceId,
-        publishTimeoutMs: opts.publishTimeoutMs ?? 10_000,
+        acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
       });
       const partitionOf = await bus.partitioner('config');
       const sourcesGauge = metrics.gauge(

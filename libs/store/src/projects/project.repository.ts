@@ -42,6 +42,31 @@ export class ProjectRepository {
       .exec();
   }
 
+  /** Live projects after `afterId` in id order (background jobs walk every project). */
+  async listLiveAfter(afterId: ProjectId | null, limit: number): Promise<ProjectDoc[]> {
+    return this.model
+      .find({ deleted_at: null, ...(afterId !== null && { _id: { $gt: afterId as ProjectId } }) })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<ProjectDoc[]>()
+      .exec();
+  }
+
+  /** Deleted projects whose data may still need purging, oldest deletion first. */
+  async listDeleted(limit: number): Promise<ProjectDoc[]> {
+    return this.model
+      .find({ deleted_at: { $ne: null } })
+      .sort({ deleted_at: 1 })
+      .limit(limit)
+      .lean<ProjectDoc[]>()
+      .exec();
+  }
+
+  /** Removes a deleted project's own document for good (its data purged first). */
+  async purge(id: ProjectId): Promise<void> {
+    await this.model.deleteOne({ _id: id, deleted_at: { $ne: null } }).exec();
+  }
+
   async softDelete(id: ProjectId): Promise<boolean> {
     const now = new Date();
     const res = await this.model

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { NotFoundError, ok } from '@hookrail/domain';
+import { NotFoundError, ok, type ProjectId } from '@hookrail/domain';
 import type { AccessLogLocals } from '@hookrail/runtime';
 import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
@@ -12,6 +12,8 @@ import { acceptsEmptyString, validate } from './validator';
 
 export interface RouterDeps {
   cache: ConfigCache;
+  /** Marks a project's configuration changed for every replica (libs/store config-versions). */
+  bumpConfig: (projectId: ProjectId) => Promise<unknown>;
   metrics: Metrics;
   adminKey?: string;
   /** Another way in besides the Bearer key (the console's session cookie); `undefined`: not used. */
@@ -42,15 +44,12 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       if (spec.auth === 'admin') requireAdmin(principal);
       const params = req.params as Record<string, string>;
       let project = null;
+      let changed: ProjectId | null = null;
       if (params.projectID !== undefined) {
         const projectId = authorizeProject(principal, params.projectID);
         project = await deps.cache.project(projectId);
         if (!project) throw new NotFoundError('project');
-        // A change to a project's settings (keys, endpoints, sources...) is seen at once by this
-        // replica's next request; publishing and reading events change none.
-        if (spec.method !== 'get' && !/\/(meta-)?events\b/.test(spec.path)) {
-          res.once('finish', () => deps.cache.invalidate(projectId));
-        }
+        if (changesConfiguration(spec)) changed = projectId;
       }
       let query = queryOf(req);
       if (spec.query && querySchema) {
@@ -61,11 +60,32 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
         ? validate(spec.body, dropUnsetFields(req.body, spec.body, acceptsEmptyString))
         : undefined;
       const call = { req, params, query, body, principal, project } as Call;
-      const data = await spec.handler(call);
+      let data: unknown;
+      try {
+        data = await spec.handler(call);
+      } finally {
+        // Before answering, even when the handler failed part-way: once the caller has the answer,
+        // every dispatcher's next sync sees the new token and reads the new configuration. This
+        // replica's own cache (API keys included) is dropped at once.
+        if (changed) {
+          deps.cache.invalidate(changed);
+          await deps.bumpConfig(changed);
+        }
+      }
       res.status(spec.status).json(ok(spec.message, data));
     });
   }
   return router;
+}
+
+/**
+ * Whether a route changes a project's configuration (keys, endpoints, sources, subscriptions,
+ * portal links, the project itself). Publishing, replaying and resending events, reading, and the
+ * test helpers change none.
+ */
+export function changesConfiguration(spec: Pick<RouteSpec, 'method' | 'path'>): boolean {
+  if (spec.method === 'get') return false;
+  return !/\/(meta-)?events\b|\/eventdeliveries\b|\/test_(filter|function)$|\/oauth2\/test$/.test(spec.path);
 }
 
 function queryOf(req: Request): Record<string, unknown> {

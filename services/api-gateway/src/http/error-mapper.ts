@@ -23,7 +23,9 @@ export function statusOf(err: unknown): number {
 export function errorMapper(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const status = statusOf(err);
-    if (status >= 500) logger.error({ err, method: req.method, path: req.path }, 'request failed');
+    // An outage of a dependency is logged once by whoever watches it, not once per request.
+    if (status === 503) logger.debug({ err, method: req.method, path: req.path }, 'request failed');
+    else if (status >= 500) logger.error({ err, method: req.method, path: req.path }, 'request failed');
     if (err instanceof DomainError) {
       if (err.code === 'unavailable') res.setHeader('Retry-After', '1');
       res.status(status).json(fail(err.message, err.details?.errors));

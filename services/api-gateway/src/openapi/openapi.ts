@@ -50,6 +50,8 @@ const ERROR_STATUSES: Record<string, string> = {
   '409': 'Conflict',
   '413': 'Body too large',
   '415': 'Content-Type is not application/json',
+  '429': 'Rate limit exceeded (per API key or project): retry after the Retry-After header (seconds)',
+  '503': 'The database or Kafka is unavailable: retry after the Retry-After header (seconds)',
 };
 
 /** `/v1/projects/:projectID` → `/v1/projects/{projectID}` */

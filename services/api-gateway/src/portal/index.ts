@@ -1,5 +1,6 @@
 import { Router, type Express } from 'express';
 import { fail } from '@hookrail/domain';
+import { credentialKey, rateLimiter } from '@hookrail/runtime';
 import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { portalApiRouter } from './portal-api.router';
@@ -19,6 +20,14 @@ const PAGE_HEADERS = {
 /** Serves the portal: its API under /portal-api and the page at a link's `url` (/portal?token=...). */
 export function mountPortal(app: Express, deps: GatewayDeps): void {
   const api = Router();
+  api.use(
+    rateLimiter({
+      name: 'portal link',
+      limit: deps.config.rateLimits.portalLink,
+      windowMs: deps.config.rateLimits.windowMs,
+      key: (req) => credentialKey(req.headers.authorization, req.query.token),
+    }),
+  );
   api.use(portalApiRouter(deps, gatewayEndpointOps(deps)));
   api.use((req, res) => {
     res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));

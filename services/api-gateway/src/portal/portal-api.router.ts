@@ -44,7 +44,16 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       });
       res.locals.projectId = session.project._id;
       if (manage) requireManage(session);
-      const out = await fn(session, req);
+      let out;
+      try {
+        out = await fn(session, req);
+      } finally {
+        // Managing endpoints changes configuration: told to every dispatcher before the answer.
+        if (manage) {
+          deps.cache.invalidate(session.project._id);
+          await store.configVersions.bump(session.project._id);
+        }
+      }
       res.status(out.status ?? 200).json(ok(out.message, out.data));
     };
   const query = (req: Request) => req.query as Record<string, unknown>;

@@ -63,7 +63,8 @@ export async function publishEvent(
     ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
     accepted_at: acceptedAt,
   };
-  await deps.publisher.publish('events', [message]);
+  // 201 only once Kafka acknowledged; 503 with Retry-After within acceptTimeoutMs otherwise.
+  await deps.acceptGuard.run(() => deps.publisher.publish('events', [message]));
   deps.logger.debug({ project_id: project._id, event_id: message.event_id, mode }, 'event accepted');
   return {
     uid: message.event_id,

@@ -25,8 +25,8 @@ export class EndpointDisabler {
       logger: Logger;
       metrics: Metrics;
       now?: () => number;
-      /** This replica's settings cache: dropped at once so its next delivery sees the new status. */
-      invalidate?: (projectId: ProjectId) => void;
+      /** Tells the caches (this replica's at once, the others' through the config version). */
+      invalidate?: (projectId: ProjectId) => void | Promise<unknown>;
     },
   ) {
     this.m = {
@@ -49,7 +49,7 @@ export class EndpointDisabler {
       status_reason: `disabled: ${reason}`,
     });
     if (!updated) return; // deleted meanwhile
-    this.deps.invalidate?.(endpoint.project_id);
+    await this.deps.invalidate?.(endpoint.project_id);
     this.deps.logger.warn({ ...log, reason }, 'endpoint disabled');
     this.m.disabled.inc({ cause: reason.includes('410') ? 'http_410' : 'circuit_breaker' });
     await Promise.all([

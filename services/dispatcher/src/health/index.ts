@@ -16,7 +16,7 @@ export function createEndpointHealth(deps: {
   publisher: Publisher;
   logger: Logger;
   metrics: Metrics;
-  invalidate?: (projectId: ProjectId) => void;
+  invalidate?: (projectId: ProjectId) => void | Promise<unknown>;
 }): EndpointHealth {
   const { config, logger } = deps;
   const notifier = new EndpointNotifier({

@@ -1,5 +1,5 @@
 import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
-import { Coalescer } from '@hookrail/domain';
+import { Coalescer, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   catchAllSubscriptionId,
@@ -25,6 +25,8 @@ import { eventDocument } from './persist-event';
 export interface RouterDeps {
   store: Store;
   config: ConfigCache;
+  /** A catch-all subscription was made: every replica's cache must see it. */
+  configChanged?: (projectId: ProjectId) => Promise<void>;
   functions: FunctionPool;
   publisher: Publisher;
   logger: Logger;
@@ -75,6 +77,10 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     }
 
     const data = m.data !== undefined ? m.data : parseJson(m.raw);
+    // The configuration as of now (changes whose API call returned are seen); its token goes with
+    // the deliveries so the sender can tell a change made between routing and sending.
+    await deps.config.sync(m.project_id);
+    const configVersion = deps.config.tokenOf(m.project_id);
     const [project, configured, owners] = await Promise.all([
       deps.config.project(m.project_id),
       deps.config.subscriptions(m.project_id),
@@ -83,9 +89,11 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
         : undefined,
     ]);
     if (!project) {
+      // A deleted project: nothing of it is recorded or delivered any more (its data is purged).
       routed.inc({ outcome: 'no_project' });
-      await eventWrites.submit(
-        eventDocument(m, { status: 'Failure', reason: 'project not found', endpoints: [] }),
+      deps.logger.debug(
+        { project_id: m.project_id, event_id: m.event_id },
+        'event of a deleted project dropped',
       );
       return;
     }
@@ -134,7 +142,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       ...decided.map((d) => deliveryWrites.submit(d)),
       deps.publisher.publish(
         'deliveries',
-        toSend.map((d) => firstSendMessage(m, d)),
+        toSend.map((d) => firstSendMessage(m, d, configVersion)),
       ),
     ]);
     routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
@@ -180,11 +188,14 @@ async function catchAllSubscriptions(
       'catch-all subscription made for an endpoint without subscriptions',
     );
   }
-  if (made.length > 0) deps.config.invalidate(m.project_id);
+  if (made.length > 0) {
+    if (deps.configChanged) await deps.configChanged(m.project_id);
+    else deps.config.invalidate(m.project_id);
+  }
   return made;
 }
 
-function firstSendMessage(m: EventMessage, d: DeliveryDoc): DeliveryMessage {
+function firstSendMessage(m: EventMessage, d: DeliveryDoc, configVersion: string): DeliveryMessage {
   return {
     delivery_id: d._id,
     project_id: m.project_id,
@@ -202,6 +213,8 @@ function firstSendMessage(m: EventMessage, d: DeliveryDoc): DeliveryMessage {
       idempotency_key: m.idempotency_key ?? null,
       siblings: Number(d.metadata.siblings ?? 1),
       created_at: d.created_at.toISOString(),
+      config_version: configVersion,
+      headers: m.headers,
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type OAuth2TokenCache,
 } from '@hookrail/delivery';
 import type { RetryPolicy } from '@hookrail/retry';
+import { subscriptionChangeReason } from '@hookrail/routing';
 import type { ConfigCache, DeliveryAttempt, DeliveryDoc, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { buildRequest, type EventForDelivery } from './build-request';
@@ -120,18 +121,26 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       return recorder.finish(delivery, INTERRUPTED, null);
     }
 
+    // The configuration as of now: a change whose API call returned is seen by this send.
+    await deps.config.sync(m.project_id);
     const [endpoint, project, subscription] = await Promise.all([
       deps.config.endpoint(m.project_id, delivery.endpoint_id),
       deps.config.project(m.project_id),
       deps.config.subscription(m.project_id, delivery.subscription_id),
     ]);
-    if (!endpoint || !project) {
-      return recorder.finish(
-        delivery,
-        { status: 'Discarded', reason: endpoint ? 'project deleted' : 'endpoint deleted' },
-        null,
-      );
+    if (!project) {
+      // A deleted project: its deliveries are dropped, not recorded (its data is being purged).
+      deps.logger.debug(fields(), 'delivery of a deleted project dropped');
+      return;
     }
+    if (!endpoint)
+      return recorder.finish(delivery, { status: 'Discarded', reason: 'endpoint deleted' }, null);
+    const changed = subscriptionChangeReason(
+      subscription,
+      delivery.endpoint_id,
+      routedUnderOlderConfig(m, deps.config.tokenOf(m.project_id)),
+    );
+    if (changed) return recorder.finish(delivery, { status: 'Discarded', reason: changed }, null);
     const at = now();
     const gateContext: GateContext = { message: m, delivery, endpoint, subscription, project, now: at };
     const gate = await consultGates(deps.gates, gateContext);
@@ -253,6 +262,22 @@ function fromFirstSend(m: DeliveryMessage, f: FirstSend): Loaded {
       idempotency_key: f.idempotency_key,
     },
   };
+}
+
+/**
+ * A first send routed under a configuration token older than the one this sender now knows: the
+ * event, so its subscription's current filter can be checked again. Null otherwise.
+ */
+function routedUnderOlderConfig(m: DeliveryMessage, token: string) {
+  const f = m.first_send;
+  if (!f || f.config_version === undefined || f.config_version === token) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(f.raw);
+  } catch {
+    data = f.raw;
+  }
+  return { event_type: f.event_type, data, headers: f.headers ?? {} };
 }
 
 function parseHeaders(json: string): Record<string, string> {

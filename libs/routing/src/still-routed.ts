@@ -1,0 +1,20 @@
+import { subscriptionAccepts, type RoutableEvent, type RoutableSubscription } from './match-subscriptions';
+
+/**
+ * Why a delivery may no longer be sent because its subscription changed after it was made, or
+ * null when it may. The subscription must still exist and point at the delivery's endpoint; when
+ * the event is given (a first send routed under an older configuration), the subscription's
+ * current event types and filters must still accept it. A delivery already made and waiting for a
+ * retry is not filtered again: the filter decides which events make deliveries.
+ */
+export function subscriptionChangeReason(
+  subscription: RoutableSubscription | null,
+  endpointId: string,
+  event: Pick<RoutableEvent, 'event_type' | 'data' | 'headers'> | null,
+): string | null {
+  if (!subscription) return 'subscription deleted';
+  if (subscription.endpoint_id !== endpointId) return 'subscription now targets another endpoint';
+  if (event && !subscriptionAccepts(subscription, event))
+    return 'subscription filter changed: the event no longer matches';
+  return null;
+}
