@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
+import { mongo as driver } from 'mongoose';
 import { TEST_KAFKA_BROKERS, TEST_MONGODB_URL, uniquePrefix } from '@hookrail/testkit';
 
 const run = promisify(execFile);
@@ -13,7 +13,7 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
   const prefix = uniquePrefix('setup');
   const dbUrl = TEST_MONGODB_URL.replace(/\/[^/?]*(\?|$)/, `/${prefix}$1`);
   const kafka = new Kafka({ brokers: TEST_KAFKA_BROKERS, logLevel: logLevel.NOTHING });
-  const mongo = new MongoClient(dbUrl);
+  const mongo = new driver.MongoClient(dbUrl);
 
   afterAll(async () => {
     await mongo
