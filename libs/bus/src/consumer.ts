@@ -8,6 +8,18 @@ import { OffsetTracker } from './offset-tracker';
 import type { DeadLetterMessage } from './messages';
 import type { MessageOf, TopicKey } from './topics';
 
+/** The ids a message carries, as span attributes: a trace can be found by any of them. */
+const TRACED_IDS = ['project_id', 'event_id', 'delivery_id', 'endpoint_id', 'source_id'] as const;
+
+export function traceAttributes(message: object): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of TRACED_IDS) {
+    const value = (message as Record<string, unknown>)[key];
+    if (typeof value === 'string') out[`hookrail.${key}`] = value;
+  }
+  return out;
+}
+
 export interface MessageContext {
   topic: string;
   partition: number;
@@ -126,6 +138,7 @@ export async function consume<K extends TopicKey>(
         {
           parent: extractTraceContext(m.headers as Record<string, Buffer | string | undefined>),
           kind: SpanKind.CONSUMER,
+          attributes: traceAttributes(message),
         },
         () => opts.handle(message, ctx),
       );

@@ -137,7 +137,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       from: str(env, 'HOOKRAIL_SMTP_FROM', 'hookrail@localhost'),
     },
     telemetry: {
-      tracesExporter: oneOf(env, 'HOOKRAIL_TRACES_EXPORTER', ['none', 'console', 'otlp'], 'none'),
+      tracesExporter: oneOf(env, 'OTEL_TRACES_EXPORTER', ['none', 'console', 'otlp'], 'none'),
       otlpEndpoint: optionalStr(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     },
   };

@@ -8,6 +8,7 @@ import { createLogger, Metrics, startTracing, type Logger } from '@hookrail/tele
 import { errorMessage } from '@hookrail/domain';
 import { DependencyWatch } from './dependency-watch';
 import { healthRouter } from './health';
+import { httpSpans } from './http-spans';
 
 export interface ServiceContext {
   config: Readonly<HookrailConfig>;
@@ -80,6 +81,7 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     return lastCheck.result;
   };
   app.use(healthRouter({ readiness, metrics }));
+  app.use(httpSpans());
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));

@@ -11,7 +11,7 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
@@ -28,12 +28,14 @@ export function startTracing(opts: {
   service: string;
   exporter: 'none' | 'console' | 'otlp';
   otlpEndpoint?: string;
+  /** Extra processors (tests collect spans in memory with one). */
+  spanProcessors?: SpanProcessor[];
 }): void {
   if (started) return;
   started = true;
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (opts.exporter === 'none') {
-    new NodeTracerProvider().register();
+    new NodeTracerProvider({ spanProcessors: opts.spanProcessors ?? [] }).register();
     return;
   }
   sdk = new NodeSDK({
@@ -82,10 +84,42 @@ export function extractTraceContext(headers: Carrier | undefined): Context {
   return propagation.extract(context.active(), headers ?? {}, getter);
 }
 
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+/** Marks a span failed without an exception (an answer that is an error: a 5xx, a refused send). */
+export function markSpanFailed(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/**
+ * A server span for one incoming HTTP request, continuing the caller's trace when the request
+ * carries `traceparent`. `run` executes the handling inside it; `end` closes it with what the
+ * answer turned out to be.
+ */
+export function startServerSpan(
+  name: string,
+  headers: Record<string, string | string[] | undefined>,
+): { run<T>(fn: () => T): T; end(attributes: SpanAttributes, failed: boolean, finalName?: string): void } {
+  const carrier: Carrier = {};
+  for (const [k, v] of Object.entries(headers)) carrier[k] = Array.isArray(v) ? v.join(',') : v;
+  const parent = extractTraceContext(carrier);
+  const span = tracer().startSpan(name, { kind: SpanKind.SERVER }, parent);
+  const ctx = trace.setSpan(parent, span);
+  return {
+    run: (fn) => context.with(ctx, fn),
+    end(attributes, failed, finalName) {
+      if (finalName) span.updateName(finalName);
+      span.setAttributes(attributes);
+      if (failed) markSpanFailed(span, 'request failed');
+      span.end();
+    },
+  };
+}
+
 /** Runs `fn` inside a span that is a child of `parent`, ending it and recording errors. */
 export async function withSpan<T>(
   name: string,
-  opts: { parent?: Context; kind?: SpanKind; attributes?: Record<string, string | number | boolean> },
+  opts: { parent?: Context; kind?: SpanKind; attributes?: SpanAttributes },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const span = tracer().startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent);

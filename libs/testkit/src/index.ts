@@ -9,4 +9,5 @@ export * from './private-kafka';
 export * from './documents';
 export * from './brokers';
 export * from './log-capture';
+export * from './spans';
 export * from './gated-proxy';

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import got, { type Got, type Agents, RequestError, TimeoutError } from 'got';
 import { LRUCache } from 'lru-cache';
+import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 import { checkLiteralTarget, createGuardedLookup, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */
@@ -98,7 +99,24 @@ export class HttpClient {
     });
   }
 
-  async send(req: OutboundRequest): Promise<OutboundResult> {
+  /** One outbound request, as a client span in the caller's trace (a delivery attempt's, say). */
+  send(req: OutboundRequest): Promise<OutboundResult> {
+    return withSpan(`${req.method ?? 'POST'}`, { kind: SpanKind.CLIENT }, async (span) => {
+      const result = await this.sendUntraced(req);
+      span.setAttributes({
+        'http.request.method': req.method ?? 'POST',
+        'server.address': hostOf(req.url),
+        ...(result.kind === 'response'
+          ? { 'http.response.status_code': result.status }
+          : { 'error.type': result.code }),
+      });
+      if (result.kind === 'error' || result.status >= 400)
+        markSpanFailed(span, result.kind === 'error' ? result.code : `HTTP ${result.status}`);
+      return result;
+    });
+  }
+
+  private async sendUntraced(req: OutboundRequest): Promise<OutboundResult> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     let url: URL;
@@ -193,4 +211,12 @@ function describeFailure(err: unknown): { code: string; message: string; maybeRe
   const code = (err as RequestError).code ?? 'ERR_REQUEST';
   const message = (err as Error).message ?? String(err);
   return { code, message, maybeReached: !NOT_SENT_CODES.has(code) };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'invalid';
+  }
 }

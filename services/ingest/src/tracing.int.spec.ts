@@ -1,0 +1,93 @@
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { RunningService } from '@hookrail/runtime';
+import type { Store } from '@hookrail/store';
+import {
+  collectSpans,
+  connectTestStore,
+  makeEndpoint,
+  makeSubscription,
+  startReceiver,
+  startTestService,
+  testConfig,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
+import { definition as dispatcherDefinition } from '../../dispatcher/src/service';
+import { createHttpSource } from './ingest-fixtures';
+import { definition as ingestDefinition } from './service';
+
+jest.setTimeout(90_000);
+
+const spans = collectSpans();
+
+/**
+ * One trace follows an event across services: ingest's HTTP server span, the dispatcher's router
+ * and sender consuming it from Kafka (trace context in the message headers), and the delivery
+ * attempt's HTTP client span, with the ids and the status on them.
+ */
+describe('traces across services', () => {
+  const prefix = uniquePrefix('tracing');
+  let store: Store;
+  let receiver: Receiver;
+  const services: RunningService[] = [];
+
+  beforeAll(async () => {
+    store = await connectTestStore();
+    receiver = await startReceiver();
+    const env = { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix };
+    services.push(await startTestService(ingestDefinition(testConfig('ingest', env))));
+    services.push(await startTestService(dispatcherDefinition(testConfig('dispatcher', env))));
+  });
+
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await receiver?.close();
+    await store?.close();
+  });
+
+  it('an event accepted over HTTP and delivered is one trace, from the request to the attempt', async () => {
+    const source = await createHttpSource(store);
+    const endpoint = await makeEndpoint(store, source.project_id, { url: `${receiver.url}/hook` });
+    await makeSubscription(store, source.project_id, { endpoint_id: endpoint._id, source_id: source._id });
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await fetch(`${services[0].url}/ingest/${source.mask_id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+      body: '{"traced":true}',
+    });
+    expect(res.status).toBe(200);
+    const eventId = ((await res.json()) as { data: { event_id: string } }).data.event_id;
+    await waitFor('delivery received', () => receiver.requests.length === 1, { timeoutMs: 30_000 });
+
+    const inTrace = () => spans.getFinishedSpans().filter((s) => s.spanContext().traceId === callerTrace);
+    const attempt = await waitFor('attempt span', () =>
+      inTrace().find((s) => s.kind === SpanKind.CLIENT && s.attributes['http.response.status_code'] === 200),
+    );
+    const trace = inTrace();
+    const server = trace.find((s) => s.kind === SpanKind.SERVER);
+    expect(server?.name).toBe('POST /ingest/:maskId');
+    expect(server?.attributes['http.response.status_code']).toBe(200);
+
+    const consumers = trace.filter((s) => s.kind === SpanKind.CONSUMER);
+    const routed = consumers.find((s) => s.name.endsWith(`${prefix}.events`));
+    const sent = consumers.find((s) => s.name.endsWith(`${prefix}.deliveries`));
+    expect(routed?.attributes).toMatchObject({
+      'hookrail.project_id': source.project_id,
+      'hookrail.event_id': eventId,
+    });
+    expect(sent?.attributes).toMatchObject({
+      'hookrail.project_id': source.project_id,
+      'hookrail.event_id': eventId,
+      'hookrail.endpoint_id': endpoint._id,
+      'hookrail.delivery_id': expect.any(String),
+    });
+    // parent links: request → router → sender → attempt
+    const parentOf = (s: ReadableSpan | undefined) => s?.parentSpanContext?.spanId;
+    expect(parentOf(routed)).toBe(server?.spanContext().spanId);
+    expect(parentOf(sent)).toBe(routed?.spanContext().spanId);
+    expect(parentOf(attempt)).toBe(sent?.spanContext().spanId);
+    expect(attempt.attributes['server.address']).toBe('127.0.0.1');
+  });
+});
