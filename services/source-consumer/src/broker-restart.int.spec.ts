@@ -43,6 +43,8 @@ describe('broker restart', () => {
         await sqs.stop();
         await stack.waitState(source, 'unreachable', 20_000);
         await sqs.restart();
+        // ElasticMQ listens before it has reloaded its queues from disk.
+        await waitFor('queue reloaded after the restart', () => queue.exists(), { timeoutMs: 30_000 });
       },
     });
     await stack.waitState(source, 'consuming', 30_000);
