@@ -12,6 +12,7 @@
 #     and the modules k8s.io/kubernetes (its OpenAPI document), KEDA and the Prometheus operator
 #     (their CRDs) into the Go
 #     module cache; the chart test turns them into schemas once ($CACHE/kube-schemas)
+#   - PyPI: schemathesis                                  -> $CACHE/schemathesis-<version>/ (API fuzz test)
 # Each step that had work to do prints how long it took.
 # $CACHE is ${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}; it lives outside the checkout so that other
 # clones on the same machine (e.g. CI) reuse it.
@@ -145,6 +146,24 @@ provision_go() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# schemathesis from PyPI (the API fuzz test), in a virtualenv of its own
+# ---------------------------------------------------------------------------------------------
+provision_schemathesis() {
+  [[ -f "$SCHEMATHESIS_VENV/.complete" ]] && return 0
+  did_work
+  log "installing schemathesis $SCHEMATHESIS_VERSION (pip)"
+  rm -rf "$SCHEMATHESIS_VENV"
+  if ! { python3 -m venv "$SCHEMATHESIS_VENV" &&
+      "$SCHEMATHESIS_VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"; } \
+      >"$CACHE/schemathesis.install.log" 2>&1; then
+    tail -n 30 "$CACHE/schemathesis.install.log" >&2
+    rm -rf "$SCHEMATHESIS_VENV"
+    die "pip install schemathesis failed (log: $CACHE/schemathesis.install.log)"
+  fi
+  touch "$SCHEMATHESIS_VENV/.complete"
+}
+
+# ---------------------------------------------------------------------------------------------
 # SecantusDB from PyPI, in a virtualenv of its own (pinned version; the venv path carries it)
 # ---------------------------------------------------------------------------------------------
 provision_secantusdb() {
@@ -267,6 +286,7 @@ pids=()
 timed provision_secantusdb & pids+=($!)
 timed provision_go pubsub-fake pubsub-fake & pids+=($!)
 [[ $TEST_TOOLS == 0 ]] || { timed provision_helm & pids+=($!); }
+[[ $TEST_TOOLS == 0 ]] || { timed provision_schemathesis & pids+=($!); }
 [[ $TEST_TOOLS == 0 ]] || { { timed provision_kubeconform && timed provision_kube_sources; } & pids+=($!); }
 failed=0
 for p in "${pids[@]}"; do

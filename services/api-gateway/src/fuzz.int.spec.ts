@@ -1,0 +1,86 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { GatewayHarness } from './testing/gateway-harness';
+
+jest.setTimeout(600_000);
+
+const REPO = path.resolve(__dirname, '../../..');
+const run = promisify(execFile);
+
+/** schemathesis, installed by `deploy/local/provision.sh --test-tools` (lib.sh names the path). */
+function schemathesis(): string {
+  const bin = execFileSync(
+    'bash',
+    ['-c', 'source "$0" && printf %s "$SCHEMATHESIS_BIN"', `${REPO}/deploy/local/lib.sh`],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (!existsSync(bin))
+    throw new Error(`${bin} is missing: run \`bash deploy/local/provision.sh --test-tools\``);
+  return bin;
+}
+
+/**
+ * Fuzzing of every operation of the served OpenAPI document (schemathesis, fixed seed, bounded
+ * examples): no answer is a 5xx, every answer matches its documented schema, status code and
+ * content type. The project path parameter is the test's own project, so the operations run past
+ * authorisation into validation and the handlers.
+ */
+describe('API fuzzing', () => {
+  const h = new GatewayHarness();
+  let dir: string;
+
+  beforeAll(async () => {
+    await h.start();
+    dir = mkdtempSync(path.join(tmpdir(), 'hookrail-fuzz-'));
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds no 5xx, no schema violation and no crash over every operation', async () => {
+    const project = await h.createProject('outgoing');
+    writeFileSync(path.join(dir, 'schemathesis.toml'), `[parameters]\n"path.projectID" = "${project.id}"\n`);
+    const args = [
+      'run',
+      `${h.gateway.url}/api/openapi.json`,
+      '-H',
+      `Authorization: Bearer ${project.key}`,
+      '--checks',
+      'not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance',
+      '--seed',
+      '42',
+      '--max-examples',
+      '3',
+      '--phases',
+      'coverage,fuzzing',
+      '--workers',
+      '2',
+      '--request-timeout',
+      '10',
+      '--no-color',
+    ];
+    const out = await run(schemathesis(), args, { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).then(
+      (r) => ({ code: 0, text: r.stdout + r.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? -1,
+        text: `${e.stdout ?? ''}${e.stderr ?? ''}`,
+      }),
+    );
+    const cases = /(\d+) generated, (\d+) passed/.exec(out.text);
+    const operations = /Tested: (\d+)/.exec(out.text);
+    // The figures for the record (visible in the test log).
+    console.log(`schemathesis: ${cases?.[0] ?? 'no summary'}; operations tested: ${operations?.[1] ?? '?'}`);
+    if (out.code !== 0)
+      throw new Error(`schemathesis found problems (exit ${out.code}):\n${out.text.slice(-8000)}`);
+    expect(Number(operations?.[1])).toBeGreaterThanOrEqual(50);
+    expect(Number(cases?.[1])).toBeGreaterThan(1000);
+    expect(cases?.[1]).toBe(cases?.[2]);
+  });
+});
