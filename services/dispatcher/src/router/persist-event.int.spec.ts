@@ -4,6 +4,7 @@ import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
 import {
   connectTestStore,
+  makeProject,
   startTestService,
   testBus,
   testConfig,
@@ -13,6 +14,7 @@ import {
 import { definition } from '../service';
 import { eventDocument } from './persist-event';
 
+// Events of projects that exist: those of a deleted (or never created) project are dropped.
 describe('dispatcher router persists events from Kafka', () => {
   const prefix = uniquePrefix('persist');
   const bus = testBus(prefix);
@@ -44,7 +46,7 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('stores an event produced on the events topic in the real MongoDB-protocol server', async () => {
-    const projectId = newProjectId();
+    const projectId = await makeProject(store);
     const m = message(projectId);
     const publisher = await bus.connectPublisher();
     await publisher.publish('events', [m]);
@@ -57,7 +59,7 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('is idempotent: a redelivered message leaves one unchanged document', async () => {
-    const projectId = newProjectId();
+    const projectId = await makeProject(store);
     const m = message(projectId);
     const publisher = await bus.connectPublisher();
     await publisher.publish('events', [m, m]);
@@ -71,7 +73,7 @@ describe('dispatcher router persists events from Kafka', () => {
   });
 
   it('keeps the events of one project invisible to another', async () => {
-    const projectId = newProjectId();
+    const projectId = await makeProject(store);
     const m = message(projectId);
     await (await bus.connectPublisher()).publish('events', [m]);
     await waitFor('event stored', () => store.events.findById(projectId, m.event_id));
