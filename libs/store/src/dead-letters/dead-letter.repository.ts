@@ -1,21 +1,7 @@
 import type { Connection, Model } from 'mongoose';
-import { deadLetterModel, type DeadLetterDoc } from './dead-letter.schema';
+import { deadLetterModel, type DeadLetterDoc, type DeadLetterRecord } from './dead-letter.schema';
 
-/** What the consumer knows when it dead-letters a message (libs/bus DeadLetterMessage fits). */
-export interface DeadLetterRecord {
-  topic: string;
-  partition: number;
-  offset: string;
-  group: string;
-  key: string | null;
-  value: string | null;
-  headers: Record<string, string>;
-  error: string;
-  error_name: string;
-  retriable: boolean;
-  attempts: number;
-  failed_at: string;
-}
+export type { DeadLetterRecord };
 
 export const deadLetterId = (r: Pick<DeadLetterRecord, 'topic' | 'partition' | 'offset'>) =>
   `${r.topic}:${r.partition}:${r.offset}`;

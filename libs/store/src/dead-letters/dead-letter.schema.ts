@@ -6,9 +6,8 @@ import { Schema } from 'mongoose';
  * a dead letter belongs to a topic, not to a project (its message may not even parse), so only the
  * admin key reads these.
  */
-export interface DeadLetterDoc {
-  /** `<topic>:<partition>:<offset>`: a message dead-lettered again (redelivered) is one record. */
-  _id: string;
+/** What the consumer knows when it dead-letters a message (libs/bus DeadLetterMessage fits). */
+export interface DeadLetterRecord {
   topic: string;
   partition: number;
   offset: string;
@@ -20,6 +19,12 @@ export interface DeadLetterDoc {
   error_name: string;
   retriable: boolean;
   attempts: number;
+  failed_at: string;
+}
+
+export interface DeadLetterDoc extends Omit<DeadLetterRecord, 'failed_at'> {
+  /** `<topic>:<partition>:<offset>`: a message dead-lettered again (redelivered) is one record. */
+  _id: string;
   failed_at: Date;
   status: 'pending' | 'redriven';
   redriven_at: Date | null;
