@@ -4,6 +4,7 @@ export * from './receiver';
 export * from './tls-certs';
 export * from './oauth2-server';
 export * from './fixtures';
+export * from './local-stack';
 export * from './private-mongo';
 export * from './private-kafka';
 export * from './documents';

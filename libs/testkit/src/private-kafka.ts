@@ -3,24 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { localStackPath } from './local-stack';
 import { sparePort } from './private-mongo';
-
-const REPO = path.resolve(__dirname, '../../..');
 
 /** The local stack's Kafka jars (deploy/local/lib.sh names the directory), if installed. */
 export function localKafkaLibs(): string | null {
-  try {
-    const dir = execFileSync(
-      'bash',
-      ['-c', 'source "$0" && printf %s "$KAFKA_LIBS"', `${REPO}/deploy/local/lib.sh`],
-      {
-        encoding: 'utf8',
-      },
-    );
-    return dir && existsSync(dir) ? dir : null;
-  } catch {
-    return null;
-  }
+  return localStackPath('KAFKA_LIBS');
 }
 
 /** Users of the SASL listener: one per mechanism a source can choose. */

@@ -1,25 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-const REPO = path.resolve(__dirname, '../../..');
+import { localStackPath } from './local-stack';
 
 /** The local stack's MongoDB-protocol server binary (deploy/local/lib.sh names it), if installed. */
 export function localMongoBinary(): string | null {
-  try {
-    const bin = execFileSync(
-      'bash',
-      ['-c', 'source "$0" && printf %s "$SECANTUS_BIN"', `${REPO}/deploy/local/lib.sh`],
-      {
-        encoding: 'utf8',
-      },
-    );
-    return bin && existsSync(bin) ? bin : null;
-  } catch {
-    return null;
-  }
+  return localStackPath('SECANTUS_BIN');
 }
 
 export async function sparePort(): Promise<number> {

@@ -1,26 +1,19 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { localStackPath } from '@hookrail/testkit';
 import { GatewayHarness } from './testing/gateway-harness';
 
 jest.setTimeout(600_000);
 
-const REPO = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
 
-/** schemathesis, installed by `deploy/local/provision.sh --test-tools` (lib.sh names the path). */
+/** schemathesis, installed by `deploy/local/provision.sh --test-tools`. */
 function schemathesis(): string {
-  const bin = execFileSync(
-    'bash',
-    ['-c', 'source "$0" && printf %s "$SCHEMATHESIS_BIN"', `${REPO}/deploy/local/lib.sh`],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (!existsSync(bin))
-    throw new Error(`${bin} is missing: run \`bash deploy/local/provision.sh --test-tools\``);
+  const bin = localStackPath('SCHEMATHESIS_BIN');
+  if (!bin) throw new Error('schemathesis is missing: run `bash deploy/local/provision.sh --test-tools`');
   return bin;
 }
 

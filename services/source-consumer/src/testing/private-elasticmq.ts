@@ -1,20 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sparePort } from '@hookrail/testkit';
-
-const REPO = path.resolve(__dirname, '../../../..');
+import { localStackPath, sparePort } from '@hookrail/testkit';
 
 function elasticmqLibs(): string {
-  return execFileSync(
-    'bash',
-    ['-c', 'source "$0" && printf %s "$ELASTICMQ_LIBS"', `${REPO}/deploy/local/lib.sh`],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const libs = localStackPath('ELASTICMQ_LIBS');
+  if (!libs) throw new Error('the local ElasticMQ jars are missing: run `bash deploy/local/provision.sh`');
+  return libs;
 }
 
 const portOpen = (port: number) =>
