@@ -1,5 +1,5 @@
-import { asProjectId, newId } from '@hookrail/domain';
-import { ConfigCache } from './config-cache';
+import { asProjectId, isRetriable, newId } from '@hookrail/domain';
+import { CONFIG_READ_TIMEOUT_MS, ConfigCache } from './config-cache';
 import type { Store } from './store';
 
 /** A store whose endpoint reads and version reads are counted (pure logic of the cache). */
@@ -89,5 +89,42 @@ describe('ConfigCache with version checks', () => {
     await cache.endpoint(p1, 'e');
     await cache.endpoint(p1, 'e');
     expect(state.endpointReads).toBe(1);
+  });
+});
+
+describe('ConfigCache reads that never answer', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('fail after the read timeout instead of stalling every later caller', async () => {
+    jest.useFakeTimers();
+    let hang = true;
+    const store = {
+      endpoints: {
+        findById: (_p: string, id: string) =>
+          hang ? new Promise(() => undefined) : Promise.resolve({ _id: id, url: 'http://a' }),
+      },
+      configVersions: {
+        read: (ids: string[]) =>
+          hang ? new Promise(() => undefined) : Promise.resolve(new Map(ids.map((id) => [id, 't']))),
+      },
+    } as unknown as Store;
+    const cache = new ConfigCache(store, { versioned: true });
+
+    const synced = cache.sync(p1);
+    const read = cache.endpoint(p1, 'e');
+    const outcomes = Promise.allSettled([synced, read]);
+    await jest.advanceTimersByTimeAsync(CONFIG_READ_TIMEOUT_MS + 1);
+    const [s, r] = await outcomes;
+    expect(s.status).toBe('rejected');
+    expect(r.status).toBe('rejected');
+    expect(isRetriable((s as PromiseRejectedResult).reason)).toBe(true);
+
+    // The database answers again: the next callers are served, nothing stays stuck.
+    hang = false;
+    const again = Promise.all([cache.sync(p1), cache.endpoint(p1, 'e')]);
+    await jest.advanceTimersByTimeAsync(10);
+    const [, endpoint] = await again;
+    expect(endpoint?.url).toBe('http://a');
+    expect(cache.tokenOf(p1)).toBe('t');
   });
 });

@@ -5,7 +5,7 @@ import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
 import type { SubscriptionDoc } from './subscriptions/subscription.schema';
-import type { ProjectId } from '@hookrail/domain';
+import { UnavailableError, type ProjectId } from '@hookrail/domain';
 
 /** Without version checks, this long a change may take to be seen (documented). */
 export const CONFIG_TTL_MS = 2000;
@@ -14,6 +14,12 @@ export const CONFIG_TTL_MS = 2000;
  * a write made outside the API (a script writing the database directly) can go unseen.
  */
 export const VERSIONED_CONFIG_TTL_MS = 30_000;
+/**
+ * A read that has not answered by then fails (retriable). Every caller of a key, and every sync,
+ * waits on one shared read: a read that never settled (a connection lost mid-request) would stall
+ * routing and sending for good.
+ */
+export const CONFIG_READ_TIMEOUT_MS = 10_000;
 
 export interface ConfigCacheOptions {
   /**
@@ -137,7 +143,7 @@ export class ConfigCache {
     if (hit && hit.token === token) return hit.value;
     const pending = this.loading.get(key);
     if (pending && pending.token === token) return pending.promise as Promise<T | null>;
-    const p = load()
+    const p = withTimeout(load(), `reading ${key}`)
       .then((value) => {
         this.cache.set(key, { value, token });
         return value;
@@ -155,7 +161,10 @@ export class ConfigCache {
     if (!batch) return;
     this.reading = true;
     try {
-      const found = await this.store.configVersions.read([...batch.ids]);
+      const found = await withTimeout(
+        this.store.configVersions.read([...batch.ids]),
+        'reading config versions',
+      );
       for (const [id, token] of found) this.tokens.set(id, token);
       batch.done.resolve();
     } catch (err) {
@@ -165,6 +174,17 @@ export class ConfigCache {
       if (this.next) setImmediate(() => void this.readVersions());
     }
   }
+}
+
+function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UnavailableError(`${what}: no answer within ${CONFIG_READ_TIMEOUT_MS} ms`)),
+      CONFIG_READ_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 function deferred(): Deferred {
