@@ -85,6 +85,19 @@ export class Bus {
 
   /** Creates every catalog topic that does not exist yet (idempotent; safe from many replicas at once). */
   async ensureTopics(): Promise<void> {
+    // Right after a create, metadata can still say "does not host this topic-partition" on a
+    // busy broker: retriable errors get a few more tries before start-up gives up.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.createMissingTopics();
+      } catch (err) {
+        if (!(err as { retriable?: boolean }).retriable || attempt >= 4) throw err;
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  }
+
+  private async createMissingTopics(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
