@@ -7,10 +7,9 @@ import {
   PrivateKafka,
   pubsubSubscription,
   TEST_BROKERS,
-  waitFor,
 } from '@hookrail/testkit';
 import { BrokerStack, pubSubFor } from './testing/broker-stack';
-import { publishStream } from './testing/stream';
+import { streamThroughOutage } from './testing/outage';
 
 jest.setTimeout(240_000);
 
@@ -49,40 +48,13 @@ describe('broker outage mid-stream', () => {
 
   const name = (kind: string) => `hr-outage-${kind}-${randomBytes(3).toString('hex')}`;
 
-  async function streamThroughOutage(
-    source: Parameters<BrokerStack['waitState']>[0],
-    broker: { publish(bodies: object[]): Promise<void> },
-    tag: string,
-    outage: { down(): Promise<void>; up(): Promise<void> },
-  ) {
-    await stack.waitState(source, 'consuming', 60_000);
-    await publishStream(broker, tag, {
-      total: 1000,
-      batches: 10,
-      intervalMs: 200,
-      between: async (b) => {
-        if (b !== 4) return;
-        await outage.down();
-        await stack.waitState(source, 'unreachable', 60_000);
-        await outage.up();
-      },
-    });
-    await stack.waitState(source, 'consuming', 90_000);
-    await waitFor('all 1,000 messages delivered', () => stack.distinctTagged(tag).size === 1000, {
-      timeoutMs: 90_000,
-      intervalMs: 250,
-    }).catch((err: Error) => {
-      throw new Error(`${err.message}: ${stack.distinctTagged(tag).size} of 1000`);
-    });
-  }
-
   it('kafka: loses none of 1,000 messages when the broker is killed and restarted', async () => {
     const topic = name('kafka');
     const broker = await kafkaTopic(topic, { brokers: kafka.brokers });
     const settings = pubSubFor('kafka', topic, 2) as { kafka: Record<string, unknown> };
     settings.kafka.brokers = kafka.brokers;
     const source = await stack.createSource(settings);
-    await streamThroughOutage(source, broker, 'outage-kafka', {
+    await streamThroughOutage(stack, source, broker, 'outage-kafka', {
       down: () => kafka.kill(),
       up: () => kafka.restart(),
     });
@@ -95,7 +67,7 @@ describe('broker outage mid-stream', () => {
     const settings = pubSubFor('amqp', q, 2) as { amqp: Record<string, unknown> };
     settings.amqp.port = String(amqpGate.port);
     const source = await stack.createSource(settings);
-    await streamThroughOutage(source, queue, 'outage-amqp', {
+    await streamThroughOutage(stack, source, queue, 'outage-amqp', {
       down: async () => amqpGate.shut(),
       up: async () => amqpGate.open(),
     });
@@ -105,7 +77,7 @@ describe('broker outage mid-stream', () => {
   it('google: loses none of 1,000 messages when the connection is cut and refused for a while', async () => {
     const sub = await pubsubSubscription(name('google'));
     const source = await stack.createSource(pubSubFor('google', sub.subscriptionId, 2));
-    await streamThroughOutage(source, sub, 'outage-google', {
+    await streamThroughOutage(stack, source, sub, 'outage-google', {
       down: async () => pubsubGate.shut(),
       up: async () => pubsubGate.open(),
     });

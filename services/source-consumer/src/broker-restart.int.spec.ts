@@ -3,7 +3,7 @@ import type { MetaMessage } from '@hookrail/bus';
 import { sqsQueue, waitFor } from '@hookrail/testkit';
 import { BrokerStack, pubSubFor } from './testing/broker-stack';
 import { PrivateElasticMq } from './testing/private-elasticmq';
-import { publishStream } from './testing/stream';
+import { streamThroughOutage } from './testing/outage';
 
 jest.setTimeout(150_000);
 
@@ -32,27 +32,13 @@ describe('broker restart', () => {
     const meta: MetaMessage[] = [];
     await stack.bus.consume('test-meta', { topic: 'meta', handle: async (m) => void meta.push(m) });
     const source = await stack.createSource(pubSubFor('sqs', q, 4));
-    await stack.waitState(source, 'consuming');
-    const tag = 'restart';
-    await publishStream(queue, tag, {
-      total: 1000,
-      batches: 10,
-      intervalMs: 200,
-      between: async (b) => {
-        if (b !== 4) return;
-        await sqs.stop();
-        await stack.waitState(source, 'unreachable', 20_000);
+    await streamThroughOutage(stack, source, queue, 'restart', {
+      down: async () => sqs.stop(),
+      up: async () => {
         await sqs.restart();
         // ElasticMQ listens before it has reloaded its queues from disk.
         await waitFor('queue reloaded after the restart', () => queue.exists(), { timeoutMs: 30_000 });
       },
-    });
-    await stack.waitState(source, 'consuming', 30_000);
-    await waitFor('all 1,000 messages delivered', () => stack.distinctTagged(tag).size === 1000, {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-    }).catch((err: Error) => {
-      throw new Error(`${err.message}: ${stack.distinctTagged(tag).size} of 1000`);
     });
     // the project is told once that its broker went away and once that it came back
     await waitFor('source.recovered meta event', () => meta.some((m) => m.event_type === 'source.recovered'));
