@@ -146,43 +146,30 @@ provision_go() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# schemathesis from PyPI (the API fuzz test), in a virtualenv of its own
+# Python packages from PyPI, each in a virtualenv of its own (pinned version; the venv path
+# carries it): SecantusDB (the database) and schemathesis (the API fuzz test)
 # ---------------------------------------------------------------------------------------------
-provision_schemathesis() {
-  [[ -f "$SCHEMATHESIS_VENV/.complete" ]] && return 0
-  did_work
-  log "installing schemathesis $SCHEMATHESIS_VERSION (pip)"
-  rm -rf "$SCHEMATHESIS_VENV"
-  if ! { python3 -m venv "$SCHEMATHESIS_VENV" &&
-      "$SCHEMATHESIS_VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"; } \
-      >"$CACHE/schemathesis.install.log" 2>&1; then
-    tail -n 30 "$CACHE/schemathesis.install.log" >&2
-    rm -rf "$SCHEMATHESIS_VENV"
-    die "pip install schemathesis failed (log: $CACHE/schemathesis.install.log)"
-  fi
-  touch "$SCHEMATHESIS_VENV/.complete"
-}
-
-# ---------------------------------------------------------------------------------------------
-# SecantusDB from PyPI, in a virtualenv of its own (pinned version; the venv path carries it)
-# ---------------------------------------------------------------------------------------------
-provision_secantusdb() {
-  # A venv records its own path in its scripts, so it is built in place; the marker file is
-  # written only once pip finished, so an interrupted install is redone.
-  [[ -f "$SECANTUS_VENV/.complete" ]] && return 0
+# pip_venv <venv> <package> <version>: a venv records its own path in its scripts, so it is built
+# in place; the marker file is written only once pip finished, so an interrupted install is redone.
+pip_venv() {
+  local venv="$1" package="$2" version="$3"
+  [[ -f "$venv/.complete" ]] && return 0
   did_work
   command -v python3 >/dev/null || die "python3 (3.10+) not found"
-  log "installing secantusdb $SECANTUS_VERSION (pip, first run: about 30 s)"
-  rm -rf "$SECANTUS_VENV"
-  if ! { python3 -m venv "$SECANTUS_VENV" &&
-      "$SECANTUS_VENV/bin/pip" install -q --disable-pip-version-check "secantusdb==$SECANTUS_VERSION"; } \
-      >"$CACHE/secantusdb.install.log" 2>&1; then
-    tail -n 30 "$CACHE/secantusdb.install.log" >&2
-    rm -rf "$SECANTUS_VENV"
-    die "pip install secantusdb failed (log: $CACHE/secantusdb.install.log)"
+  log "installing $package $version (pip)"
+  rm -rf "$venv"
+  if ! { python3 -m venv "$venv" &&
+      "$venv/bin/pip" install -q --disable-pip-version-check "$package==$version"; } \
+      >"$CACHE/$package.install.log" 2>&1; then
+    tail -n 30 "$CACHE/$package.install.log" >&2
+    rm -rf "$venv"
+    die "pip install $package failed (log: $CACHE/$package.install.log)"
   fi
-  touch "$SECANTUS_VENV/.complete"
+  touch "$venv/.complete"
 }
+
+provision_secantusdb() { pip_venv "$SECANTUS_VENV" secantusdb "$SECANTUS_VERSION"; }
+provision_schemathesis() { pip_venv "$SCHEMATHESIS_VENV" schemathesis "$SCHEMATHESIS_VERSION"; }
 
 # ---------------------------------------------------------------------------------------------
 # Chromium from Debian (the portal's browser tests drive it with playwright-core)
