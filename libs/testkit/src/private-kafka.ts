@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,21 +87,7 @@ export class PrivateKafka {
         ])
       : [];
     const clusterId = randomBytes(16).toString('base64url');
-    execFileSync(
-      JAVA,
-      [
-        '-Xmx256m',
-        ...k.jvm(),
-        'kafka.tools.StorageTool',
-        'format',
-        '-t',
-        clusterId,
-        '-c',
-        k.file('server.properties'),
-        ...scram,
-      ],
-      { stdio: 'pipe' },
-    );
+    await k.formatStorage(['format', '-t', clusterId, '-c', k.file('server.properties'), ...scram]);
     await k.restart();
     return k;
   }
@@ -128,6 +114,24 @@ export class PrivateKafka {
       }
       await new Promise((r) => setTimeout(r, 250));
     }
+  }
+
+  /**
+   * Formats the data directory. A busy machine has made the JVM fail here once in CI with no
+   * visible reason, so it is tried three times and the tool's own output is kept for the error.
+   */
+  private async formatStorage(args: string[]): Promise<void> {
+    let output = '';
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const result = spawnSync(JAVA, ['-Xmx256m', ...this.jvm(), 'kafka.tools.StorageTool', ...args], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (result.status === 0) return;
+      output += `attempt ${attempt}: status ${result.status} ${result.error?.message ?? ''}\n${result.stdout}${result.stderr}\n`;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    throw new Error(`private Kafka storage format failed:\n${output.slice(-4000)}`);
   }
 
   /** SIGKILL: the broker is gone at once, as in a crash; its data stays for `restart`. */

@@ -61,23 +61,24 @@ describe('traces across services', () => {
     const eventId = ((await res.json()) as { data: { event_id: string } }).data.event_id;
     await waitFor('delivery received', () => receiver.requests.length === 1, { timeoutMs: 30_000 });
 
+    // A parent span ends after its children: wait until the sender's consumer span has ended too.
     const inTrace = () => spans.getFinishedSpans().filter((s) => s.spanContext().traceId === callerTrace);
+    const consumerOf = (topic: string) =>
+      inTrace().find((s) => s.kind === SpanKind.CONSUMER && s.name.endsWith(`${prefix}.${topic}`));
     const attempt = await waitFor('attempt span', () =>
       inTrace().find((s) => s.kind === SpanKind.CLIENT && s.attributes['http.response.status_code'] === 200),
     );
-    const trace = inTrace();
-    const server = trace.find((s) => s.kind === SpanKind.SERVER);
+    const routed = await waitFor('router span', () => consumerOf('events'));
+    const sent = await waitFor('sender span', () => consumerOf('deliveries'));
+    const server = inTrace().find((s) => s.kind === SpanKind.SERVER);
     expect(server?.name).toBe('POST /ingest/:maskId');
     expect(server?.attributes['http.response.status_code']).toBe(200);
 
-    const consumers = trace.filter((s) => s.kind === SpanKind.CONSUMER);
-    const routed = consumers.find((s) => s.name.endsWith(`${prefix}.events`));
-    const sent = consumers.find((s) => s.name.endsWith(`${prefix}.deliveries`));
-    expect(routed?.attributes).toMatchObject({
+    expect(routed.attributes).toMatchObject({
       'hookrail.project_id': source.project_id,
       'hookrail.event_id': eventId,
     });
-    expect(sent?.attributes).toMatchObject({
+    expect(sent.attributes).toMatchObject({
       'hookrail.project_id': source.project_id,
       'hookrail.event_id': eventId,
       'hookrail.endpoint_id': endpoint._id,
@@ -86,8 +87,8 @@ describe('traces across services', () => {
     // parent links: request → router → sender → attempt
     const parentOf = (s: ReadableSpan | undefined) => s?.parentSpanContext?.spanId;
     expect(parentOf(routed)).toBe(server?.spanContext().spanId);
-    expect(parentOf(sent)).toBe(routed?.spanContext().spanId);
-    expect(parentOf(attempt)).toBe(sent?.spanContext().spanId);
+    expect(parentOf(sent)).toBe(routed.spanContext().spanId);
+    expect(parentOf(attempt)).toBe(sent.spanContext().spanId);
     expect(attempt.attributes['server.address']).toBe('127.0.0.1');
   });
 });
