@@ -17,9 +17,10 @@ type Res = ServerResponse & { locals?: AccessLogLocals };
  * bodies are never logged. Health and metrics probes come before this middleware and are not logged.
  */
 export function accessLog(logger: Logger, enabled: boolean): RequestHandler {
+  // Nothing would be written: skip the per-request child logger and timing altogether.
+  if (!enabled || !logger.isLevelEnabled('info')) return (_req, _res, next) => next();
   return pinoHttp({
     logger,
-    autoLogging: enabled,
     quietReqLogger: true,
     quietResLogger: true,
     customAttributeKeys: { responseTime: 'latency_ms' },

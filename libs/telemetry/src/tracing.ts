@@ -11,7 +11,7 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
@@ -22,7 +22,8 @@ let started = false;
 
 /**
  * Starts OpenTelemetry once per process. With exporter `none` a tracer provider without exporters
- * is registered, so trace ids are still made and carried through Kafka headers, just not exported.
+ * is registered, so trace ids are still made and carried through Kafka headers, just not exported
+ * (nor recorded, unless a test passes span processors).
  */
 export function startTracing(opts: {
   service: string;
@@ -35,7 +36,11 @@ export function startTracing(opts: {
   started = true;
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   if (opts.exporter === 'none') {
-    new NodeTracerProvider({ spanProcessors: opts.spanProcessors ?? [] }).register();
+    const spanProcessors = opts.spanProcessors ?? [];
+    // Nothing would receive the spans: they are not recorded (no attributes, no timing), while
+    // their ids are still made and propagated.
+    const sampler = spanProcessors.length ? undefined : new AlwaysOffSampler();
+    new NodeTracerProvider({ spanProcessors, sampler }).register();
     return;
   }
   sdk = new NodeSDK({
