@@ -54,7 +54,7 @@ describe('dashboard and alerts name only exported metrics', () => {
     expect(registered.get('hookrail_delivery_attempts_total')).toEqual(new Set(['outcome']));
     expect(registered.get('hookrail_bus_messages_total')).toEqual(new Set(['topic', 'outcome']));
     expect(dashboardExprs.length).toBeGreaterThanOrEqual(10);
-    expect(ruleExprs).toHaveLength(7);
+    expect(ruleExprs).toHaveLength(8);
   });
 
   /** What is wrong with the expressions: unknown metrics, labels a metric does not have. */

@@ -91,6 +91,18 @@ export async function consume<K extends TopicKey>(
     'Messages a consumer gave up on and dead-lettered',
     ['topic'],
   );
+  const lag = deps.metrics.gauge(
+    'hookrail_kafka_consumer_lag',
+    "Messages of a partition not yet finished by this consumer: the partition's high watermark minus the next offset to commit",
+    ['topic', 'partition'],
+  );
+  /** Per partition: the high watermark of the newest batch, and the next offset to commit. */
+  const positions = new Map<number, { highWatermark: number; next: number | null }>();
+  const showLag = (partition: number): void => {
+    const p = positions.get(partition);
+    if (p && p.next !== null)
+      lag.set({ topic: opts.topic, partition: String(partition) }, Math.max(0, p.highWatermark - p.next));
+  };
   const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const limit = Math.max(1, opts.concurrency ?? 1);
   let inFlight = 0;
@@ -107,6 +119,8 @@ export async function consume<K extends TopicKey>(
     generation++;
     trackers = new Map();
     toCommit.clear();
+    positions.clear();
+    lag.reset();
   });
 
   const commit = async (): Promise<void> => {
@@ -238,6 +252,9 @@ export async function consume<K extends TopicKey>(
           const next = t.finish(m.offset);
           if (next === null) return;
           toCommit.set(partition, next);
+          const p = positions.get(partition);
+          if (p) p.next = Number(next);
+          showLag(partition);
           commitTimer ??= setTimeout(() => void commit(), COMMIT_INTERVAL_MS);
         },
         () => undefined, // left uncommitted: redelivered after the rebalance or restart
@@ -256,6 +273,13 @@ export async function consume<K extends TopicKey>(
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: deps.partitionsConcurrently ?? 3,
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) => {
+      const p = positions.get(batch.partition);
+      const highWatermark = Number(batch.highWatermark);
+      // Until something finishes here, the batch's first offset is the next to commit.
+      if (p) p.highWatermark = highWatermark;
+      else
+        positions.set(batch.partition, { highWatermark, next: Number(batch.firstOffset() ?? highWatermark) });
+      showLag(batch.partition);
       for (const m of batch.messages) {
         while (inFlight >= limit) {
           await new Promise<void>((r) => slotWaiters.add(r));
