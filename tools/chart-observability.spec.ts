@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { dashboardExprs, ruleExprs, usedMetrics } from './chart-queries';
 
 // The dashboard and the alerts may only name metrics the services register, with labels those
 // metrics have: a renamed metric must not leave a silent panel or an alert that never fires.
 const root = path.resolve(__dirname, '..');
-const chart = path.join(root, 'charts/hookrail');
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -28,21 +28,6 @@ function registeredMetrics(): Map<string, Set<string>> {
   }
   return out;
 }
-
-/** Every `hookrail_…{labels}` selector and `by (labels)` grouping in a PromQL text. */
-function usedMetrics(promql: string): { metric: string; labels: string[] }[] {
-  return [...promql.matchAll(/(hookrail_[a-z_]+)(\{[^}]*\})?/g)].map((m) => ({
-    metric: m[1].replace(/_(bucket|sum|count)$/, ''),
-    labels: [...(m[2] ?? '').matchAll(/([a-z_]+)\s*(?:=~|!=|!~|=)/g)].map((l) => l[1]),
-  }));
-}
-
-const dashboard = JSON.parse(readFileSync(path.join(chart, 'dashboards/hookrail.json'), 'utf8')) as {
-  panels: { title: string; targets: { expr: string }[] }[];
-};
-const dashboardExprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
-const rulesText = readFileSync(path.join(chart, 'templates/prometheusrule.yaml'), 'utf8');
-const ruleExprs = [...rulesText.matchAll(/expr: \|?\n?([\s\S]*?)\n\s+(?:for|labels):/g)].map((m) => m[1]);
 
 // Added by Prometheus or by the metrics helper to every series, not by a registration.
 const COMMON_LABELS = new Set(['namespace', 'service', 'le']);
