@@ -8,12 +8,14 @@
  *
  *   npm run bench                                        # max rate over 3,000 and 20,000 events, then 200/s for 20 s
  *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
+ *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { asProjectId, newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
 import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
+import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { CpuMeter, serverPid, startService, stopService, type ServiceProcess } from './support/processes';
 
 const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
@@ -24,6 +26,8 @@ const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 20);
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
 const DATABASE = `hookrail-bench-${Date.now()}`;
 const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/${DATABASE}`;
+/** The relay adds a hop and this process's CPU to every database round trip: off by default. */
+const DB_TAP = process.env.BENCH_DB_TAP === '1';
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const SECRET = 'bench-secret';
 const SERVICES = ['api-gateway', 'ingest', 'dispatcher', 'retry-scheduler', 'meta-event', 'source-consumer'];
@@ -32,10 +36,19 @@ const pct = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 async function main(): Promise<void> {
+  const dbUrl = new URL(MONGODB_URL);
+  const tap = DB_TAP
+    ? await MongoTap.start({ host: dbUrl.hostname, port: Number(dbUrl.port || 27017) })
+    : null;
+  if (tap) {
+    dbUrl.port = String(tap.port);
+    // Else the driver follows the server's own address from its hello and bypasses the relay.
+    dbUrl.searchParams.set('directConnection', 'true');
+  }
   const env = {
     HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('bench'),
     HOOKRAIL_LOG_LEVEL: 'warn',
-    HOOKRAIL_MONGODB_URL: MONGODB_URL,
+    HOOKRAIL_MONGODB_URL: dbUrl.toString(),
     HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
     HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
   };
@@ -145,7 +158,7 @@ async function main(): Promise<void> {
   const phase = async (label: string, load: () => Promise<void>) => {
     const before = new Set(sentAt.keys());
     cpu.start();
-    const ops0 = await store.opCounters();
+    const db0 = tap?.snapshot();
     const t0 = Date.now();
     await load();
     const ids = [...sentAt.keys()].filter((id) => !before.has(id));
@@ -162,12 +175,10 @@ async function main(): Promise<void> {
       `  accepted (2xx answer) after p50 ${pct(accept, 50)} ms, p99 ${pct(accept, 99)} ms; ` +
         `the rest is routing and delivery`,
     );
-    const ops1 = await store.opCounters();
-    const perEvent = (k: keyof typeof ops0) => ((ops1[k] - ops0[k]) / Math.max(1, got.length)).toFixed(2);
-    console.log(
-      `  database commands per delivered event: insert ${perEvent('insert')}, update ${perEvent('update')}, ` +
-        `query ${perEvent('query')}, command ${perEvent('command')} (whole server)`,
-    );
+    if (tap && db0)
+      console.log(
+        `  database round trips per delivered event (all services): ${perEventSummary(db0, tap.snapshot(), got.length)}`,
+      );
     console.log(`  CPU per delivered event:\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`);
   };
 
@@ -221,6 +232,7 @@ async function main(): Promise<void> {
   agent.destroy();
   for (const s of services.reverse()) await stopService(s);
   await receiver.close();
+  await tap?.close();
   if (!process.env.BENCH_MONGODB_URL) await store.dropDatabase();
   await store.close();
 }

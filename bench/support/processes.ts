@@ -43,7 +43,15 @@ export async function startService(
 ): Promise<ServiceProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, `services/${name}/src/main.ts`)],
+    [
+      // BENCH_PROFILE_DIR: each service writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : []),
+      '--import',
+      'tsx',
+      path.join(root, `services/${name}/src/main.ts`),
+    ],
     {
       cwd: root,
       env: { ...process.env, ...env, HOOKRAIL_HTTP_PORT: String(port) },

@@ -7,7 +7,6 @@ export * from './base/pagination';
 export { createdRangeOf, type CreatedRange } from './base/id-range';
 export type { ScopedDoc, ScopedFields } from './base/project-scoped.repository';
 export type { PlanSummary } from './diagnostics/explain';
-export type { OpCounters } from './diagnostics/op-counters';
 export { DEFAULT_PROJECT_CONFIG, type ProjectConfig, type ProjectDoc } from './projects/project.schema';
 export type { ProjectRepository } from './projects/project.repository';
 export type { ApiKeyDoc } from './api-keys/api-key.schema';

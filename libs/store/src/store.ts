@@ -15,7 +15,6 @@ import { SourceHealthRepository } from './source-health';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
-import { readOpCounters, type OpCounters } from './diagnostics/op-counters';
 
 /** What a project's retention period applies to (its configuration is kept until it is deleted). */
 const HISTORY_COLLECTIONS = new Set(['events', 'idempotency_claims', 'event_deliveries', 'meta_events']);
@@ -72,11 +71,6 @@ export class Store {
   /** Runs `fn` and returns the plans of the queries it sent (benchmarks, diagnostics). */
   explain<T>(fn: () => Promise<T>): Promise<{ result: T; plans: PlanSummary[] }> {
     return explainReads(this.connection, fn);
-  }
-
-  /** The server's operation counters (benchmarks: round trips per event). */
-  opCounters(): Promise<OpCounters> {
-    return readOpCounters(this.connection);
   }
 
   /** Drops the whole database this store is connected to (benchmark and test databases only). */
