@@ -19,7 +19,7 @@ export class MongoTap {
     const counts: Counts = new Map();
     const server = net.createServer((client) => {
       const upstream = net.connect(target.port, target.host);
-      let pending = Buffer.alloc(0);
+      let pending: Buffer = Buffer.alloc(0);
       client.on('data', (chunk: Buffer) => {
         upstream.write(chunk);
         pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;

@@ -64,6 +64,7 @@ except the admin and encryption keys, which only the services read.
 - { name: HOOKRAIL_PUBLIC_URL, value: {{ .Values.config.publicUrl | quote }} }
 - { name: HOOKRAIL_INGEST_PUBLIC_URL, value: {{ .Values.config.ingestPublicUrl | quote }} }
 - { name: HOOKRAIL_ALLOW_PRIVATE_TARGETS, value: {{ .Values.config.allowPrivateTargets | quote }} }
+- { name: HOOKRAIL_ALLOW_PRIVATE_BROKERS, value: {{ .Values.config.allowPrivateBrokers | quote }} }
 - { name: HOOKRAIL_SMTP_FROM, value: {{ .Values.config.smtpFrom | quote }} }
 - { name: OTEL_TRACES_EXPORTER, value: {{ .Values.config.tracesExporter | quote }} }
 {{- with .Values.config.smtpUrl }}

@@ -1,4 +1,5 @@
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import { amqpSocketOptions, refusedLiteral } from './outbound-guard';
 import type { AmqpSettings } from './settings';
 import { headerValues, InFlight, type Session, type SubscriberOptions } from './subscriber';
 
@@ -7,7 +8,9 @@ const REQUEUE_DELAY_MS = 1000;
 const STOP_DRAIN_MS = 5000;
 
 export async function connectAmqp(s: AmqpSettings, timeoutMs = 5000): Promise<ChannelModel> {
-  return amqp.connect(s.url, { timeout: timeoutMs });
+  const refused = refusedLiteral(new URL(s.url).hostname, s.allowPrivateHosts);
+  if (refused) throw refused;
+  return amqp.connect(s.url, { timeout: timeoutMs, ...amqpSocketOptions(s.allowPrivateHosts) });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Channel } from 'amqplib';
 import { errorMessage } from '@hookrail/domain';
 import { connectAmqp } from './amqp.session';
 import { kafkaClient } from './kafka.session';
+import { BrokerRefusedError, refuseHookrailTopics } from './outbound-guard';
 import { pubsubClient } from './pubsub.session';
 import {
   describeBroker,
@@ -94,7 +95,8 @@ async function checkAmqp(s: AmqpSettings): Promise<BrokerProblem | undefined> {
 }
 
 async function checkKafka(s: KafkaSettings): Promise<BrokerProblem | undefined> {
-  const admin = kafkaClient(s, 'hookrail-source-check', 0).admin();
+  const kafka = kafkaClient(s, 'hookrail-source-check', 0);
+  const admin = kafka.admin();
   try {
     await admin.connect();
   } catch (err) {
@@ -107,6 +109,7 @@ async function checkKafka(s: KafkaSettings): Promise<BrokerProblem | undefined> 
     return { field: 'pub_sub.kafka.brokers', message: `cannot connect to ${s.brokers.join(',')}: ${msg}` };
   }
   try {
+    await refuseHookrailTopics(kafka, s);
     const topics = await admin.listTopics();
     if (!topics.includes(s.topic))
       return {
@@ -115,6 +118,7 @@ async function checkKafka(s: KafkaSettings): Promise<BrokerProblem | undefined> 
       };
     return undefined;
   } catch (err) {
+    if (err instanceof BrokerRefusedError) return { field: err.field, message: err.message };
     return { field: 'pub_sub.kafka.brokers', message: `${s.brokers.join(',')}: ${errorMessage(err)}` };
   } finally {
     await admin.disconnect().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type KafkaConfig, type KafkaMessage } from 'kafkajs';
 import { backoffMs } from '@hookrail/retry';
+import { guardedKafkaSocketFactory, refuseHookrailTopics } from './outbound-guard';
 import type { KafkaSettings } from './settings';
 import { headerValues, type Session, type SubscriberOptions, type Verdict } from './subscriber';
 
@@ -13,6 +14,7 @@ export function kafkaClient(s: KafkaSettings, clientId: string, retries = 5): Ka
     logLevel: logLevel.NOTHING,
   };
   if (s.sasl) config.sasl = s.sasl as KafkaConfig['sasl'];
+  if (!s.allowPrivateHosts) config.socketFactory = guardedKafkaSocketFactory;
   return new Kafka(config);
 }
 
@@ -34,6 +36,7 @@ export async function openKafka(s: KafkaSettings, opts: SubscriberOptions): Prom
     // the source unreachable and reopens it with backoff, like every other broker kind.
     retry: { retries: 5, initialRetryTime: 300, restartOnFailure: async () => false },
   });
+  await refuseHookrailTopics(kafka, s);
   let closing = false;
   let lost: (err: Error | undefined) => void = () => undefined;
   const closed = new Promise<Error | undefined>((r) => (lost = r));

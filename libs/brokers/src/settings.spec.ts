@@ -1,4 +1,4 @@
-import { brokerSettings, describeBroker } from './settings';
+import { brokerEnvironment, brokerSettings, describeBroker } from './settings';
 
 describe('brokerSettings', () => {
   it('builds the amqp URL with encoded credentials and vhost, binding and dead-letter exchange', () => {
@@ -24,6 +24,7 @@ describe('brokerSettings', () => {
       queue: 'q',
       bind: { exchange: 'ex', routingKey: 'rk' },
       deadLetterExchange: 'dlx',
+      allowPrivateHosts: false,
     });
     expect(describeBroker(settings)).not.toContain('p:w');
   });
@@ -41,6 +42,7 @@ describe('brokerSettings', () => {
       topic: 't',
       groupId: 'hookrail-source-S1',
       ssl: false,
+      allowPrivateHosts: false,
     });
     const scram = brokerSettings('S1', {
       type: 'kafka',
@@ -62,6 +64,24 @@ describe('brokerSettings', () => {
     expect(plain.settings).toMatchObject({ sasl: { mechanism: 'plain' } });
     const sha256 = brokerSettings('S1', { type: 'kafka', kafka: { ...base, auth: { type: 'scram' } } });
     expect(sha256.settings).toMatchObject({ sasl: { mechanism: 'scram-sha-256' } });
+  });
+
+  it('takes from the environment whether private hosts are allowed, and which Kafka is its own', () => {
+    const env = brokerEnvironment(
+      { brokers: { allowPrivateHosts: true }, kafka: { topicPrefix: 'hookrail' } },
+      'cluster-1',
+    );
+    expect(
+      brokerSettings('S1', { type: 'kafka', kafka: { brokers: ['k:9092'], topic_name: 't' } }, env).settings,
+    ).toMatchObject({
+      allowPrivateHosts: true,
+      ownKafka: { clusterId: 'cluster-1', topicPrefix: 'hookrail' },
+    });
+    expect(
+      brokerSettings('S1', { type: 'amqp', amqp: { host: 'h', queue: 'q' } }, env).settings,
+    ).toMatchObject({
+      allowPrivateHosts: true,
+    });
   });
 
   it('takes the SQS endpoint and Pub/Sub emulator from the environment', () => {

@@ -10,6 +10,8 @@ export interface AmqpSettings {
   queue: string;
   bind?: { exchange: string; routingKey: string };
   deadLetterExchange?: string;
+  /** Private, loopback and link-local hosts allowed (outbound-guard.ts). */
+  allowPrivateHosts: boolean;
 }
 
 export interface KafkaSettings {
@@ -19,6 +21,15 @@ export interface KafkaSettings {
   groupId: string;
   ssl: boolean;
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** Private, loopback and link-local hosts allowed (outbound-guard.ts). */
+  allowPrivateHosts: boolean;
+  /** Hookrail's own cluster, whose topics and groups a source may not use. */
+  ownKafka?: OwnKafka;
+}
+
+export interface OwnKafka {
+  clusterId: string;
+  topicPrefix: string;
 }
 
 export interface SqsSettings {
@@ -42,10 +53,14 @@ export interface GoogleSettings {
 
 export type BrokerSettings = AmqpSettings | KafkaSettings | SqsSettings | GoogleSettings;
 
-/** Where this deployment's brokers are, beyond what each source says (local mode). */
+/** What the deployment decides, beyond what each source says. */
 export interface BrokerEnvironment {
+  /** Where this deployment's SQS and Pub/Sub are (local mode, compatible servers). */
   sqsEndpoint?: string;
   pubsubEmulatorHost?: string;
+  /** Sources may connect to private, loopback and link-local hosts (internal brokers). */
+  allowPrivateHosts?: boolean;
+  ownKafka?: OwnKafka;
 }
 
 export interface SourceBrokerConfig {
@@ -101,6 +116,7 @@ export function brokerSettings(
           queue: need('queue'),
           ...(bind?.exchange ? { bind: { exchange: bind.exchange, routingKey: bind.routingKey ?? '' } } : {}),
           ...(text(sub.deadLetterExchange) ? { deadLetterExchange: text(sub.deadLetterExchange) } : {}),
+          allowPrivateHosts: env.allowPrivateHosts === true,
         },
       };
     }
@@ -127,6 +143,8 @@ export function brokerSettings(
           groupId: text(sub.consumer_group_id) || `hookrail-source-${sourceId}`,
           ssl: auth?.tls === true,
           ...(sasl ? { sasl } : {}),
+          allowPrivateHosts: env.allowPrivateHosts === true,
+          ...(env.ownKafka ? { ownKafka: env.ownKafka } : {}),
         },
       };
     }
@@ -179,4 +197,20 @@ export function describeBroker(s: BrokerSettings): string {
     case 'google':
       return `projects/${s.projectId}/subscriptions/${s.subscriptionId}`;
   }
+}
+
+/** The environment of a service's broker sources: its settings and its own Kafka cluster's id. */
+export function brokerEnvironment(
+  config: {
+    brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string; allowPrivateHosts: boolean };
+    kafka: { topicPrefix: string };
+  },
+  ownClusterId: string,
+): BrokerEnvironment {
+  return {
+    sqsEndpoint: config.brokers.sqsEndpoint,
+    pubsubEmulatorHost: config.brokers.pubsubEmulatorHost,
+    allowPrivateHosts: config.brokers.allowPrivateHosts,
+    ownKafka: { clusterId: ownClusterId, topicPrefix: config.kafka.topicPrefix },
+  };
 }

@@ -46,6 +46,7 @@ export class Bus {
   private producer?: Producer;
   private publisher?: BatchingPublisher;
   private connecting?: Promise<Publisher>;
+  private cluster?: Promise<string>;
   private readonly consumers: { consumer: Consumer; running: RunningConsumer }[] = [];
 
   constructor(
@@ -250,6 +251,22 @@ export class Bus {
     } finally {
       await admin.disconnect();
     }
+  }
+
+  /** The id of the cluster this bus talks to (asked once per process). */
+  clusterId(): Promise<string> {
+    this.cluster ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      try {
+        return (await admin.describeCluster()).clusterId;
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    })();
+    // A failed ask is asked again next time.
+    this.cluster.catch(() => (this.cluster = undefined));
+    return this.cluster;
   }
 
   /** Kafka answers a metadata request within `timeoutMs` (no retries: readiness must answer fast). */

@@ -60,7 +60,11 @@ export interface HookrailConfig {
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
   urls: { gatewayPublic: string; ingestPublic: string };
-  brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string };
+  /**
+   * Broker sources: where this deployment's SQS and Pub/Sub are, and whether sources may connect
+   * to private, loopback and link-local hosts (otherwise refused like webhooks to them).
+   */
+  brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string; allowPrivateHosts: boolean };
   smtp: { url?: string; from: string };
   /**
    * Requests per window and client (0: unlimited), counted by each replica on its own: API keys
@@ -121,6 +125,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     brokers: {
       sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),
       pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
+      allowPrivateHosts: bool(env, 'HOOKRAIL_ALLOW_PRIVATE_BROKERS', false),
     },
     rateLimits: {
       windowMs: int(env, 'HOOKRAIL_RATE_LIMIT_WINDOW_MS', 60_000, { min: 1000, max: 3_600_000 }),

@@ -24,6 +24,7 @@ export function testConfig(service: ServiceName, env: Record<string, string> = {
     HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
     HOOKRAIL_KAFKA_PARTITIONS: '3',
     HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+    HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true',
     HOOKRAIL_ADMIN_KEY: 'hr_admin.test-admin-key-0123456789',
     // The test database is shared by every test file: no background purge or retention sweep
     // unless a test asks for it.

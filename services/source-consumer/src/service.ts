@@ -1,4 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
+import { brokerEnvironment } from '@hookrail/brokers';
 import { PublishGuard, type ConfigMessage } from '@hookrail/bus';
 import { backoffMs } from '@hookrail/retry';
 import { SecretBox } from '@hookrail/domain';
@@ -39,10 +40,7 @@ export function definition(
         metrics,
         logger,
         box: new SecretBox(config.security.encryptionKey),
-        env: {
-          sqsEndpoint: config.brokers.sqsEndpoint,
-          pubsubEmulatorHost: config.brokers.pubsubEmulatorHost,
-        },
+        env: brokerEnvironment(config, await bus.clusterId()),
         instanceId: config.instanceId,
         acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
       });
