@@ -28,6 +28,8 @@ export type Kind = 'amqp' | 'sqs' | 'google' | 'kafka';
 export const BROKER_ENV = {
   HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
   PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
+  // The local servers listen on loopback.
+  HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true',
 };
 
 /** The `pub_sub` object of the API for a queue/topic/subscription name on the local servers. */
