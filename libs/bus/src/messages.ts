@@ -1,4 +1,4 @@
-import type { ProjectId } from '@hookrail/domain';
+import type { DeadLetter, ProjectId } from '@hookrail/domain';
 /**
  * Message shapes on the Kafka topics. Messages carry ids and the facts a consumer needs; MongoDB
  * holds the queryable record. Two messages carry payloads, because Kafka holds them durably before
@@ -119,25 +119,5 @@ export interface ConfigMessage {
   op: 'created' | 'updated' | 'deleted';
 }
 
-/**
- * A message a consumer gave up on (`<prefix>.dlq.<topic>`): the original bytes, where they came
- * from and why they failed. Re-driving publishes `value` with `key` and `headers` to `topic` again.
- */
-export interface DeadLetterMessage {
-  /** The original topic's full name. */
-  topic: string;
-  partition: number;
-  offset: string;
-  /** The consumer group that failed it (without the topic prefix). */
-  group: string;
-  key: string | null;
-  /** The original message value as text (null for a tombstone). */
-  value: string | null;
-  headers: Record<string, string>;
-  error: string;
-  error_name: string;
-  /** False: the failure says retrying cannot help; true: it kept failing after every attempt. */
-  retriable: boolean;
-  attempts: number;
-  failed_at: string;
-}
+/** A message a consumer gave up on, as its dead-letter topic carries it. */
+export type DeadLetterMessage = DeadLetter;

@@ -1,26 +1,14 @@
 import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
+import type { DeadLetter } from '@hookrail/domain';
 
 /**
  * A message a Kafka consumer gave up on (libs/bus), recorded for the admin API. Platform-level:
  * a dead letter belongs to a topic, not to a project (its message may not even parse), so only the
  * admin key reads these.
  */
-/** What the consumer knows when it dead-letters a message (libs/bus DeadLetterMessage fits). */
-export interface DeadLetterRecord {
-  topic: string;
-  partition: number;
-  offset: string;
-  group: string;
-  key: string | null;
-  value: string | null;
-  headers: Record<string, string>;
-  error: string;
-  error_name: string;
-  retriable: boolean;
-  attempts: number;
-  failed_at: string;
-}
+/** What the consumer knows when it dead-letters a message. */
+export type DeadLetterRecord = DeadLetter;
 
 export interface DeadLetterDoc extends Omit<DeadLetterRecord, 'failed_at'> {
   /** `<topic>:<partition>:<offset>`: a message dead-lettered again (redelivered) is one record. */
