@@ -1,16 +1,15 @@
 import type { Producer, TopicMessages as KafkaTopicMessages } from 'kafkajs';
 import { injectTraceHeaders } from '@hookrail/telemetry';
-import { DomainError, UnavailableError } from '@hookrail/domain';
+import { Coalescer, DomainError, UnavailableError } from '@hookrail/domain';
 import { encodeMessage } from './codec';
 import { TOPICS, topicName, type MessageOf, type TopicKey } from './topics';
 
-interface Pending {
+/** One message on its way to Kafka. */
+interface Outgoing {
   topic: string;
   key: string;
   value: Buffer;
   headers: Record<string, string | Buffer | undefined>;
-  resolve: () => void;
-  reject: (err: unknown) => void;
 }
 
 export interface Publisher {
@@ -46,11 +45,9 @@ const DEFAULT_LIMITS: BatchLimits = {
 };
 
 export class BatchingPublisher implements Publisher {
-  private queue: Pending[] = [];
-  private queuedBytes = 0;
-  private scheduled = false;
-  private inFlight = new Set<Promise<void>>();
   private readonly limits: BatchLimits;
+  /** Group commit of produce requests, within the count and byte limits (libs/domain Coalescer). */
+  private readonly requests: Coalescer<Outgoing>;
 
   constructor(
     private readonly producer: Producer,
@@ -58,6 +55,15 @@ export class BatchingPublisher implements Publisher {
     limits: Partial<BatchLimits> = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.requests = new Coalescer(
+      (batch) => this.send(batch),
+      this.limits.maxBatch,
+      this.limits.maxInFlight,
+      {
+        of: (m) => m.value.length,
+        max: this.limits.maxBatchBytes,
+      },
+    );
   }
 
   publish<K extends TopicKey>(
@@ -77,88 +83,35 @@ export class BatchingPublisher implements Publisher {
         ),
       );
     const traceHeaders = injectTraceHeaders({ ...headers });
-    const all = messages.map(
-      (message, i) =>
-        new Promise<void>((resolve, reject) => {
-          this.queue.push({
-            topic: name,
-            key: TOPICS[topic].key(message as never),
-            value: values[i],
-            headers: traceHeaders,
-            resolve,
-            reject,
-          });
-          this.queuedBytes += values[i].length;
+    return Promise.all(
+      messages.map((message, i) =>
+        this.requests.submit({
+          topic: name,
+          key: TOPICS[topic].key(message as never),
+          value: values[i],
+          headers: traceHeaders,
         }),
-    );
-    this.schedule();
-    return Promise.all(all).then(() => undefined);
+      ),
+    ).then(() => undefined);
   }
 
-  /** Waits for every produce request already handed to Kafka. */
-  async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight.size > 0) {
-      if (this.queue.length > 0) this.flush(true);
-      await Promise.allSettled([...this.inFlight]);
-    }
+  /** Waits for every message already published to be acknowledged (or failed). */
+  drain(): Promise<void> {
+    return this.requests.drain();
   }
 
-  /**
-   * Group commit: idle, what is queued goes out on the next turn (low latency); with the produce
-   * requests in flight at their limit, messages gather until one completes and go out together
-   * (fewer, larger requests as the rate rises).
-   */
-  private schedule(): void {
-    if (this.queue.length === 0 || this.inFlight.size >= this.limits.maxInFlight) return;
-    if (this.queue.length >= this.limits.maxBatch || this.queuedBytes >= this.limits.maxBatchBytes)
-      return this.flush();
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
-  }
-
-  /** Sends what is queued, in produce requests within the count, byte and in-flight limits. */
-  private flush(force = false): void {
-    this.scheduled = false;
-    while (this.queue.length > 0 && (force || this.inFlight.size < this.limits.maxInFlight)) {
-      let bytes = 0;
-      let n = 0;
-      while (
-        n < this.queue.length &&
-        n < this.limits.maxBatch &&
-        (n === 0 || bytes + this.queue[n].value.length <= this.limits.maxBatchBytes)
-      ) {
-        bytes += this.queue[n].value.length;
-        n++;
-      }
-      this.queuedBytes -= bytes;
-      this.send(this.queue.splice(0, n));
-    }
-  }
-
-  private send(batch: Pending[]): void {
+  /** One produce request for the batch, grouped by topic; a failure is retriable for every caller. */
+  private async send(batch: Outgoing[]): Promise<void> {
     const byTopic = new Map<string, KafkaTopicMessages>();
-    for (const p of batch) {
-      let t = byTopic.get(p.topic);
-      if (!t) byTopic.set(p.topic, (t = { topic: p.topic, messages: [] }));
-      t.messages.push({ key: p.key, value: p.value, headers: p.headers });
+    for (const m of batch) {
+      let t = byTopic.get(m.topic);
+      if (!t) byTopic.set(m.topic, (t = { topic: m.topic, messages: [] }));
+      t.messages.push({ key: m.key, value: m.value, headers: m.headers });
     }
-    const sent = this.producer
-      .sendBatch({ acks: -1, topicMessages: [...byTopic.values()] })
-      .then(
-        () => batch.forEach((p) => p.resolve()),
-        (err: unknown) => {
-          const wrapped = new UnavailableError(
-            `kafka did not acknowledge the message: ${(err as Error)?.message}`,
-            err,
-          );
-          batch.forEach((p) => p.reject(wrapped));
-        },
-      )
-      .finally(() => {
-        this.inFlight.delete(sent);
-        this.schedule();
-      });
-    this.inFlight.add(sent);
+    try {
+      await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic.values()] });
+    } catch (err) {
+      throw new UnavailableError(`kafka did not acknowledge the message: ${(err as Error)?.message}`, err);
+    }
   }
 }

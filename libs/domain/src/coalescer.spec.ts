@@ -59,4 +59,29 @@ describe('Coalescer (group commit)', () => {
       'rejected',
     ]);
   });
+
+  it('keeps each write within the weight bound, an item heavier than it alone', async () => {
+    const writes: number[][] = [];
+    const c = new Coalescer<number>(async (items) => void writes.push(items), 500, 4, {
+      of: (n) => n,
+      max: 10,
+    });
+    await Promise.all([4, 5, 3, 12, 2].map((n) => c.submit(n)));
+    expect(writes).toEqual([[4, 5], [3], [12], [2]]);
+  });
+
+  it('drains: resolves once every submitted item is written', async () => {
+    const release: (() => void)[] = [];
+    const c = new Coalescer<number>((_items) => new Promise<void>((r) => release.push(r)), 500, 1);
+    const written = [c.submit(1), c.submit(2)];
+    let drained = false;
+    const drain = c.drain().then(() => (drained = true));
+    await tick();
+    expect(drained).toBe(false);
+    release.shift()!();
+    await Promise.all(written);
+    await drain;
+    expect(drained).toBe(true);
+    await expect(c.drain()).resolves.toBeUndefined();
+  });
 });

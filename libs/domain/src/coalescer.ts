@@ -1,20 +1,29 @@
+/** An optional bound on a write's size besides its item count (e.g. bytes of a produce request). */
+export interface BatchWeight<T> {
+  of(item: T): number;
+  /** A write carries at most this much weight; an item heavier on its own is written alone. */
+  max: number;
+}
+
 /**
  * Group commit: gathers items submitted while earlier writes are in flight (many handlers of
- * Kafka batches run at once) into writes of up to `maxBatch` items, at most `maxInFlight` at a
- * time. Idle, an item is written on the next event-loop turn; busy, batches grow with the load,
- * so round trips per item fall as the rate rises. Every caller waits for the write that carried
- * its item, so an offset is committed only after its own item is durable. A write may return one
- * result per item (in order); the caller gets its own.
+ * Kafka batches run at once) into writes of up to `maxBatch` items (and `weight.max`), at most
+ * `maxInFlight` at a time. Idle, an item is written on the next event-loop turn; busy, batches grow
+ * with the load, so round trips per item fall as the rate rises. Every caller waits for the write
+ * that carried its item, so an offset is committed only after its own item is durable. A write may
+ * return one result per item (in order); the caller gets its own.
  */
 export class Coalescer<T, R = void> {
   private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
   private scheduled = false;
   private inFlight = 0;
+  private idle: (() => void)[] = [];
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[] | void>,
     private readonly maxBatch = 500,
     private readonly maxInFlight = 2,
+    private readonly weight?: BatchWeight<T>,
   ) {}
 
   submit(item: T): Promise<R> {
@@ -22,6 +31,12 @@ export class Coalescer<T, R = void> {
       this.queue.push({ item, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** Resolves once everything submitted so far is written (or failed). */
+  drain(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private schedule(): void {
@@ -33,7 +48,7 @@ export class Coalescer<T, R = void> {
   private flush(): void {
     this.scheduled = false;
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      const batch = this.queue.splice(0, this.maxBatch);
+      const batch = this.queue.splice(0, this.batchLength());
       this.inFlight++;
       this.write(batch.map((b) => b.item))
         .then(
@@ -43,7 +58,23 @@ export class Coalescer<T, R = void> {
         .finally(() => {
           this.inFlight--;
           this.schedule();
+          if (this.queue.length === 0 && this.inFlight === 0) this.idle.splice(0).forEach((r) => r());
         });
     }
+  }
+
+  /** How many queued items the next write takes: within the count and the weight bounds. */
+  private batchLength(): number {
+    const limit = Math.min(this.queue.length, this.maxBatch);
+    if (!this.weight) return limit;
+    let n = 0;
+    let total = 0;
+    while (n < limit) {
+      const w = this.weight.of(this.queue[n].item);
+      if (n > 0 && total + w > this.weight.max) break;
+      total += w;
+      n++;
+    }
+    return n;
   }
 }
