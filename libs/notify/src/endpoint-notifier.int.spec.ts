@@ -1,3 +1,4 @@
+import { HttpClient } from '@hookrail/delivery';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createLogger } from '@hookrail/telemetry';
@@ -61,7 +62,7 @@ describe('EndpointNotifier', () => {
   it('e-mails support_email and posts to slack_webhook_url when an endpoint is disabled', async () => {
     const notifier = new EndpointNotifier({
       email,
-      slack: new SlackSender({ allowPrivateTargets: true }),
+      slack: new SlackSender(new HttpClient({ allowPrivateTargets: true })),
       logger,
     });
     const out = await notifier.notify(
@@ -80,7 +81,10 @@ describe('EndpointNotifier', () => {
   });
 
   it('skips channels that are not configured', async () => {
-    const notifier = new EndpointNotifier({ slack: new SlackSender({ allowPrivateTargets: true }), logger });
+    const notifier = new EndpointNotifier({
+      slack: new SlackSender(new HttpClient({ allowPrivateTargets: true })),
+      logger,
+    });
     const out = await notifier.notify(endpoint, { kind: 'alert', failures: 3, threshold: '1h' });
     expect(out).toEqual({ email: 'not_configured', slack: 'not_configured' });
   });
@@ -88,7 +92,7 @@ describe('EndpointNotifier', () => {
   it('reports a failing channel without throwing, and still uses the other', async () => {
     const notifier = new EndpointNotifier({
       email: new EmailSender('smtp://127.0.0.1:1', 'hookrail@test.local'),
-      slack: new SlackSender({ allowPrivateTargets: true }),
+      slack: new SlackSender(new HttpClient({ allowPrivateTargets: true })),
       logger,
     });
     const before = slackHook.count();
@@ -101,7 +105,10 @@ describe('EndpointNotifier', () => {
   });
 
   it('refuses a Slack webhook on a private address unless the instance allows private targets', async () => {
-    const notifier = new EndpointNotifier({ slack: new SlackSender({ allowPrivateTargets: false }), logger });
+    const notifier = new EndpointNotifier({
+      slack: new SlackSender(new HttpClient({ allowPrivateTargets: false })),
+      logger,
+    });
     const before = slackHook.count();
     const out = await notifier.notify(
       { ...endpoint, support_email: null, slack_webhook_url: slackHook.url },

@@ -45,6 +45,7 @@ export function definition(
       };
       const health = createEndpointHealth({
         config,
+        http,
         store,
         publisher,
         logger,

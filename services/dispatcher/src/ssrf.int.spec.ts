@@ -110,7 +110,7 @@ describe('outbound safety beyond webhooks', () => {
 
   it('refuses Slack alert webhooks on private addresses', async () => {
     const r = await receiver();
-    const slack = new SlackSender({ allowPrivateTargets: false, timeoutMs: 2000 });
+    const slack = new SlackSender(guarded, { timeoutMs: 2000 });
     const port = new URL(r.url).port;
     for (const url of [
       `http://localhost:${port}/hook`,
@@ -145,7 +145,7 @@ describe('outbound safety beyond webhooks', () => {
       { http: open },
     );
     expect(token.success).toBe(false);
-    const slack = new SlackSender({ allowPrivateTargets: true, timeoutMs: 2000 });
+    const slack = new SlackSender(open, { timeoutMs: 2000 });
     await expect(slack.send(`${redirecting.url}/slack`, notice)).rejects.toThrow();
     expect(redirecting.requests.length).toBeGreaterThanOrEqual(3);
     expect(target.requests).toHaveLength(0);
