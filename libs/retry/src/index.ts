@@ -1,2 +1,3 @@
 export * from './policy';
 export * from './backoff';
+export * from './scheduler';

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { matchEventType, matchFilter, type Filter } from '@hookrail/filters';
 
-/** Where an event goes (libs/bus EventTarget, restated so this lib stays free of the bus). */
+/** Where an event goes (libs/bus EventTarget, restated so the matching rules stay free of the bus). */
 export type RoutingTarget =
   | { mode: 'source' }
   | { mode: 'single'; endpoint_id: string }

@@ -1,6 +1,5 @@
 import { isId } from '@hookrail/domain';
 import { deliveryId } from './delivery-id';
-import { eventStatusFrom } from './event-status';
 import { matchSubscriptions, type RoutableSubscription } from './match-subscriptions';
 
 const sub = (
@@ -91,13 +90,5 @@ describe('routing rules', () => {
   it('never yields one subscription twice', () => {
     const s = sub('1');
     expect(matchSubscriptions(event({ target: { mode: 'broadcast' } }), [s, s])).toHaveLength(1);
-  });
-
-  it('derives the event status from its deliveries', () => {
-    expect(eventStatusFrom([])).toBe('Failure');
-    expect(eventStatusFrom(['Success', 'Scheduled'])).toBe('Processing');
-    expect(eventStatusFrom(['Success', 'Retry'])).toBe('Retry');
-    expect(eventStatusFrom(['Success', 'Success'])).toBe('Success');
-    expect(eventStatusFrom(['Success', 'Discarded'])).toBe('Failure');
   });
 });

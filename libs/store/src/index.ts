@@ -29,6 +29,7 @@ export type { SubscriptionListFilter, SubscriptionRepository } from './subscript
 export type { PortalLinkDoc } from './portal-links/portal-link.schema';
 export type { PortalLinkListFilter, PortalLinkRepository } from './portal-links/portal-link.repository';
 export type { EventDoc, EventStatus } from './events/event.schema';
+export { eventStatusFrom } from './events/event-status';
 export type { EventListFilter, EventRepository, IdempotencyClaim } from './events/event.repository';
 export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/delivery.schema';
 export type { DeliveryListFilter, DeliveryRepository } from './deliveries/delivery.repository';

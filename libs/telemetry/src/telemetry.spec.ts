@@ -1,7 +1,16 @@
 import { Writable } from 'node:stream';
 import { createLogger } from './logger';
 import { Metrics } from './metrics';
-import { currentTraceId, extractTraceContext, injectTraceHeaders, startTracing, withSpan } from './tracing';
+import {
+  currentTraceId,
+  extractTraceContext,
+  injectTraceHeaders,
+  outsideAnyTrace,
+  startTracing,
+  traceContextOf,
+  withinStoredTrace,
+  withSpan,
+} from './tracing';
 
 function lines(): { stream: Writable; read: () => Record<string, unknown>[] } {
   const out: string[] = [];
@@ -84,6 +93,27 @@ describe('tracing', () => {
     const b = await withSpan('b', { parent: extractTraceContext({}) }, async () => currentTraceId());
     expect(a).toMatch(/^[0-9a-f]{32}$/);
     expect(b).not.toBe(a);
+  });
+
+  it('a stored trace context is continued later, even from inside an unrelated trace', async () => {
+    const received = { traceparent: Buffer.from('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') };
+    const stored = traceContextOf({ ...received, tracestate: ['vendor=1'] });
+    expect(stored).toEqual({
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      tracestate: 'vendor=1',
+    });
+    const headers: Record<string, string | Buffer | undefined> = {};
+    await withSpan('unrelated', {}, async () => withinStoredTrace(stored, () => injectTraceHeaders(headers)));
+    expect(headers).toEqual(stored);
+  });
+
+  it('without a stored trace context, work runs outside the calling trace', async () => {
+    expect(traceContextOf({})).toEqual({});
+    const headers: Record<string, string | Buffer | undefined> = {};
+    await withSpan('unrelated', {}, async () => withinStoredTrace({}, () => injectTraceHeaders(headers)));
+    expect(headers).toEqual({});
+    const detached = await withSpan('caller', {}, async () => outsideAnyTrace(() => currentTraceId()));
+    expect(detached).toBeUndefined();
   });
 
   it('rethrows what the spanned work throws', async () => {

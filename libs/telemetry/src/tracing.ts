@@ -1,6 +1,7 @@
 import {
   context,
   propagation,
+  ROOT_CONTEXT,
   trace,
   SpanKind,
   SpanStatusCode,
@@ -87,6 +88,44 @@ export function injectTraceHeaders(headers: Carrier, ctx: Context = context.acti
 /** Reads a trace context from message headers. */
 export function extractTraceContext(headers: Carrier | undefined): Context {
   return propagation.extract(context.active(), headers ?? {}, getter);
+}
+
+type HeaderValue = string | Buffer | (string | Buffer)[] | undefined;
+
+/** A trace context kept beside work that continues later (a scheduled retry). */
+export interface StoredTraceContext {
+  traceparent?: string | null;
+  tracestate?: string | null;
+}
+
+/** The W3C trace context (traceparent, tracestate) message headers carry, to store with the work. */
+export function traceContextOf(headers: Readonly<Record<string, HeaderValue>> | undefined): {
+  traceparent?: string;
+  tracestate?: string;
+} {
+  const text = (v: HeaderValue) => (Array.isArray(v) ? v[0] : v)?.toString();
+  const traceparent = text(headers?.traceparent);
+  const tracestate = text(headers?.tracestate);
+  return { ...(traceparent ? { traceparent } : {}), ...(tracestate ? { tracestate } : {}) };
+}
+
+/**
+ * Runs `fn` in a stored trace context, so what it publishes continues that trace. Without one it
+ * runs in a new trace, never in the caller's: a timer inherits the context of whatever armed it.
+ */
+export function withinStoredTrace<T>(stored: StoredTraceContext, fn: () => T): T {
+  const carrier: Carrier = {};
+  if (stored.traceparent) carrier.traceparent = stored.traceparent;
+  if (stored.tracestate) carrier.tracestate = stored.tracestate;
+  return context.with(propagation.extract(ROOT_CONTEXT, carrier, getter), fn);
+}
+
+/**
+ * Runs `fn` outside any trace: a timer or callback it sets up does not carry the caller's
+ * context into work that belongs to other traces.
+ */
+export function outsideAnyTrace<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
 }
 
 export type SpanAttributes = Record<string, string | number | boolean>;

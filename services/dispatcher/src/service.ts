@@ -4,7 +4,7 @@ import { SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
 import { FunctionPool } from '@hookrail/functions';
-import { createRouter } from './router/route-event';
+import { createRouter } from '@hookrail/routing';
 import { createEndpointHealth } from './health';
 import { createSender } from './sender/send-delivery';
 import { endpointStatusGate } from './sender/endpoint-status.gate';

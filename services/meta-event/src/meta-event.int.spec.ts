@@ -15,7 +15,7 @@ import {
   waitFor,
   type Receiver,
 } from '@hookrail/testkit';
-import { handleMetaMessage } from './handle-meta-message';
+import { handleMetaMessage } from '@hookrail/notify';
 import { definition } from './service';
 
 const SECRET = 'meta-secret-0123456789';

@@ -2,7 +2,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { HttpClient } from '@hookrail/delivery';
 import { SecretBox } from '@hookrail/domain';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { handleMetaMessage } from './handle-meta-message';
+import { handleMetaMessage } from '@hookrail/notify';
 
 /**
  * The meta-event service: consumes `meta`, records each meta event, sends it to the project's meta

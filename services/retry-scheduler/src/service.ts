@@ -1,7 +1,9 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { startHousekeeping } from '@hookrail/operations';
+import { Scheduler, type SchedulerOptions } from '@hookrail/retry';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { Scheduler, type SchedulerOptions } from './scheduler';
+import { traceContextOf } from '@hookrail/telemetry';
+import { fireDue } from './fire-due';
 
 /**
  * The retry-scheduler: consumes `retries`, keeps each entry durably in MongoDB and fires it to
@@ -15,7 +17,7 @@ export function definition(
     config,
     async start({ bus, store, publisher, logger, metrics }) {
       const scheduler = new Scheduler(
-        { store, publisher, logger, metrics },
+        { store, fire: fireDue(publisher), logger, metrics },
         { ...opts, shardPrefix: config.kafka.topicPrefix },
       );
       scheduler.start();
@@ -23,7 +25,7 @@ export function definition(
       const housekeeping = startHousekeeping({ store, logger }, config.housekeeping.intervalMs);
       await bus.consume('retry-scheduler', {
         topic: 'retries',
-        handle: (message, ctx) => scheduler.accept(message, ctx.partition),
+        handle: (message, ctx) => scheduler.accept(message, ctx.partition, traceContextOf(ctx.headers)),
         // Entries are written in bulk: many messages per partition at once, one insert per tick.
         concurrency: 500,
         partitionsConcurrently: config.kafka.partitions,

@@ -1,6 +1,14 @@
-import { derivedStatus } from './event-status';
+import { derivedStatus, eventStatusFrom } from './event-status';
 
 describe('derived event status', () => {
+  it('derives the event status from its deliveries', () => {
+    expect(eventStatusFrom([])).toBe('Failure');
+    expect(eventStatusFrom(['Success', 'Scheduled'])).toBe('Processing');
+    expect(eventStatusFrom(['Success', 'Retry'])).toBe('Retry');
+    expect(eventStatusFrom(['Success', 'Success'])).toBe('Success');
+    expect(eventStatusFrom(['Success', 'Discarded'])).toBe('Failure');
+  });
+
   it('keeps a status routing decided (no delivery to wait for)', () => {
     expect(derivedStatus({ status: 'Failure', delivery_count: 0 }, [])).toBe('Failure');
     expect(derivedStatus({ status: 'Success', delivery_count: 0 }, ['Failure'])).toBe('Success');

@@ -21,6 +21,9 @@ export interface ScheduleDoc {
   meta_event_type: string | null;
   due_at: Date;
   reason: string;
+  /** W3C trace context of the work that scheduled the retry: the retry continues its trace. */
+  traceparent?: string | null;
+  tracestate?: string | null;
   created_at: Date;
 }
 
@@ -36,6 +39,8 @@ export const scheduleSchema = new Schema<ScheduleDoc>(
     meta_event_type: { type: String, default: null },
     due_at: { type: Date, required: true },
     reason: { type: String, default: 'failed' },
+    traceparent: { type: String, default: null },
+    tracestate: { type: String, default: null },
     created_at: { type: Date, required: true },
   },
   { collection: 'schedules', versionKey: false, _id: false },

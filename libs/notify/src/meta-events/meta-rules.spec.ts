@@ -1,4 +1,4 @@
-import { decideRetry } from '@hookrail/retry';
+import { decideAttemptOutcome } from '@hookrail/delivery';
 import { initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
 
 describe('meta event rules', () => {
@@ -23,11 +23,15 @@ describe('meta event rules', () => {
     });
   });
 
-  it('retries with the snapshotted linear strategy and gives up after retry_limit retries', () => {
-    const md = initialMetadata('{}', { type: 'linear', duration: 100, retry_count: 2 });
-    expect(decideRetry(policyOf(md), 0)).toEqual({ kind: 'retry', delaySeconds: 100 });
-    expect(decideRetry(policyOf(md), 1)).toEqual({ kind: 'retry', delaySeconds: 100 });
-    expect(decideRetry(policyOf(md), 2)).toEqual({ kind: 'give_up' });
+  it('decides a send like a delivery attempt: retries with the snapshotted strategy, then fails', () => {
+    const policy = policyOf(initialMetadata('{}', { type: 'linear', duration: 100, retry_count: 2 }));
+    const failed = { kind: 'response' as const, status: 500, headers: {}, body: '', latencyMs: 1 };
+    const after = (retriesUsed: number, result = failed) =>
+      decideAttemptOutcome({ result, mode: 'at_least_once', policy, retriesUsed });
+    expect(after(0)).toEqual({ status: 'Retry', delaySeconds: 100, reason: 'endpoint answered 500' });
+    expect(after(1)).toMatchObject({ status: 'Retry', delaySeconds: 100 });
+    expect(after(2)).toEqual({ status: 'Failure', reason: 'endpoint answered 500 (retries exhausted)' });
+    expect(after(0, { ...failed, status: 204 })).toEqual({ status: 'Success' });
   });
 
   it('lets a stale duplicate never resend a finished meta event', () => {

@@ -1,7 +1,6 @@
 import type { MessageContext, MetaEventType, MetaMessage, Publisher } from '@hookrail/bus';
-import type { HttpClient } from '@hookrail/delivery';
+import { decideAttemptOutcome, type HttpClient } from '@hookrail/delivery';
 import { idFrom, toTimestamp, type SecretBox } from '@hookrail/domain';
-import { decideRetry, parseRetryAfter } from '@hookrail/retry';
 import { metaEventDestination } from '@hookrail/routing';
 import type { MetaEventDoc, MetaEventStatus, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -62,53 +61,52 @@ export async function handleMetaMessage(
 
   await deps.store.metaEvents.update(projectId, doc._id, { status: 'Processing' });
   const started = performance.now();
-  const result = await sendMetaEvent(deps.http, doc, {
+  const sent = await sendMetaEvent(deps.http, doc, {
     url: decision.url,
     secret: deps.box.open(decision.secret),
     signatureHeader: project.config.signature.header,
   });
+  const num_trials = doc.metadata.num_trials + 1;
+  // The same rule as a delivery attempt's (always at least once): 2xx succeeds, otherwise the
+  // snapshotted strategy retries, honouring a longer Retry-After on 429/503.
+  const outcome = decideAttemptOutcome({
+    result: sent.result,
+    mode: 'at_least_once',
+    policy: policyOf(doc.metadata),
+    retriesUsed: num_trials - 1,
+    now: deps.now().getTime(),
+  });
   sendDuration(deps.metrics).observe(
-    { outcome: result.ok ? 'success' : 'failure' },
+    { outcome: outcome.status === 'Success' ? 'success' : 'failure' },
     (performance.now() - started) / 1000,
   );
-  const num_trials = doc.metadata.num_trials + 1;
   const metadata = { ...doc.metadata, num_trials, next_send_time: null as Date | null };
-  let status: MetaEventStatus;
-  if (result.ok) {
-    status = 'Success';
-  } else {
-    const retry = decideRetry(policyOf(doc.metadata), num_trials - 1, {
-      retryAfterSeconds: parseRetryAfter(result.retryAfter),
-    });
-    if (retry.kind === 'retry') {
-      status = 'Retry';
-      metadata.next_send_time = new Date(deps.now().getTime() + retry.delaySeconds * 1000);
-      // Scheduled before the record says Retry: a crash in between means one extra send, never none.
-      await deps.publisher.publish('retries', [
-        {
-          delivery_id: doc._id,
-          project_id: projectId,
-          // The topic requires it; for kind `meta` it carries the meta event id (no endpoint).
-          endpoint_id: doc._id,
-          due_at: toTimestamp(metadata.next_send_time),
-          reason: 'failed',
-          kind: 'meta',
-          meta_event_type: doc.event_type as MetaEventType,
-        },
-      ]);
-    } else {
-      status = 'Failure';
-    }
+  const status: MetaEventStatus = outcome.status;
+  if (outcome.status === 'Retry') {
+    metadata.next_send_time = new Date(deps.now().getTime() + outcome.delaySeconds * 1000);
+    // Scheduled before the record says Retry: a crash in between means one extra send, never none.
+    await deps.publisher.publish('retries', [
+      {
+        delivery_id: doc._id,
+        project_id: projectId,
+        // The topic requires it; for kind `meta` it carries the meta event id (no endpoint).
+        endpoint_id: doc._id,
+        due_at: toTimestamp(metadata.next_send_time),
+        reason: 'failed',
+        kind: 'meta',
+        meta_event_type: doc.event_type as MetaEventType,
+      },
+    ]);
   }
-  await deps.store.metaEvents.update(projectId, doc._id, { status, attempt: result.attempt, metadata });
+  await deps.store.metaEvents.update(projectId, doc._id, { status, attempt: sent.attempt, metadata });
   deps.logger.info(
     {
       project_id: projectId,
       meta_event_id: doc._id,
       event_type: doc.event_type,
       status,
-      response_status: result.status,
-      error: result.error,
+      response_status: sent.result.kind === 'response' ? sent.result.status : undefined,
+      reason: outcome.status === 'Success' ? undefined : outcome.reason,
     },
     'meta event sent',
   );

@@ -7,13 +7,10 @@ const META_SIGNATURE = { hash: 'SHA256', encoding: 'hex' } as const;
 const META_TIMEOUT_MS = 10_000;
 
 export interface MetaSendResult {
-  ok: boolean;
+  /** What happened on the wire: its outcome is decided like a delivery attempt's. */
+  result: OutboundResult;
   /** The attempt as stored (`attempt` of the meta event). */
   attempt: NonNullable<MetaEventDoc['attempt']>;
-  /** Seconds from a Retry-After header on 429/503, when there was one. */
-  retryAfter?: string;
-  status?: number;
-  error?: string;
 }
 
 /** POSTs the stored payload to the project's meta event URL, signed with the meta secret. */
@@ -30,7 +27,7 @@ export async function sendMetaEvent(
     'x-hookrail-event-type': doc.event_type,
   };
   if (target.secret) headers[target.signatureHeader] = signSimple(body, target.secret, META_SIGNATURE);
-  const result: OutboundResult = await http.send({
+  const result = await http.send({
     url: target.url,
     headers,
     body,
@@ -40,8 +37,7 @@ export async function sendMetaEvent(
   const request_http_header_json = JSON.stringify(headers);
   if (result.kind === 'error')
     return {
-      ok: false,
-      error: `${result.code}: ${result.message}`,
+      result,
       attempt: {
         request_http_header_json,
         response_http_header_json: '{}',
@@ -49,9 +45,7 @@ export async function sendMetaEvent(
       },
     };
   return {
-    ok: result.status >= 200 && result.status < 300,
-    status: result.status,
-    retryAfter: result.status === 429 || result.status === 503 ? result.headers['retry-after'] : undefined,
+    result,
     attempt: {
       request_http_header_json,
       response_http_header_json: JSON.stringify(result.headers),

@@ -17,7 +17,7 @@ import {
   waitFor,
   type Receiver,
 } from '@hookrail/testkit';
-import { definition } from '../service';
+import { definition } from './service';
 import type { ProjectId } from '@hookrail/domain';
 
 describe('router: events aimed at endpoints without subscriptions, and events that reach nothing', () => {

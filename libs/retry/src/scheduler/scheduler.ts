@@ -1,9 +1,9 @@
-import type { DeliveryMessage, MetaEventType, MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
 import type { ScheduleDoc, Store } from '@hookrail/store';
-import type { Logger, Metrics } from '@hookrail/telemetry';
-import { Coalescer, errorMessage, toTimestamp, type ProjectId } from '@hookrail/domain';
-import { backoffMs } from '@hookrail/retry';
+import { outsideAnyTrace, type Logger, type Metrics } from '@hookrail/telemetry';
+import { Coalescer, errorMessage, type ProjectId } from '@hookrail/domain';
+import { backoffMs } from '../backoff';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
+import { scheduleEntry, type RetryRequest, type TraceContext } from './schedule-entry';
 
 export interface SchedulerOptions {
   /** Topic prefix: shards are `<prefix>/<partition>`, so deployments sharing a database stay apart. */
@@ -16,9 +16,13 @@ export interface SchedulerOptions {
   rescanIntervalMs?: number;
 }
 
-interface Deps {
+export interface SchedulerDeps {
   store: Store;
-  publisher: Publisher;
+  /**
+   * Sends due entries back to their topics (a delivery to `deliveries`, a meta event to `meta`);
+   * resolves once they are durable there. A rejection puts them back in the queue.
+   */
+  fire: (due: ScheduleDoc[]) => Promise<void>;
   logger: Logger;
   metrics: Metrics;
 }
@@ -30,7 +34,7 @@ const MAX_SLEEP_MS = 1000;
 
 /**
  * Keeps the due-time entries of the retries-topic partitions this replica owns in memory and fires
- * each when due: a DeliveryMessage to `deliveries` (or a MetaMessage to `meta`), then deletes it.
+ * each when due (through `deps.fire`), then deletes it.
  * MongoDB holds every entry durably before its retry message is committed; a replica that is
  * assigned a partition (start, rebalance, a crashed peer's partitions) loads that shard's entries.
  * Exclusive ownership comes from the Kafka group (see docs/decisions.md, "Retry scheduler").
@@ -57,7 +61,7 @@ export class Scheduler {
   private readonly m;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: SchedulerDeps,
     private readonly opts: SchedulerOptions,
   ) {
     this.batchSize = opts.batchSize ?? 500;
@@ -84,9 +88,12 @@ export class Scheduler {
     );
   }
 
-  /** The retries-topic handler: durable first, then queued; the offset is committed after this resolves. */
-  async accept(msg: RetryMessage, partition: number): Promise<void> {
-    const doc = await this.toDoc(msg, partition);
+  /**
+   * The retries-topic handler: durable first, then queued; the offset is committed after this
+   * resolves. `trace` is the context the retry message carried, kept so the retry continues it.
+   */
+  async accept(msg: RetryRequest, partition: number, trace?: TraceContext): Promise<void> {
+    const doc = await this.toDoc(msg, partition, trace);
     if (!doc) return;
     await this.writer.submit(doc);
     this.m.scheduled.inc({ reason: msg.reason });
@@ -121,40 +128,27 @@ export class Scheduler {
     return `${this.opts.shardPrefix}/${partition}`;
   }
 
-  private async toDoc(msg: RetryMessage, partition: number): Promise<ScheduleDoc | null> {
-    const kind = msg.kind ?? 'delivery';
-    const dueMs = Date.parse(msg.due_at);
+  private async toDoc(
+    msg: RetryRequest,
+    partition: number,
+    trace?: TraceContext,
+  ): Promise<ScheduleDoc | null> {
     const log = { delivery_id: msg.delivery_id, project_id: msg.project_id, endpoint_id: msg.endpoint_id };
-    if (Number.isNaN(dueMs)) {
-      this.deps.logger.error({ ...log, due_at: msg.due_at }, 'retry message with an invalid due_at, dropped');
+    const entry = scheduleEntry(msg, { shard: this.shard(partition), trace, now: new Date() });
+    if (entry.kind === 'invalid') {
+      this.deps.logger.error({ ...log, due_at: msg.due_at }, `${entry.reason}, dropped`);
       return null;
     }
-    let eventId = msg.event_id ?? null;
-    if (kind === 'delivery' && !eventId) {
+    const doc = entry.doc;
+    if (doc.kind === 'delivery' && !doc.event_id) {
       const delivery = await this.deps.store.deliveries.findById(msg.project_id, msg.delivery_id);
       if (!delivery) {
         this.deps.logger.error(log, 'retry message for an unknown delivery, dropped');
         return null;
       }
-      eventId = delivery.event_id;
+      doc.event_id = delivery.event_id;
     }
-    if (kind === 'meta' && !msg.meta_event_type) {
-      this.deps.logger.error(log, 'meta retry message without meta_event_type, dropped');
-      return null;
-    }
-    return {
-      _id: `${kind}:${msg.delivery_id}@${dueMs}`,
-      shard: this.shard(partition),
-      kind,
-      target_id: msg.delivery_id,
-      project_id: msg.project_id,
-      endpoint_id: msg.endpoint_id,
-      event_id: eventId,
-      meta_event_type: msg.meta_event_type ?? null,
-      due_at: new Date(dueMs),
-      reason: msg.reason,
-      created_at: new Date(),
-    };
+    return doc;
   }
 
   private enqueue(doc: ScheduleDoc): void {
@@ -198,7 +192,9 @@ export class Scheduler {
     clearTimeout(this.timer);
     const wait = Math.max(0, Math.min(delayMs, MAX_SLEEP_MS));
     this.armedFor = Date.now() + wait;
-    this.timer = setTimeout(() => void this.tick(), wait);
+    // Armed from whichever message was being handled: the timer must not carry that message's
+    // trace into the firing of other entries (each is fired in its own trace).
+    this.timer = outsideAnyTrace(() => setTimeout(() => void this.tick(), wait));
   }
 
   private async tick(): Promise<void> {
@@ -237,33 +233,8 @@ export class Scheduler {
   }
 
   private async publish(due: Entry[]): Promise<boolean> {
-    const deliveries: DeliveryMessage[] = [];
-    const metas: MetaMessage[] = [];
-    for (const { value: d } of due) {
-      if (d.kind === 'meta') {
-        metas.push({
-          project_id: d.project_id,
-          event_type: d.meta_event_type as MetaEventType,
-          meta_event_id: d.target_id,
-          data: null,
-          occurred_at: toTimestamp(new Date()),
-        });
-      } else {
-        deliveries.push({
-          delivery_id: d.target_id,
-          project_id: d.project_id,
-          endpoint_id: d.endpoint_id,
-          event_id: d.event_id as string,
-          reason: 'retry',
-          scheduled_for: toTimestamp(d.due_at),
-        });
-      }
-    }
     try {
-      await Promise.all([
-        this.deps.publisher.publish('deliveries', deliveries),
-        this.deps.publisher.publish('meta', metas),
-      ]);
+      await this.deps.fire(due.map((e) => e.value));
     } catch (err) {
       this.deps.logger.warn(
         { err: errorMessage(err), entries: due.length },

@@ -1,26 +1,22 @@
-import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
+import type { EventMessage, Publisher } from '@hookrail/bus';
 import { Coalescer, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
-  catchAllSubscriptionId,
-  deliveryId,
-  ENDPOINT_NOT_FOUND,
-  endpointsWithoutSubscription,
   eventStatusFrom,
-  explainUnrouted,
-  matchSubscriptions,
-} from '@hookrail/routing';
-import type {
-  ConfigCache,
-  DeliveryDoc,
-  EndpointEventCount,
-  EventDoc,
-  IdempotencyClaim,
-  Store,
-  SubscriptionDoc,
+  type ConfigCache,
+  type DeliveryDoc,
+  type EndpointEventCount,
+  type EventDoc,
+  type IdempotencyClaim,
+  type Store,
+  type SubscriptionDoc,
 } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { eventDocument } from './persist-event';
+import { catchAllSubscriptionId, endpointsWithoutSubscription } from '../catch-all';
+import { matchSubscriptions } from '../match-subscriptions';
+import { ENDPOINT_NOT_FOUND, explainUnrouted } from '../unrouted';
+import { firstSendMessage, plannedDelivery } from './delivery-plan';
+import { eventDocument } from './event-document';
 
 export interface RouterDeps {
   store: Store;
@@ -155,7 +151,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
 
 /**
  * The catch-all subscriptions of endpoints the event aims at that have none (rule and id in
- * libs/routing), made live on first use. The project's cached subscriptions are dropped so the
+ * catch-all.ts), made live on first use. The project's cached subscriptions are dropped so the
  * next event sees them.
  */
 async function catchAllSubscriptions(
@@ -195,30 +191,6 @@ async function catchAllSubscriptions(
   return made;
 }
 
-function firstSendMessage(m: EventMessage, d: DeliveryDoc, configVersion: string): DeliveryMessage {
-  return {
-    delivery_id: d._id,
-    project_id: m.project_id,
-    endpoint_id: d.endpoint_id,
-    event_id: m.event_id,
-    reason: 'initial',
-    first_send: {
-      subscription_id: d.subscription_id,
-      source_id: d.source_id,
-      event_type: d.event_type,
-      delivery_mode: d.delivery_mode,
-      payload: d.payload,
-      raw: m.raw,
-      forward_headers: m.forward_headers ?? {},
-      idempotency_key: m.idempotency_key ?? null,
-      siblings: Number(d.metadata.siblings ?? 1),
-      created_at: d.created_at.toISOString(),
-      config_version: configVersion,
-      headers: m.headers,
-    },
-  };
-}
-
 async function buildDelivery(
   deps: RouterDeps,
   m: EventMessage,
@@ -227,39 +199,11 @@ async function buildDelivery(
 ): Promise<DeliveryDoc | null> {
   const endpoint = await deps.config.endpoint(m.project_id, sub.endpoint_id);
   if (!endpoint) return null;
-  let status: DeliveryDoc['status'] = endpoint.status === 'inactive' ? 'Discarded' : 'Scheduled';
-  let reason: string | null = endpoint.status === 'inactive' ? 'endpoint is inactive' : null;
-  let payload: string | null = null;
-  if (sub.function && status === 'Scheduled') {
-    const r = await deps.functions.run(sub.function, data, { scope: m.project_id });
-    if (r.kind === 'ok') payload = JSON.stringify(r.value);
-    else {
-      status = 'Failure';
-      reason = `subscription function failed: ${r.message}`;
-    }
-  }
-  const now = new Date();
-  return {
-    _id: deliveryId(m.event_id, sub._id, Date.parse(m.accepted_at) || now.getTime()),
-    project_id: m.project_id,
-    event_id: m.event_id,
-    endpoint_id: endpoint._id,
-    subscription_id: sub._id,
-    source_id: m.source_id ?? null,
-    event_type: m.event_type,
-    status,
-    delivery_mode: sub.delivery_mode ?? 'at_least_once',
-    payload,
-    attempts_made: 0,
-    retries_used: 0,
-    next_attempt_at: null,
-    status_reason: reason,
-    attempts: [],
-    metadata: {},
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-  };
+  const transformed =
+    sub.function && endpoint.status !== 'inactive'
+      ? await deps.functions.run(sub.function, data, { scope: m.project_id })
+      : null;
+  return plannedDelivery(m, sub, endpoint, transformed, new Date());
 }
 
 function parseJson(raw: string): unknown {

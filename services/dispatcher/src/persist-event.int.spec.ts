@@ -1,5 +1,6 @@
 import { newId, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { EventMessage } from '@hookrail/bus';
+import { eventDocument } from '@hookrail/routing';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
 import {
@@ -11,8 +12,7 @@ import {
   uniquePrefix,
   waitFor,
 } from '@hookrail/testkit';
-import { definition } from '../service';
-import { eventDocument } from './persist-event';
+import { definition } from './service';
 
 // Events of projects that exist: those of a deleted (or never created) project are dropped.
 describe('dispatcher router persists events from Kafka', () => {

@@ -1,0 +1,1 @@
+export { handleMetaMessage, type MetaDeps, type MetaOutcome } from './handle-meta-message';
