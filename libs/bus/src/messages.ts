@@ -66,8 +66,6 @@ export interface DeliveryMessage {
   event_id: string;
   /** Why this send happens now: first try, a due retry, a manual resend. */
   reason: 'initial' | 'retry' | 'resend';
-  /** For `retry`: the due time it was scheduled for (lateness is measured against it). */
-  scheduled_for?: string;
   /** Set on the router's first send: the delivery has no document yet; everything is here. */
   first_send?: FirstSend;
 }

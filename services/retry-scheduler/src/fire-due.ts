@@ -39,6 +39,5 @@ function deliveryMessage(d: ScheduleDoc): DeliveryMessage {
     endpoint_id: d.endpoint_id,
     event_id: d.event_id as string,
     reason: 'retry',
-    scheduled_for: toTimestamp(d.due_at),
   };
 }

@@ -76,7 +76,6 @@ describe('retry-scheduler', () => {
       endpoint_id: msg.endpoint_id,
       event_id: msg.event_id,
       reason: 'retry',
-      scheduled_for: new Date(dueAt).toISOString(),
     });
     await waitFor('the entry to be deleted', async () => {
       const left = await store.schedules.countForTarget(msg.delivery_id);
