@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   const publisher = await bus.connectPublisher();
   const lateness: number[] = [];
   const seen = new Set<string>();
+  /** The due time each retry was scheduled for: lateness is measured against it. */
+  const dueAt = new Map<string, number>();
   let duplicates = 0;
   await bus.consume('bench-observer', {
     topic: 'deliveries',
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
     handle: async (m: DeliveryMessage) => {
       if (seen.has(m.delivery_id)) duplicates++;
       seen.add(m.delivery_id);
-      lateness.push(Date.now() - Date.parse(m.scheduled_for ?? ''));
+      lateness.push(Date.now() - (dueAt.get(m.delivery_id) ?? NaN));
     },
   });
   const children = Array.from({ length: Number(values.replicas) }, (_, i) => startScheduler(i));
@@ -81,12 +83,14 @@ async function main(): Promise<void> {
     const target = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + perTick);
     const batch: RetryMessage[] = [];
     for (; sent < target; sent++) {
+      const [id, due] = [newId(), Date.now() + 1000 + Math.random() * 2000];
+      dueAt.set(id, due);
       batch.push({
-        delivery_id: newId(),
+        delivery_id: id,
         project_id: PROJECT,
         endpoint_id: `ep-${sent % 200}`,
         event_id: newId(),
-        due_at: new Date(Date.now() + 1000 + Math.random() * 2000).toISOString(),
+        due_at: new Date(due).toISOString(),
         reason: 'failed',
       });
     }
