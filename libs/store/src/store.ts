@@ -4,6 +4,7 @@ import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
 import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
+import { DeliveryStatsRepository } from './delivery-stats';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
@@ -33,6 +34,7 @@ export class Store {
   readonly portalLinks: PortalLinkRepository;
   readonly events: EventRepository;
   readonly deliveries: DeliveryRepository;
+  readonly deliveryStats: DeliveryStatsRepository;
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
@@ -48,6 +50,7 @@ export class Store {
     this.portalLinks = new PortalLinkRepository(connection);
     this.events = new EventRepository(connection);
     this.deliveries = new DeliveryRepository(connection);
+    this.deliveryStats = new DeliveryStatsRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
