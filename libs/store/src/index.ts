@@ -39,6 +39,8 @@ export type {
   DeliveryStatsIncrement,
   DeliveryStatsRepository,
 } from './delivery-stats/delivery-stats.repository';
+export type { EventTypeSeenDoc } from './event-types/event-type.schema';
+export type { EventTypeRepository, EventTypeSighting } from './event-types/event-type.repository';
 export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.schema';
 export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';
 export type { ScheduleDoc } from './schedules/schedule.schema';

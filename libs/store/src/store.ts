@@ -5,6 +5,7 @@ import { DeadLetterRepository } from './dead-letters';
 import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
 import { DeliveryStatsRepository } from './delivery-stats';
+import { EventTypeRepository } from './event-types';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
@@ -35,6 +36,7 @@ export class Store {
   readonly events: EventRepository;
   readonly deliveries: DeliveryRepository;
   readonly deliveryStats: DeliveryStatsRepository;
+  readonly eventTypes: EventTypeRepository;
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
@@ -51,6 +53,7 @@ export class Store {
     this.events = new EventRepository(connection);
     this.deliveries = new DeliveryRepository(connection);
     this.deliveryStats = new DeliveryStatsRepository(connection);
+    this.eventTypes = new EventTypeRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);

@@ -8,7 +8,8 @@ jest.setTimeout(120_000);
 
 /**
  * Real deliveries through a real dispatcher write the per-minute counters, and the delivery-stats
- * route answers them: outcomes, latency percentiles from the histogram, the retry backlog.
+ * route answers them: outcomes, latency percentiles from the histogram, the retry backlog; and
+ * the event types each endpoint was sent (the portal's catalog).
  */
 describe('delivery stats from the per-minute counters', () => {
   const h = new GatewayHarness();
@@ -94,6 +95,12 @@ describe('delivery stats from the per-minute counters', () => {
     const rows = await h.store.deliveryStats.series(p.id, ALL_ENDPOINTS, from, to);
     expect(rows.reduce((n, r) => n + (r.outcomes.Success ?? 0), 0)).toBe(3);
     expect(await h.store.deliveryStats.series(p.id, ok, from, to)).not.toHaveLength(0);
+    // ...and, with them, the portal's catalog of event types each endpoint was sent
+    const types = await h.store.eventTypes.listForEndpoints(p.id, [ok, bad], 10);
+    expect(types.map((t) => `${t.endpoint_id === ok ? 'ok' : 'bad'} ${t.event_type}`).sort()).toEqual([
+      'bad invoice.paid',
+      'ok invoice.paid',
+    ]);
   });
 
   it('needs a key of the project and refuses another project and bad input with a clear 4xx', async () => {

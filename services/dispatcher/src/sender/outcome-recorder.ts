@@ -60,10 +60,11 @@ export class OutcomeRecorder {
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
     ]);
-    // The console's per-minute charts: buffered and written in batches later, best-effort.
+    // The console's charts and the portal's event types: buffered, written in batches, best-effort.
     countDeliveryOutcome(this.deps, {
       projectId: delivery.project_id,
       endpointId: delivery.endpoint_id,
+      eventType: delivery.event_type,
       status: outcome.status,
       latencyMs: attempt?.latency_ms ?? null,
       at: this.now(),
