@@ -5,3 +5,4 @@ export * from './envelope';
 export * from './secret-box';
 export * from './coalescer';
 export * from './map-paths';
+export * from './failure-throttle';
