@@ -41,6 +41,19 @@ export class DeliveryStatsRepository {
     );
   }
 
+  /** Deletes up to `batch` of the project's minutes before `before`; returns how many went. */
+  async deleteBefore(projectId: ProjectId, before: Date, batch: number): Promise<number> {
+    const ids = (
+      await this.model
+        .find({ project_id: projectId, minute: { $lt: before } }, { _id: 1 })
+        .limit(batch)
+        .lean<{ _id: string }[]>()
+        .exec()
+    ).map((d) => d._id);
+    if (ids.length === 0) return 0;
+    return (await this.model.deleteMany({ _id: { $in: ids }, project_id: projectId }).exec()).deletedCount;
+  }
+
   /** The minutes of one endpoint (or ALL_ENDPOINTS) in [from, to), oldest first (≤ 1,440 a day). */
   async series(projectId: ProjectId, endpointId: string, from: Date, to: Date): Promise<DeliveryStatsDoc[]> {
     return this.model

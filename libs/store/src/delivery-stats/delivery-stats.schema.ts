@@ -35,6 +35,8 @@ export const deliveryStatsSchema = new Schema<DeliveryStatsDoc>(
 );
 // deliveryStats.series: one endpoint's (or the project's "*") minutes in a time range.
 deliveryStatsSchema.index({ project_id: 1, endpoint_id: 1, minute: 1 });
+// deliveryStats.deleteBefore: the retention sweep's old minutes of a project.
+deliveryStatsSchema.index({ project_id: 1, minute: 1 });
 
 export const deliveryStatsModel = (conn: Connection) =>
   conn.models.DeliveryStats ?? conn.model<DeliveryStatsDoc>('DeliveryStats', deliveryStatsSchema);
