@@ -6,3 +6,4 @@ export * from './secret-box';
 export * from './coalescer';
 export * from './map-paths';
 export * from './dead-letter';
+export * from './failure-throttle';

@@ -67,4 +67,20 @@ describe('retention', () => {
     );
     expect(await counts(short)).toEqual({ events: 0, deliveries: 0, meta: 0, endpoints: 1 });
   });
+  it('deletes per-minute delivery counters older than two days and keeps the recent ones', async () => {
+    const now = Date.now();
+    const project = await makeProject(store); // 30 days of history, two of counters
+    const minute = (msAgo: number) => Math.floor((now - msAgo) / 60_000) * 60_000;
+    const row = (msAgo: number) => ({
+      projectId: project,
+      endpointId: '*',
+      minute: minute(msAgo),
+      outcomes: { Success: 1 },
+      latency: {},
+    });
+    await store.deliveryStats.increment([row(3 * 86_400_000), row(49 * 3600_000), row(3600_000)]);
+    await expireProjectHistory(store, (await store.projects.findById(project))!, now, { batch: 1 });
+    const left = await store.deliveryStats.series(project, '*', new Date(0), new Date(now + 60_000));
+    expect(left.map((d) => d.minute.getTime())).toEqual([minute(3600_000)]);
+  });
 });

@@ -11,6 +11,9 @@ export interface RetentionOptions {
   pageSize?: number;
 }
 
+/** How long the per-minute delivery counters are kept (the console's charts read the last day). */
+export const STATS_KEPT_MS = 2 * 24 * 3600_000;
+
 /** When a project's history expires: its `retention_seconds` (default 30 days) before `now`. */
 export function retentionCutoff(project: Pick<ProjectDoc, 'config'>, now: number): Date {
   const seconds = project.config?.retention_seconds ?? DEFAULT_PROJECT_CONFIG.retention_seconds;
@@ -20,7 +23,7 @@ export function retentionCutoff(project: Pick<ProjectDoc, 'config'>, now: number
 /**
  * The retention sweep: for every live project, deletes the events (with their idempotency
  * claims), deliveries (with their attempts) and meta events created longer ago than the project's
- * retention period, in batches with a pause between them. Runs in the background (housekeeping),
+ * retention period (and per-minute delivery counters older than STATS_KEPT_MS), in batches with a pause between them. Runs in the background (housekeeping),
  * never on the path of a request or a delivery. Returns how many documents went.
  */
 export async function applyRetention(store: Store, opts: RetentionOptions = {}): Promise<number> {
@@ -43,9 +46,13 @@ export async function expireProjectHistory(
   opts: Omit<RetentionOptions, 'now' | 'pageSize'> = {},
 ): Promise<number> {
   const cutoff = retentionCutoff(project, now);
+  // The charts' counters are read for one day at most: kept two, or less with a shorter retention.
+  const statsCutoff = new Date(Math.max(cutoff.getTime(), now - STATS_KEPT_MS));
   let deleted = 0;
   for (;;) {
-    const n = await store.deleteProjectHistoryBefore(project._id, cutoff, opts.batch ?? 500);
+    const n =
+      (await store.deleteProjectHistoryBefore(project._id, cutoff, opts.batch ?? 500)) +
+      (await store.deliveryStats.deleteBefore(project._id, statsCutoff, opts.batch ?? 500));
     deleted += n;
     if (n === 0) return deleted;
     if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));

@@ -5,3 +5,4 @@ export * from './release-held.usecase';
 export * from './purge-deleted-projects.usecase';
 export * from './housekeeping';
 export * from './apply-retention.usecase';
+export * from './delivery-stats';

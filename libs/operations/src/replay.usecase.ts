@@ -18,10 +18,12 @@ export async function replayEvent(
   deps: OperationDeps,
   projectId: ProjectId,
   eventId: string,
+  /** Replay only the deliveries to these endpoints (a portal link's); default: all. */
+  onlyEndpoints?: ReadonlySet<string>,
 ): Promise<ReplayOutcome> {
   const event = await deps.store.events.findById(projectId, eventId);
   if (!event) return { kind: 'not_found' };
-  const deliveries = await replayLoaded(deps, projectId, [event]);
+  const deliveries = await replayLoaded(deps, projectId, [event], onlyEndpoints);
   return deliveries.length === 0 ? { kind: 'nothing_to_replay' } : { kind: 'replayed', event, deliveries };
 }
 
@@ -56,6 +58,7 @@ async function replayLoaded(
   deps: OperationDeps,
   projectId: ProjectId,
   events: EventDoc[],
+  onlyEndpoints?: ReadonlySet<string>,
 ): Promise<DeliveryDoc[]> {
   if (events.length === 0) return [];
   const existing = await deps.store.deliveries.listByEvents(
@@ -66,6 +69,7 @@ async function replayLoaded(
   // the latest delivery per (event, subscription): a replay of a replay copies the newest one
   const latest = new Map<string, DeliveryDoc>();
   for (const d of existing) {
+    if (onlyEndpoints && !onlyEndpoints.has(d.endpoint_id)) continue;
     const key = `${d.event_id}/${d.subscription_id}`;
     const seen = latest.get(key);
     if (!seen || seen._id < d._id) latest.set(key, d);

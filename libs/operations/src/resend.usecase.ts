@@ -2,12 +2,17 @@ import type { DeliveryMessage, Publisher } from '@hookrail/bus';
 import type { DeliveryDoc, DeliveryStatus, Store } from '@hookrail/store';
 import type { ProjectId } from '@hookrail/domain';
 
-export type ResendMode = 'resend' | 'force';
+export type ResendMode = 'resend' | 'force' | 'retry_now';
 
-/** Manual operations: resend from Failure/Discarded; force resend also from Success. */
+/**
+ * Manual operations: resend from Failure/Discarded; force resend also from Success; retry now also
+ * a delivery still in Retry (the portal): it is sent at once, and the retry already scheduled for
+ * it is skipped if that send delivers it (or makes one more attempt, early, if it fails again).
+ */
 export const RESENDABLE: Record<ResendMode, readonly DeliveryStatus[]> = {
   resend: ['Failure', 'Discarded'],
   force: ['Failure', 'Discarded', 'Success'],
+  retry_now: ['Failure', 'Discarded', 'Retry'],
 };
 
 export type ResendOutcome =

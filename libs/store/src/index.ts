@@ -34,6 +34,13 @@ export type { EventListFilter, EventRepository, IdempotencyClaim } from './event
 export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/delivery.schema';
 export type { DeliveryListFilter, DeliveryRepository } from './deliveries/delivery.repository';
 export type { DeliveryOutcome } from './deliveries/delivery-outcome';
+export { ALL_ENDPOINTS, type DeliveryStatsDoc } from './delivery-stats/delivery-stats.schema';
+export type {
+  DeliveryStatsIncrement,
+  DeliveryStatsRepository,
+} from './delivery-stats/delivery-stats.repository';
+export type { EventTypeSeenDoc } from './event-types/event-type.schema';
+export type { EventTypeRepository, EventTypeSighting } from './event-types/event-type.repository';
 export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.schema';
 export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';
 export type { ScheduleDoc } from './schedules/schedule.schema';

@@ -4,6 +4,8 @@ import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
 import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
+import { DeliveryStatsRepository } from './delivery-stats';
+import { EventTypeRepository } from './event-types';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
@@ -32,6 +34,8 @@ export class Store {
   readonly portalLinks: PortalLinkRepository;
   readonly events: EventRepository;
   readonly deliveries: DeliveryRepository;
+  readonly deliveryStats: DeliveryStatsRepository;
+  readonly eventTypes: EventTypeRepository;
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
@@ -47,6 +51,8 @@ export class Store {
     this.portalLinks = new PortalLinkRepository(connection);
     this.events = new EventRepository(connection);
     this.deliveries = new DeliveryRepository(connection);
+    this.deliveryStats = new DeliveryStatsRepository(connection);
+    this.eventTypes = new EventTypeRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);

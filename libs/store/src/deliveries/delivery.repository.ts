@@ -46,6 +46,20 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /**
+   * How many of the project's (or one endpoint's) deliveries have this status, counting at most
+   * `cap`: the console's retry backlog, bounded by the project/endpoint + status indexes.
+   */
+  async countWithStatus(
+    projectId: ProjectId,
+    status: DeliveryStatus,
+    endpointId: string | null,
+    cap: number,
+  ): Promise<number> {
+    const filter = { status, ...(endpointId ? { endpoint_id: endpointId } : {}) };
+    return this.model.countDocuments(this.scope(projectId, filter), { limit: cap }).exec();
+  }
+
+  /**
    * An endpoint's held deliveries: `Scheduled` with a next attempt time (paused, inactive,
    * circuit open), oldest first.
    */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryMessage } from '@hookrail/bus';
+import { ALL_ENDPOINTS } from '@hookrail/store';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import { launchChromium, screenshot } from '../portal/testing/portal-browser';
@@ -197,6 +198,44 @@ describe('operator console in a real headless Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.locator('#sign-in-note', { hasText: 'signed out' }).waitFor();
     expect(await context.cookies()).toEqual([]);
+  });
+
+  it('charts: outcomes and latency from the counters on the overview and an endpoint, refreshed live', async () => {
+    const p = await h.createProject();
+    const ep = await seedEndpoint(h.store, p.id, 'acme', 'charts', 'https://acme.example/charts');
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const count = (outcomes: Record<string, number>, latency: Record<number, number>) =>
+      h.store.deliveryStats.increment(
+        [ep._id, ALL_ENDPOINTS].map((endpointId) => ({
+          projectId: p.id,
+          endpointId,
+          minute,
+          outcomes,
+          latency,
+        })),
+      );
+    await count({ Success: 7, Failure: 1 }, { 2: 8 }); // 8 attempts of 50–100 ms
+    await seedDelivery(h.store, p.id, ep._id, 'Retry');
+
+    await page.goto(`${h.gateway.url}/console`);
+    await signIn(p.key);
+    await page.locator('#stats-summary', { hasText: '7 succeeded' }).waitFor();
+    expect(await page.locator('#stats-summary').innerText()).toMatch(/1 failed.*p50 \d+ ms, p95 \d+ ms/);
+    expect(await page.locator('#retry-backlog').innerText()).toBe('1');
+    expect(await page.locator('#chart-outcomes rect[data-outcome="Success"]').count()).toBe(1);
+    expect(await page.locator('#chart-latency path[data-line="p95_ms"]').count()).toBe(1);
+    expect(await page.locator('#chart-outcomes').getAttribute('aria-label')).toContain('7 succeeded');
+    await shot('06-overview-charts');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // An endpoint's page, last day, live: new counts appear without a reload.
+    await page.goto(`${h.gateway.url}/console/projects/${p.id}/endpoints/${ep._id}?window=day&live=5`);
+    await page.locator('#stats-summary', { hasText: 'Last day: 7 succeeded' }).waitFor();
+    expect(await page.locator('a.tab[aria-current="true"]').innerText()).toBe('Last day');
+    await count({ Success: 5 }, { 2: 5 });
+    await page.locator('#stats-summary', { hasText: 'Last day: 12 succeeded' }).waitFor({ timeout: 20_000 });
+    await shot('07-endpoint-charts');
+    expect(pageErrors).toEqual([]);
   });
 
   it('an expired session shows its own page and signing in again returns to the same link', async () => {

@@ -16,6 +16,7 @@ import {
   signSession,
   type SessionClaims,
 } from './console-session';
+import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
 import { CONSOLE_CSS, CONSOLE_HTML } from './ui/console-page';
 import { CONSOLE_JS } from './ui/console-app';
 
@@ -47,6 +48,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     now: deps.now,
   };
   const secure = config.urls.gatewayPublic.startsWith('https://');
+  const throttle = new SignInThrottle();
 
   const describe = (claims: SessionClaims) => ({
     kind: claims.kind,
@@ -70,6 +72,15 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
       throw new ValidationError('invalid sign-in', [
         { field: 'key', message: 'the admin key or a project API key' },
       ]);
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const now = deps.now().getTime();
+    try {
+      throttle.check(ip, key.trim(), now);
+    } catch (err) {
+      if (err instanceof SignInThrottled) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      logger.warn({ ip }, 'console sign-in throttled');
+      throw err;
+    }
     let principal: Principal;
     try {
       principal = await authenticate(`Bearer ${key.trim()}`, {
@@ -78,9 +89,11 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
         now: deps.now,
       });
     } catch (err) {
-      logger.warn({ ip: req.ip }, 'console sign-in refused');
+      if (err instanceof DomainError && err.code === 'unauthenticated') throttle.failed(ip, key.trim(), now);
+      logger.warn({ ip }, 'console sign-in refused');
       throw err;
     }
+    throttle.succeeded(key.trim());
     const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
     res.cookie(SESSION_COOKIE, signSession(claims, auth.secret), {
       path: '/',

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
-import { NotFoundError, ValidationError, ok } from '@hookrail/domain';
+import { ConflictError, NotFoundError, ValidationError, ok } from '@hookrail/domain';
+import { replayEvent } from '@hookrail/operations';
 import {
   parsePageQuery,
   type DeliveryListFilter,
@@ -13,12 +14,16 @@ import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
 import {
+  eventTypeCatalog,
   presentPortalDelivery,
   presentPortalEndpoint,
   presentPortalEvent,
   presentPortalLink,
 } from './portal.presenter';
-import { linkEndpoint, linkEndpoints, scopedEndpointIds } from './portal-scope';
+import { linkEndpoint, linkEndpointIds, linkEndpoints, scopedEndpointIds } from './portal-scope';
+
+/** A link's catalog reads at most this many (endpoint, type) documents. */
+const CATALOG_LIMIT = 2_000;
 
 type Handler = (
   session: PortalSession,
@@ -188,6 +193,36 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       return { message: 'Event fetched', data: presentPortalEvent(event, new Set(ids)) };
     }),
   );
+  // Replays the event to the link's endpoints only (never to another customer's): managing links.
+  router.put(
+    '/events/:eventID/replay',
+    handle(async (s, req) => {
+      const ids = await scopedEndpointIds(store, s, undefined);
+      const event = await store.events.findTargeting(s.link.project_id, param(req, 'eventID'), ids);
+      if (!event) throw new NotFoundError('event');
+      const out = await replayEvent(deps, s.link.project_id, event._id, new Set(ids));
+      if (out.kind !== 'replayed')
+        throw new ConflictError('the event has no delivery to your endpoints to replay');
+      return {
+        message: 'Event replayed',
+        data: { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) },
+      };
+    }, true),
+  );
+  // The event types the link's endpoints have been sent, from the catalog the dispatchers keep.
+  router.get(
+    '/event-types',
+    handle(async (s) => ({
+      message: 'Event types fetched',
+      data: eventTypeCatalog(
+        await store.eventTypes.listForEndpoints(
+          s.link.project_id,
+          await linkEndpointIds(store, s),
+          CATALOG_LIMIT,
+        ),
+      ),
+    })),
+  );
 
   router.get(
     '/eventdeliveries',
@@ -221,7 +256,8 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     '/eventdeliveries/:deliveryID/resend',
     handle(async (s, req) => {
       const delivery = await linkDelivery(s, param(req, 'deliveryID'));
-      const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id);
+      // also one still in Retry: its holder may want it now rather than at the next backoff
+      const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id, 'retry_now');
       return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
     }),
   );

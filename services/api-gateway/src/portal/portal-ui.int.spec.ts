@@ -163,6 +163,40 @@ describe('portal page in a real headless Chromium', () => {
     await shot('07-endpoint-edit-test-event');
   });
 
+  it('retries a delivery still retrying, replays its event and lists the event types sent', async () => {
+    const p = await h.createProject();
+    const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
+    const other = await seedEndpoint(h.store, p.id, 'globex', 'globex-endpoint');
+    const retrying = await seedDelivery(h.store, p.id, billing._id, 'Retry');
+    await h.store.eventTypes.recordSeen(
+      [
+        [billing._id, 'invoice.paid'],
+        [billing._id, 'customer.created'],
+        [other._id, 'globex.only'],
+      ].map(([endpointId, eventType]) => ({ projectId: p.id, endpointId, eventType, at: new Date() })),
+    );
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    page.on('dialog', (d) => void d.accept());
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await page.locator('#event-types li[data-type="invoice.paid"]').waitFor();
+    expect(await page.locator('#event-types li').allInnerTexts()).toEqual([
+      'customer.created',
+      'invoice.paid',
+    ]);
+
+    const row = page.locator(`tr[data-delivery="${retrying.delivery._id}"]`);
+    await row.getByRole('button', { name: 'Retry now' }).click();
+    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    expect((await h.store.deliveries.findById(p.id, retrying.delivery._id))?.status).toBe('Scheduled');
+
+    await row.locator('td').first().click();
+    await page.getByRole('button', { name: 'Replay event' }).click();
+    await page.locator('#notice', { hasText: 'Event replayed' }).waitFor();
+    expect(await h.store.deliveries.listByEvents(p.id, [retrying.eventId])).toHaveLength(2);
+    await shot('08-retry-now-replay-event-types');
+  });
+
   it('shows a clear error for an invalid link', async () => {
     await page.goto(`${h.gateway.url}/portal?token=not-a-real-token`);
     await page.locator('#error', { hasText: 'invalid portal token' }).waitFor();

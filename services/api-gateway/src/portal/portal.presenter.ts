@@ -1,5 +1,12 @@
 import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain';
-import type { DeliveryDoc, EndpointDoc, EventDoc, PortalLinkDoc, SubscriptionDoc } from '@hookrail/store';
+import type {
+  DeliveryDoc,
+  EndpointDoc,
+  EventDoc,
+  EventTypeSeenDoc,
+  PortalLinkDoc,
+  SubscriptionDoc,
+} from '@hookrail/store';
 import { presentEndpointState } from '../presenters/endpoint.presenter';
 import { parseStored, scopedOut } from '../presenters/scoped.presenter';
 
@@ -104,4 +111,16 @@ export function presentPortalDelivery(doc: DeliveryDoc, withAttempts: boolean) {
         }
       : {}),
   };
+}
+
+/** Each type once (over the link's endpoints), with when it was last sent, sorted by name. */
+export function eventTypeCatalog(docs: readonly Pick<EventTypeSeenDoc, 'event_type' | 'last_seen_at'>[]) {
+  const last = new Map<string, Date>();
+  for (const d of docs) {
+    const seen = last.get(d.event_type);
+    if (!seen || seen < d.last_seen_at) last.set(d.event_type, d.last_seen_at);
+  }
+  return [...last.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([event_type, at]) => ({ event_type, last_seen_at: toTimestamp(at) }));
 }

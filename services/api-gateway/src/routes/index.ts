@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.routes';
 import { deadLetterRoutes } from './dead-letters.routes';
 import { deliveryRoutes } from './deliveries.routes';
 import { deliveryOpsRoutes } from './delivery-ops.routes';
+import { deliveryStatsRoutes } from './delivery-stats.routes';
 import { endpointRoutes } from './endpoints.routes';
 import { eventRoutes } from './events.routes';
 import { metaEventRoutes } from './meta-events.routes';
@@ -28,5 +29,6 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   deliveryRoutes,
   metaEventRoutes,
   deliveryOpsRoutes,
+  deliveryStatsRoutes,
   deadLetterRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
 import { Coalescer, toTimestamp } from '@hookrail/domain';
+import { countDeliveryOutcome } from '@hookrail/operations';
 import { metaEventDestination } from '@hookrail/routing';
 import type {
   DeliveryAttempt,
@@ -59,6 +60,15 @@ export class OutcomeRecorder {
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
     ]);
+    // The console's charts and the portal's event types: buffered, written in batches, best-effort.
+    countDeliveryOutcome(this.deps, {
+      projectId: delivery.project_id,
+      endpointId: delivery.endpoint_id,
+      eventType: delivery.event_type,
+      status: outcome.status,
+      latencyMs: attempt?.latency_ms ?? null,
+      at: this.now(),
+    });
   }
 
   /** Held by a gate: waits without spending a retry and comes back through the retry scheduler. */

@@ -103,7 +103,7 @@ export const CONSOLE_JS = String.raw`'use strict';
   function scheduleLive(section) {
     clearTimeout(liveTimer);
     var secs = Number(query().get('live'));
-    if (section !== 'overview' || !(secs >= 5)) return;
+    if ((section !== 'overview' && section !== 'endpoint') || !(secs >= 5)) return;
     liveTimer = setTimeout(function () { if (document.hidden) scheduleLive(section); else render(true); }, secs * 1000);
   }
   async function render(live) {
@@ -134,7 +134,7 @@ export const CONSOLE_JS = String.raw`'use strict';
       if (!view) { screen('Not found'); return app.appendChild(h('p', { text: 'There is no such console page.' })); }
       await view(pid, id);
       if (!live) app.focus();
-      scheduleLive(section);
+      scheduleLive(section === 'endpoints' && id ? 'endpoint' : section);
     } catch (e) { fail(e); }
   }
 
@@ -259,6 +259,103 @@ export const CONSOLE_JS = String.raw`'use strict';
     return project;
   }
 
+  // ---- charts: accessible SVG drawn here (no chart library in the build), from /delivery-stats ----
+  function liveToggle() {
+    var live = h('input', { type: 'checkbox', id: 'live', checked: !!query().get('live'), onchange: function (e) {
+      var q = Object.fromEntries(query()); q.live = e.target.checked ? '10' : '';
+      navigate(withQuery(location.pathname, q), true);
+    } });
+    return h('p', {}, h('label', {}, live, ' Live refresh (every ' + (query().get('live') || '10') + ' s)'));
+  }
+  function statsWindow() { return query().get('window') === 'day' ? 'day' : 'hour'; }
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (k === 'text') node.textContent = attrs[k]; else node.setAttribute(k, attrs[k]); });
+    for (var i = 2; i < arguments.length; i++) if (arguments[i]) node.appendChild(arguments[i]);
+    return node;
+  }
+  function hhmm(iso) { var d = new Date(iso); return ('0' + d.getHours()).slice(-2) + ':' + ('0' + d.getMinutes()).slice(-2); }
+  var OUTCOME_COLOURS = { Success: '#2f8f57', Retry: '#d08a1a', Failure: '#c0392b', Discarded: '#7a8594' };
+  var W = 640, H = 170, L = 44, B = 22, T = 8;
+  function frame(id, label, max, unit, points) {
+    var chart = svg('svg', { id: id, class: 'chart', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': label },
+      svg('title', { text: label }),
+      svg('line', { x1: L, y1: H - B, x2: W, y2: H - B, stroke: '#9aa6b5' }),
+      svg('text', { x: L - 6, y: T + 10, 'text-anchor': 'end', class: 'tick', text: String(max) }),
+      svg('text', { x: L - 6, y: H - B, 'text-anchor': 'end', class: 'tick', text: '0' }),
+      svg('text', { x: L - 6, y: T + 24, 'text-anchor': 'end', class: 'tick', text: unit }));
+    if (points.length) {
+      chart.appendChild(svg('text', { x: L, y: H - 6, class: 'tick', text: hhmm(points[0].at) }));
+      chart.appendChild(svg('text', { x: W, y: H - 6, 'text-anchor': 'end', class: 'tick', text: hhmm(points[points.length - 1].at) }));
+    }
+    return chart;
+  }
+  function outcomeChart(stats) {
+    var pts = stats.points, step = stats.step_seconds / 60;
+    var totals = pts.map(function (p) { return p.outcomes.Success + p.outcomes.Retry + p.outcomes.Failure + p.outcomes.Discarded; });
+    var max = Math.max(1, Math.max.apply(null, totals));
+    var t = stats.totals;
+    var label = 'Deliveries per ' + (step === 1 ? 'minute' : step + ' minutes') + ' by outcome: ' + t.Success + ' succeeded, ' + t.Retry + ' to retry, ' + t.Failure + ' failed, ' + t.Discarded + ' discarded in total';
+    var chart = frame('chart-outcomes', label, max, 'count', pts);
+    var bw = (W - L) / Math.max(1, pts.length), scale = (H - B - T) / max;
+    pts.forEach(function (p, i) {
+      var y = H - B;
+      ['Success', 'Retry', 'Failure', 'Discarded'].forEach(function (k) {
+        var n = p.outcomes[k]; if (!n) return;
+        y -= n * scale;
+        chart.appendChild(svg('rect', { x: (L + i * bw + 0.5).toFixed(1), y: y.toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: (n * scale).toFixed(1), fill: OUTCOME_COLOURS[k], 'data-outcome': k },
+          svg('title', { text: hhmm(p.at) + ' ' + k + ': ' + n })));
+      });
+    });
+    return chart;
+  }
+  function latencyChart(stats) {
+    var pts = stats.points;
+    var max = Math.max(1, Math.max.apply(null, pts.map(function (p) { return p.p95_ms || 0; })));
+    var label = 'Attempt latency p50 ' + (stats.p50_ms === null ? 'none' : stats.p50_ms + ' ms') + ', p95 ' + (stats.p95_ms === null ? 'none' : stats.p95_ms + ' ms');
+    var chart = frame('chart-latency', label, max, 'ms', pts);
+    var bw = (W - L) / Math.max(1, pts.length), scale = (H - B - T) / max;
+    [['p50_ms', '#1f4fc4'], ['p95_ms', '#8e44ad']].forEach(function (line) {
+      var d = '', gap = true;
+      pts.forEach(function (p, i) {
+        var v = p[line[0]];
+        if (v === null) { gap = true; return; }
+        var x = (L + (i + 0.5) * bw).toFixed(1), y = (H - B - v * scale).toFixed(1);
+        d += (gap ? 'M' : 'L') + x + ' ' + y + ' ';
+        gap = false;
+        // a dot per step, so a lone minute between gaps still shows
+        chart.appendChild(svg('circle', { cx: x, cy: y, r: '2.5', fill: line[1] }, svg('title', { text: hhmm(p.at) + ' ' + line[0].replace('_ms', '') + ': ' + v + ' ms' })));
+      });
+      if (d) chart.appendChild(svg('path', { d: d, fill: 'none', stroke: line[1], 'stroke-width': '2', 'data-line': line[0] }));
+    });
+    return chart;
+  }
+  function legend(items) {
+    return h('ul', { class: 'legend' }, items.map(function (it) {
+      return h('li', {}, h('span', { class: 'swatch sw-' + it[0], 'aria-hidden': 'true' }), it[1]);
+    }));
+  }
+  function statsPanel(pid, stats) {
+    var win = stats.window, t = stats.totals, b = stats.retry_backlog;
+    var tab = function (w, text) {
+      var q = Object.fromEntries(query()); q.window = w === 'hour' ? '' : w;
+      return link(withQuery(location.pathname, q), text, { 'aria-current': win === w ? 'true' : null, class: 'tab' });
+    };
+    return h('section', { class: 'card', id: 'stats', 'aria-label': 'Delivery charts' },
+      h('div', { class: 'toolbar' }, h('strong', { text: 'Deliveries' }), tab('hour', 'Last hour'), tab('day', 'Last day'),
+        h('span', { class: 'muted', text: 'updated ' + new Date().toLocaleTimeString() })),
+      h('p', { id: 'stats-summary', text: (win === 'day' ? 'Last day: ' : 'Last hour: ') + t.Success + ' succeeded, ' + t.Retry + ' to retry, ' + t.Failure + ' failed, ' + t.Discarded + ' discarded · latency p50 ' +
+        (stats.p50_ms === null ? '—' : stats.p50_ms + ' ms') + ', p95 ' + (stats.p95_ms === null ? '—' : stats.p95_ms + ' ms') }),
+      h('p', {}, h('b', { id: 'retry-backlog', text: b.count + (b.capped ? '+' : '') }), ' ',
+        link(base(pid) + '/deliveries?status=Retry' + (stats.endpoint_id ? '&endpoint_id=' + encodeURIComponent(stats.endpoint_id) : ''), 'deliveries waiting for a retry (retry backlog)')),
+      h('div', { class: 'grid charts' },
+        h('figure', {}, outcomeChart(stats), h('figcaption', {}, 'Outcomes per ' + (stats.step_seconds === 60 ? 'minute' : stats.step_seconds / 60 + ' minutes'),
+          legend([['Success', 'succeeded'], ['Retry', 'to retry'], ['Failure', 'failed'], ['Discarded', 'discarded']]))),
+        h('figure', {}, latencyChart(stats), h('figcaption', {}, 'Attempt latency (estimated from histogram buckets)',
+          legend([['p50', 'p50'], ['p95', 'p95']])))));
+  }
+
   // ---- views ----
   async function projectsView() {
     screen('Projects');
@@ -273,24 +370,22 @@ export const CONSOLE_JS = String.raw`'use strict';
   async function overviewView(pid) {
     var project = projectCache[pid];
     screen(project.name);
-    var live = h('input', { type: 'checkbox', id: 'live', checked: !!query().get('live'), onchange: function (e) {
-      navigate(withQuery(location.pathname, { live: e.target.checked ? '10' : '' }), true);
-    } });
-    app.appendChild(h('p', {}, h('label', {}, live, ' Live refresh (every ' + (query().get('live') || '10') + ' s)')));
+    app.appendChild(liveToggle());
     var results = await Promise.all([
       api('GET', P(pid) + '/endpoints?perPage=100'),
       api('GET', P(pid) + '/eventdeliveries?perPage=10&status=Failure'),
-      api('GET', P(pid) + '/eventdeliveries?perPage=100&status=Retry'),
+      api('GET', withQuery(P(pid) + '/delivery-stats', { window: statsWindow() })),
     ]);
     var endpoints = results[0].content;
     var open = endpoints.filter(function (e) { return e.circuit_breaker && e.circuit_breaker.state !== 'closed'; });
     var paused = endpoints.filter(function (e) { return e.status !== 'active'; });
-    var retrying = results[2].content.length + (results[2].pagination.has_next_page ? '+' : '');
+    var retrying = results[2].retry_backlog.count + (results[2].retry_backlog.capped ? '+' : '');
     app.appendChild(h('div', { class: 'grid' },
       h('div', { class: 'stat' }, h('b', { text: String(endpoints.length) + (results[0].pagination.has_next_page ? '+' : '') }), 'endpoints'),
       h('div', { class: 'stat' }, h('b', { text: String(paused.length) }), 'paused or inactive endpoints'),
       h('div', { class: 'stat' }, h('b', { text: String(open.length) }), 'endpoints with an open circuit breaker'),
       h('div', { class: 'stat' }, h('b', { text: String(retrying) }), link(base(pid) + '/deliveries?status=Retry', 'deliveries waiting for a retry'))));
+    app.appendChild(statsPanel(pid, results[2]));
     app.appendChild(h('h2', { text: 'Project' }));
     app.appendChild(h('p', {}, 'Id ', h('span', { class: 'mono', text: project.uid }), ' · type ' + project.type + ' · created ' + when(project.created_at)));
     app.appendChild(h('h2', {}, 'Latest failed deliveries ', link(base(pid) + '/deliveries?status=Failure', 'see all')));
@@ -332,6 +427,8 @@ export const CONSOLE_JS = String.raw`'use strict';
       h('p', { class: 'muted', text: 'Owner ' + (e.owner_id || '—') + ' · timeout ' + e.http_timeout + ' s · rate limit ' + e.rate_limit + ' per ' + e.rate_limit_duration + ' s' }),
       h('div', { class: 'toolbar' }, pauseButton(pid, e), link(base(pid) + '/deliveries?endpoint_id=' + e.uid, 'Deliveries of this endpoint'),
         link(base(pid) + '/events?endpoint_id=' + e.uid, 'Events'))));
+    app.appendChild(liveToggle());
+    app.appendChild(statsPanel(pid, await api('GET', withQuery(P(pid) + '/delivery-stats', { window: statsWindow(), endpointId: id }))));
     app.appendChild(h('h2', { text: 'Signing secrets' }));
     var secrets = (e.secrets || []).filter(function (s) { return !s.deleted_at; });
     app.appendChild(h('table', { id: 'secrets' }, h('thead', {}, h('tr', {}, ['Secret', 'Created', 'Expires', ''].map(function (t) { return h('th', { scope: 'col', text: t }); }))),

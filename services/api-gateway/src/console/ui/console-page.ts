@@ -77,5 +77,15 @@ pre { background:#0f1720; color:#e6edf3; padding:10px; border-radius:6px; overfl
 #toast.show { display:block; }
 .offscreen { position:fixed; left:-9999px; top:0; }
 input.narrow { width:110px; }
+svg.chart { width:100%; height:auto; background:#fff; }
+svg.chart .tick { font-size:11px; fill:var(--muted); }
+figure { margin:0; }
+figcaption { font-size:12px; color:var(--muted); }
+ul.legend { list-style:none; display:flex; gap:12px; padding:0; margin:4px 0 0; }
+.swatch { display:inline-block; width:10px; height:10px; margin-right:4px; border-radius:2px; }
+.sw-Success { background:#2f8f57; } .sw-Retry { background:#d08a1a; } .sw-Failure { background:#c0392b; } .sw-Discarded { background:#7a8594; }
+.sw-p50 { background:#1f4fc4; } .sw-p95 { background:#8e44ad; }
+a.tab[aria-current="true"] { font-weight:700; text-decoration:none; color:var(--fg); }
+#retry-backlog { font-size:18px; }
 .match { font-weight:700; } .match.yes { color:var(--ok); } .match.no { color:var(--bad); }
 `;

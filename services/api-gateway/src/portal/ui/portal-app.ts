@@ -57,7 +57,8 @@ ${ENDPOINTS_JS}
     if (page.content.length === 0)
       body.appendChild(el('tr', {}, [el('td', { colspan: '7', class: 'muted', text: 'No deliveries yet.' })]));
     page.content.forEach(function (d) {
-      var resendable = d.status === 'Failure' || d.status === 'Discarded';
+      // A delivery still in Retry can be retried now instead of at its next backoff.
+      var resendable = d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry';
       var row = el('tr', { class: 'clickable' + (state.selected === d.uid ? ' selected' : ''), 'data-delivery': d.uid, onclick: function () { showDetail(d.uid); } }, [
         el('td', { text: new Date(d.created_at).toLocaleString() }),
         el('td', { text: d.event_type }),
@@ -66,7 +67,7 @@ ${ENDPOINTS_JS}
         el('td', { text: String(d.attempts_made) }),
         el('td', { class: d.last_http_status === null && d.last_error ? 'reason' : '', text: d.last_http_status === null ? (d.last_error || '') : String(d.last_http_status) }),
         el('td', {}, [
-          resendable ? el('button', { text: 'Resend', onclick: function (ev) {
+          resendable ? el('button', { text: d.status === 'Retry' ? 'Retry now' : 'Resend', onclick: function (ev) {
             ev.stopPropagation();
             act(api('PUT', '/eventdeliveries/' + d.uid + '/resend'), 'Delivery resent');
           } }) : null,
@@ -86,6 +87,12 @@ ${ENDPOINTS_JS}
     api('GET', '/eventdeliveries/' + id).then(function (d) {
       $('detail').hidden = false;
       $('detail-id').textContent = d.uid + ' · ' + d.event_type;
+      var replay = $('replay-event');
+      replay.hidden = !(state.link && state.link.can_manage_endpoint);
+      replay.onclick = function () {
+        if (confirm('Replay this event to your endpoints? Each gets a new delivery.'))
+          act(api('PUT', '/events/' + d.event_id + '/replay'), 'Event replayed; the new deliveries appear in a moment');
+      };
       $('payload').textContent = 'loading…';
       api('GET', '/events/' + d.event_id).then(function (e) { $('payload').textContent = JSON.stringify(e.data, null, 2); })
         .catch(function (e) { $('payload').textContent = e.message; });
@@ -109,7 +116,7 @@ ${ENDPOINTS_JS}
     var q = new URLSearchParams({ perPage: '25' });
     Object.keys(state.filter).forEach(function (k) { if (state.filter[k]) q.set(k, state.filter[k]); });
     Object.keys(state.cursor).forEach(function (k) { q.set(k, state.cursor[k]); });
-    return Promise.all([api('GET', '/link'), api('GET', '/endpoints'), api('GET', '/eventdeliveries?' + q)]).then(function (r) {
+    return Promise.all([api('GET', '/link'), api('GET', '/endpoints'), api('GET', '/eventdeliveries?' + q), api('GET', '/event-types')]).then(function (r) {
       state.link = r[0];
       state.endpoints = r[1];
       $('title').textContent = r[0].name;
@@ -117,8 +124,18 @@ ${ENDPOINTS_JS}
       $('create-form').hidden = !r[0].can_manage_endpoint;
       renderEndpoints();
       renderDeliveries(r[2]);
+      renderEventTypes(r[3]);
       renderPaging(r[2].pagination);
     }).catch(function (e) { show('error', e.message); });
+  }
+
+  function renderEventTypes(types) {
+    var list = $('event-types');
+    list.textContent = '';
+    if (types.length === 0) list.appendChild(el('li', { class: 'muted', text: 'No event sent yet.' }));
+    types.forEach(function (t) {
+      list.appendChild(el('li', { 'data-type': t.event_type, title: 'last sent ' + new Date(t.last_seen_at).toLocaleString(), text: t.event_type }));
+    });
   }
 
   function renderPaging(p) {

@@ -45,6 +45,8 @@ export const PORTAL_HTML = `<!doctype html>
   pre { background:#0f1720; color:#e6edf3; padding:10px; border-radius:6px; overflow:auto; max-height:260px; font-size:12px; margin:4px 0 10px; }
   .grid { display:grid; grid-template-columns:1fr 1fr; gap:12px; }
   .muted { color:var(--muted); }
+  ul.types { display:flex; flex-wrap:wrap; gap:6px; list-style:none; padding:0; margin:0 0 12px; }
+  ul.types li { background:#eef1f5; border-radius:10px; padding:1px 10px; font-size:12px; }
   .mono { font-family:ui-monospace, SFMono-Regular, Menlo, monospace; font-size:12px; }
   #error { display:none; background:#fdeceb; color:var(--bad); border:1px solid #f3c4c0; padding:10px 14px; border-radius:8px; margin-bottom:16px; }
   #notice { display:none; background:#e3f5ea; color:var(--ok); padding:8px 14px; border-radius:8px; margin-bottom:16px; }
@@ -70,6 +72,10 @@ export const PORTAL_HTML = `<!doctype html>
     <h2><span>Endpoint <span id="endpoint-detail-name"></span></span></h2>
     <div id="endpoint-body"></div>
   </section>
+  <section id="event-types-section">
+    <h2>Event types sent so far</h2>
+    <ul id="event-types" class="types"></ul>
+  </section>
   <section>
     <h2><span>Deliveries</span><button id="refresh" type="button">Refresh</button></h2>
     <form id="delivery-filters" class="inline" aria-label="Delivery filters">
@@ -82,7 +88,7 @@ export const PORTAL_HTML = `<!doctype html>
     <div class="inline"><button id="newer" type="button" hidden>Newer</button><button id="older" type="button" hidden>Older</button></div>
   </section>
   <section id="detail" hidden>
-    <h2>Delivery <span class="mono" id="detail-id"></span></h2>
+    <h2><span>Delivery <span class="mono" id="detail-id"></span></span><button id="replay-event" type="button" hidden>Replay event</button></h2>
     <h3>Payload sent</h3>
     <pre id="payload"></pre>
     <div id="attempts"></div>

@@ -1,0 +1,2 @@
+export * from './delivery-stats.schema';
+export * from './delivery-stats.repository';

@@ -1,0 +1,2 @@
+export * from './event-type.schema';
+export * from './event-type.repository';
