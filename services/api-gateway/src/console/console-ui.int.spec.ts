@@ -8,6 +8,8 @@ import { launchChromium, screenshot } from '../portal/testing/portal-browser';
 import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
 import { SESSION_COOKIE, principalClaims, sessionSecret, signSession } from './console-session';
 
+jest.setTimeout(120_000);
+
 const ENCRYPTION_KEY = 'console-ui-test-key';
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
