@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { newId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import {
+  makeEvent,
   startOAuth2Server,
   startReceiver,
   startTestService,
@@ -553,6 +554,118 @@ describe('Convoy clients work unchanged against the gateway', () => {
     });
   });
 
+  it('list search and repeated filters as Convoy clients send them: q/query, several endpointId and sourceId, capped', async () => {
+    const p = await project();
+    const ep = async (name: string) =>
+      decode(
+        EndpointResponse,
+        await p.call('POST', '/endpoints', createEndpointRequest({ name, url: `${receiver.url}/search` })),
+        201,
+      );
+    const [orders, ordersEu, billing] = [
+      await ep('Orders.v2'),
+      await ep('orders.v2 (EU)'),
+      await ep('Billing'),
+    ];
+    const uids = (page: { content: { uid: string }[] }) => page.content.map((x) => x.uid).sort();
+
+    // endpoints: Convoy's server reads `q` (its OpenAPI, the generated client), convoy-go's wrapper
+    // sends `query`; both search the name, ignoring case, the text taken literally
+    const byQ = decode(listOf(EndpointResponse), await p.call('GET', '/endpoints?q=ORDERS.V2'), 200);
+    expect(uids(byQ)).toEqual([orders.uid, ordersEu.uid].sort());
+    const byWrapper = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({ query: '(eu)' })}`),
+      200,
+    );
+    expect(uids(byWrapper)).toEqual([ordersEu.uid]);
+    for (const pattern of ['.*', 'orders_v2', '%'])
+      expect(
+        decode(
+          listOf(EndpointResponse),
+          await p.call('GET', `/endpoints?q=${encodeURIComponent(pattern)}`),
+          200,
+        ).content,
+      ).toEqual([]);
+    const paged = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({ query: 'orders' }, listParams({ perPage: 1 }))}`),
+      200,
+    );
+    expect(paged.content).toHaveLength(1);
+    expect(paged.pagination.has_next_page).toBe(true);
+    const rest = decode(
+      listOf(EndpointResponse),
+      await p.call(
+        'GET',
+        `/endpoints${endpointParams({ query: 'orders' }, listParams({ perPage: 1, next: paged.pagination.next_page_cursor }))}`,
+      ),
+      200,
+    );
+    expect(uids({ content: [...paged.content, ...rest.content] })).toEqual([orders.uid, ordersEu.uid].sort());
+
+    // subscriptions of several endpoints (endpointId repeated)
+    const sub = async (name: string, endpointId: string) =>
+      decode(
+        SubscriptionResponse,
+        await p.call('POST', '/subscriptions', createSubscriptionRequest({ name, endpointId })),
+        201,
+      );
+    const [s1, s2] = [
+      await sub('s1', orders.uid),
+      await sub('s2', ordersEu.uid),
+      await sub('s3', billing.uid),
+    ];
+    const several = decode(
+      listOf(SubscriptionResponse),
+      await p.call('GET', `/subscriptions${subscriptionParams({ endpointId: [orders.uid, ordersEu.uid] })}`),
+      200,
+    );
+    expect(uids(several)).toEqual([s1.uid, s2.uid].sort());
+
+    // events of several sources (sourceId repeated, as Convoy's server reads it) and a payload search
+    // (convoy-go's `query`); events as the router stores them from two sources
+    const [srcA, srcB, srcC] = [newId(), newId(), newId()];
+    const stored = [
+      await makeEvent(h.store, p.id, { source_id: srcA, raw: '{"customer":"ACME Corp","total":10}' }),
+      await makeEvent(h.store, p.id, { source_id: srcB, raw: '{"customer":"Globex","note":"acme"}' }),
+      await makeEvent(h.store, p.id, { source_id: srcC, raw: '{"customer":"ACME Corp","total":30}' }),
+    ];
+    const events = (q: string) => p.call('GET', `/events${q}`);
+    const twoSources = decode(listOf(EventResponse), await events(`?sourceId=${srcA}&sourceId=${srcB}`), 200);
+    expect(uids(twoSources)).toEqual([stored[0]._id, stored[1]._id].sort());
+    const oneSource = decode(listOf(EventResponse), await events(eventParams({ sourceId: srcC })), 200);
+    expect(uids(oneSource)).toEqual([stored[2]._id]);
+    const searched = decode(listOf(EventResponse), await events(eventParams({ query: 'acme CORP' })), 200);
+    expect(uids(searched)).toEqual([stored[0]._id, stored[2]._id].sort());
+    const searchedInSources = decode(
+      listOf(EventResponse),
+      await events(`?query=acme&sourceId=${srcB}&sourceId=${srcC}`),
+      200,
+    );
+    expect(uids(searchedInSources)).toEqual([stored[1]._id, stored[2]._id].sort());
+
+    // caps and bad values: a 400 naming the parameter
+    const ids = (name: string, n: number) => Array.from({ length: n }, () => `${name}=${newId()}`).join('&');
+    for (const [path, param] of [
+      [`/subscriptions?${ids('endpointId', 101)}`, 'endpointId'],
+      [`/events?${ids('sourceId', 101)}`, 'sourceId'],
+      [`/eventdeliveries?${ids('endpointId', 101)}`, 'endpointId'],
+      ['/eventdeliveries?status=Success&status=Bogus', 'status'],
+      [`/endpoints?q=${'x'.repeat(201)}`, 'q'],
+      ['/sources?q=orders', 'q'],
+      ['/subscriptions?query=s1', 'query'],
+    ]) {
+      const res = await p.call('GET', path);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(param);
+    }
+    const bogus = await p.call('GET', '/eventdeliveries?status=Success&status=Bogus');
+    expect(bogus.body.message).toContain('status "Bogus" must be one of');
+    // 100 values are fine
+    expect((await p.call('GET', `/subscriptions?${ids('endpointId', 100)}`)).status).toBe(200);
+  });
+
   it('advanced signatures over SHA256/hex and SHA512/base64 verify with every secret of a roll; simple SHA512/base64 too', async () => {
     const versions = [
       { hash: 'SHA256', encoding: 'hex' },
@@ -698,6 +811,22 @@ describe('Convoy clients work unchanged against the gateway', () => {
     expect(params('/v1/projects/{projectID}/subscriptions')).toEqual(
       expect.arrayContaining(['endpointId', 'sourceId']),
     );
+    expect(params('/v1/projects/{projectID}/endpoints')).toContain('q');
+    expect(params('/v1/projects/{projectID}/events')).toContain('query');
+    // repeated filters are documented as arrays (form style, exploded: `endpointId=a&endpointId=b`)
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((x) => x.name === name);
+    for (const [path, name] of [
+      ['/v1/projects/{projectID}/subscriptions', 'endpointId'],
+      ['/v1/projects/{projectID}/events', 'sourceId'],
+      ['/v1/projects/{projectID}/events', 'endpointId'],
+      ['/v1/projects/{projectID}/eventdeliveries', 'endpointId'],
+      ['/v1/projects/{projectID}/eventdeliveries', 'status'],
+    ])
+      expect(param(path, name)).toMatchObject({
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', maxItems: 100 },
+      });
     const endpointBody =
       doc.paths['/v1/projects/{projectID}/endpoints'].post.requestBody.content['application/json'].schema;
     expect(endpointBody.properties.advanced_signatures.anyOf).toContainEqual({

@@ -15,6 +15,8 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
   start_date: 'startDate',
   end_date: 'endDate',
   per_page: 'perPage',
+  // convoy-go's endpoint list sends its search as `query`; Convoy's server (and its OpenAPI) `q`
+  query: 'q',
 };
 
 const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/;

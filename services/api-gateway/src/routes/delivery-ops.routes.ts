@@ -23,7 +23,7 @@ import {
   strArray,
   timestamp,
 } from '../schemas/common.schema';
-import { createdRangeQuery, idQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, enumListQuery, idQuery } from '../schemas/pagination.schema';
 
 const DELIVERIES = '/v1/projects/:projectID/eventdeliveries';
 const EVENTS = '/v1/projects/:projectID/events';
@@ -173,7 +173,7 @@ function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
     query: {
       eventId: idQuery('deliveries of this event'),
       endpointId: idQuery('deliveries to this endpoint'),
-      status: { type: 'array', items: enumOf(['Failure', 'Discarded']), description: 'repeat for several' },
+      status: enumListQuery(['Failure', 'Discarded'], 'deliveries in any of these statuses'),
       ...createdRangeQuery,
     },
     handler: ({ project, body, query }) =>
