@@ -293,7 +293,7 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
       }),
     );
     const srcs = Array.from({ length: 6 }, (_, i) =>
-      sourceDoc(project, { type: i % 2 ? 'http' : 'rest_api' }),
+      sourceDoc(project, { type: i % 2 ? 'http' : 'rest_api', provider: i % 3 === 1 ? 'github' : null }),
     );
     const subs = eps.map((e, i) =>
       subscriptionDoc(project, { endpoint_id: e._id, source_id: srcs[i % 6]._id }),
@@ -365,6 +365,12 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     await expectPages(
       (r) => db.store.sources.page(project, { type: 'http' }, r),
       ids(liveSrcs.filter((s) => s.type === 'http')),
+      1,
+      'ASC',
+    );
+    await expectPages(
+      (r) => db.store.sources.page(project, { provider: 'github' }, r),
+      ids(liveSrcs.filter((s) => s.provider === 'github')),
       1,
       'ASC',
     );
