@@ -3,6 +3,7 @@ import { newId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import {
   TEST_BROKERS,
+  makeDelivery,
   makeEvent,
   pubsubSubscription,
   startOAuth2Server,
@@ -660,18 +661,36 @@ describe('Convoy clients work unchanged against the gateway', () => {
     );
     expect(uids(searchedInSources)).toEqual([stored[1]._id, stored[2]._id].sort());
 
+    // the batch operations take the same repeated filters (Convoy's generated client sends them)
+    const replayed = await p.call('POST', `/events/batchreplay?sourceId=${srcA}&sourceId=${srcC}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.data.matched).toBe(2);
+    for (const endpointId of [orders.uid, ordersEu.uid, billing.uid])
+      await makeDelivery(h.store, p.id, {
+        event_id: stored[0]._id,
+        endpoint_id: endpointId,
+        status: 'Failure',
+      });
+    const retried = await p.call(
+      'PUT',
+      `/eventdeliveries/batchretry?endpointId=${orders.uid}&endpointId=${ordersEu.uid}&status=Failure`,
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.matched).toBe(2);
+
     // caps and bad values: a 400 naming the parameter
     const ids = (name: string, n: number) => Array.from({ length: n }, () => `${name}=${newId()}`).join('&');
     for (const [path, param] of [
       [`/subscriptions?${ids('endpointId', 101)}`, 'endpointId'],
       [`/events?${ids('sourceId', 101)}`, 'sourceId'],
       [`/eventdeliveries?${ids('endpointId', 101)}`, 'endpointId'],
+      [`/events/batchreplay?${ids('sourceId', 101)}`, 'sourceId'],
       ['/eventdeliveries?status=Success&status=Bogus', 'status'],
       [`/endpoints?q=${'x'.repeat(201)}`, 'q'],
       ['/sources?q=orders', 'q'],
       ['/subscriptions?query=s1', 'query'],
     ]) {
-      const res = await p.call('GET', path);
+      const res = await p.call(path.includes('batch') ? 'POST' : 'GET', path);
       expect([path, res.status]).toEqual([path, 400]);
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(param);
     }
