@@ -94,7 +94,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
         ownerId: idQuery('endpoints of this owner'),
         status: enumOf(ENDPOINT_STATUSES),
         q: searchQuery(
-          "endpoints whose name contains this text, ignoring case (Convoy's `q`; alias: `query`)",
+          'endpoints whose name contains this text, ignoring case (alias: `query`); read in bounded steps, so a page may hold fewer items than perPage with has_next_page: follow next_page_cursor',
         ),
       },
       paginated: true,

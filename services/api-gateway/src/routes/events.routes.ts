@@ -66,7 +66,7 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
         status: enumOf(EVENT_STATUSES),
         ...createdRangeQuery,
         query: searchQuery(
-          "events whose payload contains every word of this text, ignoring case (Convoy's search); scanned, see docs/convoy-compatibility.md",
+          'events whose payload contains every word of this text, ignoring case; read in bounded steps, so a page may hold fewer items than perPage (even none) with has_next_page: follow next_page_cursor',
         ),
       },
       paginated: true,
