@@ -8,6 +8,8 @@ export interface DeliveryFilter {
   /** One of Failure/Discarded or a subset of them; default both. */
   status?: RetriableStatus | RetriableStatus[];
   endpoint_id?: string;
+  /** Deliveries to any of these endpoints; with endpoint_id too, both must hold. */
+  endpoint_ids?: string[];
   event_id?: string;
   start_date?: string;
   end_date?: string;
@@ -35,7 +37,7 @@ export async function batchRetry(
     projectId,
     {
       statuses,
-      endpointIds: f.endpoint_id ? [f.endpoint_id] : undefined,
+      endpointIds: anyOf(f.endpoint_id || undefined, f.endpoint_ids),
       eventId: f.event_id || undefined,
       createdRange: createdRangeOf(f.start_date, f.end_date),
     },
@@ -51,4 +53,10 @@ export async function batchRetry(
   );
   const resent = [...outcomes.values()].filter((o) => o.kind === 'resent').length;
   return { matched: batch.length, resent, more: rows.length > BATCH_LIMIT };
+}
+
+/** The values a one-valued and a list-valued filter of the same field both allow (undefined: any). */
+function anyOf(one: string | undefined, several: readonly string[] | undefined): string[] | undefined {
+  if (several) return one === undefined ? [...several] : several.filter((v) => v === one);
+  return one === undefined ? undefined : [one];
 }

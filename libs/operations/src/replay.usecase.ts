@@ -30,6 +30,8 @@ export async function replayEvent(
 export interface EventFilter {
   event_ids?: string[];
   source_id?: string;
+  /** Events from any of these sources; with source_id too, both must hold. */
+  source_ids?: string[];
   start_date?: string;
   end_date?: string;
 }
@@ -45,6 +47,7 @@ export async function batchReplay(
     {
       ids: f.event_ids?.length ? f.event_ids : undefined,
       sourceId: f.source_id || undefined,
+      sourceIds: f.source_ids,
       createdRange: createdRangeOf(f.start_date, f.end_date),
     },
     BATCH_LIMIT + 1,

@@ -23,6 +23,20 @@ export interface Page<T> {
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
+/** A page with nothing in it (a filter that matches nothing by construction). */
+export function emptyPage<T>(req: PageRequest): Page<T> {
+  return {
+    content: [],
+    pagination: {
+      per_page: req.perPage ?? DEFAULT_PER_PAGE,
+      has_next_page: false,
+      has_prev_page: false,
+      next_page_cursor: '',
+      prev_page_cursor: '',
+    },
+  };
+}
+
 /** Parses `?perPage=&next_page_cursor=&prev_page_cursor=&direction=&sort=`. */
 export function parsePageQuery(query: Record<string, unknown>): PageRequest {
   const perPageRaw = query.perPage ?? query.per_page;

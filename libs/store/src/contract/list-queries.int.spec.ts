@@ -6,6 +6,7 @@ import type { EventDoc, EventStatus } from '../events/event.schema';
 import type { EventListFilter } from '../events/event.repository';
 import type { Page, PageRequest } from '../base/pagination';
 import type { CreatedRange } from '../base/id-range';
+import { hasEveryWord, searchWords } from '../base/text-search';
 import type { PlanSummary } from '../diagnostics/explain';
 import type { ProjectDoc } from '../projects/project.schema';
 import {
@@ -93,6 +94,7 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
         idempotency_key: i % 7 === 0 ? `k-${i % 5}` : null,
         event_type: i % 2 ? 'invoice.paid' : 'invoice.created',
         status: EVENT_STATUSES[i % EVENT_STATUSES.length],
+        raw: JSON.stringify({ customer: i % 4 === 0 ? 'ACME Corp' : 'Globex', total: i, tier: `t.${i % 3}` }),
         created_at: at(i),
         updated_at: at(i),
       });
@@ -138,6 +140,8 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
         (e) =>
           (!f.ids || f.ids.includes(e._id)) &&
           (f.sourceId === undefined || e.source_id === f.sourceId) &&
+          (!f.sourceIds || f.sourceIds.includes(e.source_id!)) &&
+          (f.search === undefined || hasEveryWord(e.raw, searchWords(f.search))) &&
           (!f.endpointIds || e.endpoints.some((x) => f.endpointIds!.includes(x))) &&
           (f.eventType === undefined || e.event_type === f.eventType) &&
           (f.idempotencyKey === undefined || e.idempotency_key === f.idempotencyKey) &&
@@ -171,6 +175,18 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     ['status', { status: 'Failure' }],
     ['time range', { createdRange: { from: at(50), to: at(120) } }],
     ['source from a time', { sourceId: S[1], createdRange: { from: at(100) } }],
+    ['several sources', { sourceIds: [S[0], S[1]] }],
+    ['no sources', { sourceIds: [] }],
+    ['one of several sources, and a source', { sourceIds: [S[0], S[1]], sourceId: S[1] }],
+    ['payload search', { search: 'acme' }],
+    ['payload search, every word, any case', { search: 'corp ACME "tier":"t.1"' }],
+    ['payload search: . is not a pattern', { search: 't.2' }],
+    ['payload search, no match', { search: 'initech' }],
+    ['payload search and a status', { search: 'globex', status: 'Failure' }],
+    [
+      'payload search by source in a time range',
+      { search: 'acme', sourceIds: [S[0]], createdRange: { from: at(40) } },
+    ],
     ['endpoint up to a time', { endpointIds: [E[1]], createdRange: { to: at(60) } }],
   ];
 
@@ -178,7 +194,9 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     'events.page by %s: every page in order, forwards and back, both sorts',
     async (_, f) => {
       const want = eventsWhere(f);
-      expect(want.length === 0).toBe(f.endpointIds?.length === 0);
+      expect(want.length === 0).toBe(
+        f.endpointIds?.length === 0 || f.sourceIds?.length === 0 || f.search === 'initech',
+      );
       await expectPages((req) => db.store.events.page(P, f, req), [...want].reverse(), 7, 'DESC');
       await expectPages((req) => db.store.events.page(P, f, req), want, 25, 'ASC');
     },
@@ -269,12 +287,13 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     const foreign = newProjectId();
     const eps = Array.from({ length: 12 }, (_, i) =>
       endpointDoc(project, {
+        name: i % 3 === 1 ? `Orders.v${i}` : `billing-${i}`,
         owner_id: i % 3 === 0 ? 'acme' : null,
         status: i % 4 === 0 ? 'paused' : 'active',
       }),
     );
     const srcs = Array.from({ length: 6 }, (_, i) =>
-      sourceDoc(project, { type: i % 2 ? 'http' : 'rest_api' }),
+      sourceDoc(project, { type: i % 2 ? 'http' : 'rest_api', provider: i % 3 === 1 ? 'github' : null }),
     );
     const subs = eps.map((e, i) =>
       subscriptionDoc(project, { endpoint_id: e._id, source_id: srcs[i % 6]._id }),
@@ -319,6 +338,24 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
       2,
       'ASC',
     );
+    // name search: any case, the text literal (`.` and `*` are not patterns), deleted ones left out
+    const named = (text: string) =>
+      ids(liveEps.filter((e) => e.name.toLowerCase().includes(text.toLowerCase())));
+    for (const text of ['ORDERS.v', 's.V1', 'orders_v', '.*', 'Billing-1'])
+      await expectPages(
+        (r) => db.store.endpoints.page(project, { nameContains: text }, r),
+        named(text),
+        2,
+        'ASC',
+      );
+    expect(named('s.V1')).toEqual(ids([eps[1], eps[10]]));
+    expect(named('.*')).toEqual([]);
+    await expectPages(
+      (r) => db.store.endpoints.page(project, { nameContains: 'orders', ownerId: 'acme' }, r),
+      [],
+      2,
+      'ASC',
+    );
     expect((await db.store.endpoints.listByOwner(project, 'acme')).map((e) => e._id)).toEqual(
       ids(liveEps.filter((e) => e.owner_id === 'acme')),
     );
@@ -328,6 +365,12 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     await expectPages(
       (r) => db.store.sources.page(project, { type: 'http' }, r),
       ids(liveSrcs.filter((s) => s.type === 'http')),
+      1,
+      'ASC',
+    );
+    await expectPages(
+      (r) => db.store.sources.page(project, { provider: 'github' }, r),
+      ids(liveSrcs.filter((s) => s.provider === 'github')),
       1,
       'ASC',
     );
@@ -349,11 +392,19 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
       'DESC',
     );
     await expectPages(
-      (r) => db.store.subscriptions.page(project, { endpointId: eps[3]._id }, r),
+      (r) => db.store.subscriptions.page(project, { endpointIds: [eps[3]._id] }, r),
       [subs[3]._id],
       5,
       'ASC',
     );
+    // several endpoints: a deleted subscription and another project's stay out
+    await expectPages(
+      (r) => db.store.subscriptions.page(project, { endpointIds: [eps[0]._id, eps[5]._id, eps[11]._id] }, r),
+      ids([subs[0], subs[5]]),
+      1,
+      'ASC',
+    );
+    await expectPages((r) => db.store.subscriptions.page(project, { endpointIds: [] }, r), [], 5, 'ASC');
     await expectPages(
       (r) => db.store.subscriptions.page(project, { name: subs[4].name }, r),
       [subs[4]._id],
@@ -437,7 +488,14 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     const explain = async (name: string, fn: () => Promise<unknown>) =>
       plans.push([name, (await db.store.explain(fn)).plans]);
     const req: PageRequest = { perPage: 20, sort: 'DESC' };
-    const residual = new Set(['no endpoints', 'event type', 'status', 'subscription']);
+    const residual = new Set([
+      'no endpoints',
+      'no sources',
+      'event type',
+      'status',
+      'payload search and a status',
+      'subscription',
+    ]);
     for (const [name, f] of eventFilters)
       if (!residual.has(name)) await explain(`events.page ${name}`, () => db.store.events.page(P, f, req));
     for (const [name, f] of deliveryFilters)
@@ -460,6 +518,9 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     await explain('deliveries.findById', () => db.store.deliveries.findById(P, deliveries[1]._id));
     await explain('endpoints.page', () => db.store.endpoints.page(P, {}, req));
     await explain('endpoints.page by owner', () => db.store.endpoints.page(P, { ownerId: 'acme' }, req));
+    await explain('endpoints.page by name search (scanned)', () =>
+      db.store.endpoints.page(P, { nameContains: 'orders' }, req),
+    );
     await explain('endpoints.findById', () => db.store.endpoints.findById(P, E[0]));
     await explain('endpoints.findByIds', () => db.store.endpoints.findByIds(P, E));
     await explain('endpoints.listByOwner', () => db.store.endpoints.listByOwner(P, 'acme'));
@@ -468,6 +529,9 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     await explain('subscriptions.page', () => db.store.subscriptions.page(P, {}, req));
     await explain('subscriptions.page by source', () =>
       db.store.subscriptions.page(P, { sourceId: S[0] }, req),
+    );
+    await explain('subscriptions.page by several endpoints (scanned)', () =>
+      db.store.subscriptions.page(P, { endpointIds: E }, req),
     );
     await explain('subscriptions.listAll', () => db.store.subscriptions.listAll(P));
     await explain('subscriptions.listByEndpoint', () => db.store.subscriptions.listByEndpoint(P, E[0]));

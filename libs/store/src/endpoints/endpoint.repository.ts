@@ -2,6 +2,8 @@ import type { Connection, Model, QueryFilter } from 'mongoose';
 import type { Page, PageRequest } from '../base/pagination';
 import { rawCollection } from '../base/raw-collection';
 import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
+import { scanPage } from '../base/scan-page';
+import { containsIgnoringCase } from '../base/text-search';
 import {
   endpointModel,
   type EndpointBreakerState,
@@ -20,6 +22,8 @@ export interface EndpointEventCount {
 export interface EndpointListFilter {
   ownerId?: string;
   status?: EndpointStatus;
+  /** Endpoints whose name contains this text, ignoring case (Convoy's `q`). */
+  nameContains?: string;
 }
 
 export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
@@ -31,7 +35,15 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
     const q: QueryFilter<EndpointDoc> = {};
     if (filter.ownerId !== undefined) q.owner_id = filter.ownerId;
     if (filter.status !== undefined) q.status = filter.status;
-    return this.pageWhere(projectId, q, req);
+    const part = filter.nameContains;
+    if (part === undefined) return this.pageWhere(projectId, q, req);
+    // No index can serve a substring: the name is tested on the scan of the project's (or owner's)
+    // index, bounded per call (base/scan-page.ts)
+    return scanPage(
+      (r) => this.pageWhere(projectId, q, r),
+      (rows) => rows.filter((e) => containsIgnoringCase(e.name, part)),
+      req,
+    );
   }
 
   /** Live endpoints with this owner id, oldest first (fanout, portal links). */

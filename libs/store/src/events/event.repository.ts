@@ -4,8 +4,10 @@ import { failedIndexes, isDuplicateKey } from '../errors';
 import { idRange, type CreatedRange } from '../base/id-range';
 import { rawCollection } from '../base/raw-collection';
 import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from '../base/pagination';
+import type { Page, PageRequest } from '../base/pagination';
+import { scanPage } from '../base/scan-page';
 import { ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
+import { hasEveryWord, searchWords } from '../base/text-search';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from '../deliveries/delivery.schema';
 import { derivedStatus, needsDeliveries } from './event-status';
 import { eventModel, type EventDoc, type EventStatus } from './event.schema';
@@ -16,6 +18,8 @@ import type { ProjectId } from '@hookrail/domain';
 export interface EventListFilter {
   ids?: readonly string[];
   sourceId?: string;
+  /** Events from any of these sources (none: no event); with `sourceId` too, both must hold. */
+  sourceIds?: readonly string[];
   /** Events that targeted any of these endpoints (none: no event). */
   endpointIds?: readonly string[];
   eventType?: string;
@@ -23,6 +27,8 @@ export interface EventListFilter {
   status?: EventStatus;
   /** By id time: when the event was accepted. */
   createdRange?: CreatedRange;
+  /** Events whose payload contains every word of this text, ignoring case (Convoy's `query`). */
+  search?: string;
 }
 
 export interface IdempotencyClaim {
@@ -57,40 +63,31 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   }
 
   /**
-   * A page of the project's events (the events API). A status filter is applied to the derived
-   * status: candidates (stored with that status, or routed and not yet settled when stored) are
-   * scanned in index order and kept when their status matches, at most STATUS_SCAN_LIMIT a call.
+   * A page of the project's events (the events API). The status and search filters are not index
+   * keys: the status is derived when read, and the payload is text no index can search. With
+   * either, candidates (by the other filters; for a status, stored with it or routed and not yet
+   * settled when stored) are scanned in index order and kept when they match (base/scan-page.ts).
    */
   async page(projectId: ProjectId, filter: EventListFilter, req: PageRequest): Promise<Page<EventDoc>> {
-    if (!filter.status) {
+    const words = filter.search === undefined ? [] : searchWords(filter.search);
+    if (!filter.status && words.length === 0) {
       const page = await this.pageWhere(projectId, where(filter), req);
       return { ...page, content: await this.withStatuses(projectId, page.content) };
     }
     const wanted = filter.status;
     const candidates = {
       ...where({ ...filter, status: undefined }),
-      status: { $in: [wanted, 'Processing'] },
-    };
-    const perPage = req.perPage ?? DEFAULT_PER_PAGE;
-    const kept: EventDoc[] = [];
-    let scanned = 0;
-    let cursor = req.cursor;
-    let last: Page<EventDoc>;
-    do {
-      last = await this.pageWhere(projectId, candidates as QueryFilter<EventDoc>, {
-        ...req,
-        cursor,
-        perPage: MAX_PER_PAGE,
-      });
-      scanned += last.content.length;
-      const rows = await this.withStatuses(projectId, last.content);
-      const chunk = rows.filter((e) => e.status === wanted);
-      kept.push(...(req.direction === 'prev' ? chunk.reverse() : chunk));
-      cursor = req.direction === 'prev' ? last.pagination.prev_page_cursor : last.pagination.next_page_cursor;
-      const more = req.direction === 'prev' ? last.pagination.has_prev_page : last.pagination.has_next_page;
-      if (!more) break;
-    } while (kept.length < perPage && scanned < STATUS_SCAN_LIMIT);
-    return statusPage(kept, perPage, req, last);
+      ...(wanted ? { status: { $in: [wanted, 'Processing'] } } : {}),
+    } as QueryFilter<EventDoc>;
+    const page = await scanPage(
+      (r) => this.pageWhere(projectId, candidates, r),
+      async (rows) => {
+        const docs = wanted ? await this.withStatuses(projectId, rows) : rows;
+        return docs.filter((e) => (!wanted || e.status === wanted) && hasEveryWord(e.raw, words));
+      },
+      req,
+    );
+    return wanted ? page : { ...page, content: await this.withStatuses(projectId, page.content) };
   }
 
   /** Matching events oldest first, at most `limit` (batch replay). */
@@ -176,46 +173,16 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   }
 }
 
-/** Events scanned at most by one status-filtered page call (the next call goes on from there). */
-const STATUS_SCAN_LIMIT = 2000;
-
-/**
- * The page of a status-filtered scan: `kept` in scan order. When the scan found more than a page,
- * the page ends at its last event; otherwise it ends where the scan stopped, so the next call goes
- * on from there.
- */
-function statusPage(
-  kept: EventDoc[],
-  perPage: number,
-  req: PageRequest,
-  last: Page<EventDoc>,
-): Page<EventDoc> {
-  const backwards = req.direction === 'prev';
-  const content = kept.slice(0, perPage);
-  const cutShort = kept.length > perPage;
-  const scanMore = backwards ? last.pagination.has_prev_page : last.pagination.has_next_page;
-  const boundary = backwards ? last.pagination.prev_page_cursor : last.pagination.next_page_cursor;
-  const farEnd = cutShort ? content[content.length - 1]._id : boundary;
-  if (backwards) content.reverse();
-  const near = (backwards ? content[content.length - 1]?._id : content[0]?._id) ?? req.cursor ?? '';
-  return {
-    content,
-    pagination: {
-      per_page: perPage,
-      has_next_page: backwards ? Boolean(req.cursor) : cutShort || scanMore,
-      has_prev_page: backwards ? cutShort || scanMore : Boolean(req.cursor),
-      next_page_cursor: backwards ? near : farEnd,
-      prev_page_cursor: backwards ? farEnd : near,
-    },
-  };
-}
-
 function where(f: EventListFilter): QueryFilter<EventDoc> {
   const q: Record<string, unknown> = {};
   const range = idRange(f.createdRange);
   if (f.ids && !range) q._id = oneOf(f.ids);
   else if (f.ids || range) q._id = { ...(f.ids ? { $in: [...f.ids] } : {}), ...range };
-  if (f.sourceId !== undefined) q.source_id = f.sourceId;
+  const sources =
+    f.sourceIds && f.sourceId !== undefined
+      ? f.sourceIds.filter((s) => s === f.sourceId)
+      : (f.sourceIds ?? (f.sourceId !== undefined ? [f.sourceId] : undefined));
+  if (sources) q.source_id = oneOf(sources);
   // an array field matches a value by membership
   if (f.endpointIds) q.endpoints = oneOf(f.endpointIds);
   if (f.eventType !== undefined) q.event_type = f.eventType;

@@ -6,6 +6,7 @@ import type { ProjectId } from '@hookrail/domain';
 
 export interface SourceListFilter {
   type?: SourceDoc['type'];
+  provider?: string;
   name?: string;
 }
 
@@ -17,6 +18,7 @@ export class SourceRepository extends SoftDeletingRepository<SourceDoc> {
   async page(projectId: ProjectId, filter: SourceListFilter, req: PageRequest): Promise<Page<SourceDoc>> {
     const q: QueryFilter<SourceDoc> = {};
     if (filter.type !== undefined) q.type = filter.type;
+    if (filter.provider !== undefined) q.provider = filter.provider;
     if (filter.name !== undefined) q.name = filter.name;
     return this.pageWhere(projectId, q, req);
   }

@@ -1,12 +1,14 @@
 import type { Connection, Model, QueryFilter } from 'mongoose';
-import type { Page, PageRequest } from '../base/pagination';
+import { emptyPage, type Page, type PageRequest } from '../base/pagination';
 import { LIST_LIMIT, SoftDeletingRepository } from '../base/project-scoped.repository';
+import { scanPage } from '../base/scan-page';
 import { rethrowTyped } from '../errors';
 import { subscriptionModel, type SubscriptionDoc } from './subscription.schema';
 import type { ProjectId } from '@hookrail/domain';
 
 export interface SubscriptionListFilter {
-  endpointId?: string;
+  /** Subscriptions of any of these endpoints (none: no subscription). */
+  endpointIds?: readonly string[];
   sourceId?: string;
   name?: string;
 }
@@ -22,10 +24,22 @@ export class SubscriptionRepository extends SoftDeletingRepository<SubscriptionD
     req: PageRequest,
   ): Promise<Page<SubscriptionDoc>> {
     const q: QueryFilter<SubscriptionDoc> = {};
-    if (filter.endpointId !== undefined) q.endpoint_id = filter.endpointId;
+    const endpoints = filter.endpointIds;
     if (filter.sourceId !== undefined) q.source_id = filter.sourceId;
     if (filter.name !== undefined) q.name = filter.name;
-    return this.pageWhere(projectId, q, req);
+    if (endpoints?.length === 0) return emptyPage(req);
+    if (!endpoints || endpoints.length === 1) {
+      if (endpoints) q.endpoint_id = endpoints[0];
+      return this.pageWhere(projectId, q, req);
+    }
+    // Several endpoints: an `$in` before the index's deleted_at key is not planned on the index by
+    // every server we run, so the project's (or source's) index is scanned, bounded per call.
+    const wanted = new Set(endpoints);
+    return scanPage(
+      (r) => this.pageWhere(projectId, q, r),
+      (rows) => rows.filter((s) => wanted.has(s.endpoint_id)),
+      req,
+    );
   }
 
   /** Every live subscription of the project, oldest first (routing filters them in memory). */

@@ -2,6 +2,10 @@ import { Webhook } from 'standardwebhooks';
 import { newId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import {
+  TEST_BROKERS,
+  makeDelivery,
+  makeEvent,
+  pubsubSubscription,
   startOAuth2Server,
   startReceiver,
   startTestService,
@@ -41,6 +45,18 @@ import {
   subscriptionParams,
 } from './convoy-sdk';
 import { convoyVerify } from './convoy-verifier';
+import {
+  GenDeliveryAttempt,
+  GenEndpoint,
+  GenEvent,
+  GenEventDelivery,
+  GenMetaEvent,
+  GenPortalLink,
+  GenProject,
+  GenSource,
+  GenSubscription,
+  genPage,
+} from './generated-client-models';
 import { goDecode, slice, type GoType } from './go-decode';
 
 jest.setTimeout(120_000);
@@ -57,7 +73,8 @@ describe('Convoy clients work unchanged against the gateway', () => {
   const servers: OAuth2Server[] = [];
 
   beforeAll(async () => {
-    await h.start();
+    // a Google Pub/Sub source is checked against the emulator (the generated client's test)
+    await h.start({ PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost });
     dp = await startTestService(
       dispatcher(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix })),
     );
@@ -553,6 +570,327 @@ describe('Convoy clients work unchanged against the gateway', () => {
     });
   });
 
+  it('list search and repeated filters as Convoy clients send them: q/query, several endpointId and sourceId, capped', async () => {
+    const p = await project();
+    const ep = async (name: string) =>
+      decode(
+        EndpointResponse,
+        await p.call('POST', '/endpoints', createEndpointRequest({ name, url: `${receiver.url}/search` })),
+        201,
+      );
+    const [orders, ordersEu, billing] = [
+      await ep('Orders.v2'),
+      await ep('orders.v2 (EU)'),
+      await ep('Billing'),
+    ];
+    const uids = (page: { content: { uid: string }[] }) => page.content.map((x) => x.uid).sort();
+
+    // endpoints: Convoy's server reads `q` (its OpenAPI, the generated client), convoy-go's wrapper
+    // sends `query`; both search the name, ignoring case, the text taken literally
+    const byQ = decode(listOf(EndpointResponse), await p.call('GET', '/endpoints?q=ORDERS.V2'), 200);
+    expect(uids(byQ)).toEqual([orders.uid, ordersEu.uid].sort());
+    const byWrapper = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({ query: '(eu)' })}`),
+      200,
+    );
+    expect(uids(byWrapper)).toEqual([ordersEu.uid]);
+    for (const pattern of ['.*', 'orders_v2', '%'])
+      expect(
+        decode(
+          listOf(EndpointResponse),
+          await p.call('GET', `/endpoints?q=${encodeURIComponent(pattern)}`),
+          200,
+        ).content,
+      ).toEqual([]);
+    const paged = decode(
+      listOf(EndpointResponse),
+      await p.call('GET', `/endpoints${endpointParams({ query: 'orders' }, listParams({ perPage: 1 }))}`),
+      200,
+    );
+    expect(paged.content).toHaveLength(1);
+    expect(paged.pagination.has_next_page).toBe(true);
+    const rest = decode(
+      listOf(EndpointResponse),
+      await p.call(
+        'GET',
+        `/endpoints${endpointParams({ query: 'orders' }, listParams({ perPage: 1, next: paged.pagination.next_page_cursor }))}`,
+      ),
+      200,
+    );
+    expect(uids({ content: [...paged.content, ...rest.content] })).toEqual([orders.uid, ordersEu.uid].sort());
+
+    // subscriptions of several endpoints (endpointId repeated)
+    const sub = async (name: string, endpointId: string) =>
+      decode(
+        SubscriptionResponse,
+        await p.call('POST', '/subscriptions', createSubscriptionRequest({ name, endpointId })),
+        201,
+      );
+    const [s1, s2] = [
+      await sub('s1', orders.uid),
+      await sub('s2', ordersEu.uid),
+      await sub('s3', billing.uid),
+    ];
+    const several = decode(
+      listOf(SubscriptionResponse),
+      await p.call('GET', `/subscriptions${subscriptionParams({ endpointId: [orders.uid, ordersEu.uid] })}`),
+      200,
+    );
+    expect(uids(several)).toEqual([s1.uid, s2.uid].sort());
+
+    // events of several sources (sourceId repeated, as Convoy's server reads it) and a payload search
+    // (convoy-go's `query`); events as the router stores them from two sources
+    const [srcA, srcB, srcC] = [newId(), newId(), newId()];
+    const stored = [
+      await makeEvent(h.store, p.id, { source_id: srcA, raw: '{"customer":"ACME Corp","total":10}' }),
+      await makeEvent(h.store, p.id, { source_id: srcB, raw: '{"customer":"Globex","note":"acme"}' }),
+      await makeEvent(h.store, p.id, { source_id: srcC, raw: '{"customer":"ACME Corp","total":30}' }),
+    ];
+    const events = (q: string) => p.call('GET', `/events${q}`);
+    const twoSources = decode(listOf(EventResponse), await events(`?sourceId=${srcA}&sourceId=${srcB}`), 200);
+    expect(uids(twoSources)).toEqual([stored[0]._id, stored[1]._id].sort());
+    const oneSource = decode(listOf(EventResponse), await events(eventParams({ sourceId: srcC })), 200);
+    expect(uids(oneSource)).toEqual([stored[2]._id]);
+    const searched = decode(listOf(EventResponse), await events(eventParams({ query: 'acme CORP' })), 200);
+    expect(uids(searched)).toEqual([stored[0]._id, stored[2]._id].sort());
+    const searchedInSources = decode(
+      listOf(EventResponse),
+      await events(`?query=acme&sourceId=${srcB}&sourceId=${srcC}`),
+      200,
+    );
+    expect(uids(searchedInSources)).toEqual([stored[1]._id, stored[2]._id].sort());
+
+    // the batch operations take the same repeated filters (Convoy's generated client sends them)
+    const replayed = await p.call('POST', `/events/batchreplay?sourceId=${srcA}&sourceId=${srcC}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.data.matched).toBe(2);
+    for (const endpointId of [orders.uid, ordersEu.uid, billing.uid])
+      await makeDelivery(h.store, p.id, {
+        event_id: stored[0]._id,
+        endpoint_id: endpointId,
+        status: 'Failure',
+      });
+    const retried = await p.call(
+      'PUT',
+      `/eventdeliveries/batchretry?endpointId=${orders.uid}&endpointId=${ordersEu.uid}&status=Failure`,
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.matched).toBe(2);
+
+    // caps and bad values: a 400 naming the parameter
+    const ids = (name: string, n: number) => Array.from({ length: n }, () => `${name}=${newId()}`).join('&');
+    for (const [path, param] of [
+      [`/subscriptions?${ids('endpointId', 101)}`, 'endpointId'],
+      [`/events?${ids('sourceId', 101)}`, 'sourceId'],
+      [`/eventdeliveries?${ids('endpointId', 101)}`, 'endpointId'],
+      [`/events/batchreplay?${ids('sourceId', 101)}`, 'sourceId'],
+      ['/eventdeliveries?status=Success&status=Bogus', 'status'],
+      [`/endpoints?q=${'x'.repeat(201)}`, 'q'],
+      ['/sources?q=orders', 'q'],
+      ['/subscriptions?query=s1', 'query'],
+    ]) {
+      const res = await p.call(path.includes('batch') ? 'POST' : 'GET', path);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(param);
+    }
+    const bogus = await p.call('GET', '/eventdeliveries?status=Success&status=Bogus');
+    expect(bogus.body.message).toContain('status "Bogus" must be one of');
+    // 100 values are fine
+    expect((await p.call('GET', `/subscriptions?${ids('endpointId', 100)}`)).status).toBe(200);
+  });
+
+  it("convoy-go's generated client (client.gen.go): its requests are accepted, every answer decodes into its models", async () => {
+    // oapi-codegen's models: every field a pointer with omitempty, so only what is set is sent
+    const out = await project({ signature: { header: 'X-Convoy-Signature' } });
+    const ep = decode(
+      GenEndpoint,
+      await out.call('POST', '/endpoints', {
+        name: 'gen',
+        url: `${receiver.url}/gen`,
+        owner_id: 'acme',
+        http_timeout: 30,
+        rate_limit: 100,
+        rate_limit_duration: 60,
+        content_type: 'application/json',
+        advanced_signatures: true,
+        authentication: { type: 'api_key', api_key: { header_name: 'X-Key', header_value: 'k' } },
+      }),
+      201,
+    );
+    expect(ep).toMatchObject({ http_timeout: 30, rate_limit_duration: 60, owner_id: 'acme' });
+    decode(
+      GenEndpoint,
+      await out.call('PUT', `/endpoints/${ep.uid}`, { name: 'gen-2', is_disabled: false }),
+      202,
+    );
+    decode(genPage(GenEndpoint), await out.call('GET', '/endpoints?perPage=10&q=gen'), 200);
+    const sub = decode(
+      GenSubscription,
+      await out.call('POST', '/subscriptions', {
+        name: 'gen',
+        endpoint_id: ep.uid,
+        delivery_mode: 'at_least_once',
+        alert_config: { count: 3, threshold: '1h' },
+        rate_limit_config: { count: 10, duration: 60 },
+        filter_config: {
+          event_types: ['invoice.paid'],
+          filter: { body: { amount: { $gte: 1 } }, headers: {} },
+        },
+      }),
+      201,
+    );
+    decode(
+      GenSubscription,
+      await out.call('PUT', `/subscriptions/${sub.uid}`, {
+        retry_config: { type: 'linear', duration: '10s', retry_count: 3 },
+      }),
+      202,
+    );
+    decode(genPage(GenSubscription), await out.call('GET', `/subscriptions?endpointId=${ep.uid}`), 200);
+    const link = decode(
+      GenPortalLink,
+      await out.call('POST', '/portal-links', { name: 'gen', owner_id: 'acme', can_manage_endpoint: true }),
+      201,
+    );
+    decode(genPage(GenPortalLink), await out.call('GET', '/portal-links?ownerId=acme'), 200);
+    expect(link.endpoint_count).toBe(1);
+
+    const sent = await out.call('POST', '/events', {
+      endpoint_id: ep.uid,
+      event_type: 'invoice.paid',
+      data: { amount: 5 },
+      custom_headers: { 'X-Trace': 't' },
+    });
+    expect(sent.status).toBe(201);
+    const eventId = sent.body.data.uid as string;
+    const event = await waitFor('the event stored', async () => {
+      const res = await out.call('GET', `/events/${eventId}`);
+      return res.status === 200 ? decode(GenEvent, res, 200) : undefined;
+    });
+    expect(event.data).toEqual({ amount: 5 });
+    decode(genPage(GenEvent), await out.call('GET', `/events?query=invoice&endpointId=${ep.uid}`), 200);
+    const delivery = await waitFor('the delivery Success', async () => {
+      const page = decode(
+        genPage(GenEventDelivery),
+        await out.call('GET', `/eventdeliveries?eventId=${eventId}&status=Success`),
+        200,
+      );
+      return page.content[0];
+    });
+    expect(delivery.event_metadata).toMatchObject({ uid: eventId, event_type: 'invoice.paid' });
+    const attempts = decode(
+      slice(GenDeliveryAttempt),
+      await out.call('GET', `/eventdeliveries/${delivery.uid}/deliveryattempts`),
+      200,
+    );
+    expect(attempts[0]).toMatchObject({ http_status: '200', status: true });
+
+    // sources: an http source with a verifier, and a Google Pub/Sub source whose key file arrives as
+    // Go marshals a []byte: base64 text
+    const inc = await project({}, 'incoming');
+    const http = decode(
+      GenSource,
+      await inc.call('POST', '/sources', {
+        name: 'gen-http',
+        type: 'http',
+        verifier: { type: 'hmac', hmac: { encoding: 'hex', hash: 'SHA256', header: 'X-Sig', secret: 's' } },
+        idempotency_keys: ['request.header.X-Id'],
+      }),
+      201,
+    );
+    expect(http.verifier).toMatchObject({ type: 'hmac' });
+    const q = `gen-${newId().toLowerCase()}`;
+    const topic = await pubsubSubscription(q);
+    try {
+      const keyFile = JSON.stringify({ type: 'service_account', project_id: TEST_BROKERS.pubsubProject });
+      const google = decode(
+        GenSource,
+        await inc.call('POST', '/sources', {
+          name: 'gen-google',
+          type: 'pub_sub',
+          pub_sub: {
+            type: 'google',
+            workers: 1,
+            google: {
+              project_id: TEST_BROKERS.pubsubProject,
+              subscription_id: q,
+              service_account: Buffer.from(keyFile).toString('base64'),
+            },
+          },
+        }),
+        201,
+      );
+      const stored = google.pub_sub.google.service_account as number[];
+      expect(Buffer.from(stored).toString('utf8')).toBe(keyFile);
+      decode(genPage(GenSource), await inc.call('GET', '/sources?type=pub_sub'), 200);
+    } finally {
+      await topic.close();
+    }
+    const notBase64 = await inc.call('POST', '/sources', {
+      name: 'gen-bad',
+      type: 'pub_sub',
+      pub_sub: {
+        type: 'google',
+        google: { project_id: 'p', subscription_id: 's', service_account: 'not base64!' },
+      },
+    });
+    expect(notBase64.status).toBe(400);
+    expect(notBase64.body.data.errors.map((e: { field: string }) => e.field)).toContain(
+      'pub_sub.google.service_account',
+    );
+    const github = decode(
+      GenSource,
+      await inc.call('POST', '/sources', {
+        name: 'gen-github',
+        type: 'http',
+        provider: 'github',
+        verifier: { type: 'hmac', hmac: { encoding: '', hash: '', header: '', secret: 'gh' } },
+      }),
+      201,
+    );
+    const byProvider = decode(genPage(GenSource), await inc.call('GET', '/sources?provider=github'), 200);
+    expect(byProvider.content.map((x) => x.uid)).toEqual([github.uid]);
+
+    // fields of the generated models Hookrail does not have are refused, named (docs/convoy-compatibility.md)
+    for (const [path, body, field] of [
+      [
+        '/endpoints',
+        { name: 'x', url: `${receiver.url}/x`, teams_webhook_url: 'https://t.example' },
+        'teams_webhook_url',
+      ],
+      [
+        '/subscriptions',
+        { name: 'x', endpoint_id: ep.uid, filter_config: { filter: { path: { id: 1 } } } },
+        'filter_config.filter.path',
+      ],
+    ] as const) {
+      const res = await out.call('POST', path, body);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    const refused = async (res: ApiResponse, field: string) => {
+      expect([field, res.status]).toEqual([field, 400]);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
+    };
+    await refused(
+      await out.call('POST', '/endpoints', { name: 'x', url: `${receiver.url}/x`, appID: 'a' }),
+      'appID',
+    );
+    await refused(
+      await inc.call('POST', '/sources', { name: 'x', type: 'http', event_type_location: 'header' }),
+      'event_type_location',
+    );
+    for (const setting of ['multiple_endpoint_subscriptions', 'request_id_header', 'verify_dynamic_events'])
+      await refused(
+        await out.call('PUT', '', {
+          name: 'gen',
+          config: { [setting]: setting === 'request_id_header' ? 'X-Id' : true },
+        }),
+        `config.${setting}`,
+      );
+  });
+
   it('advanced signatures over SHA256/hex and SHA512/base64 verify with every secret of a roll; simple SHA512/base64 too', async () => {
     const versions = [
       { hash: 'SHA256', encoding: 'hex' },
@@ -698,6 +1036,22 @@ describe('Convoy clients work unchanged against the gateway', () => {
     expect(params('/v1/projects/{projectID}/subscriptions')).toEqual(
       expect.arrayContaining(['endpointId', 'sourceId']),
     );
+    expect(params('/v1/projects/{projectID}/endpoints')).toContain('q');
+    expect(params('/v1/projects/{projectID}/events')).toContain('query');
+    // repeated filters are documented as arrays (form style, exploded: `endpointId=a&endpointId=b`)
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((x) => x.name === name);
+    for (const [path, name] of [
+      ['/v1/projects/{projectID}/subscriptions', 'endpointId'],
+      ['/v1/projects/{projectID}/events', 'sourceId'],
+      ['/v1/projects/{projectID}/events', 'endpointId'],
+      ['/v1/projects/{projectID}/eventdeliveries', 'endpointId'],
+      ['/v1/projects/{projectID}/eventdeliveries', 'status'],
+    ])
+      expect(param(path, name)).toMatchObject({
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', maxItems: 100 },
+      });
     const endpointBody =
       doc.paths['/v1/projects/{projectID}/endpoints'].post.requestBody.content['application/json'].schema;
     expect(endpointBody.properties.advanced_signatures.anyOf).toContainEqual({
@@ -764,6 +1118,10 @@ describe('Convoy clients work unchanged against the gateway', () => {
     });
     const resent = decode(MetaEventResponse, await p.call('PUT', `/meta-events/${id}/resend`), 200);
     expect(resent).toMatchObject({ uid: id, status: 'Scheduled' });
+    // and as convoy-go's generated client decodes them
+    expect(decode(GenProject, await p.call('GET', ''), 200).uid).toBe(p.id);
+    expect(decode(GenMetaEvent, await p.call('GET', `/meta-events/${id}`), 200).uid).toBe(id);
+    decode(genPage(GenMetaEvent), await p.call('GET', '/meta-events'), 200);
     // the admin key still opens the project
     expect((await h.call('GET', p.base, { key: ADMIN_KEY })).status).toBe(200);
   });

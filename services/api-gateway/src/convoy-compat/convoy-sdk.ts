@@ -44,12 +44,12 @@ export const subscriptionParams = (p: { endpointId?: string[] } = {}, list = lis
   goQuery({ ...list, endpointId: p.endpointId ?? [] });
 
 export const eventParams = (
-  p: { sourceId?: string; endpointId?: string[]; startDate?: Date; endDate?: Date } = {},
+  p: { query?: string; sourceId?: string; endpointId?: string[]; startDate?: Date; endDate?: Date } = {},
   list = listParams(),
 ) =>
   goQuery({
     ...list,
-    query: '',
+    query: p.query ?? '',
     sourceId: p.sourceId ?? '',
     endpointId: p.endpointId ?? [],
     startDate: goTime(p.startDate),

@@ -8,6 +8,8 @@ export type GoType =
   | 'string'
   | 'int'
   | 'uint'
+  | 'float'
+  | 'bytes'
   | 'bool'
   | 'time'
   | 'raw'
@@ -20,11 +22,11 @@ export type GoStruct = { [jsonTag: string]: GoType };
 /** TS view of a decoded struct (what the test code reads). */
 export type Decoded<T> = T extends 'string' | 'intOrString' | 'time'
   ? string
-  : T extends 'int' | 'uint'
+  : T extends 'int' | 'uint' | 'float'
     ? number
     : T extends 'bool'
       ? boolean
-      : T extends 'raw'
+      : T extends 'raw' | 'bytes'
         ? unknown
         : T extends { map: infer V }
           ? Record<string, Decoded<V>>
@@ -37,6 +39,10 @@ export type Decoded<T> = T extends 'string' | 'intOrString' | 'time'
 export const struct = <S extends GoStruct>(s: S) => ({ struct: s }) as const;
 export const slice = <V extends GoType>(v: V) => ({ slice: v }) as const;
 export const map = <V extends GoType>(v: V) => ({ map: v }) as const;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const isByteArray = (v: unknown) =>
+  Array.isArray(v) && v.every((b) => Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255);
 
 // Go's time.Time decodes RFC 3339 only
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -65,6 +71,12 @@ function check(type: GoType, value: unknown, path: string): void {
         return;
       case 'uint':
         if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(path, type, value);
+        return;
+      case 'float':
+        if (typeof value !== 'number') fail(path, type, value);
+        return;
+      case 'bytes': // []byte: base64 text, or an array of byte values
+        if (typeof value === 'string' ? !BASE64.test(value) : !isByteArray(value)) fail(path, type, value);
         return;
       case 'bool':
         if (typeof value !== 'boolean') fail(path, type, value);

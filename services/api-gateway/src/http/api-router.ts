@@ -8,7 +8,7 @@ import { object } from '../schemas/common.schema';
 import { normaliseListQuery } from './list-query';
 import type { Call, RouteSpec } from './route';
 import { dropUnsetFields } from './unset-fields';
-import { acceptsEmptyString, validate } from './validator';
+import { acceptsEmptyString, validate, validateQuery } from './validator';
 
 export interface RouterDeps {
   cache: ConfigCache;
@@ -54,7 +54,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       let query = queryOf(req);
       if (spec.query && querySchema) {
         query = normaliseListQuery(req.query as Record<string, unknown>, spec.query);
-        validate(querySchema, query, 'invalid query');
+        validateQuery(querySchema, query);
       }
       const body = spec.body
         ? validate(spec.body, dropUnsetFields(req.body, spec.body, acceptsEmptyString))

@@ -1,6 +1,6 @@
 import { ValidationError } from '@hookrail/domain';
 import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
-import { filterFromQuery, normaliseListQuery } from './list-query';
+import { filterFromQuery, listFilterFromQuery, normaliseListQuery } from './list-query';
 
 const declared = {
   ...pageQuery,
@@ -87,5 +87,19 @@ describe('filterFromQuery: a batch filter from the query (Convoy) and the body (
     expect(() => filterFromQuery<Filter>({ source_id: 's1' }, { sourceId: 's2' }, names)).toThrow(
       "sourceId disagrees with the body's source_id",
     );
+  });
+
+  it('reads one repeated value as the body field, several as the list field, and refuses a body value not among them', () => {
+    type F = { source_id?: string; source_ids?: string[] };
+    const read = (body: F, values?: string[]) =>
+      listFilterFromQuery<F>(body, values, 'sourceId', 'source_id', 'source_ids');
+    expect(read({}, undefined)).toEqual({});
+    expect(read({}, ['a'])).toEqual({ source_id: 'a' });
+    expect(read({}, ['a', 'b'])).toEqual({ source_ids: ['a', 'b'] });
+    expect(read({ source_id: 'b' }, ['a', 'b'])).toEqual({ source_id: 'b', source_ids: ['a', 'b'] });
+    expect(() => read({ source_id: 'c' }, ['a', 'b'])).toThrow(
+      "sourceId disagrees with the body's source_id",
+    );
+    expect(() => read({ source_id: 'c' }, ['a'])).toThrow("sourceId disagrees with the body's source_id");
   });
 });

@@ -15,6 +15,8 @@ export const QUERY_ALIASES: Readonly<Record<string, string>> = {
   start_date: 'startDate',
   end_date: 'endDate',
   per_page: 'perPage',
+  // convoy-go's endpoint list sends its search as `query`; Convoy's server (and its OpenAPI) `q`
+  query: 'q',
 };
 
 const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/;
@@ -63,6 +65,33 @@ export function normaliseListQuery(
     out[name] = v;
   }
   return out;
+}
+
+/**
+ * A repeated query filter beside the body's one-valued field (Convoy's batch operations send
+ * `sourceId=a&sourceId=b`, our body `source_id`): one value is read as the body's field, as
+ * filterFromQuery reads it; several go to the body's list field, and a body value that is not
+ * among them is refused rather than the two silently matching nothing.
+ */
+export function listFilterFromQuery<B extends object>(
+  body: B,
+  values: readonly string[] | undefined,
+  param: string,
+  single: keyof B & string,
+  list: keyof B & string,
+): B {
+  if (!values || values.length === 0) return body;
+  if (values.length === 1)
+    return filterFromQuery(body, { [param]: values[0] }, { [param]: single } as Record<
+      string,
+      keyof B & string
+    >);
+  const given = (body as Record<string, unknown>)[single];
+  if (given !== undefined && !values.includes(given as string))
+    throw new ValidationError(`invalid query: ${param} disagrees with the body's ${single}`, [
+      { field: param, message: `disagrees with the body's ${single}` },
+    ]);
+  return { ...body, [list]: [...values] };
 }
 
 /**

@@ -71,6 +71,26 @@ export function validate<T>(schema: JsonSchema, value: unknown, what = 'invalid 
   return value as T;
 }
 
+/**
+ * Validates a list's query. A bad value of a repeated parameter is reported under the parameter's
+ * name with the value (`status "Bogus" must be one of: …`), not as `status.1`.
+ */
+export function validateQuery<T>(schema: JsonSchema, value: Record<string, unknown>): T {
+  const fn = compile(schema);
+  if (fn(value)) return value as T;
+  const errors = toFieldErrors(fn.errors).map((e) => {
+    const item = /^([^.]+)\.(\d+)$/.exec(e.field);
+    if (!item) return e;
+    const given = (value[item[1]] as unknown[] | undefined)?.[Number(item[2])];
+    return { field: item[1], message: `${JSON.stringify(given)} ${e.message}` };
+  });
+  const first = errors[0];
+  throw new ValidationError(
+    first ? `invalid query: ${first.field} ${first.message}` : 'invalid query',
+    errors,
+  );
+}
+
 /** Whether a field's schema accepts `""` (an unset Go string is sent as `""`). */
 export function acceptsEmptyString(schema: JsonSchema): boolean {
   return compile(schema)('') === true;

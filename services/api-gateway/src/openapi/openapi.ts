@@ -74,6 +74,8 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       name,
       in: 'query',
       required: false,
+      // a list filter is the parameter repeated (`endpointId=a&endpointId=b`), as Convoy sends it
+      ...(schema.type === 'array' && { style: 'form', explode: true }),
       schema,
     }));
     const data = r.paginated ? pageOf(r.response) : r.response;

@@ -8,9 +8,14 @@ import {
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
 import { presentAttempt, presentDeliveries } from '../presenters/event.presenter';
-import { enumOf } from '../schemas/common.schema';
 import { DELIVERY_STATUSES, attemptResponse, deliveryResponse } from '../schemas/event.schema';
-import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
+import {
+  createdRangeQuery,
+  enumListQuery,
+  idListQuery,
+  idQuery,
+  pageQuery,
+} from '../schemas/pagination.schema';
 
 const TAG = 'Event deliveries';
 const BASE = '/v1/projects/:projectID/eventdeliveries';
@@ -37,11 +42,7 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = (deps) => {
         eventId: idQuery('deliveries of this event'),
         endpointId: idListQuery('deliveries to any of these endpoints'),
         subscriptionId: idQuery('deliveries of this subscription'),
-        status: {
-          type: 'array',
-          items: enumOf(DELIVERY_STATUSES),
-          description: 'deliveries in any of these statuses; repeat the parameter for several',
-        },
+        status: enumListQuery(DELIVERY_STATUSES, 'deliveries in any of these statuses'),
         ...createdRangeQuery,
       },
       paginated: true,

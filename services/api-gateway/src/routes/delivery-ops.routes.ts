@@ -10,7 +10,7 @@ import {
 } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
-import { filterFromQuery } from '../http/list-query';
+import { filterFromQuery, listFilterFromQuery } from '../http/list-query';
 import { route, type RouteFile, type RouteSpec } from '../http/route';
 import { presentPortalDelivery } from '../portal/portal.presenter';
 import {
@@ -23,7 +23,7 @@ import {
   strArray,
   timestamp,
 } from '../schemas/common.schema';
-import { createdRangeQuery, idQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, enumListQuery, idListQuery, idQuery } from '../schemas/pagination.schema';
 
 const DELIVERIES = '/v1/projects/:projectID/eventdeliveries';
 const EVENTS = '/v1/projects/:projectID/events';
@@ -107,8 +107,8 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
       source_id: nonEmpty(),
       ...dateFilters,
     }),
-    // Convoy's SDK sends the filter as query parameters
-    query: { sourceId: idQuery('events from this source'), ...createdRangeQuery },
+    // Convoy's SDK sends the filter as query parameters (its generated client several sources)
+    query: { sourceId: idListQuery('events from any of these sources'), ...createdRangeQuery },
     status: 200,
     message: 'Events replayed',
     response: batchResponse,
@@ -116,7 +116,17 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
       batchReplay(
         deps,
         project._id,
-        filterFromQuery(body, query, { sourceId: 'source_id', startDate: 'start_date', endDate: 'end_date' }),
+        filterFromQuery(
+          listFilterFromQuery(
+            body,
+            query.sourceId as string[] | undefined,
+            'sourceId',
+            'source_id',
+            'source_ids',
+          ),
+          query,
+          { startDate: 'start_date', endDate: 'end_date' },
+        ),
       ),
   }),
   route({
@@ -172,21 +182,25 @@ function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
     // Convoy's SDK sends the filter as query parameters (and PUT)
     query: {
       eventId: idQuery('deliveries of this event'),
-      endpointId: idQuery('deliveries to this endpoint'),
-      status: { type: 'array', items: enumOf(['Failure', 'Discarded']), description: 'repeat for several' },
+      endpointId: idListQuery('deliveries to any of these endpoints'),
+      status: enumListQuery(['Failure', 'Discarded'], 'deliveries in any of these statuses'),
       ...createdRangeQuery,
     },
     handler: ({ project, body, query }) =>
       batchRetry(
         deps,
         project._id,
-        filterFromQuery(body, query, {
-          eventId: 'event_id',
-          endpointId: 'endpoint_id',
-          status: 'status',
-          startDate: 'start_date',
-          endDate: 'end_date',
-        }),
+        filterFromQuery(
+          listFilterFromQuery(
+            body,
+            query.endpointId as string[] | undefined,
+            'endpointId',
+            'endpoint_id',
+            'endpoint_ids',
+          ),
+          query,
+          { eventId: 'event_id', status: 'status', startDate: 'start_date', endDate: 'end_date' },
+        ),
       ),
   });
 }

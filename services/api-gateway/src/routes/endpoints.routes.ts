@@ -12,7 +12,7 @@ import {
   oauth2TestBody,
   oauth2TestResponse,
 } from '../schemas/endpoint.schema';
-import { idQuery, pageQuery } from '../schemas/pagination.schema';
+import { idQuery, pageQuery, searchQuery } from '../schemas/pagination.schema';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -89,7 +89,14 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       summary: 'List endpoints',
       tag: TAG,
       auth: 'project',
-      query: { ...pageQuery, ownerId: idQuery('endpoints of this owner'), status: enumOf(ENDPOINT_STATUSES) },
+      query: {
+        ...pageQuery,
+        ownerId: idQuery('endpoints of this owner'),
+        status: enumOf(ENDPOINT_STATUSES),
+        q: searchQuery(
+          'endpoints whose name contains this text, ignoring case (alias: `query`); read in bounded steps, so a page may hold fewer items than perPage with has_next_page: follow next_page_cursor',
+        ),
+      },
       paginated: true,
       status: 200,
       message: 'Endpoints fetched successfully',
@@ -98,6 +105,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
         const filter: EndpointListFilter = {};
         if (query.ownerId !== undefined) filter.ownerId = String(query.ownerId);
         if (query.status !== undefined) filter.status = query.status as EndpointDoc['status'];
+        if (query.q !== undefined) filter.nameContains = String(query.q);
         const page = await deps.store.endpoints.page(project._id, filter, parsePageQuery(query));
         return { content: page.content.map(present), pagination: page.pagination };
       },

@@ -13,7 +13,13 @@ import {
   eventResponse,
   fanoutEventBody,
 } from '../schemas/event.schema';
-import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
+import {
+  createdRangeQuery,
+  idListQuery,
+  idQuery,
+  pageQuery,
+  searchQuery,
+} from '../schemas/pagination.schema';
 import { publishEvent, type EventBody } from '../usecases/publish-event.usecase';
 
 const TAG = 'Events';
@@ -53,12 +59,15 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       query: {
         ...pageQuery,
-        sourceId: idQuery('events from this source'),
+        sourceId: idListQuery('events from any of these sources'),
         endpointId: idListQuery('events that targeted any of these endpoints'),
         event_type: str(),
         idempotencyKey: idQuery('events with this idempotency key'),
         status: enumOf(EVENT_STATUSES),
         ...createdRangeQuery,
+        query: searchQuery(
+          'events whose payload contains every word of this text, ignoring case; read in bounded steps, so a page may hold fewer items than perPage (even none) with has_next_page: follow next_page_cursor',
+        ),
       },
       paginated: true,
       status: 200,
@@ -67,12 +76,13 @@ export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
       async handler({ project, query }) {
         const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
         const filter: EventListFilter = {
-          sourceId: text('sourceId'),
+          sourceIds: query.sourceId as string[] | undefined,
           endpointIds: query.endpointId as string[] | undefined,
           eventType: text('event_type'),
           idempotencyKey: text('idempotencyKey'),
           status: text('status') as EventStatus | undefined,
           createdRange: createdRangeOf(text('startDate'), text('endDate')),
+          search: text('query'),
         };
         const page = await deps.store.events.page(project._id, filter, parsePageQuery(query));
         return { content: await presentEvents(page.content, deps), pagination: page.pagination };

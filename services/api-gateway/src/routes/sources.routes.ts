@@ -1,5 +1,6 @@
 import { NotFoundError } from '@hookrail/domain';
 import { parsePageQuery, type SourceDoc, type SourceListFilter } from '@hookrail/store';
+import { PROVIDERS } from '@hookrail/signing';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentSource } from '../presenters/source.presenter';
@@ -41,7 +42,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       summary: 'List sources',
       tag: TAG,
       auth: 'project',
-      query: { ...pageQuery, type: enumOf(SOURCE_TYPES), name: str() },
+      query: { ...pageQuery, type: enumOf(SOURCE_TYPES), provider: enumOf(PROVIDERS), name: str() },
       paginated: true,
       status: 200,
       message: 'Sources fetched successfully',
@@ -49,6 +50,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       async handler({ project, query }) {
         const filter: SourceListFilter = {};
         if (query.type !== undefined) filter.type = query.type as SourceDoc['type'];
+        if (query.provider !== undefined) filter.provider = String(query.provider);
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await store.sources.page(project._id, filter, parsePageQuery(query));
         const brokers = page.content.filter((d) => d.type === 'pub_sub').map((d) => d._id);

@@ -3,7 +3,7 @@ import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentSubscriptions } from '../presenters/subscription.presenter';
 import { str } from '../schemas/common.schema';
-import { idQuery, pageQuery } from '../schemas/pagination.schema';
+import { idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
 import {
   subscriptionCreateBody,
   subscriptionResponse,
@@ -78,7 +78,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       query: {
         ...pageQuery,
-        endpointId: idQuery('subscriptions of this endpoint'),
+        endpointId: idListQuery('subscriptions of any of these endpoints'),
         sourceId: idQuery('subscriptions of this source'),
         name: str(),
       },
@@ -88,7 +88,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       response: subscriptionResponse,
       async handler({ project, query }) {
         const filter: SubscriptionListFilter = {};
-        if (query.endpointId !== undefined) filter.endpointId = String(query.endpointId);
+        if (query.endpointId !== undefined) filter.endpointIds = query.endpointId as string[];
         if (query.sourceId !== undefined) filter.sourceId = String(query.sourceId);
         if (query.name !== undefined) filter.name = String(query.name);
         const page = await deps.store.subscriptions.page(project._id, filter, parsePageQuery(query));

@@ -26,12 +26,27 @@ export const createdRangeQuery: Record<string, JsonSchema> = {
 /** A filter by id: one value, `ownerId` also read as `owner_id`. */
 export const idQuery = (what: string): JsonSchema => str({ description: `${what} (alias: snake_case)` });
 
+/** How many values a repeated filter takes at most (`endpointId=a&endpointId=b…`). */
+export const MAX_FILTER_VALUES = 100;
+
 /** A filter by any of several ids: repeat the parameter (`endpointId=a&endpointId=b`). */
 export const idListQuery = (what: string): JsonSchema => ({
   type: 'array',
   items: str(),
-  description: `${what}; repeat the parameter for several (alias: snake_case)`,
+  maxItems: MAX_FILTER_VALUES,
+  description: `${what}; repeat the parameter for several, up to ${MAX_FILTER_VALUES} (alias: snake_case)`,
 });
+
+/** A filter by any of several values of an enum (`status=Failure&status=Retry`). */
+export const enumListQuery = (values: readonly string[], what: string): JsonSchema => ({
+  type: 'array',
+  items: enumOf(values),
+  maxItems: MAX_FILTER_VALUES,
+  description: `${what}; repeat the parameter for several`,
+});
+
+/** Free text (Convoy's `q`, `query`): compared as text, never as a pattern. */
+export const searchQuery = (what: string): JsonSchema => str({ maxLength: 200, description: what });
 
 export function pageOf(item: JsonSchema): JsonSchema {
   return {

@@ -92,7 +92,17 @@ const googleInput = object(
   {
     project_id: nonEmpty(500),
     subscription_id: nonEmpty(500),
-    service_account: { type: 'array', items: int({ minimum: 0, maximum: 255 }), maxItems: 64 * 1024 },
+    // the key file's bytes; Go clients send a []byte as base64 text (Convoy's generated client does)
+    service_account: {
+      anyOf: [
+        { type: 'array', items: int({ minimum: 0, maximum: 255 }), maxItems: 64 * 1024 },
+        str({
+          pattern: '^[A-Za-z0-9+/]*={0,2}$',
+          maxLength: Math.ceil((64 * 1024) / 3) * 4,
+          description: 'the bytes as base64',
+        }),
+      ],
+    },
   },
   ['project_id', 'subscription_id'],
 );

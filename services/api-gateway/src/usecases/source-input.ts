@@ -55,6 +55,8 @@ function withoutResponseFields(kind: string, settings: Json): Json {
     const { endpoint: _endpoint, ...rest } = settings;
     return rest;
   }
+  if (kind === 'google' && typeof settings.service_account === 'string')
+    return { ...settings, service_account: [...Buffer.from(settings.service_account, 'base64')] };
   if (kind !== 'amqp') return settings;
   const { bindedExchange, routingKey, ...rest } = settings as Json & {
     bindedExchange?: string;
