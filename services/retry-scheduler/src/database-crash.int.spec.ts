@@ -1,6 +1,5 @@
 import { Store } from '@hookrail/store';
-import { localMongoBinary, PrivateMongo, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
-import { Pipeline } from './testing/pipeline';
+import { localMongoBinary, Pipeline, PrivateMongo, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 jest.setTimeout(240_000);
 

@@ -1,6 +1,5 @@
 import type { Store } from '@hookrail/store';
-import { connectTestStore, testBus, uniquePrefix } from '@hookrail/testkit';
-import { Pipeline } from './testing/pipeline';
+import { connectTestStore, Pipeline, testBus, uniquePrefix } from '@hookrail/testkit';
 
 jest.setTimeout(180_000);
 
