@@ -37,6 +37,8 @@ export interface HttpTally {
   refusedWithoutRetryAfter: number;
   /** No answer at all (connection refused or reset, or no answer within 10 s). */
   unanswered: number;
+  /** The longest a non-2xx answer took (a figure; 503s are meant to come promptly). */
+  slowestRefusalMs: number;
 }
 
 /** One request of an HTTP load; `eventId` reads the accepted event's id from a 2xx body. */
@@ -71,6 +73,7 @@ export class Pipeline {
     refused: {},
     refusedWithoutRetryAfter: 0,
     unanswered: 0,
+    slowestRefusalMs: 0,
   };
   requests = 0;
   receiver!: Receiver;
@@ -360,6 +363,7 @@ export class Pipeline {
 
   private async send(spec: HttpRequestSpec): Promise<void> {
     this.http.sent++;
+    const t0 = Date.now();
     let res: Response;
     let text: string;
     try {
@@ -380,6 +384,7 @@ export class Pipeline {
       return;
     }
     this.http.refused[res.status] = (this.http.refused[res.status] ?? 0) + 1;
+    this.http.slowestRefusalMs = Math.max(this.http.slowestRefusalMs, Date.now() - t0);
     if (res.status === 503 && !res.headers.get('retry-after')) this.http.refusedWithoutRetryAfter++;
   }
 
