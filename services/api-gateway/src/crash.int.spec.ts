@@ -37,6 +37,7 @@ describe('api-gateway killed mid-load', () => {
       headers: { authorization: `Bearer ${PIPELINE_ADMIN_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'load' }),
     });
+    if (res.status !== 201) throw new Error(`API key not issued: ${res.status} ${await res.text()}`);
     key = ((await res.json()) as { data: { key: string } }).data.key;
   });
   afterAll(async () => {
