@@ -7,8 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Store } from '@hookrail/store';
-import { testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
-import { Pipeline } from '../services/retry-scheduler/src/testing/pipeline';
+import { Pipeline, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 const { values } = parseArgs({
   options: {
@@ -49,11 +48,13 @@ async function main(): Promise<void> {
     timeoutMs: 300_000,
     intervalMs: 500,
   }).catch(() => console.error(`${pipeline.undelivered().length} not delivered in time`));
-  const delivered = [...pipeline.seen.values()].filter((s) => s.succeededAt !== undefined);
+  // one endpoint: each event's only receipt
+  const receipts = new Map([...pipeline.seen].map(([eventId, r]) => [eventId, r.get(0)!]));
+  const delivered = [...receipts.values()].filter((s) => s.succeededAt !== undefined);
   const last = Math.max(...delivered.map((s) => s.succeededAt as number));
   const clean: number[] = [];
   const retried: number[] = [];
-  for (const [eventId, s] of pipeline.seen) {
+  for (const [eventId, s] of receipts) {
     const acceptedAt = pipeline.accepted.get(eventId);
     if (acceptedAt === undefined || s.succeededAt === undefined) continue;
     const retriedOnce = [...s.deliveryIds].some((d) => pipeline.failedOnce.has(d));

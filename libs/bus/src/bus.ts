@@ -169,9 +169,16 @@ export class Bus {
   /** One producer per bus, however many callers ask for it at once. */
   connectPublisher(): Promise<Publisher> {
     this.connecting ??= (async () => {
+      // Not kafkajs' idempotent producer: after a produce request whose outcome it does not know
+      // (the broker died before answering), it reuses that request's sequence numbers for the next
+      // batch, which the broker, holding the first, answers as a duplicate without storing it: an
+      // acknowledged event lost (seen in the Kafka-restart chaos test), or OUT_OF_ORDER_SEQUENCE
+      // forever. Plain retries may duplicate a message instead, which every consumer tolerates
+      // (idempotent writes, stable delivery ids); one request in flight per broker keeps the order
+      // while Kafka answers (docs/decisions.md, "Reliability under faults").
       const producer = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 5,
+        idempotent: false,
+        maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
       });
       await producer.connect();

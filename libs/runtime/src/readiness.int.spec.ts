@@ -20,13 +20,18 @@ describe('/readyz', () => {
           HOOKRAIL_MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/hookrail-test`,
           HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('ready'),
         }),
-        start: async () => undefined,
+        start: async ({ app }) => void app.post('/work', (_req, res) => void res.status(201).json({})),
       });
       services.push(svc);
       expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
       const before = await readyz(svc);
       expect(before.status).toBe(503);
       expect(before.body.data.mongodb).toBe(false);
+      // The service's own routes are not mounted yet: 503 with Retry-After (retried), not 404.
+      const early = await fetch(`${svc.url}/work`, { method: 'POST' });
+      expect(early.status).toBe(503);
+      expect(early.headers.get('retry-after')).toBe('1');
+      expect(((await early.json()) as { status: boolean }).status).toBe(false);
 
       proxy.open();
       const after = await waitFor(
@@ -38,6 +43,7 @@ describe('/readyz', () => {
         { timeoutMs: 30_000, intervalMs: 300 },
       );
       expect(after.body.data).toEqual({ mongodb: true, kafka: true, started: true });
+      expect((await fetch(`${svc.url}/work`, { method: 'POST' })).status).toBe(201);
     } finally {
       await proxy.close();
     }

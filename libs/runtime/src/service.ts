@@ -81,6 +81,17 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     return lastCheck.result;
   };
   app.use(healthRouter({ readiness, metrics }));
+  // Until the worker has mounted its routes, a request would get express's 404, which a client
+  // takes as final (a restarting gateway or ingest answered 404 to valid events in the chaos
+  // tests): answer 503 with Retry-After instead, so it is retried.
+  app.use((_req, res, next) => {
+    if (workerStarted) return next();
+    const message = `${config.service} is starting, retry later`;
+    res
+      .status(503)
+      .setHeader('Retry-After', '1')
+      .json({ status: false, message, data: { errors: [{ field: '', message }] } });
+  });
   app.use(httpSpans());
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -12,3 +12,4 @@ export * from './brokers';
 export * from './log-capture';
 export * from './spans';
 export * from './gated-proxy';
+export * from './pipeline';

@@ -86,7 +86,10 @@ export class PrivateKafka {
           `${m.toUpperCase()}=[name=${SASL_USERS[m].username},password=${SASL_USERS[m].password}]`,
         ])
       : [];
-    const clusterId = randomBytes(16).toString('base64url');
+    // One starting with '-' reads as an option to the storage tool (a start failed so, 1 in 64).
+    let clusterId: string;
+    do clusterId = randomBytes(16).toString('base64url');
+    while (clusterId.startsWith('-'));
     await k.formatStorage(['format', '-t', clusterId, '-c', k.file('server.properties'), ...scram]);
     await k.restart();
     return k;

@@ -55,10 +55,11 @@ export async function connectTestStore(): Promise<Store> {
   return store;
 }
 
-export function testBus(topicPrefix: string): Bus {
+/** A bus on the local stack's Kafka, or on `brokers` (a private Kafka). */
+export function testBus(topicPrefix: string, brokers: string[] = TEST_KAFKA_BROKERS): Bus {
   const logger = createLogger({ service: 'tests', level: 'silent' });
   return new Bus(
-    { brokers: TEST_KAFKA_BROKERS, clientId: 'tests', topicPrefix, partitions: 3, replicationFactor: 1 },
+    { brokers, clientId: 'tests', topicPrefix, partitions: 3, replicationFactor: 1 },
     { logger, metrics: new Metrics('tests', { defaultMetrics: false }) },
   );
 }

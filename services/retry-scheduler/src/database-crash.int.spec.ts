@@ -1,6 +1,5 @@
 import { Store } from '@hookrail/store';
-import { localMongoBinary, PrivateMongo, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
-import { Pipeline } from './testing/pipeline';
+import { localMongoBinary, Pipeline, PrivateMongo, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 jest.setTimeout(240_000);
 
@@ -58,6 +57,7 @@ maybe('zero loss through a database crash', () => {
     const accepted = pipeline.accepted.size;
     expect(accepted).toBeGreaterThan(200);
     await pipeline.waitAllDelivered(150_000);
+    console.log(`database SIGKILL figures: ${JSON.stringify(pipeline.figures())}`);
     expect(pipeline.mixedDeliveryIds()).toEqual([]);
     // The record caught up too: every accepted event is stored and its delivery succeeded.
     const ids = [...pipeline.accepted.keys()];

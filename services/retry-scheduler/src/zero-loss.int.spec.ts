@@ -1,6 +1,5 @@
 import type { Store } from '@hookrail/store';
-import { connectTestStore, testBus, uniquePrefix } from '@hookrail/testkit';
-import { Pipeline } from './testing/pipeline';
+import { connectTestStore, Pipeline, testBus, uniquePrefix } from '@hookrail/testkit';
 
 jest.setTimeout(180_000);
 
@@ -45,6 +44,7 @@ describe('zero loss', () => {
     expect(accepted).toBeGreaterThan(250);
     await pipeline.waitAllDelivered(120_000);
     // duplicates (redelivery after the kill) only ever with the same delivery id
+    console.log(`dispatcher and retry-scheduler SIGKILL figures: ${JSON.stringify(pipeline.figures())}`);
     expect(pipeline.mixedDeliveryIds()).toEqual([]);
     // the retry path was exercised: first attempts failed and were delivered later
     expect(pipeline.failedOnce.size).toBeGreaterThan(5);
