@@ -6,12 +6,7 @@
 export class FailureThrottle {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 
-  constructor(
-    private readonly opts: { limit: number; windowMs: number; maxKeys?: number } = {
-      limit: 10,
-      windowMs: 15 * 60_000,
-    },
-  ) {}
+  constructor(private readonly opts: { limit: number; windowMs: number; maxKeys?: number }) {}
 
   /** How long `key` is still refused, in ms (0: it may try). */
   blockedFor(key: string, now: number): number {

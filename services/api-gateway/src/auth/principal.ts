@@ -16,6 +16,11 @@ const PROJECT_KEY = new RegExp(`^hr_(${ID_PATTERN.slice(1, -1)})\\.([A-Za-z0-9_-
 
 const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
 
+/** The key id of a token shaped like a project key, or null (the admin key, anything else). */
+export function projectKeyId(token: string): string | null {
+  return PROJECT_KEY.exec(token)?.[1] ?? null;
+}
+
 /** `hr_<keyId>.<secret>`: the key id finds the stored hash, the secret is compared in constant time. */
 export function formatProjectKey(keyId: string, secret: string): string {
   return `hr_${keyId}.${secret}`;

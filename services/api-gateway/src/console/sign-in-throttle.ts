@@ -1,13 +1,9 @@
 import { DomainError, FailureThrottle } from '@hookrail/domain';
+import { projectKeyId } from '../auth/principal';
 
 /** Failed console sign-ins allowed per client IP and per key id in a window. */
 export const SIGN_IN_FAILURES = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-
-/** The key id of a project key (`hr_<id>.<secret>`), or null for anything else (the admin key). */
-export function keyIdOf(key: string): string | null {
-  return /^hr_([A-Za-z0-9_-]{1,64})\./.exec(key)?.[1] ?? null;
-}
 
 /**
  * Guessing keys through the console's sign-in: after SIGN_IN_FAILURES failures from one client IP,
@@ -20,19 +16,19 @@ export class SignInThrottle {
 
   /** Throws a 429 (with the seconds to wait in `retryAfter`) when the IP or the key id is refused. */
   check(ip: string, key: string, now: number): void {
-    const keyId = keyIdOf(key);
+    const keyId = projectKeyId(key);
     const waitMs = Math.max(this.byIp.blockedFor(ip, now), keyId ? this.byKey.blockedFor(keyId, now) : 0);
     if (waitMs > 0) throw new SignInThrottled(Math.ceil(waitMs / 1000));
   }
 
   failed(ip: string, key: string, now: number): void {
     this.byIp.fail(ip, now);
-    const keyId = keyIdOf(key);
+    const keyId = projectKeyId(key);
     if (keyId) this.byKey.fail(keyId, now);
   }
 
   succeeded(key: string): void {
-    const keyId = keyIdOf(key);
+    const keyId = projectKeyId(key);
     if (keyId) this.byKey.reset(keyId);
   }
 }
