@@ -39,8 +39,13 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
   const { store, box } = deps;
   const router = Router();
   router.use(jsonBody(deps.config.http.bodyLimitBytes));
+  /**
+   * `manage`: the link must be allowed to manage endpoints. `configure`: besides, the call changes
+   * configuration, which every dispatcher is told before the answer (a resend or a test event does
+   * not: it only publishes).
+   */
   const handle =
-    (fn: Handler, manage = false) =>
+    (fn: Handler, access: 'read' | 'manage' | 'configure' = 'read') =>
     async (req: Request, res: import('express').Response) => {
       res.locals.route = `/portal-api${req.route?.path ?? ''}`;
       const session = await authenticatePortal(portalCredential(req.headers.authorization, req.query.token), {
@@ -48,13 +53,12 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         now: deps.now,
       });
       res.locals.projectId = session.project._id;
-      if (manage) requireManage(session);
+      if (access !== 'read') requireManage(session);
       let out;
       try {
         out = await fn(session, req);
       } finally {
-        // Managing endpoints changes configuration: told to every dispatcher before the answer.
-        if (manage) {
+        if (access === 'configure') {
           deps.cache.invalidate(session.project._id);
           await store.configVersions.bump(session.project._id);
         }
@@ -76,7 +80,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           message: 'Endpoint created',
           data: await present(await endpointOps.create(s, req.body)),
         }),
-        true,
+        'configure',
       ),
     );
     router.put(
@@ -88,14 +92,14 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           message: 'Endpoint updated',
           data: await present(await endpointOps.update(s, endpoint, req.body)),
         };
-      }, true),
+      }, 'configure'),
     );
     router.delete(
       '/endpoints/:endpointID',
       handle(async (s, req) => {
         await endpointOps.remove(s, await linkEndpoint(store, s, param(req, 'endpointID')));
         return { message: 'Endpoint deleted', data: null };
-      }, true),
+      }, 'configure'),
     );
     for (const action of ['pause', 'activate'] as const)
       router.put(
@@ -107,7 +111,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
             message: action === 'pause' ? 'Endpoint paused' : 'Endpoint activated',
             data: await present(await endpointOps[action](s, endpoint)),
           };
-        }, true),
+        }, 'configure'),
       );
     // "Send a test event": a real event aimed at the endpoint, delivered, signed and recorded like
     // any other (its subscriptions' event-type filters apply, so pick a type the endpoint accepts).
@@ -130,7 +134,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           data,
         });
         return { status: 201, message: 'Test event sent', data: event };
-      }, true),
+      }, 'manage'),
     );
     router.put(
       '/endpoints/:endpointID/expire_secret',
@@ -140,7 +144,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
           message: 'Endpoint secret expired',
           data: await present(await endpointOps.expireSecret(s, endpoint, req.body)),
         };
-      }, true),
+      }, 'configure'),
     );
   }
 
@@ -207,7 +211,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         message: 'Event replayed',
         data: { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) },
       };
-    }, true),
+    }, 'manage'),
   );
   // The event types the link's endpoints have been sent, from the catalog the dispatchers keep.
   router.get(
@@ -268,7 +272,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       const delivery = await linkDelivery(s, param(req, 'deliveryID'));
       const updated = await resendDeliveryOrThrow(deps, s.link.project_id, delivery._id, 'force');
       return { message: 'Event delivery resent', data: presentPortalDelivery(updated, true) };
-    }, true),
+    }, 'manage'),
   );
   return router;
 }
