@@ -95,8 +95,7 @@ async function checkAmqp(s: AmqpSettings): Promise<BrokerProblem | undefined> {
 }
 
 async function checkKafka(s: KafkaSettings): Promise<BrokerProblem | undefined> {
-  const kafka = kafkaClient(s, 'hookrail-source-check', 0);
-  const admin = kafka.admin();
+  const admin = kafkaClient(s, 'hookrail-source-check', 0).admin();
   try {
     await admin.connect();
   } catch (err) {
@@ -109,7 +108,8 @@ async function checkKafka(s: KafkaSettings): Promise<BrokerProblem | undefined> 
     return { field: 'pub_sub.kafka.brokers', message: `cannot connect to ${s.brokers.join(',')}: ${msg}` };
   }
   try {
-    await refuseHookrailTopics(kafka, s);
+    // The admin is connected already: ask it, rather than open another connection.
+    await refuseHookrailTopics(s, async () => (await admin.describeCluster()).clusterId);
     const topics = await admin.listTopics();
     if (!topics.includes(s.topic))
       return {

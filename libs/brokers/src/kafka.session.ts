@@ -1,6 +1,6 @@
 import { Kafka, logLevel, type Consumer, type KafkaConfig, type KafkaMessage } from 'kafkajs';
 import { backoffMs } from '@hookrail/retry';
-import { guardedKafkaSocketFactory, refuseHookrailTopics } from './outbound-guard';
+import { clusterIdOf, guardedKafkaSocketFactory, refuseHookrailTopics } from './outbound-guard';
 import type { KafkaSettings } from './settings';
 import { headerValues, type Session, type SubscriberOptions, type Verdict } from './subscriber';
 
@@ -36,7 +36,7 @@ export async function openKafka(s: KafkaSettings, opts: SubscriberOptions): Prom
     // the source unreachable and reopens it with backoff, like every other broker kind.
     retry: { retries: 5, initialRetryTime: 300, restartOnFailure: async () => false },
   });
-  await refuseHookrailTopics(kafka, s);
+  await refuseHookrailTopics(s, () => clusterIdOf(kafka));
   let closing = false;
   let lost: (err: Error | undefined) => void = () => undefined;
   const closed = new Promise<Error | undefined>((r) => (lost = r));

@@ -53,19 +53,15 @@ export class BrokerRefusedError extends Error {
  * rebalance Hookrail's consumers. The cluster is recognised by its id, so an alias, a proxy or an
  * advertised listener cannot hide it.
  */
-export async function refuseHookrailTopics(kafka: Kafka, s: KafkaSettings): Promise<void> {
+export async function refuseHookrailTopics(
+  s: KafkaSettings,
+  clusterId: () => Promise<string>,
+): Promise<void> {
   const own = s.ownKafka;
   if (!own) return;
   const reserved = `${own.topicPrefix}.`;
   if (!s.topic.startsWith(reserved) && !s.groupId.startsWith(reserved)) return;
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const { clusterId } = await admin.describeCluster();
-    if (clusterId !== own.clusterId) return;
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
+  if ((await clusterId()) !== own.clusterId) return;
   throw s.topic.startsWith(reserved)
     ? new BrokerRefusedError(
         'pub_sub.kafka.topic_name',
@@ -75,4 +71,15 @@ export async function refuseHookrailTopics(kafka: Kafka, s: KafkaSettings): Prom
         'pub_sub.kafka.consumer_group_id',
         `consumer group "${s.groupId}" is in Hookrail's own namespace ("${reserved}") on its own cluster`,
       );
+}
+
+/** The cluster id as a source's own client sees it (an admin connection of its own). */
+export async function clusterIdOf(kafka: Kafka): Promise<string> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return (await admin.describeCluster()).clusterId;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
 }

@@ -5,7 +5,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { Bus, type Publisher } from '@hookrail/bus';
 import { Store } from '@hookrail/store';
 import { createLogger, Metrics, startTracing, type Logger } from '@hookrail/telemetry';
-import { errorMessage } from '@hookrail/domain';
+import { errorMessage, fail } from '@hookrail/domain';
 import { DependencyWatch } from './dependency-watch';
 import { healthRouter } from './health';
 import { httpSpans } from './http-spans';
@@ -90,7 +90,7 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     res
       .status(503)
       .setHeader('Retry-After', '1')
-      .json({ status: false, message, data: { errors: [{ field: '', message }] } });
+      .json(fail(message, [{ field: '', message }]));
   });
   app.use(httpSpans());
 

@@ -92,17 +92,14 @@ export function extractTraceContext(headers: Carrier | undefined): Context {
 
 type HeaderValue = string | Buffer | (string | Buffer)[] | undefined;
 
-/** A trace context kept beside work that continues later (a scheduled retry). */
-export interface StoredTraceContext {
+/** The W3C trace context (traceparent, tracestate) kept beside work that continues later (a scheduled retry). */
+export interface TraceContext {
   traceparent?: string | null;
   tracestate?: string | null;
 }
 
-/** The W3C trace context (traceparent, tracestate) message headers carry, to store with the work. */
-export function traceContextOf(headers: Readonly<Record<string, HeaderValue>> | undefined): {
-  traceparent?: string;
-  tracestate?: string;
-} {
+/** The W3C trace context headers carry, to store with the work. */
+export function traceContextOf(headers: Readonly<Record<string, HeaderValue>> | undefined): TraceContext {
   const text = (v: HeaderValue) => (Array.isArray(v) ? v[0] : v)?.toString();
   const traceparent = text(headers?.traceparent);
   const tracestate = text(headers?.tracestate);
@@ -113,7 +110,7 @@ export function traceContextOf(headers: Readonly<Record<string, HeaderValue>> | 
  * Runs `fn` in a stored trace context, so what it publishes continues that trace. Without one it
  * runs in a new trace, never in the caller's: a timer inherits the context of whatever armed it.
  */
-export function withinStoredTrace<T>(stored: StoredTraceContext, fn: () => T): T {
+export function withinStoredTrace<T>(stored: TraceContext, fn: () => T): T {
   const carrier: Carrier = {};
   if (stored.traceparent) carrier.traceparent = stored.traceparent;
   if (stored.tracestate) carrier.tracestate = stored.tracestate;
@@ -144,9 +141,11 @@ export function startServerSpan(
   name: string,
   headers: Record<string, string | string[] | undefined>,
 ): { run<T>(fn: () => T): T; end(attributes: SpanAttributes, failed: boolean, finalName?: string): void } {
-  const carrier: Carrier = {};
-  for (const [k, v] of Object.entries(headers)) carrier[k] = Array.isArray(v) ? v.join(',') : v;
-  const parent = extractTraceContext(carrier);
+  const { traceparent, tracestate } = traceContextOf(headers);
+  const parent = extractTraceContext({
+    traceparent: traceparent ?? undefined,
+    tracestate: tracestate ?? undefined,
+  });
   const span = tracer().startSpan(name, { kind: SpanKind.SERVER }, parent);
   const ctx = trace.setSpan(parent, span);
   return {

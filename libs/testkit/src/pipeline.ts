@@ -79,7 +79,6 @@ export class Pipeline {
   receiver!: Receiver;
   projectId!: ProjectId;
   source!: SourceDoc;
-  endpointIds: string[] = [];
   private logs: string[] = [];
 
   constructor(
@@ -128,17 +127,12 @@ export class Pipeline {
         owner_id: 'owner',
         secrets: [],
       });
-      this.endpointIds.push(endpoint._id);
       await makeSubscription(store, this.projectId, {
         name: `all-${i}`,
         source_id: this.source._id,
         endpoint_id: endpoint._id,
       });
     }
-  }
-
-  get sourceId(): string {
-    return this.source._id;
   }
 
   /** Base URL of a started service (its HTTP port: /readyz, the API, /ingest). */

@@ -1,2 +1,2 @@
 export { Scheduler, type SchedulerDeps, type SchedulerOptions } from './scheduler';
-export { scheduleEntry, type RetryRequest, type TraceContext } from './schedule-entry';
+export type { RetryRequest } from './schedule-entry';

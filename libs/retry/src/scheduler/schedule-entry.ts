@@ -1,5 +1,6 @@
 import type { ProjectId } from '@hookrail/domain';
 import type { ScheduleDoc } from '@hookrail/store';
+import type { TraceContext } from '@hookrail/telemetry';
 
 /** What a retry message asks for (the `retries` topic's message, by shape). */
 export interface RetryRequest {
@@ -11,12 +12,6 @@ export interface RetryRequest {
   kind?: 'delivery' | 'meta';
   event_id?: string;
   meta_event_type?: string;
-}
-
-/** The W3C trace context of the work that scheduled a retry: the retry continues that trace. */
-export interface TraceContext {
-  traceparent?: string;
-  tracestate?: string;
 }
 
 /**

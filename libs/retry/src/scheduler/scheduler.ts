@@ -1,9 +1,9 @@
 import type { ScheduleDoc, Store } from '@hookrail/store';
-import { outsideAnyTrace, type Logger, type Metrics } from '@hookrail/telemetry';
+import { outsideAnyTrace, type Logger, type Metrics, type TraceContext } from '@hookrail/telemetry';
 import { Coalescer, errorMessage, type ProjectId } from '@hookrail/domain';
 import { backoffMs } from '../backoff';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
-import { scheduleEntry, type RetryRequest, type TraceContext } from './schedule-entry';
+import { scheduleEntry, type RetryRequest } from './schedule-entry';
 
 export interface SchedulerOptions {
   /** Topic prefix: shards are `<prefix>/<partition>`, so deployments sharing a database stay apart. */

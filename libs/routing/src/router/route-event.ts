@@ -102,11 +102,10 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       subscriptions,
       owners,
     );
-    const deliveries: DeliveryDoc[] = [];
-    for (const sub of matched) {
-      const d = await buildDelivery(deps, m, sub, data);
-      if (d) deliveries.push(d);
-    }
+    // Subscription functions run in the worker pool: all of the event's at once, order kept.
+    const deliveries = (await Promise.all(matched.map((sub) => buildDelivery(deps, m, sub, data)))).filter(
+      (d): d is DeliveryDoc => d !== null,
+    );
     for (const d of deliveries) d.metadata = { siblings: deliveries.length };
     const toSend = deliveries.filter((d) => d.status === 'Scheduled');
     // Deliveries decided here (discarded, failed function) are recorded at once; the others by the sender.

@@ -82,8 +82,10 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
     const page = await scanPage(
       (r) => this.pageWhere(projectId, candidates, r),
       async (rows) => {
-        const docs = wanted ? await this.withStatuses(projectId, rows) : rows;
-        return docs.filter((e) => (!wanted || e.status === wanted) && hasEveryWord(e.raw, words));
+        // The text first: statuses are read only for the rows it keeps.
+        const hits = rows.filter((e) => hasEveryWord(e.raw, words));
+        if (!wanted) return hits;
+        return (await this.withStatuses(projectId, hits)).filter((e) => e.status === wanted);
       },
       req,
     );

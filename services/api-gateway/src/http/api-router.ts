@@ -51,11 +51,11 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
         if (!project) throw new NotFoundError('project');
         if (changesConfiguration(spec)) changed = projectId;
       }
-      let query = queryOf(req);
-      if (spec.query && querySchema) {
-        query = normaliseListQuery(req.query as Record<string, unknown>, spec.query);
-        validateQuery(querySchema, query);
-      }
+      const query =
+        spec.query && querySchema
+          ? normaliseListQuery(req.query as Record<string, unknown>, spec.query)
+          : queryOf(req);
+      if (querySchema) validateQuery(querySchema, query);
       const body = spec.body
         ? validate(spec.body, dropUnsetFields(req.body, spec.body, acceptsEmptyString))
         : undefined;
