@@ -84,4 +84,24 @@ describe('dashboard and alerts name only exported metrics', () => {
       `"sum by (endpoint) (rate(hookrail_delivery_attempts_total{status="Success"}[5m]))" groups by endpoint`,
     ]);
   });
+
+  // Not a PromQL parser: catches a misspelt or mangled function name, which Grafana would only
+  // show as an error on the panel.
+  const PROMQL_CALLS = new Set(
+    'sum avg min max count rate irate increase delta histogram_quantile clamp_min clamp_max abs time timestamp vector scalar topk bottomk absent max_over_time min_over_time avg_over_time sort sort_desc label_replace'.split(
+      ' ',
+    ),
+  );
+  const unknownCalls = (exprs: string[]) =>
+    exprs
+      .flatMap((e) => [...e.matchAll(/([A-Za-z_][\w.]*)\s*\(/g)].map((m) => m[1]))
+      .filter((f) => !PROMQL_CALLS.has(f) && f !== 'by' && f !== 'without' && f !== 'on' && f !== 'ignoring');
+
+  it.each([
+    ['dashboard', dashboardExprs],
+    ['PrometheusRule', ruleExprs],
+  ])('%s: every function called is a PromQL function', (_what, exprs) => {
+    expect(unknownCalls(exprs)).toEqual([]);
+    expect(unknownCalls(['histogram_0.5uantile(q, sum by (le) (x))'])).toEqual(['histogram_0.5uantile']);
+  });
 });

@@ -7,3 +7,4 @@ export * from './oauth2/fetch-token';
 export * from './oauth2/token-cache';
 export * from './auth/endpoint-auth';
 export * from './outcome/attempt-outcome';
+export * from './sender';

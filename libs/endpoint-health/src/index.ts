@@ -3,3 +3,4 @@ export * from './rate-limiter';
 export * from './attempt-window';
 export * from './circuit-breaker';
 export * from './alert-threshold';
+export * from './monitor';

@@ -31,8 +31,28 @@ export class Metrics {
     );
   }
 
-  gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
-    return this.getOrCreate(name, () => new Gauge({ name, help, labelNames, registers: [this.registry] }));
+  /** `collect`, when given, sets the gauge's values at each scrape (state counted on demand). */
+  gauge(
+    name: string,
+    help: string,
+    labelNames: string[] = [],
+    collect?: (gauge: Gauge<string>) => void,
+  ): Gauge<string> {
+    return this.getOrCreate(
+      name,
+      () =>
+        new Gauge({
+          name,
+          help,
+          labelNames,
+          registers: [this.registry],
+          ...(collect && {
+            collect(this: Gauge<string>) {
+              collect(this);
+            },
+          }),
+        }),
+    );
   }
 
   async render(): Promise<{ contentType: string; body: string }> {

@@ -2,13 +2,17 @@ import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
-import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/delivery';
+import {
+  createSender,
+  endpointStatusGate,
+  fetchOAuth2Token,
+  HttpClient,
+  OAuth2TokenCache,
+  type Gate,
+} from '@hookrail/delivery';
+import { createEndpointHealth } from '@hookrail/endpoint-health';
 import { FunctionPool } from '@hookrail/functions';
 import { createRouter } from '@hookrail/routing';
-import { createEndpointHealth } from './health';
-import { createSender } from './sender/send-delivery';
-import { endpointStatusGate } from './sender/endpoint-status.gate';
-import type { Gate } from './sender/gates';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 export const ROUTER_GROUP = 'dispatcher-router';
@@ -44,7 +48,7 @@ export function definition(
         await store.configVersions.bump(projectId);
       };
       const health = createEndpointHealth({
-        config,
+        smtp: config.smtp,
         http,
         store,
         publisher,

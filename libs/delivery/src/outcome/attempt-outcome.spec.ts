@@ -1,4 +1,4 @@
-import { decideAttemptOutcome } from './attempt-outcome';
+import { answerClass, decideAttemptOutcome } from './attempt-outcome';
 
 const policy = { type: 'linear' as const, duration: 30, retry_count: 2 };
 const response = (status: number, headers: Record<string, string> = {}) =>
@@ -47,5 +47,13 @@ describe('attempt outcome', () => {
     expect(decide(response(500, { 'retry-after': '120' }), 'at_least_once')).toMatchObject({
       delaySeconds: 30,
     });
+  });
+});
+
+describe('answerClass', () => {
+  it('labels an attempt by its status class or by how it failed', () => {
+    expect([200, 302, 404, 503].map((s) => answerClass(response(s)))).toEqual(['2xx', '3xx', '4xx', '5xx']);
+    expect(answerClass(error(true))).toBe('timeout'); // ETIMEDOUT
+    expect(answerClass(error(false))).toBe('connection_error'); // ECONNREFUSED
   });
 });

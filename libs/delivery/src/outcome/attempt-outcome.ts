@@ -10,6 +10,15 @@ export type AttemptOutcome =
 export type AttemptResult = OutboundResult | { kind: 'not_sent'; message: string };
 
 /**
+ * A bounded label for an attempt that went on the wire: the status class, or how it failed.
+ * (A label per endpoint would be unbounded; this groups endpoints by how they behave.)
+ */
+export function answerClass(r: OutboundResult): string {
+  if (r.kind === 'response') return `${Math.floor(r.status / 100)}xx`;
+  return r.code === 'ETIMEDOUT' ? 'timeout' : 'connection_error';
+}
+
+/**
  * The delivery's next state after one attempt: a 2xx succeeds;
  * under at_most_once a request that may have reached the endpoint is never sent again; otherwise
  * the retry policy decides, honouring a longer Retry-After on 429/503.

@@ -1,21 +1,19 @@
 import { LRUCache } from 'lru-cache';
-import type { DeliveryMessage, FirstSend, Publisher } from '@hookrail/bus';
-import { newId, type SecretBox } from '@hookrail/domain';
-import {
-  credentialHeaderNames,
-  decideAttemptOutcome,
-  endpointAuthHeaders,
-  type AttemptResult,
-  type HttpClient,
-  type OAuth2TokenCache,
-} from '@hookrail/delivery';
+import type { DeliveryMessage, Publisher } from '@hookrail/bus';
+import type { SecretBox } from '@hookrail/domain';
 import type { RetryPolicy } from '@hookrail/retry';
 import { subscriptionChangeReason } from '@hookrail/routing';
-import type { ConfigCache, DeliveryAttempt, DeliveryDoc, Store } from '@hookrail/store';
+import type { ConfigCache, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { buildRequest, type EventForDelivery } from './build-request';
+import { endpointAuthHeaders, credentialHeaderNames } from '../auth/endpoint-auth';
+import type { HttpClient } from '../http/http-client';
+import type { OAuth2TokenCache } from '../oauth2/token-cache';
+import { answerClass, decideAttemptOutcome, type AttemptResult } from '../outcome/attempt-outcome';
+import { OutcomeRecorder } from '../outcome/outcome-recorder';
+import { attemptRecord } from './attempt-record';
+import { buildRequest } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
-import { OutcomeRecorder } from './outcome-recorder';
+import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 
 export interface SenderDeps {
   store: Store;
@@ -39,7 +37,6 @@ const INTERRUPTED = {
   status: 'Failure',
   reason: 'interrupted while sending (at_most_once: not sent again)',
 } as const;
-const FINAL = new Set(['Success', 'Failure', 'Discarded']);
 const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 60;
 
@@ -55,8 +52,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   ]);
   const duration = deps.metrics.histogram(
     'hookrail_delivery_request_duration_seconds',
-    'HTTP time of one attempt',
-    [],
+    'HTTP time of one attempt, by how the endpoint answered (2xx…5xx, timeout, connection_error)',
+    ['class'],
     [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
   );
 
@@ -67,31 +64,6 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   // process forgets them, and then the copy is sent again with the same delivery id.
   const inFlight = new Map<string, Promise<void>>();
   const firstSent = new LRUCache<string, true>({ max: 200_000 });
-  /**
-   * A delivery sent again (retry, resend, release) has a document: it is read, and a message that
-   * finds its outcome already recorded does nothing more.
-   */
-  async function loadForSend(m: DeliveryMessage): Promise<Loaded> {
-    const delivery = await deps.store.deliveries.findForSend(m.project_id, m.delivery_id);
-    if (!delivery) return { kind: 'skip', reason: 'delivery not found, skipping' };
-    if (FINAL.has(delivery.status)) return { kind: 'skip' }; // already done: a redelivered message
-    const event = await deps.store.events.findById(m.project_id, delivery.event_id);
-    const forSend = event && {
-      _id: event._id,
-      event_type: event.event_type,
-      raw: event.raw,
-      forward_headers: parseHeaders(event.forward_headers_json),
-      idempotency_key: event.idempotency_key,
-    };
-    if (delivery.status === 'Retry' && m.reason === 'initial') {
-      // The outcome was recorded but the offset not committed: hand the retry on again (idempotent).
-      return { kind: 'retry_recorded', delivery, event: forSend };
-    }
-    if (delivery.status === 'Processing' && delivery.delivery_mode === 'at_most_once')
-      return { kind: 'interrupted', delivery, event: forSend };
-    return { kind: 'send', delivery, event: forSend };
-  }
-
   return async function sendOnce(m: DeliveryMessage): Promise<void> {
     const running = inFlight.get(m.delivery_id);
     if (running) await running.catch(() => undefined);
@@ -109,7 +81,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       endpoint_id: m.endpoint_id,
       event_id: m.event_id,
     });
-    const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(m);
+    const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(deps.store, m);
     if (loaded.kind === 'skip') {
       if (loaded.reason) deps.logger.warn(fields(), loaded.reason);
       return;
@@ -154,7 +126,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       if (before === 'Processing') {
         return recorder.finish(delivery, INTERRUPTED, null);
       }
-      if (before && FINAL.has(before)) return; // already done: a redelivered first send
+      if (before && FINAL_STATUSES.has(before)) return; // already done: a redelivered first send
     }
 
     const { body, headers } = buildRequest({
@@ -186,7 +158,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
           : undefined,
       });
     }
-    if (result.kind !== 'not_sent') duration.observe(result.latencyMs / 1000);
+    if (result.kind !== 'not_sent') duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 
     const policy: RetryPolicy = subscription?.retry_config ?? project.config.strategy;
     const outcome = decideAttemptOutcome({
@@ -218,100 +190,4 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     );
     await deps.afterAttempt?.(gateContext, result);
   }
-}
-
-type Loaded =
-  | { kind: 'skip'; reason?: string }
-  | {
-      kind: 'send' | 'retry_recorded' | 'interrupted';
-      delivery: DeliveryDoc;
-      event: EventForDelivery | null;
-    };
-
-/** The first send: the router's message carries the delivery and its event; nothing is read. */
-function fromFirstSend(m: DeliveryMessage, f: FirstSend): Loaded {
-  const createdAt = new Date(f.created_at);
-  return {
-    kind: 'send',
-    delivery: {
-      _id: m.delivery_id,
-      project_id: m.project_id,
-      event_id: m.event_id,
-      endpoint_id: m.endpoint_id,
-      subscription_id: f.subscription_id,
-      source_id: f.source_id,
-      event_type: f.event_type,
-      status: 'Scheduled',
-      delivery_mode: f.delivery_mode,
-      payload: f.payload,
-      attempts_made: 0,
-      retries_used: 0,
-      next_attempt_at: null,
-      status_reason: null,
-      attempts: [],
-      metadata: { siblings: f.siblings },
-      created_at: createdAt,
-      updated_at: createdAt,
-      deleted_at: null,
-    },
-    event: {
-      _id: m.event_id,
-      event_type: f.event_type,
-      raw: f.raw,
-      forward_headers: f.forward_headers ?? {},
-      idempotency_key: f.idempotency_key,
-    },
-  };
-}
-
-/**
- * A first send routed under a configuration token older than the one this sender now knows: the
- * event, so its subscription's current filter can be checked again. Null otherwise.
- */
-function routedUnderOlderConfig(m: DeliveryMessage, token: string) {
-  const f = m.first_send;
-  if (!f || f.config_version === undefined || f.config_version === token) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(f.raw);
-  } catch {
-    data = f.raw;
-  }
-  return { event_type: f.event_type, data, headers: f.headers ?? {} };
-}
-
-function parseHeaders(json: string): Record<string, string> {
-  try {
-    return JSON.parse(json || '{}') as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
-function attemptRecord(
-  url: string,
-  headers: Record<string, string>,
-  result: AttemptResult,
-  secretHeaders: string[],
-): DeliveryAttempt {
-  const shown: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    shown[k] = secretHeaders.includes(k.toLowerCase()) ? '[redacted]' : v;
-  return {
-    uid: newId(),
-    url,
-    method: 'POST',
-    request_headers_json: JSON.stringify(shown),
-    response_headers_json: JSON.stringify(result.kind === 'response' ? result.headers : {}),
-    http_status: result.kind === 'response' ? result.status : null,
-    response_data: result.kind === 'response' ? result.body : '',
-    error:
-      result.kind === 'response'
-        ? null
-        : result.kind === 'error'
-          ? `${result.code}: ${result.message}`
-          : result.message,
-    latency_ms: result.kind === 'not_sent' ? 0 : result.latencyMs,
-    created_at: new Date(),
-  };
 }

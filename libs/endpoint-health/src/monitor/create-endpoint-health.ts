@@ -1,18 +1,15 @@
 import type { Publisher } from '@hookrail/bus';
-import type { HookrailConfig } from '@hookrail/config';
 import type { HttpClient } from '@hookrail/delivery';
+import type { ProjectId } from '@hookrail/domain';
 import { EmailSender, EndpointNotifier, SlackSender } from '@hookrail/notify';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { EndpointDisabler } from './endpoint-disabler';
 import { EndpointHealth } from './endpoint-health';
-import type { ProjectId } from '@hookrail/domain';
-
-export { EndpointHealth } from './endpoint-health';
 
 /** Endpoint health for one dispatcher: notifications by SMTP when configured, Slack always. */
 export function createEndpointHealth(deps: {
-  config: Readonly<HookrailConfig>;
+  smtp: { url?: string; from: string };
   /** The dispatcher's outbound HTTP client (Slack notices go through it too). */
   http: HttpClient;
   store: Store;
@@ -21,11 +18,11 @@ export function createEndpointHealth(deps: {
   metrics: Metrics;
   invalidate?: (projectId: ProjectId) => void | Promise<unknown>;
 }): EndpointHealth {
-  const { config, logger } = deps;
+  const { smtp, logger } = deps;
   const notifier = new EndpointNotifier({
-    email: config.smtp.url ? new EmailSender(config.smtp.url, config.smtp.from) : undefined,
+    email: smtp.url ? new EmailSender(smtp.url, smtp.from) : undefined,
     slack: new SlackSender(deps.http),
     logger,
   });
-  return new EndpointHealth(new EndpointDisabler({ ...deps, notifier }), logger);
+  return new EndpointHealth(new EndpointDisabler({ ...deps, notifier }), logger, deps.metrics);
 }

@@ -11,12 +11,11 @@ import type {
   Store,
 } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
-import type { GateDecision } from './gates';
+import type { GateDecision } from '../sender/gates';
+import type { AttemptOutcome } from './attempt-outcome';
 
-export type FinalOutcome =
-  | { status: 'Success' }
-  | { status: 'Retry'; delaySeconds: number; reason: string }
-  | { status: 'Failure' | 'Discarded'; reason: string };
+/** An attempt's outcome, or a delivery discarded without an attempt. */
+export type FinalOutcome = AttemptOutcome | { status: 'Discarded'; reason: string };
 
 /**
  * Makes an outcome durable, then tells the rest of the system. The delivery document is written

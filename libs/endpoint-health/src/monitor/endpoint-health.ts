@@ -1,10 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import type { AttemptResult } from '@hookrail/delivery';
-import { AlertThreshold, CircuitBreaker, deliveryRateLimits, RateLimiter } from '@hookrail/endpoint-health';
+import type { AttemptResult, Gate, GateContext } from '@hookrail/delivery';
+import { AlertThreshold } from '../alert-threshold';
+import { CircuitBreaker } from '../circuit-breaker';
+import { deliveryRateLimits, RateLimiter } from '../rate-limiter';
 import { errorMessage } from '@hookrail/domain';
 import type { EndpointBreakerState, EndpointDoc } from '@hookrail/store';
-import type { Logger } from '@hookrail/telemetry';
-import type { Gate, GateContext } from '../sender/gates';
+import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { EndpointDisabler } from './endpoint-disabler';
 
 /** `failure_rate` is written back at most this often per endpoint (and on every breaker change). */
@@ -27,7 +28,22 @@ export class EndpointHealth {
   constructor(
     private readonly disabler: EndpointDisabler,
     private readonly logger: Logger,
-  ) {}
+    metrics: Metrics,
+  ) {
+    // Counted at each scrape over the breakers this replica holds (deliveries are keyed by
+    // endpoint, so each endpoint's breaker lives on one replica and the sum over replicas is exact).
+    metrics.gauge(
+      'hookrail_circuit_breakers',
+      'Circuit breakers of the endpoints this dispatcher sends to, by state',
+      ['state'],
+      (gauge) => {
+        const counts: Record<EndpointBreakerState['state'], number> = { closed: 0, open: 0, half_open: 0 };
+        for (const [endpointId, breaker] of this.breakers.entries())
+          counts[this.shownState.get(endpointId) ?? breaker.state] += 1;
+        for (const [state, n] of Object.entries(counts)) gauge.set({ state }, n);
+      },
+    );
+  }
 
   /** Open breaker: the delivery waits (no retry spent) until the next probe slot. */
   readonly circuitBreakerGate: Gate = async ({ endpoint, project, now }) => {

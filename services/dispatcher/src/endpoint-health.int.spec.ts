@@ -19,9 +19,9 @@ import {
   makeProject,
   makeSubscription,
 } from '@hookrail/testkit';
-import { definition as retrySchedulerDefinition } from '../../../retry-scheduler/src/service';
+import { definition as retrySchedulerDefinition } from '../../retry-scheduler/src/service';
 import { releaseHeldDeliveries } from '@hookrail/operations';
-import { definition } from '../service';
+import { definition } from './service';
 
 jest.setTimeout(90_000);
 

@@ -1,0 +1,75 @@
+import type { DeliveryMessage, FirstSend } from '@hookrail/bus';
+import type { ProjectId } from '@hookrail/domain';
+import { fromFirstSend, routedUnderOlderConfig } from './load-delivery';
+
+const firstSend: FirstSend = {
+  subscription_id: 'sub1',
+  source_id: 'src1',
+  event_type: 'invoice.paid',
+  delivery_mode: 'at_least_once',
+  payload: null,
+  raw: '{"amount":42}',
+  forward_headers: { 'x-trace': 'a' },
+  idempotency_key: 'k1',
+  siblings: 3,
+  created_at: '2026-01-01T00:00:00.000Z',
+  config_version: 'v1',
+  headers: { 'x-kind': 'paid' },
+};
+const message = (f: FirstSend = firstSend): DeliveryMessage => ({
+  delivery_id: 'dlv1',
+  project_id: 'p1' as ProjectId,
+  endpoint_id: 'ep1',
+  event_id: 'evt1',
+  reason: 'initial',
+  first_send: f,
+});
+
+describe('fromFirstSend', () => {
+  it('builds the delivery and its event from the message alone, with nothing recorded yet', () => {
+    const loaded = fromFirstSend(message(), firstSend);
+    expect(loaded).toMatchObject({
+      kind: 'send',
+      delivery: {
+        _id: 'dlv1',
+        project_id: 'p1',
+        event_id: 'evt1',
+        endpoint_id: 'ep1',
+        subscription_id: 'sub1',
+        source_id: 'src1',
+        status: 'Scheduled',
+        attempts_made: 0,
+        retries_used: 0,
+        attempts: [],
+        metadata: { siblings: 3 },
+        created_at: new Date('2026-01-01T00:00:00.000Z'),
+      },
+      event: {
+        _id: 'evt1',
+        event_type: 'invoice.paid',
+        raw: '{"amount":42}',
+        forward_headers: { 'x-trace': 'a' },
+        idempotency_key: 'k1',
+      },
+    });
+  });
+});
+
+describe('routedUnderOlderConfig', () => {
+  it('is null when the router used the configuration this sender knows, or sent no token', () => {
+    expect(routedUnderOlderConfig(message(), 'v1')).toBeNull();
+    expect(routedUnderOlderConfig(message({ ...firstSend, config_version: undefined }), 'v2')).toBeNull();
+    expect(routedUnderOlderConfig({ ...message(), first_send: undefined }, 'v2')).toBeNull();
+  });
+
+  it('gives the event for a second filter check when the configuration changed since routing', () => {
+    expect(routedUnderOlderConfig(message(), 'v2')).toEqual({
+      event_type: 'invoice.paid',
+      data: { amount: 42 },
+      headers: { 'x-kind': 'paid' },
+    });
+    expect(routedUnderOlderConfig(message({ ...firstSend, raw: 'not json' }), 'v2')).toMatchObject({
+      data: 'not json',
+    });
+  });
+});

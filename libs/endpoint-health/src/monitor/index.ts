@@ -1,0 +1,2 @@
+export { createEndpointHealth } from './create-endpoint-health';
+export type { EndpointHealth } from './endpoint-health';
