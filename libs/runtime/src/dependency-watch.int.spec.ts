@@ -1,4 +1,4 @@
-import { startService, type RunningService } from '@hookrail/runtime';
+import { startService, type RunningService } from './index';
 import { captureLogs, gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 describe('a started service logs a dependency outage once, and its recovery', () => {

@@ -1,4 +1,4 @@
-import { startService, type RunningService } from '@hookrail/runtime';
+import { startService, type RunningService } from './index';
 import { gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
 
 const readyz = async (svc: RunningService) => {
