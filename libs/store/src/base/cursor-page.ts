@@ -1,5 +1,6 @@
 import type { Model, QueryFilter } from 'mongoose';
 import { DEFAULT_PER_PAGE, type Page, type PageRequest } from './pagination';
+import { findSorted } from './sorted-find';
 
 /**
  * Cursor pagination on `_id` (ULIDs sort by time); `filter` already carries the scope and may
@@ -18,12 +19,7 @@ export async function cursorPage<T extends { _id: string }>(
   const query = req.cursor
     ? { ...filter, _id: withCursor((filter as { _id?: unknown })._id, scanDesc ? '$lt' : '$gt', req.cursor) }
     : filter;
-  const rows = await model
-    .find(query as QueryFilter<T>)
-    .sort({ _id: scanDesc ? -1 : 1 })
-    .limit(perPage + 1)
-    .lean<T[]>()
-    .exec();
+  const rows = await findSorted(model, query, scanDesc, perPage + 1);
   const more = rows.length > perPage;
   const content = rows.slice(0, perPage);
   if (backwards) content.reverse();

@@ -1,0 +1,66 @@
+import type { Model, QueryFilter } from 'mongoose';
+import { idBoundsOf, idCondition, timeWindows } from './time-windows';
+
+/** A `$in` with more values than this is queried as it is rather than value by value. */
+const MAX_SPLIT_VALUES = 100;
+
+/**
+ * Up to `limit` documents of `query` in `_id` order, reading about as many documents as the page
+ * needs on any server:
+ * - a range of ids (or none) is read in time windows from the near end (time-windows.ts), since
+ *   a server may sort every match of a query before applying the limit;
+ * - a `$in` on another field is read value by value and merged, since a server may plan `$in`
+ *   beside an `_id` range as a collection scan. (docs/database.md, "List calls on a big project")
+ */
+export async function findSorted<T extends { _id: string }>(
+  model: Model<T>,
+  query: QueryFilter<T>,
+  desc: boolean,
+  limit: number,
+): Promise<T[]> {
+  const split = splitIn(query as Record<string, unknown>);
+  if (split) {
+    const parts = await Promise.all(split.map((q) => findSorted(model, q as QueryFilter<T>, desc, limit)));
+    return mergeById(parts, desc, limit);
+  }
+  const read = (q: Record<string, unknown>, n: number) =>
+    model
+      .find(q as QueryFilter<T>)
+      .sort({ _id: desc ? -1 : 1 })
+      .limit(n)
+      .lean<T[]>()
+      .exec();
+  const { _id: idCond, ...rest } = query as Record<string, unknown>;
+  const bounds = idBoundsOf(idCond);
+  if (!bounds) return read(query as Record<string, unknown>, limit);
+  const rows: T[] = [];
+  for (const window of timeWindows(bounds, desc, Date.now())) {
+    const condition = idCondition(window);
+    rows.push(...(await read({ ...rest, ...(condition && { _id: condition }) }, limit - rows.length)));
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
+/** The query once per value of its first `$in` (on a field other than `_id`), or null. */
+function splitIn(query: Record<string, unknown>): Record<string, unknown>[] | null {
+  for (const [field, condition] of Object.entries(query)) {
+    if (field === '_id' || field.startsWith('$') || !condition || typeof condition !== 'object') continue;
+    const { $in: values, ...others } = condition as Record<string, unknown>;
+    if (!Array.isArray(values) || values.length > MAX_SPLIT_VALUES || Object.keys(others).length) continue;
+    return [...new Set(values)].map((value) => ({ ...query, [field]: value }));
+  }
+  return null;
+}
+
+/**
+ * The first `limit` of several sorted lists, each holding its own first `limit`, without repeats
+ * (a document whose array field holds two of the values is in two lists).
+ */
+function mergeById<T extends { _id: string }>(parts: T[][], desc: boolean, limit: number): T[] {
+  const byId = new Map<string, T>();
+  for (const part of parts) for (const row of part) byId.set(row._id, row);
+  const ids = [...byId.keys()].sort();
+  if (desc) ids.reverse();
+  return ids.slice(0, limit).map((id) => byId.get(id)!);
+}
