@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import type { DeadLetterDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -27,7 +27,7 @@ const deadLetterResponse = object({
   redrive_count: int(),
 });
 
-function present(d: DeadLetterDoc) {
+function present(d: DeadLetterDoc): Static<typeof deadLetterResponse> {
   return {
     uid: d._id,
     topic: d.topic,

@@ -129,3 +129,4 @@ export const attemptResponse = resource({
   latency_ms: Type.Number(),
   created_at: timestamp,
 });
+export type AttemptResponse = Static<typeof attemptResponse>;

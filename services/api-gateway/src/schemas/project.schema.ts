@@ -139,6 +139,7 @@ const apiKeyFields = {
 };
 
 export const apiKeyResponse = resource(apiKeyFields);
+export type ApiKeyResponse = Static<typeof apiKeyResponse>;
 
 /** Returned once, when the key is issued: the only time the full key is shown. */
 export const issuedApiKeyResponse = resource({ ...apiKeyFields, key: str({ pattern: '^hr_' }) });
