@@ -164,6 +164,7 @@ export const oauth2TestResponse = resource(
   },
   [],
 );
+export type OAuth2TestResponse = Static<typeof oauth2TestResponse>;
 
 const secretResponse = resource({
   uid: str(),
