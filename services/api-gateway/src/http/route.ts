@@ -36,7 +36,7 @@ export interface RouteSpec<B = unknown> {
   message: string;
   /** Schema of `data` (of each item when paginated). */
   response: TSchema;
-  // method syntax: a RouteSpec<SourceBody> is usable where a RouteSpec is expected
+  // method syntax: a route typed for its body (route()) is usable where a RouteSpec is expected
   handler(call: Call<B>): Promise<unknown>;
 }
 
