@@ -2,13 +2,11 @@ import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import { OUTCOMES, STATS_WINDOWS, deliveryStats, type StatsWindow } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
-import { Type, type TInteger } from '@sinclair/typebox';
-import { bool, enumOf, int, nullable, object, str, timestamp } from '../schemas/common.schema';
+import { Type } from '@sinclair/typebox';
+import { bool, enumOf, int, nullable, object, sameFields, str, timestamp } from '../schemas/common.schema';
 import { idQuery } from '../schemas/pagination.schema';
 
-const counts = object(
-  Object.fromEntries(OUTCOMES.map((o) => [o, int()])) as Record<(typeof OUTCOMES)[number], TInteger>,
-);
+const counts = object(sameFields(OUTCOMES, int()));
 const ms = nullable(int({ description: 'estimated from a fixed latency histogram (bucket width)' }));
 
 const statsResponse = object({

@@ -10,7 +10,6 @@ import {
   type TOptional,
   type TProperties,
   type TSchema,
-  type TUnknown,
   type TUnsafe,
 } from '@sinclair/typebox';
 
@@ -108,9 +107,16 @@ export function typeSelects(types: readonly string[]): ObjectOptions {
 /** Accepted on input so a response can be sent back as a request, and ignored (documented response-only fields). */
 export const responseOnly = Type.Unknown({ description: 'response only; ignored on input' });
 
-export function responseOnlyFields<const N extends readonly string[]>(names: N): Record<N[number], TUnknown> {
-  return Object.fromEntries(names.map((n) => [n, responseOnly])) as Record<N[number], TUnknown>;
+/** Properties named `names`, each with the same `schema`. */
+export function sameFields<const N extends readonly string[], T extends TSchema>(
+  names: N,
+  schema: T,
+): Record<N[number], T> {
+  return Object.fromEntries(names.map((n) => [n, schema])) as Record<N[number], T>;
 }
+
+export const responseOnlyFields = <const N extends readonly string[]>(names: N) =>
+  sameFields(names, responseOnly);
 
 export const scopedFields = {
   uid: str(),

@@ -10,6 +10,7 @@ import {
   object,
   resource,
   responseOnlyFields,
+  sameFields,
   scopedFields,
   str,
   timestamp,
@@ -22,14 +23,7 @@ export const EXPIRY_TIME_UNITS = ['seconds', 'milliseconds', 'minutes', 'hours']
 
 const JWK_MEMBERS = ['crv', 'd', 'dp', 'dq', 'e', 'kid', 'kty', 'n', 'p', 'q', 'qi', 'x', 'y', 'k'] as const;
 
-const jwkMember = str({ maxLength: 16 * 1024 });
-export const signingKey = object(
-  Object.fromEntries(JWK_MEMBERS.map((m) => [m, jwkMember])) as Record<
-    (typeof JWK_MEMBERS)[number],
-    typeof jwkMember
-  >,
-  ['kty'],
-);
+export const signingKey = object(sameFields(JWK_MEMBERS, str({ maxLength: 16 * 1024 })), ['kty']);
 
 const oauth2Fields = {
   url: str({ format: 'uri', pattern: '^https?://' }),
