@@ -1,89 +1,90 @@
 import type { DeadLetter, ProjectId } from '@hookrail/domain';
+import { Type, type Static } from '@sinclair/typebox';
 /**
  * Message shapes on the Kafka topics. Messages carry ids and the facts a consumer needs; MongoDB
  * holds the queryable record. Two messages carry payloads, because Kafka holds them durably before
  * MongoDB does: the event message (the router writes the event document after it was accepted)
  * and a delivery's first send (`first_send`: the sender records the delivery with its first
  * attempt, so nothing is read from MongoDB on the way to the endpoint).
+ *
+ * Each message is declared once, as a TypeBox schema: its type is the schema's Static type, and the
+ * topic catalog (topics.ts) validates what a consumer decodes against the same schema.
  */
 
-/** Where an event should go: by source (incoming projects) or by endpoint/owner/broadcast (outgoing). */
-export type EventTarget =
-  | { mode: 'source' }
-  | { mode: 'single'; endpoint_id: string }
-  | { mode: 'fanout'; owner_id: string }
-  | { mode: 'broadcast' };
+const id = Type.String({ minLength: 1 });
+const projectId = Type.Unsafe<ProjectId>(id);
+const stringMap = Type.Record(Type.String(), Type.String());
+/** A string of a fixed set, as one `enum`. */
+const oneOf = <const V extends readonly string[]>(values: V) =>
+  Type.Unsafe<V[number]>({ type: 'string', enum: [...values] });
 
-export interface EventMessage {
-  event_id: string;
-  project_id: ProjectId;
-  source_id?: string;
-  event_type: string;
-  target: EventTarget;
-  /** The payload as JSON. */
-  data: unknown;
+/** Where an event should go: by source (incoming projects) or by endpoint/owner/broadcast (outgoing). */
+export const EventTargetSchema = Type.Union([
+  Type.Object({ mode: Type.Literal('source') }),
+  Type.Object({ mode: Type.Literal('single'), endpoint_id: Type.String() }),
+  Type.Object({ mode: Type.Literal('fanout'), owner_id: Type.String() }),
+  Type.Object({ mode: Type.Literal('broadcast') }),
+]);
+export type EventTarget = Static<typeof EventTargetSchema>;
+
+export const EventMessageSchema = Type.Object({
+  event_id: id,
+  project_id: projectId,
+  source_id: Type.Optional(Type.String()),
+  event_type: Type.String(),
+  target: EventTargetSchema,
+  /** The payload as JSON (absent when it was `undefined`, which JSON cannot carry). */
+  data: Type.Optional(Type.Unknown()),
   /** The payload as received (after body_function, re-serialised). */
-  raw: string;
+  raw: Type.String(),
   /** All request headers as received (lower-case names). */
-  headers: Record<string, string>;
+  headers: stringMap,
   /** Headers to send on to endpoints: forward_headers of the source, or custom_headers of the API. */
-  forward_headers?: Record<string, string>;
-  url_query_params?: string;
-  idempotency_key?: string;
-  accepted_at: string;
-}
+  forward_headers: Type.Optional(stringMap),
+  url_query_params: Type.Optional(Type.String()),
+  idempotency_key: Type.Optional(Type.String()),
+  accepted_at: Type.String(),
+});
+export type EventMessage = Static<typeof EventMessageSchema>;
 
 /** What the first send of a delivery needs and what its document records (set by the router). */
-export interface FirstSend {
-  subscription_id: string;
-  source_id: string | null;
-  event_type: string;
-  delivery_mode: 'at_least_once' | 'at_most_once';
+export const FirstSendSchema = Type.Object({
+  subscription_id: id,
+  source_id: Type.Union([Type.String(), Type.Null()]),
+  event_type: Type.String(),
+  delivery_mode: oneOf(['at_least_once', 'at_most_once']),
   /** The payload after the subscription function, as sent; null: the event's payload (`raw`). */
-  payload: string | null;
+  payload: Type.Union([Type.String(), Type.Null()]),
   /** The event's payload as accepted. */
-  raw: string;
+  raw: Type.String(),
   /** Headers to send on (the event's forward/custom headers). */
-  forward_headers: Record<string, string>;
-  idempotency_key: string | null;
+  forward_headers: stringMap,
+  idempotency_key: Type.Union([Type.String(), Type.Null()]),
   /** How many deliveries the event has (its status is derived from all of them). */
-  siblings: number;
+  siblings: Type.Integer({ minimum: 1 }),
   /** When the router created the delivery (RFC 3339). */
-  created_at: string;
+  created_at: id,
   /**
    * The project's configuration token the router routed with (libs/store config-versions): a
    * sender that knows a newer one checks the subscription again before sending.
    */
-  config_version?: string;
+  config_version: Type.Optional(Type.String()),
   /** The event's headers as received: the subscription's header filter is checked against them. */
-  headers?: Record<string, string>;
-}
+  headers: Type.Optional(stringMap),
+});
+export type FirstSend = Static<typeof FirstSendSchema>;
 
-export interface DeliveryMessage {
-  delivery_id: string;
-  project_id: ProjectId;
-  endpoint_id: string;
-  event_id: string;
+export const DeliveryMessageSchema = Type.Object({
+  delivery_id: id,
+  project_id: projectId,
+  endpoint_id: id,
+  event_id: id,
   /** Why this send happens now: first try, a due retry, a manual resend. */
-  reason: 'initial' | 'retry' | 'resend';
+  reason: oneOf(['initial', 'retry', 'resend']),
   /** Set on the router's first send: the delivery has no document yet; everything is here. */
-  first_send?: FirstSend;
-}
-
-export interface RetryMessage {
-  delivery_id: string;
-  project_id: ProjectId;
-  endpoint_id: string;
-  /** When the delivery may be sent again (RFC 3339). */
-  due_at: string;
-  reason: 'failed' | 'rate_limited' | 'circuit_open' | 'paused';
-  /** Set for meta events, which retry through the same scheduler but go back to their own topic. */
-  kind?: 'delivery' | 'meta';
-  /** The delivery's event (deliveries): carried so the scheduler can fire without reading MongoDB. */
-  event_id?: string;
-  /** The meta event's type (kind `meta`): the MetaMessage published when due needs it. */
-  meta_event_type?: MetaEventType;
-}
+  first_send: Type.Optional(FirstSendSchema),
+});
+export type DeliveryMessage = Static<typeof DeliveryMessageSchema>;
 
 /** Meta event types: what a project can select and receive. */
 export const META_EVENT_TYPES = [
@@ -100,22 +101,42 @@ export const META_EVENT_TYPES = [
 ] as const;
 
 export type MetaEventType = (typeof META_EVENT_TYPES)[number];
+const metaEventType = oneOf(META_EVENT_TYPES);
 
-export interface MetaMessage {
-  project_id: ProjectId;
-  event_type: MetaEventType;
+export const RetryMessageSchema = Type.Object({
+  delivery_id: id,
+  project_id: projectId,
+  endpoint_id: id,
+  /** When the delivery may be sent again (RFC 3339). */
+  due_at: id,
+  reason: oneOf(['failed', 'rate_limited', 'circuit_open', 'paused']),
+  /** Set for meta events, which retry through the same scheduler but go back to their own topic. */
+  kind: Type.Optional(oneOf(['delivery', 'meta'])),
+  /** The delivery's event (deliveries): carried so the scheduler can fire without reading MongoDB. */
+  event_id: Type.Optional(Type.String()),
+  /** The meta event's type (kind `meta`): the MetaMessage published when due needs it. */
+  meta_event_type: Type.Optional(metaEventType),
+});
+export type RetryMessage = Static<typeof RetryMessageSchema>;
+
+export const MetaMessageSchema = Type.Object({
+  project_id: projectId,
+  event_type: metaEventType,
   /** Set when an already stored meta event is (re)sent; absent for a new occurrence. */
-  meta_event_id?: string;
-  data: unknown;
-  occurred_at: string;
-}
+  meta_event_id: Type.Optional(Type.String()),
+  /** The meta event's payload (absent when it was `undefined`, which JSON cannot carry). */
+  data: Type.Optional(Type.Unknown()),
+  occurred_at: id,
+});
+export type MetaMessage = Static<typeof MetaMessageSchema>;
 
-export interface ConfigMessage {
-  project_id: ProjectId;
-  resource: 'project' | 'source' | 'endpoint' | 'subscription' | 'portal_link';
-  id: string;
-  op: 'created' | 'updated' | 'deleted';
-}
+export const ConfigMessageSchema = Type.Object({
+  project_id: projectId,
+  resource: oneOf(['project', 'source', 'endpoint', 'subscription', 'portal_link']),
+  id,
+  op: oneOf(['created', 'updated', 'deleted']),
+});
+export type ConfigMessage = Static<typeof ConfigMessageSchema>;
 
-/** A message a consumer gave up on, as its dead-letter topic carries it. */
+/** A message a consumer gave up on, as its dead-letter topic carries it (declared in libs/domain). */
 export type DeadLetterMessage = DeadLetter;

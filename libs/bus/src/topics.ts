@@ -1,24 +1,31 @@
-import type { JSONSchemaType } from 'ajv';
-import type {
-  ConfigMessage,
-  DeadLetterMessage,
-  DeliveryMessage,
-  EventMessage,
-  MetaMessage,
-  RetryMessage,
+import { DeadLetterSchema } from '@hookrail/domain';
+import type { Static, TSchema } from '@sinclair/typebox';
+import {
+  ConfigMessageSchema,
+  DeliveryMessageSchema,
+  EventMessageSchema,
+  MetaMessageSchema,
+  RetryMessageSchema,
+  type ConfigMessage,
+  type DeadLetterMessage,
+  type DeliveryMessage,
+  type EventMessage,
+  type MetaMessage,
+  type RetryMessage,
 } from './messages';
 
 /** Everything on a topic, in one place: its name, what it carries and how it is keyed. */
-export interface TopicSpec<T> {
+export interface TopicSpec<S extends TSchema> {
   /** Suffix after the configured prefix: `<prefix>.<suffix>`. */
   suffix: string;
   /** Partition key: messages with the same key stay in order and go to one consumer. */
-  key: (message: T) => string;
-  /** Validated on consume; a message that fails is poison and is skipped (logged, counted). */
-  schema: JSONSchemaType<T> | Record<string, unknown>;
+  key: (message: Static<S>) => string;
+  /**
+   * The message's one declaration (messages.ts), validated on consume: a message that fails is
+   * poison and is skipped (logged, counted).
+   */
+  schema: S;
 }
-
-const str = { type: 'string', minLength: 1 } as const;
 
 export const TOPICS = {
   // Keyed by event id: routing an event is independent of every other event (dedupe is a unique
@@ -26,104 +33,36 @@ export const TOPICS = {
   events: {
     suffix: 'events',
     key: (m: EventMessage) => m.event_id,
-    schema: {
-      type: 'object',
-      required: ['event_id', 'project_id', 'event_type', 'target', 'raw', 'headers', 'accepted_at'],
-      properties: {
-        event_id: str,
-        project_id: str,
-        event_type: { type: 'string' },
-        target: {
-          type: 'object',
-          required: ['mode'],
-          properties: { mode: { enum: ['source', 'single', 'fanout', 'broadcast'] } },
-        },
-        raw: { type: 'string' },
-        headers: { type: 'object' },
-      },
-    },
-  } satisfies TopicSpec<EventMessage>,
+    schema: EventMessageSchema,
+  } satisfies TopicSpec<typeof EventMessageSchema>,
   // Keyed by endpoint: one dispatcher owns an endpoint at a time, so per-endpoint limits and the
   // circuit breaker are local decisions (docs/architecture.md).
   deliveries: {
     suffix: 'deliveries',
     key: (m: DeliveryMessage) => m.endpoint_id,
-    schema: {
-      type: 'object',
-      required: ['delivery_id', 'project_id', 'endpoint_id', 'event_id', 'reason'],
-      properties: {
-        delivery_id: str,
-        project_id: str,
-        endpoint_id: str,
-        event_id: str,
-        reason: { type: 'string' },
-        first_send: {
-          type: 'object',
-          required: ['subscription_id', 'event_type', 'delivery_mode', 'raw', 'siblings', 'created_at'],
-          properties: {
-            subscription_id: str,
-            event_type: { type: 'string' },
-            delivery_mode: { enum: ['at_least_once', 'at_most_once'] },
-            raw: { type: 'string' },
-            forward_headers: { type: 'object' },
-            siblings: { type: 'integer', minimum: 1 },
-            created_at: str,
-            config_version: { type: 'string' },
-            headers: { type: 'object' },
-          },
-        },
-      },
-    },
-  } satisfies TopicSpec<DeliveryMessage>,
+    schema: DeliveryMessageSchema,
+  } satisfies TopicSpec<typeof DeliveryMessageSchema>,
   retries: {
     suffix: 'retries',
     key: (m: RetryMessage) => m.delivery_id,
-    schema: {
-      type: 'object',
-      required: ['delivery_id', 'project_id', 'endpoint_id', 'due_at', 'reason'],
-      properties: {
-        delivery_id: str,
-        project_id: str,
-        endpoint_id: str,
-        due_at: str,
-        reason: { type: 'string' },
-      },
-    },
-  } satisfies TopicSpec<RetryMessage>,
+    schema: RetryMessageSchema,
+  } satisfies TopicSpec<typeof RetryMessageSchema>,
   meta: {
     suffix: 'meta',
     key: (m: MetaMessage) => m.project_id,
-    schema: {
-      type: 'object',
-      required: ['project_id', 'event_type', 'occurred_at'],
-      properties: { project_id: str, event_type: str, occurred_at: str },
-    },
-  } satisfies TopicSpec<MetaMessage>,
+    schema: MetaMessageSchema,
+  } satisfies TopicSpec<typeof MetaMessageSchema>,
   config: {
     suffix: 'config',
     key: (m: ConfigMessage) => m.project_id,
-    schema: {
-      type: 'object',
-      required: ['project_id', 'resource', 'id', 'op'],
-      properties: {
-        project_id: str,
-        resource: { enum: ['project', 'source', 'endpoint', 'subscription', 'portal_link'] },
-        id: str,
-        op: { enum: ['created', 'updated', 'deleted'] },
-      },
-    },
-  } satisfies TopicSpec<ConfigMessage>,
+    schema: ConfigMessageSchema,
+  } satisfies TopicSpec<typeof ConfigMessageSchema>,
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;
 
-export interface TopicMessages {
-  events: EventMessage;
-  deliveries: DeliveryMessage;
-  retries: RetryMessage;
-  meta: MetaMessage;
-  config: ConfigMessage;
-}
+/** Each topic's message: its schema's static type. */
+export type TopicMessages = { [K in TopicKey]: Static<(typeof TOPICS)[K]['schema']> };
 
 export type MessageOf<K extends TopicKey> = TopicMessages[K];
 
@@ -141,19 +80,7 @@ export const DEAD_LETTERS = {
   suffix: (key: TopicKey) => `dlq.${TOPICS[key].suffix}`,
   // Keyed by the original position: one message's dead letters stay in order on one partition.
   key: (m: DeadLetterMessage) => `${m.topic}/${m.partition}/${m.offset}`,
-  schema: {
-    type: 'object',
-    required: ['topic', 'partition', 'offset', 'group', 'value', 'headers', 'error', 'attempts', 'failed_at'],
-    properties: {
-      topic: str,
-      partition: { type: 'integer', minimum: 0 },
-      offset: str,
-      group: str,
-      error: { type: 'string' },
-      attempts: { type: 'integer', minimum: 1 },
-      failed_at: str,
-    },
-  },
+  schema: DeadLetterSchema,
 };
 
 export function deadLetterTopicName(prefix: string, key: TopicKey): string {

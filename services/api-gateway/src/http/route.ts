@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ProjectDoc } from '@hookrail/store';
 import type { Principal } from '../auth/principal';
-import type { JsonSchema } from '../schemas/common.schema';
+import type { Static, TSchema } from '@sinclair/typebox';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -28,22 +28,29 @@ export interface RouteSpec<B = unknown> {
   tag: string;
   /** `admin`: the instance admin key only; `project`: a key of the path's project, or the admin key. */
   auth: 'admin' | 'project';
-  body?: JsonSchema;
+  body?: TSchema;
   /** Query parameters (strings), documented and validated. */
-  query?: Record<string, JsonSchema>;
+  query?: Record<string, TSchema>;
   paginated?: boolean;
   status: number;
   message: string;
   /** Schema of `data` (of each item when paginated). */
-  response: JsonSchema;
-  // method syntax: a RouteSpec<SourceBody> is usable where a RouteSpec is expected
+  response: TSchema;
+  // method syntax: a route typed for its body (route()) is usable where a RouteSpec is expected
   handler(call: Call<B>): Promise<unknown>;
 }
 
 /** Groups the routes of one file; `deps` is closed over by the handlers. */
 export type RouteFile<D> = (deps: D) => RouteSpec[];
 
-/** Types a route's body for its handler (`route<SourceBody>({...})`). */
-export function route<B = unknown>(spec: RouteSpec<B>): RouteSpec {
+/** A route with a body, whose handler gets the body as its schema's static type. */
+interface BodyRoute<S extends TSchema> extends Omit<RouteSpec, 'body' | 'handler'> {
+  body: S;
+  // NoInfer: S comes from `body` alone; the handler is typed from it
+  handler(call: Call<Static<NoInfer<S>>>): Promise<unknown>;
+}
+
+/** Types a route's body for its handler from its schema (the router validated the body against it). */
+export function route<S extends TSchema>(spec: BodyRoute<S>): RouteSpec {
   return spec as RouteSpec;
 }

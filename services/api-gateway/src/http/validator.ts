@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ValidationError, type FieldError } from '@hookrail/domain';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { JsonSchema } from '../schemas/common.schema';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -60,24 +61,29 @@ export function compile(schema: JsonSchema): ValidateFunction {
   return fn;
 }
 
-/** Validates `value` against `schema`, throwing a ValidationError that names every bad field. */
-export function validate<T>(schema: JsonSchema, value: unknown, what = 'invalid request body'): T {
+/**
+ * Validates `value` against `schema`, throwing a ValidationError that names every bad field; a
+ * TypeBox schema's value comes back as its static type.
+ */
+export function validate<S extends TSchema>(schema: S, value: unknown, what?: string): Static<S>;
+export function validate(schema: JsonSchema, value: unknown, what?: string): unknown;
+export function validate(schema: JsonSchema, value: unknown, what = 'invalid request body'): unknown {
   const fn = compile(schema);
   if (!fn(value)) {
     const errors = toFieldErrors(fn.errors);
     const first = errors[0];
     throw new ValidationError(first ? `${what}: ${first.field} ${first.message}` : what, errors);
   }
-  return value as T;
+  return value;
 }
 
 /**
  * Validates a list's query. A bad value of a repeated parameter is reported under the parameter's
  * name with the value (`status "Bogus" must be one of: …`), not as `status.1`.
  */
-export function validateQuery<T>(schema: JsonSchema, value: Record<string, unknown>): T {
+export function validateQuery(schema: JsonSchema, value: Record<string, unknown>): void {
   const fn = compile(schema);
-  if (fn(value)) return value as T;
+  if (fn(value)) return;
   const errors = toFieldErrors(fn.errors).map((e) => {
     const item = /^([^.]+)\.(\d+)$/.exec(e.field);
     if (!item) return e;

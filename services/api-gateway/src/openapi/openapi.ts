@@ -1,45 +1,23 @@
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { RouteSpec } from '../http/route';
 import { documentUnsetFields } from '../http/unset-fields';
 import { acceptsEmptyString } from '../http/validator';
 import { pageOf } from '../schemas/pagination.schema';
-import type { JsonSchema } from '../schemas/common.schema';
+import { resource, str } from '../schemas/common.schema';
 
-const errorEnvelope: JsonSchema = {
-  type: 'object',
-  required: ['status', 'message', 'data'],
-  additionalProperties: false,
-  properties: {
-    status: { const: false },
-    message: { type: 'string' },
-    data: {
-      type: 'object',
-      required: ['errors'],
-      additionalProperties: false,
-      properties: {
-        errors: {
-          type: 'array',
-          minItems: 1,
-          description:
-            '`field` names the request field at fault; empty when the error is not about one field',
-          items: {
-            type: 'object',
-            required: ['field', 'message'],
-            additionalProperties: false,
-            properties: { field: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
-      },
-    },
-  },
-};
+const errorEnvelope = resource({
+  status: Type.Literal(false),
+  message: str(),
+  data: resource({
+    errors: Type.Array(resource({ field: str(), message: str() }), {
+      minItems: 1,
+      description: '`field` names the request field at fault; empty when the error is not about one field',
+    }),
+  }),
+});
 
-function envelope(data: JsonSchema): JsonSchema {
-  return {
-    type: 'object',
-    required: ['status', 'message', 'data'],
-    additionalProperties: false,
-    properties: { status: { const: true }, message: { type: 'string' }, data },
-  };
+function envelope(data: TSchema) {
+  return resource({ status: Type.Literal(true), message: str(), data });
 }
 
 const ERROR_STATUSES: Record<string, string> = {
@@ -68,7 +46,7 @@ export function buildOpenApi(routes: RouteSpec[], info: { version: string; serve
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: str(),
     }));
     const queryParams = Object.entries(r.query ?? {}).map(([name, schema]) => ({
       name,

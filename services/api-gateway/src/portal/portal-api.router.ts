@@ -128,10 +128,9 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
         const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
         if (typeof data !== 'object' || data === null || Array.isArray(data))
           throw new ValidationError('invalid test event', [{ field: 'data', message: 'a JSON object' }]);
-        const event = await publishEvent(deps, s.project, 'single', {
-          endpoint_id: endpoint._id,
-          event_type: eventType.trim(),
-          data,
+        const event = await publishEvent(deps, s.project, {
+          mode: 'single',
+          body: { endpoint_id: endpoint._id, event_type: eventType.trim(), data },
         });
         return { status: 201, message: 'Test event sent', data: event };
       }, 'manage'),

@@ -1,16 +1,21 @@
 import { ValidationError } from '@hookrail/domain';
 import type { EndpointDoc, ProjectDoc } from '@hookrail/store';
+import { Type } from '@sinclair/typebox';
 import type { GatewayDeps } from '../deps';
 import { validate } from '../http/validator';
-import { nonEmpty, strArray, type JsonSchema } from '../schemas/common.schema';
-import { endpointCreateBody, endpointUpdateBody, expireSecretBody } from '../schemas/endpoint.schema';
+import { nonEmpty } from '../schemas/common.schema';
+import {
+  endpointCreateBody,
+  endpointUpdateBody,
+  expireSecretBody,
+  type EndpointUpdateBody,
+} from '../schemas/endpoint.schema';
 import {
   createEndpoint,
   deleteEndpoint,
   expireSecret,
   setEndpointStatus,
   updateEndpoint,
-  type EndpointBody,
 } from '../usecases/endpoints.usecase';
 import { createSubscription } from '../usecases/subscriptions.usecase';
 import type { PortalSession } from './portal-auth';
@@ -30,25 +35,20 @@ export interface PortalEndpointOps {
   expireSecret(session: PortalSession, endpoint: EndpointDoc, body: unknown): Promise<EndpointDoc>;
 }
 
-type PortalCreateBody = EndpointBody & { event_types?: string[] };
-
 /** The management API's endpoint body plus the event types its subscription takes (default all). */
-const portalEndpointCreateBody: JsonSchema = {
-  ...endpointCreateBody,
-  properties: {
-    ...(endpointCreateBody.properties as Record<string, JsonSchema>),
-    event_types: strArray({ minItems: 1, maxItems: 100, items: nonEmpty(200) }),
+const portalEndpointCreateBody = Type.Object(
+  {
+    ...endpointCreateBody.properties,
+    event_types: Type.Optional(Type.Array(nonEmpty(200), { minItems: 1, maxItems: 100 })),
   },
-};
+  { additionalProperties: false },
+);
 
 /** The portal's bindings of the gateway's endpoint use cases. */
 export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
   return {
     async create(session, body) {
-      const { event_types: eventTypes, ...input } = validate<PortalCreateBody>(
-        portalEndpointCreateBody,
-        body,
-      );
+      const { event_types: eventTypes, ...input } = validate(portalEndpointCreateBody, body);
       rejectOwnerChange(input);
       checkEventTypes(session.project, eventTypes);
       const doc = await createEndpoint(deps, session.project, { ...input, owner_id: session.link.owner_id });
@@ -59,7 +59,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       return doc;
     },
     async update(session, endpoint, body) {
-      const input = validate<EndpointBody>(endpointUpdateBody, body);
+      const input = validate(endpointUpdateBody, body);
       rejectOwnerChange(input);
       return updateEndpoint(deps, session.project, endpoint._id, input);
     },
@@ -69,12 +69,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
     activate: (session, endpoint) =>
       setEndpointStatus(deps, session.project._id, endpoint._id, 'active', 'portal'),
     expireSecret: (session, endpoint, body) =>
-      expireSecret(
-        deps,
-        session.project,
-        endpoint._id,
-        validate<{ expiration: number; secret?: string }>(expireSecretBody, body),
-      ),
+      expireSecret(deps, session.project, endpoint._id, validate(expireSecretBody, body)),
   };
 }
 
@@ -116,7 +111,7 @@ function checkEventTypes(project: ProjectDoc, eventTypes: string[] | undefined):
 }
 
 /** The link decides which endpoints its holder owns; moving one to another owner would escape it. */
-function rejectOwnerChange(input: EndpointBody): void {
+function rejectOwnerChange(input: EndpointUpdateBody): void {
   if (input.owner_id !== undefined)
     throw new ValidationError('owner_id is set by the portal link', [
       { field: 'owner_id', message: 'is not allowed through the portal' },

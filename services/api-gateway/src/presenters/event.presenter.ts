@@ -1,5 +1,6 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, Store } from '@hookrail/store';
+import type { AttemptResponse } from '../schemas/event.schema';
 import { endpointMetaData, presentEndpoint } from './endpoint.presenter';
 import { parseStored, scopedOut } from './scoped.presenter';
 import { presentSource, type PresentContext } from './source.presenter';
@@ -120,7 +121,10 @@ export function presentDelivery(doc: DeliveryDoc) {
  * `http_status` is a string as in Convoy ("200"; null without a response); `http_status_code` the
  * same as a number. `status` is Convoy's success flag, `msg_id` the delivery's id.
  */
-export function presentAttempt(a: DeliveryAttempt, delivery: Pick<DeliveryDoc, '_id' | 'endpoint_id'>) {
+export function presentAttempt(
+  a: DeliveryAttempt,
+  delivery: Pick<DeliveryDoc, '_id' | 'endpoint_id'>,
+): AttemptResponse {
   const code = a.http_status ?? null;
   return {
     uid: a.uid,

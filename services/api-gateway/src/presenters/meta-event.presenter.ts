@@ -1,8 +1,9 @@
 import { nullableTimestamp } from '@hookrail/domain';
 import type { MetaEventDoc } from '@hookrail/store';
+import type { MetaEventResponse } from '../schemas/meta-event.schema';
 import { parseStored, scopedOut } from './scoped.presenter';
 
-export function presentMetaEvent(doc: MetaEventDoc) {
+export function presentMetaEvent(doc: MetaEventDoc): MetaEventResponse {
   const m = doc.metadata ?? ({} as Partial<MetaEventDoc['metadata']>);
   return {
     ...scopedOut(doc),

@@ -1,5 +1,6 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { ApiKeyDoc, ProjectDoc } from '@hookrail/store';
+import type { ApiKeyResponse } from '../schemas/project.schema';
 import { scopedOut } from './scoped.presenter';
 
 export function presentProject(doc: ProjectDoc) {
@@ -15,7 +16,7 @@ export function presentProject(doc: ProjectDoc) {
 }
 
 /** Never shows the hash; the key itself is only shown once, by the issuing route. */
-export function presentApiKey(doc: ApiKeyDoc) {
+export function presentApiKey(doc: ApiKeyDoc): ApiKeyResponse {
   return {
     ...scopedOut(doc),
     name: doc.name,

@@ -11,7 +11,7 @@ const TAG = 'API keys';
 const BASE = '/v1/projects/:projectID/keys';
 
 export const apiKeyRoutes: RouteFile<GatewayDeps> = ({ store, now }) => [
-  route<{ name?: string; expires_in?: number | null }>({
+  route({
     method: 'post',
     path: BASE,
     operationId: 'createApiKey',

@@ -1,36 +1,33 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import type { DeadLetterDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
-import { bool, enumOf, int, nonEmpty, nullable, str, type JsonSchema } from '../schemas/common.schema';
+import { bool, enumOf, int, mapOf, nonEmpty, nullable, object, str } from '../schemas/common.schema';
 
 const TAG = 'Dead letters';
 const BASE = '/v1/admin/dead-letters';
 
-const deadLetterResponse: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    uid: str(),
-    topic: str(),
-    partition: int(),
-    offset: str(),
-    group: str(),
-    key: nullable(str()),
-    value: nullable(str()),
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    error: str(),
-    error_name: str(),
-    retriable: bool,
-    attempts: int(),
-    failed_at: str({ format: 'date-time' }),
-    status: enumOf(['pending', 'redriven']),
-    redriven_at: nullable(str({ format: 'date-time' })),
-    redrive_count: int(),
-  },
-};
+const deadLetterResponse = object({
+  uid: str(),
+  topic: str(),
+  partition: int(),
+  offset: str(),
+  group: str(),
+  key: nullable(str()),
+  value: nullable(str()),
+  headers: mapOf(str()),
+  error: str(),
+  error_name: str(),
+  retriable: bool,
+  attempts: int(),
+  failed_at: str({ format: 'date-time' }),
+  status: enumOf(['pending', 'redriven']),
+  redriven_at: nullable(str({ format: 'date-time' })),
+  redrive_count: int(),
+});
 
-function present(d: DeadLetterDoc) {
+function present(d: DeadLetterDoc): Static<typeof deadLetterResponse> {
   return {
     uid: d._id,
     topic: d.topic,
@@ -70,7 +67,7 @@ export const deadLetterRoutes: RouteFile<GatewayDeps> = ({ store, bus, now }) =>
     },
     status: 200,
     message: 'Dead letters fetched successfully',
-    response: { type: 'array', items: deadLetterResponse },
+    response: Type.Array(deadLetterResponse),
     async handler({ query }) {
       const limit = Math.min(500, Math.max(1, Number(query.limit ?? 100)));
       const docs = await store.deadLetters.list({

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { NotFoundError, type ProjectId } from '@hookrail/domain';
 import {
   createdRangeOf,
@@ -84,7 +85,7 @@ export const deliveryRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       status: 200,
       message: 'Delivery attempts fetched successfully',
-      response: { type: 'array', items: attemptResponse },
+      response: Type.Array(attemptResponse),
       async handler({ project, params }) {
         const delivery = await find(project._id, params.deliveryID);
         return (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { ConflictError, NotFoundError } from '@hookrail/domain';
 import {
   batchReplay,
@@ -41,7 +42,7 @@ const dateFilters = { start_date: timestamp, end_date: timestamp };
  */
 export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
   // literal paths before the `/:id` ones
-  route<{ ids: string[] }>({
+  route({
     method: 'post',
     path: `${DELIVERIES}/forceresend`,
     operationId: 'forceResendEventDeliveries',
@@ -63,7 +64,7 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     },
   }),
   ...(['post', 'put'] as const).map((method) => batchRetryRoute(deps, method)),
-  route({
+  {
     method: 'put',
     path: `${DELIVERIES}/:deliveryID/resend`,
     operationId: 'resendEventDelivery',
@@ -78,8 +79,8 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
         await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'resend'),
         false,
       ),
-  }),
-  route({
+  },
+  {
     method: 'put',
     path: `${DELIVERIES}/:deliveryID/forceresend`,
     operationId: 'forceResendEventDelivery',
@@ -94,8 +95,8 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
         await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'force'),
         false,
       ),
-  }),
-  route<EventFilter>({
+  },
+  route({
     method: 'post',
     path: `${EVENTS}/batchreplay`,
     operationId: 'batchReplayEvents',
@@ -117,7 +118,7 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
         deps,
         project._id,
         filterFromQuery(
-          listFilterFromQuery(
+          listFilterFromQuery<EventFilter>(
             body,
             query.sourceId as string[] | undefined,
             'sourceId',
@@ -129,7 +130,7 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
         ),
       ),
   }),
-  route({
+  {
     method: 'put',
     path: `${EVENTS}/:eventID/replay`,
     operationId: 'replayEvent',
@@ -138,7 +139,7 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
     auth: 'project',
     status: 200,
     message: 'Event replayed',
-    response: object({ event_id: nonEmpty(), deliveries: { type: 'array', items: anyObject } }),
+    response: object({ event_id: nonEmpty(), deliveries: Type.Array(anyObject) }),
     handler: async ({ project, params }) => {
       const out = await replayEvent(deps, project._id, params.eventID);
       switch (out.kind) {
@@ -153,11 +154,11 @@ export const deliveryOpsRoutes: RouteFile<GatewayDeps> = (deps) => [
           };
       }
     },
-  }),
+  },
 ];
 
 function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
-  return route<DeliveryFilter>({
+  return route({
     method,
     path: `${DELIVERIES}/batchretry`,
     operationId: method === 'post' ? 'batchRetryEventDeliveries' : 'batchRetryEventDeliveriesPut',
@@ -166,12 +167,10 @@ function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
     auth: 'project',
     body: object({
       // One status or a list of them (Convoy's docs show both).
-      status: {
-        anyOf: [
-          enumOf(['Failure', 'Discarded']),
-          { type: 'array', items: enumOf(['Failure', 'Discarded']), minItems: 1, uniqueItems: true },
-        ],
-      },
+      status: Type.Union([
+        enumOf(['Failure', 'Discarded']),
+        Type.Array(enumOf(['Failure', 'Discarded']), { minItems: 1, uniqueItems: true }),
+      ]),
       endpoint_id: nonEmpty(),
       event_id: nonEmpty(),
       ...dateFilters,
@@ -191,7 +190,7 @@ function batchRetryRoute(deps: GatewayDeps, method: 'post' | 'put'): RouteSpec {
         deps,
         project._id,
         filterFromQuery(
-          listFilterFromQuery(
+          listFilterFromQuery<DeliveryFilter>(
             body,
             query.endpointId as string[] | undefined,
             'endpointId',

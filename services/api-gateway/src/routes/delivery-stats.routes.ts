@@ -2,43 +2,25 @@ import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import { OUTCOMES, STATS_WINDOWS, deliveryStats, type StatsWindow } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
 import type { RouteFile } from '../http/route';
-import { bool, enumOf, int, nullable, str, timestamp, type JsonSchema } from '../schemas/common.schema';
+import { Type } from '@sinclair/typebox';
+import { bool, enumOf, int, nullable, object, sameFields, str, timestamp } from '../schemas/common.schema';
 import { idQuery } from '../schemas/pagination.schema';
 
-const counts: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: Object.fromEntries(OUTCOMES.map((o) => [o, int()])),
-};
+const counts = object(sameFields(OUTCOMES, int()));
 const ms = nullable(int({ description: 'estimated from a fixed latency histogram (bucket width)' }));
 
-const statsResponse: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    window: enumOf(Object.keys(STATS_WINDOWS)),
-    endpoint_id: nullable(str()),
-    from: timestamp,
-    to: timestamp,
-    step_seconds: int(),
-    totals: counts,
-    p50_ms: ms,
-    p95_ms: ms,
-    retry_backlog: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { count: int(), capped: bool },
-    },
-    points: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { at: timestamp, outcomes: counts, p50_ms: ms, p95_ms: ms },
-      },
-    },
-  },
-};
+const statsResponse = object({
+  window: enumOf(Object.keys(STATS_WINDOWS)),
+  endpoint_id: nullable(str()),
+  from: timestamp,
+  to: timestamp,
+  step_seconds: int(),
+  totals: counts,
+  p50_ms: ms,
+  p95_ms: ms,
+  retry_backlog: object({ count: int(), capped: bool }),
+  points: Type.Array(object({ at: timestamp, outcomes: counts, p50_ms: ms, p95_ms: ms })),
+});
 
 /**
  * The console's charts: delivery outcomes per step and attempt latency p50/p95 over the last hour

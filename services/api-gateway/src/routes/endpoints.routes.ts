@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { parsePageQuery, type EndpointDoc, type EndpointListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
@@ -20,7 +21,6 @@ import {
   getEndpoint,
   setEndpointStatus,
   updateEndpoint,
-  type EndpointBody,
 } from '../usecases/endpoints.usecase';
 import { testOAuth2 } from '../usecases/test-oauth2.usecase';
 import type { ProjectId } from '@hookrail/domain';
@@ -56,7 +56,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
 
   return [
     // literal path before `/:endpointID` routes
-    route<{ oauth2: Parameters<typeof testOAuth2>[1] }>({
+    route({
       method: 'post',
       path: `${BASE}/oauth2/test`,
       operationId: 'testOAuth2',
@@ -69,7 +69,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       response: oauth2TestResponse,
       handler: ({ body }) => testOAuth2(deps.http, body.oauth2),
     }),
-    route<EndpointBody>({
+    route({
       method: 'post',
       path: BASE,
       operationId: 'createEndpoint',
@@ -123,7 +123,7 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       handler: async ({ project, params }) =>
         present(await getEndpoint(deps, project._id, params.endpointID)),
     },
-    route<EndpointBody>({
+    route({
       method: 'put',
       path: ONE,
       operationId: 'updateEndpoint',
@@ -146,13 +146,13 @@ export const endpointRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       status: 200,
       message: 'Endpoint deleted successfully',
-      response: { type: 'null' },
+      response: Type.Null(),
       async handler({ project, params }) {
         await deleteEndpoint(deps, project._id, params.endpointID);
         return null;
       },
     },
-    route<{ expiration: number; secret?: string }>({
+    route({
       method: 'put',
       path: `${ONE}/expire_secret`,
       operationId: 'expireSecret',

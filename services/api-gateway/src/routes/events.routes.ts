@@ -1,10 +1,9 @@
 import { NotFoundError } from '@hookrail/domain';
-import type { EventTarget } from '@hookrail/bus';
 import { createdRangeOf, parsePageQuery, type EventListFilter, type EventStatus } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile, type RouteSpec } from '../http/route';
+import { route, type RouteFile } from '../http/route';
 import { presentEvents } from '../presenters/event.presenter';
-import { enumOf, str, type JsonSchema } from '../schemas/common.schema';
+import { enumOf, str } from '../schemas/common.schema';
 import {
   EVENT_STATUSES,
   broadcastEventBody,
@@ -20,36 +19,46 @@ import {
   pageQuery,
   searchQuery,
 } from '../schemas/pagination.schema';
-import { publishEvent, type EventBody } from '../usecases/publish-event.usecase';
+import { publishEvent } from '../usecases/publish-event.usecase';
 
 const TAG = 'Events';
 const BASE = '/v1/projects/:projectID/events';
 
 export const eventRoutes: RouteFile<GatewayDeps> = (deps) => {
-  const create = (mode: EventTarget['mode'], path: string, body: JsonSchema, summary: string): RouteSpec =>
-    route<EventBody>({
-      method: 'post',
-      path,
-      operationId: `${mode === 'single' ? 'create' : mode}Event`,
-      summary,
-      tag: TAG,
-      auth: 'project',
-      body,
-      status: 201,
-      message: 'Event accepted',
-      response: eventAcceptedResponse,
-      handler: ({ project, body: b }) => publishEvent(deps, project, mode, b),
-    });
+  const accepted = {
+    method: 'post',
+    tag: TAG,
+    auth: 'project',
+    status: 201,
+    message: 'Event accepted',
+    response: eventAcceptedResponse,
+  } as const;
 
   return [
-    create('fanout', `${BASE}/fanout`, fanoutEventBody, 'Send an event to every endpoint with an owner id'),
-    create(
-      'broadcast',
-      `${BASE}/broadcast`,
-      broadcastEventBody,
-      'Send an event to every matching subscription',
-    ),
-    create('single', BASE, createEventBody, 'Send an event to one endpoint'),
+    route({
+      ...accepted,
+      path: `${BASE}/fanout`,
+      operationId: 'fanoutEvent',
+      summary: 'Send an event to every endpoint with an owner id',
+      body: fanoutEventBody,
+      handler: ({ project, body }) => publishEvent(deps, project, { mode: 'fanout', body }),
+    }),
+    route({
+      ...accepted,
+      path: `${BASE}/broadcast`,
+      operationId: 'broadcastEvent',
+      summary: 'Send an event to every matching subscription',
+      body: broadcastEventBody,
+      handler: ({ project, body }) => publishEvent(deps, project, { mode: 'broadcast', body }),
+    }),
+    route({
+      ...accepted,
+      path: BASE,
+      operationId: 'createEvent',
+      summary: 'Send an event to one endpoint',
+      body: createEventBody,
+      handler: ({ project, body }) => publishEvent(deps, project, { mode: 'single', body }),
+    }),
     {
       method: 'get',
       path: BASE,

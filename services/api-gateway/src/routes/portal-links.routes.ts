@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { parsePageQuery, type PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
@@ -15,7 +16,6 @@ import {
   refreshPortalAuthKey,
   revokePortalLink,
   updatePortalLink,
-  type PortalLinkBody,
 } from '../usecases/portal-links.usecase';
 
 const TAG = 'Portal links';
@@ -26,7 +26,7 @@ export const portalLinkRoutes: RouteFile<GatewayDeps> = (deps) => {
   const present = async (doc: PortalLinkDoc, authKey?: string) =>
     presentPortalLink(doc, await linkEndpoints(deps, doc), deps, authKey);
   return [
-    route<PortalLinkBody>({
+    route({
       method: 'post',
       path: BASE,
       operationId: 'createPortalLink',
@@ -76,7 +76,7 @@ export const portalLinkRoutes: RouteFile<GatewayDeps> = (deps) => {
       handler: async ({ project, params }) =>
         present(await getPortalLink(deps, project._id, params.portalLinkID)),
     },
-    route<PortalLinkBody>({
+    route({
       method: 'put',
       path: ONE,
       operationId: 'updatePortalLink',
@@ -116,7 +116,7 @@ export const portalLinkRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       status: 200,
       message: 'Portal link revoked successfully',
-      response: { type: 'null' },
+      response: Type.Null(),
       async handler({ project, params }) {
         await revokePortalLink(deps, project._id, params.portalLinkID);
         return null;

@@ -1,5 +1,6 @@
 import { NotFoundError, newProjectId, toTimestamp, type ProjectId } from '@hookrail/domain';
-import { parsePageQuery, type ProjectDoc } from '@hookrail/store';
+import { parsePageQuery } from '@hookrail/store';
+import { Type } from '@sinclair/typebox';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
 import { presentApiKey, presentProject } from '../presenters/project.presenter';
@@ -11,13 +12,7 @@ import {
   projectUpdateBody,
 } from '../schemas/project.schema';
 import { issueApiKey } from '../usecases/issue-api-key.usecase';
-import { fromConvoyConfig, mergeProjectConfig, type ConvoyConfigInput } from '../usecases/project-config';
-
-interface ProjectBody {
-  name?: string;
-  type?: ProjectDoc['type'];
-  config?: ConvoyConfigInput;
-}
+import { fromConvoyConfig, mergeProjectConfig } from '../usecases/project-config';
 
 const TAG = 'Projects';
 const BASE = '/v1/projects';
@@ -27,7 +22,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
     publisher.publish('config', [{ project_id: projectId, resource: 'project', id: projectId, op }]);
 
   return [
-    route<ProjectBody>({
+    route({
       method: 'post',
       path: BASE,
       operationId: 'createProject',
@@ -41,8 +36,8 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
       async handler({ body }) {
         const project = await store.projects.insert({
           _id: newProjectId(),
-          name: body.name!,
-          type: body.type!,
+          name: body.name,
+          type: body.type,
           config: mergeProjectConfig(undefined, fromConvoyConfig(body.config)),
         });
         const { doc, key } = await issueApiKey(store, project._id, { name: 'default' });
@@ -79,7 +74,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
       response: projectResponse,
       handler: async ({ project }) => presentProject(project),
     },
-    route<ProjectBody>({
+    route({
       method: 'put',
       path: `${BASE}/:projectID`,
       operationId: 'updateProject',
@@ -110,11 +105,7 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
       auth: 'admin',
       status: 200,
       message: 'Project deleted successfully',
-      response: {
-        type: 'object',
-        required: ['uid', 'deleted_at'],
-        properties: { uid: { type: 'string' }, deleted_at: { type: 'string' } },
-      },
+      response: Type.Object({ uid: Type.String(), deleted_at: Type.String() }),
       async handler({ project }) {
         await store.projects.softDelete(project._id);
         await configChanged(project._id, 'deleted');

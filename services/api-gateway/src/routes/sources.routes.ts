@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '@hookrail/domain';
 import { parsePageQuery, type SourceDoc, type SourceListFilter } from '@hookrail/store';
 import { PROVIDERS } from '@hookrail/signing';
@@ -7,7 +8,7 @@ import { presentSource } from '../presenters/source.presenter';
 import { enumOf, str } from '../schemas/common.schema';
 import { pageQuery } from '../schemas/pagination.schema';
 import { SOURCE_TYPES, sourceCreateBody, sourceResponse, sourceUpdateBody } from '../schemas/source.schema';
-import { createSource, deleteSource, updateSource, type SourceBody } from '../usecases/sources.usecase';
+import { createSource, deleteSource, updateSource } from '../usecases/sources.usecase';
 
 const TAG = 'Sources';
 const BASE = '/v1/projects/:projectID/sources';
@@ -22,7 +23,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       doc.type === 'pub_sub' ? await store.sourceHealth.find(doc.project_id, doc._id) : undefined,
     );
   return [
-    route<SourceBody>({
+    route({
       method: 'post',
       path: BASE,
       operationId: 'createSource',
@@ -81,7 +82,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
         return withHealth(doc);
       },
     },
-    route<SourceBody>({
+    route({
       method: 'put',
       path: `${BASE}/:sourceID`,
       operationId: 'updateSource',
@@ -104,7 +105,7 @@ export const sourceRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       status: 200,
       message: 'Source deleted successfully',
-      response: { type: 'null' },
+      response: Type.Null(),
       async handler({ project, params }) {
         await deleteSource(deps, project._id, params.sourceID);
         return null;

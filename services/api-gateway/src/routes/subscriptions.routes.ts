@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { parsePageQuery, type SubscriptionDoc, type SubscriptionListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { route, type RouteFile } from '../http/route';
@@ -18,7 +19,6 @@ import {
   deleteSubscription,
   getSubscription,
   updateSubscription,
-  type SubscriptionBody,
 } from '../usecases/subscriptions.usecase';
 import { testFilter, testFunction } from '../usecases/test-subscription.usecase';
 
@@ -30,7 +30,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
   const presentOne = async (doc: SubscriptionDoc) => (await presentSubscriptions([doc], deps))[0];
   return [
     // literal paths before `/:subscriptionID`
-    route<Parameters<typeof testFilter>[0]>({
+    route({
       method: 'post',
       path: `${BASE}/test_filter`,
       operationId: 'testSubscriptionFilter',
@@ -43,7 +43,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       response: testFilterResponse,
       handler: async ({ body }) => testFilter(body),
     }),
-    route<{ payload: unknown; function: string }>({
+    route({
       method: 'post',
       path: `${BASE}/test_function`,
       operationId: 'testSubscriptionFunction',
@@ -56,7 +56,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       response: testFunctionResponse,
       handler: async ({ project, body }) => testFunction(deps.functions, project._id, body),
     }),
-    route<SubscriptionBody>({
+    route({
       method: 'post',
       path: BASE,
       operationId: 'createSubscription',
@@ -108,7 +108,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       handler: async ({ project, params }) =>
         presentOne(await getSubscription(deps, project._id, params.subscriptionID)),
     },
-    route<SubscriptionBody>({
+    route({
       method: 'put',
       path: ONE,
       operationId: 'updateSubscription',
@@ -131,7 +131,7 @@ export const subscriptionRoutes: RouteFile<GatewayDeps> = (deps) => {
       auth: 'project',
       status: 200,
       message: 'Subscription deleted successfully',
-      response: { type: 'null' },
+      response: Type.Null(),
       async handler({ project, params }) {
         await deleteSubscription(deps, project._id, params.subscriptionID);
         return null;

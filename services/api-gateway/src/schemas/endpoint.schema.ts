@@ -1,4 +1,5 @@
 import { SUPPORTED_ALGORITHMS } from '@hookrail/delivery';
+import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
   enumOf,
@@ -9,25 +10,22 @@ import {
   object,
   resource,
   responseOnlyFields,
+  sameFields,
   scopedFields,
   str,
   timestamp,
   typeSelects,
-  type JsonSchema,
 } from './common.schema';
 
 export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
 export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;
 export const EXPIRY_TIME_UNITS = ['seconds', 'milliseconds', 'minutes', 'hours'] as const;
 
-const JWK_MEMBERS = ['crv', 'd', 'dp', 'dq', 'e', 'kid', 'kty', 'n', 'p', 'q', 'qi', 'x', 'y', 'k'];
+const JWK_MEMBERS = ['crv', 'd', 'dp', 'dq', 'e', 'kid', 'kty', 'n', 'p', 'q', 'qi', 'x', 'y', 'k'] as const;
 
-export const signingKey = object(
-  Object.fromEntries(JWK_MEMBERS.map((m) => [m, str({ maxLength: 16 * 1024 })])),
-  ['kty'],
-);
+export const signingKey = object(sameFields(JWK_MEMBERS, str({ maxLength: 16 * 1024 })), ['kty']);
 
-const oauth2Fields: Record<string, JsonSchema> = {
+const oauth2Fields = {
   url: str({ format: 'uri', pattern: '^https?://' }),
   client_id: nonEmpty(1000),
   client_secret: str({ maxLength: 4000 }),
@@ -48,7 +46,7 @@ const oauth2Fields: Record<string, JsonSchema> = {
 };
 
 /** shared_secret needs client_secret; client_assertion needs a JWK and its algorithm. */
-const oauth2Rules: JsonSchema = {
+const oauth2Rules: ObjectOptions = {
   allOf: [
     {
       if: {
@@ -63,7 +61,7 @@ const oauth2Rules: JsonSchema = {
 
 export const oauth2Input = object(oauth2Fields, ['url', 'client_id'], oauth2Rules);
 
-const authFields: Record<string, JsonSchema> = {
+const authFields = {
   type: enumOf(['api_key', 'basic_auth', 'oauth2']),
   api_key: object({ header_name: nonEmpty(200), header_value: nonEmpty(4000) }, [
     'header_name',
@@ -84,7 +82,7 @@ const mtls = object({ client_cert: nonEmpty(64 * 1024), client_key: nonEmpty(64 
   'client_key',
 ]);
 
-const endpointInputFields: Record<string, JsonSchema> = {
+const endpointInputFields = {
   name: nonEmpty(200),
   url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
   description: str({ maxLength: 2000 }),
@@ -99,11 +97,10 @@ const endpointInputFields: Record<string, JsonSchema> = {
   mtls_client_cert: nullable(mtls),
   secret: str({ minLength: 8, maxLength: 1000, description: 'signing secret; generated when omitted' }),
   authentication: nullable(authenticationInput),
-  is_disabled: {
-    ...bool,
+  is_disabled: Type.Boolean({
     description:
       "Convoy's switch: true makes the endpoint inactive; false re-enables only an endpoint is_disabled disabled (paused or health-disabled ones need activate)",
-  },
+  }),
   ...responseOnlyFields([
     'uid',
     'project_id',
@@ -120,7 +117,9 @@ const endpointInputFields: Record<string, JsonSchema> = {
 };
 
 export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
+export type EndpointCreateBody = Static<typeof endpointCreateBody>;
 export const endpointUpdateBody = object(endpointInputFields);
+export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(
   {
@@ -133,18 +132,20 @@ export const expireSecretBody = object(
   },
   ['expiration'],
 );
+export type ExpireSecretBody = Static<typeof expireSecretBody>;
 
 /** Operation 11: the oauth2 members; the signing key may also come as its JSON text. */
 export const oauth2TestBody = object(
   {
     oauth2: object(
-      { ...oauth2Fields, signing_key: { anyOf: [signingKey, str({ maxLength: 64 * 1024 })] } },
+      { ...oauth2Fields, signing_key: Type.Union([signingKey, str({ maxLength: 64 * 1024 })]) },
       ['url', 'client_id'],
       oauth2Rules,
     ),
   },
   ['oauth2'],
 );
+export type OAuth2TestBody = Static<typeof oauth2TestBody>;
 
 export const oauth2TestResponse = resource(
   {
@@ -157,6 +158,7 @@ export const oauth2TestResponse = resource(
   },
   [],
 );
+export type OAuth2TestResponse = Static<typeof oauth2TestResponse>;
 
 const secretResponse = resource({
   uid: str(),
@@ -167,7 +169,7 @@ const secretResponse = resource({
   expires_at: nullableTimestamp,
 });
 
-const endpointFields: Record<string, JsonSchema> = {
+const endpointFields = {
   ...scopedFields,
   owner_id: nullable(str()),
   name: str(),
@@ -175,7 +177,7 @@ const endpointFields: Record<string, JsonSchema> = {
   url: str(),
   content_type: str(),
   status: enumOf(ENDPOINT_STATUSES),
-  is_disabled: { ...bool, description: "Convoy's flag: true exactly when status is inactive" },
+  is_disabled: Type.Boolean({ description: "Convoy's flag: true exactly when status is inactive" }),
   status_reason: nullable(str({ description: 'why the endpoint is paused or inactive' })),
   circuit_breaker: object(
     {
@@ -190,12 +192,19 @@ const endpointFields: Record<string, JsonSchema> = {
   rate_limit: int(),
   rate_limit_duration: int(),
   events: int(),
-  failure_rate: { type: 'number' },
+  failure_rate: Type.Number(),
   support_email: nullable(str()),
   slack_webhook_url: nullable(str()),
   mtls_client_cert: nullable(mtls),
-  secrets: { type: 'array', items: secretResponse },
+  secrets: Type.Array(secretResponse),
   authentication: nullable(object(authFields, ['type'])),
 };
 
 export const endpointResponse = resource(endpointFields);
+
+/** The endpoint without its secrets and credentials (a delivery's endpoint_metadata). */
+export const endpointMetadataResponse = resource(
+  endpointFields,
+  ['secrets', 'authentication', 'mtls_client_cert'],
+  { description: 'the endpoint without its secrets and credentials; null once deleted' },
+);

@@ -1,8 +1,10 @@
+import { Type, type Static } from '@sinclair/typebox';
 import {
   anyJson,
   bool,
   enumOf,
   int,
+  mapOf,
   nonEmpty,
   nullable,
   nullableTimestamp,
@@ -12,9 +14,8 @@ import {
   str,
   strArray,
   timestamp,
-  type JsonSchema,
 } from './common.schema';
-import { endpointResponse } from './endpoint.schema';
+import { endpointMetadataResponse, endpointResponse } from './endpoint.schema';
 import { sourceResponse } from './source.schema';
 
 export const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry'] as const;
@@ -27,10 +28,10 @@ export const DELIVERY_STATUSES = [
   'Discarded',
 ] as const;
 
-const common: Record<string, JsonSchema> = {
+const common = {
   event_type: nonEmpty(200),
   data: anyJson,
-  custom_headers: { type: 'object', additionalProperties: str({ maxLength: 8192 }), maxProperties: 50 },
+  custom_headers: mapOf(str({ maxLength: 8192 }), { maxProperties: 50 }),
   idempotency_key: nonEmpty(500),
 };
 
@@ -38,20 +39,24 @@ const common: Record<string, JsonSchema> = {
 export const createEventBody = object(
   {
     endpoint_id: nonEmpty(100),
-    app_id: {
-      ...nonEmpty(100),
+    app_id: Type.String({
+      minLength: 1,
+      maxLength: 100,
       description: 'deprecated (Convoy): the endpoint id, when endpoint_id is not set',
-    },
+    }),
     ...common,
   },
   ['event_type', 'data'],
 );
+export type CreateEventBody = Static<typeof createEventBody>;
 export const fanoutEventBody = object({ owner_id: nonEmpty(200), ...common }, [
   'owner_id',
   'event_type',
   'data',
 ]);
+export type FanoutEventBody = Static<typeof fanoutEventBody>;
 export const broadcastEventBody = object(common, ['event_type', 'data']);
+export type BroadcastEventBody = Static<typeof broadcastEventBody>;
 
 export const eventAcceptedResponse = resource({
   uid: str(),
@@ -76,13 +81,9 @@ export const eventResponse = resource({
   metadata: str(),
   raw: str(),
   data: anyJson,
-  headers: {
-    type: 'object',
-    additionalProperties: strArray(),
-    description: "each header's values (Convoy's http.Header)",
-  },
+  headers: mapOf(strArray(), { description: "each header's values (Convoy's http.Header)" }),
   endpoints: strArray(),
-  endpoint_metadata: { type: 'array', items: endpointResponse },
+  endpoint_metadata: Type.Array(endpointResponse),
   source_metadata: nullable(sourceResponse),
   is_duplicate_event: bool,
   status: enumOf(EVENT_STATUSES),
@@ -105,16 +106,10 @@ export const deliveryResponse = resource({
   status_reason: nullable(str()),
   last_http_status: nullable(int()),
   event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
-  endpoint_metadata: nullable({
-    ...endpointResponse,
-    required: (endpointResponse.required as string[]).filter(
-      (k) => !['secrets', 'authentication', 'mtls_client_cert'].includes(k),
-    ),
-    description: 'the endpoint without its secrets and credentials; null once deleted',
-  }),
+  endpoint_metadata: nullable(endpointMetadataResponse),
 });
 
-const headerMap: JsonSchema = { type: 'object', additionalProperties: str() };
+const headerMap = mapOf(str());
 
 export const attemptResponse = resource({
   uid: str(),
@@ -128,9 +123,10 @@ export const attemptResponse = resource({
     str({ pattern: '^[0-9]{3}$', description: 'as in Convoy, a string; null without a response' }),
   ),
   http_status_code: nullable(int()),
-  status: { ...bool, description: 'true for a 2xx response' },
+  status: Type.Boolean({ description: 'true for a 2xx response' }),
   response_data: str(),
   error: nullable(str()),
-  latency_ms: { type: 'number' },
+  latency_ms: Type.Number(),
   created_at: timestamp,
 });
+export type AttemptResponse = Static<typeof attemptResponse>;

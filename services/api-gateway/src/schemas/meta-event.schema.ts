@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import {
   anyJson,
   anyObject,
@@ -37,3 +38,4 @@ export const metaEventResponse = resource({
     next_send_time: nullableTimestamp,
   }),
 });
+export type MetaEventResponse = Static<typeof metaEventResponse>;

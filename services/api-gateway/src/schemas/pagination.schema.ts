@@ -1,6 +1,7 @@
-import { bool, int, str, enumOf, type JsonSchema } from './common.schema';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { bool, int, str, enumOf, resource } from './common.schema';
 
-export const pageQuery: Record<string, JsonSchema> = {
+export const pageQuery = {
   perPage: str({
     pattern: '^[0-9]+$',
     description: 'items per page, 1 to 100 (default 20; 0 is the default)',
@@ -18,55 +19,42 @@ const dateTime = (description: string) =>
   });
 
 /** Time window of the event and delivery lists: both ends inclusive, by the item's id time. */
-export const createdRangeQuery: Record<string, JsonSchema> = {
+export const createdRangeQuery = {
   startDate: dateTime('only items created at or after this time'),
   endDate: dateTime('only items created at or before this time'),
 };
 
 /** A filter by id: one value, `ownerId` also read as `owner_id`. */
-export const idQuery = (what: string): JsonSchema => str({ description: `${what} (alias: snake_case)` });
+export const idQuery = (what: string) => str({ description: `${what} (alias: snake_case)` });
 
 /** How many values a repeated filter takes at most (`endpointId=a&endpointId=b…`). */
 export const MAX_FILTER_VALUES = 100;
 
 /** A filter by any of several ids: repeat the parameter (`endpointId=a&endpointId=b`). */
-export const idListQuery = (what: string): JsonSchema => ({
-  type: 'array',
-  items: str(),
-  maxItems: MAX_FILTER_VALUES,
-  description: `${what}; repeat the parameter for several, up to ${MAX_FILTER_VALUES} (alias: snake_case)`,
-});
+export const idListQuery = (what: string) =>
+  Type.Array(str(), {
+    maxItems: MAX_FILTER_VALUES,
+    description: `${what}; repeat the parameter for several, up to ${MAX_FILTER_VALUES} (alias: snake_case)`,
+  });
 
 /** A filter by any of several values of an enum (`status=Failure&status=Retry`). */
-export const enumListQuery = (values: readonly string[], what: string): JsonSchema => ({
-  type: 'array',
-  items: enumOf(values),
-  maxItems: MAX_FILTER_VALUES,
-  description: `${what}; repeat the parameter for several`,
-});
+export const enumListQuery = (values: readonly string[], what: string) =>
+  Type.Array(enumOf(values), {
+    maxItems: MAX_FILTER_VALUES,
+    description: `${what}; repeat the parameter for several`,
+  });
 
 /** Free text (Convoy's `q`, `query`): compared as text, never as a pattern. */
-export const searchQuery = (what: string): JsonSchema => str({ maxLength: 200, description: what });
+export const searchQuery = (what: string) => str({ maxLength: 200, description: what });
 
-export function pageOf(item: JsonSchema): JsonSchema {
-  return {
-    type: 'object',
-    required: ['content', 'pagination'],
-    additionalProperties: false,
-    properties: {
-      content: { type: 'array', items: item },
-      pagination: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['per_page', 'has_next_page', 'has_prev_page', 'next_page_cursor', 'prev_page_cursor'],
-        properties: {
-          per_page: int(),
-          has_next_page: bool,
-          has_prev_page: bool,
-          next_page_cursor: str(),
-          prev_page_cursor: str(),
-        },
-      },
-    },
-  };
+const pagination = resource({
+  per_page: int(),
+  has_next_page: bool,
+  has_prev_page: bool,
+  next_page_cursor: str(),
+  prev_page_cursor: str(),
+});
+
+export function pageOf<T extends TSchema>(item: T) {
+  return resource({ content: Type.Array(item), pagination });
 }

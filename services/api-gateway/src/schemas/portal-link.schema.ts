@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import {
   bool,
   enumOf,
@@ -18,7 +19,7 @@ export const PORTAL_AUTH_TYPES = ['static_token', 'refresh_token'] as const;
 const portalLinkInputFields = {
   name: nonEmpty(200),
   owner_id: nullable(str({ minLength: 1, maxLength: 200 })),
-  endpoints: strArray({ maxItems: 100, items: nonEmpty(100), description: 'deprecated: endpoint ids' }),
+  endpoints: Type.Array(nonEmpty(100), { maxItems: 100, description: 'deprecated: endpoint ids' }),
   can_manage_endpoint: bool,
   auth_type: enumOf(PORTAL_AUTH_TYPES),
   ...responseOnlyFields([
@@ -37,7 +38,9 @@ const portalLinkInputFields = {
 };
 
 export const portalLinkCreateBody = object(portalLinkInputFields, ['name']);
+export type PortalLinkCreateBody = Static<typeof portalLinkCreateBody>;
 export const portalLinkUpdateBody = object(portalLinkInputFields);
+export type PortalLinkUpdateBody = Static<typeof portalLinkUpdateBody>;
 
 export const portalLinkResponse = resource({
   ...scopedFields,
@@ -51,5 +54,5 @@ export const portalLinkResponse = resource({
   token: str(),
   url: str(),
   endpoint_count: int(),
-  endpoints_metadata: { type: 'array', items: endpointResponse },
+  endpoints_metadata: Type.Array(endpointResponse),
 });

@@ -1,4 +1,5 @@
 import { META_EVENT_TYPES } from '@hookrail/bus';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   bool,
   enumOf,
@@ -12,7 +13,6 @@ import {
   scopedFields,
   str,
   timestamp,
-  type JsonSchema,
 } from './common.schema';
 
 export const retryStrategy = object(
@@ -26,17 +26,14 @@ export const retryStrategy = object(
 );
 
 /** Project config as stored and returned. */
-const projectConfigFields: Record<string, JsonSchema> = {
+const projectConfigFields = {
   max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
   retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
   strategy: retryStrategy,
   signature: object({
     header: nonEmpty(100),
-    versions: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 10,
-      items: object(
+    versions: Type.Array(
+      object(
         {
           hash: enumOf(['SHA256', 'SHA512']),
           encoding: enumOf(['hex', 'base64']),
@@ -44,19 +41,19 @@ const projectConfigFields: Record<string, JsonSchema> = {
         },
         ['hash', 'encoding'],
       ),
-    },
+      { minItems: 1, maxItems: 10 },
+    ),
     standard_webhooks: bool,
   }),
   disable_endpoint: bool,
   meta_event: object({
     is_enabled: bool,
-    type: {
-      ...enumOf(['http', 'pub_sub']),
+    type: enumOf(['http', 'pub_sub'], {
       description: 'how meta events leave: http (the only one supported; pub_sub is refused)',
-    },
+    }),
     url: str({ format: 'uri', pattern: '^https?://' }),
     secret: nonEmpty(200),
-    event_type: { type: 'array', items: enumOf(META_EVENT_TYPES) },
+    event_type: Type.Array(enumOf(META_EVENT_TYPES)),
   }),
   ssl: object({ enforce_secure_endpoints: bool }),
   add_event_id_trace_headers: bool,
@@ -80,16 +77,16 @@ export const projectConfigInput = object({
     maximum: 50 * 1024 * 1024,
     description: "Convoy's max_payload_bytes",
   }),
-  retention_policy_enabled: { ...bool, description: 'Convoy: whether retention_policy applies' },
+  retention_policy_enabled: Type.Boolean({ description: 'Convoy: whether retention_policy applies' }),
   retention_policy: object({ policy: str({ description: 'a duration, e.g. "720h"' }) }, ['policy']),
-  replay_attacks_prevention_enabled: {
-    ...bool,
+  replay_attacks_prevention_enabled: Type.Boolean({
     description: 'accepted and ignored: advanced signatures always carry their timestamp',
-  },
+  }),
   ratelimit: object({ count: int(), duration: int() }, [], {
     description: 'Convoy project rate limit: refused (Hookrail limits per endpoint: rate_limit)',
   }),
 });
+export type ProjectConfigInput = Static<typeof projectConfigInput>;
 
 const projectResponseOnly = responseOnlyFields(['uid', 'created_at', 'updated_at', 'deleted_at', 'api_key']);
 
@@ -119,21 +116,7 @@ export const projectUpdateBody = object({
   ...projectResponseOnly,
 });
 
-const projectConfigResponse: JsonSchema = {
-  type: 'object',
-  required: [
-    'max_payload_bytes',
-    'retention_seconds',
-    'strategy',
-    'signature',
-    'disable_endpoint',
-    'meta_event',
-    'ssl',
-    'add_event_id_trace_headers',
-  ],
-  properties: projectConfigFields,
-  additionalProperties: false,
-};
+const projectConfigResponse = resource(projectConfigFields, ['circuit_breaker']);
 
 const projectFields = {
   uid: str(),
@@ -156,6 +139,7 @@ const apiKeyFields = {
 };
 
 export const apiKeyResponse = resource(apiKeyFields);
+export type ApiKeyResponse = Static<typeof apiKeyResponse>;
 
 /** Returned once, when the key is issued: the only time the full key is shown. */
 export const issuedApiKeyResponse = resource({ ...apiKeyFields, key: str({ pattern: '^hr_' }) });
@@ -179,3 +163,4 @@ export const apiKeyCreateBody = object({
     'deleted_at',
   ]),
 });
+export type ApiKeyCreateBody = Static<typeof apiKeyCreateBody>;

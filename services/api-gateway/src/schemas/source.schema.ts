@@ -1,3 +1,4 @@
+import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
   enumOf,
@@ -13,7 +14,6 @@ import {
   strArray,
   timestamp,
   typeSelects,
-  type JsonSchema,
 } from './common.schema';
 import { PROVIDERS } from '@hookrail/signing';
 
@@ -25,7 +25,7 @@ const fn = nullable(str({ maxLength: 64 * 1024 }));
 
 // ---- requests ----------------------------------------------------------------------------------
 
-const verifierFields: Record<string, JsonSchema> = {
+const verifierFields = {
   type: enumOf(VERIFIER_TYPES),
   api_key: object({ header_name: nonEmpty(200), header_value: nonEmpty(1000) }, [
     'header_name',
@@ -61,21 +61,19 @@ const amqpInput = object(
   ['host', 'queue'],
 );
 
-const kafkaInput = object(
-  {
-    brokers: strArray({ minItems: 1, maxItems: 50, items: nonEmpty(500) }),
-    consumer_group_id: str({ maxLength: 500 }),
-    topic_name: nonEmpty(500),
-    auth: object({
-      type: enumOf(['plain', 'scram']),
-      hash: enumOf(['SHA256', 'SHA512']),
-      username: str({ maxLength: 500 }),
-      password: str({ maxLength: 1000 }),
-      tls: bool,
-    }),
-  },
-  ['brokers', 'topic_name'],
-);
+const kafkaFields = {
+  brokers: Type.Array(nonEmpty(500), { minItems: 1, maxItems: 50 }),
+  consumer_group_id: str({ maxLength: 500 }),
+  topic_name: nonEmpty(500),
+  auth: object({
+    type: enumOf(['plain', 'scram']),
+    hash: enumOf(['SHA256', 'SHA512']),
+    username: str({ maxLength: 500 }),
+    password: str({ maxLength: 1000 }),
+    tls: bool,
+  }),
+};
+const kafkaInput = object(kafkaFields, ['brokers', 'topic_name']);
 
 const sqsInput = object(
   {
@@ -93,16 +91,14 @@ const googleInput = object(
     project_id: nonEmpty(500),
     subscription_id: nonEmpty(500),
     // the key file's bytes; Go clients send a []byte as base64 text (Convoy's generated client does)
-    service_account: {
-      anyOf: [
-        { type: 'array', items: int({ minimum: 0, maximum: 255 }), maxItems: 64 * 1024 },
-        str({
-          pattern: '^[A-Za-z0-9+/]*={0,2}$',
-          maxLength: Math.ceil((64 * 1024) / 3) * 4,
-          description: 'the bytes as base64',
-        }),
-      ],
-    },
+    service_account: Type.Union([
+      Type.Array(int({ minimum: 0, maximum: 255 }), { maxItems: 64 * 1024 }),
+      str({
+        pattern: '^[A-Za-z0-9+/]*={0,2}$',
+        maxLength: Math.ceil((64 * 1024) / 3) * 4,
+        description: 'the bytes as base64',
+      }),
+    ]),
   },
   ['project_id', 'subscription_id'],
 );
@@ -125,17 +121,14 @@ const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_typ
   'content_type',
 ]);
 
-const sourceInputFields: Record<string, JsonSchema> = {
+const sourceInputFields = {
   name: nonEmpty(200),
   type: enumOf(SOURCE_TYPES),
   provider: nullable(enumOf(PROVIDERS)),
   body_function: fn,
   header_function: fn,
-  forward_headers: strArray({ maxItems: 100, items: nonEmpty(200) }),
-  idempotency_keys: strArray({
-    maxItems: 20,
-    items: str({ pattern: '^request\\.(header|body|query)\\..+' }),
-  }),
+  forward_headers: Type.Array(nonEmpty(200), { maxItems: 100 }),
+  idempotency_keys: Type.Array(str({ pattern: '^request\\.(header|body|query)\\..+' }), { maxItems: 20 }),
   is_disabled: bool,
   custom_response: nullable(customResponse),
   pub_sub: nullable(pubSubInput),
@@ -153,25 +146,30 @@ const sourceInputFields: Record<string, JsonSchema> = {
 };
 
 /** `pub_sub` settings are required exactly when the source is a broker source. */
-const pubSubWhenBroker: JsonSchema = {
+const pubSubWhenBroker: ObjectOptions = {
   if: { properties: { type: { const: 'pub_sub' } }, required: ['type'] },
   then: { required: ['pub_sub'], properties: { pub_sub: { type: 'object' } } },
 };
 
 export const sourceCreateBody = object(sourceInputFields, ['name', 'type'], pubSubWhenBroker);
+export type SourceCreateBody = Static<typeof sourceCreateBody>;
 export const sourceUpdateBody = object(sourceInputFields, [], pubSubWhenBroker);
+export type SourceUpdateBody = Static<typeof sourceUpdateBody>;
+export type VerifierInput = Static<typeof verifierInput>;
+export type PubSubInput = Static<typeof pubSubInput>;
 
 // ---- responses ---------------------------------------------------------------------------------
 
-const sourceFields: Record<string, JsonSchema> = {
+const sourceFields = {
   ...scopedFields,
   name: str(),
   type: enumOf(SOURCE_TYPES),
   provider: nullable(enumOf(PROVIDERS)),
-  provider_config: nullable({
-    type: 'object',
-    properties: { twitter: { type: 'object', properties: { crc_verified_at: nullable(timestamp) } } },
-  }),
+  provider_config: nullable(
+    Type.Object({
+      twitter: Type.Optional(Type.Object({ crc_verified_at: Type.Optional(nullable(timestamp)) })),
+    }),
+  ),
   url: str(),
   mask_id: str(),
   is_disabled: bool,
@@ -180,55 +178,46 @@ const sourceFields: Record<string, JsonSchema> = {
   body_function: nullable(str()),
   header_function: nullable(str()),
   custom_response: nullable(customResponse),
-  pub_sub: nullable({
-    type: 'object',
-    required: ['type', 'workers'],
-    properties: {
+  pub_sub: nullable(
+    Type.Object({
       type: enumOf(PUB_SUB_TYPES),
       workers: int(),
-      amqp: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
+      amqp: Type.Optional(
+        object({
           host: str(),
           port: str(),
           schema: str(),
           vhost: str(),
           queue: str(),
           deadLetterExchange: str(),
-          auth: { type: 'object', properties: { user: str(), password: str() } },
+          auth: Type.Object({ user: Type.Optional(str()), password: Type.Optional(str()) }),
           bindedExchange: str(),
           routingKey: str(),
-        },
-      },
-      google: googleInput,
-      kafka: { ...kafkaInput, required: [] },
-      sqs: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
+        }),
+      ),
+      google: Type.Optional(googleInput),
+      kafka: Type.Optional(object(kafkaFields)),
+      sqs: Type.Optional(
+        object({
           access_key_id: str(),
           secret_key: str(),
           default_region: str(),
           queue_name: str(),
           endpoint: str(),
-        },
-      },
-    },
-  }),
+        }),
+      ),
+    }),
+  ),
   verifier: nullable(object(verifierFields, ['type'])),
   // Broker sources: the consumer's last reported state (null until one reported).
-  health: nullable({
-    type: 'object',
-    additionalProperties: false,
-    required: ['state', 'error', 'instance_id', 'updated_at'],
-    properties: {
+  health: nullable(
+    resource({
       state: enumOf(['connecting', 'consuming', 'unreachable', 'stopped']),
       error: nullable(str()),
       instance_id: str(),
       updated_at: nullable(timestamp),
-    },
-  }),
+    }),
+  ),
 };
 
 export const sourceResponse = resource(sourceFields, ['health']);

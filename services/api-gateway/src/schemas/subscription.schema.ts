@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import {
   anyJson,
   anyObject,
@@ -13,7 +14,6 @@ import {
   scopedFields,
   str,
   strArray,
-  type JsonSchema,
 } from './common.schema';
 import { endpointResponse } from './endpoint.schema';
 import { sourceResponse } from './source.schema';
@@ -24,19 +24,24 @@ export const RETRY_TYPES = ['linear', 'exponential'] as const;
 const fn = nullable(str({ maxLength: 64 * 1024 }));
 
 const filterConfigInput = object({
-  event_types: strArray({ maxItems: 100, items: nonEmpty(200) }),
+  event_types: Type.Array(nonEmpty(200), { maxItems: 100 }),
   filter: object({ body: anyObject, headers: anyObject, is_flattened: responseOnly }),
 });
 
 /** The update shape: duration as a string like "30s", or interval_seconds. */
 const retryConfigInput = object({
   type: enumOf(RETRY_TYPES),
-  duration: { type: ['string', 'integer'], description: 'seconds, or "30s", "5m", "1h"' },
+  // one `type` (not anyOf) so ajv reports one error naming the field
+  duration: Type.Unsafe<string | number>({
+    type: ['string', 'integer'],
+    description: 'seconds, or "30s", "5m", "1h"',
+  }),
   interval_seconds: int({ minimum: 1, maximum: 86400 }),
   retry_count: int({ minimum: 0, maximum: 100 }),
 });
+export type RetryConfigInput = Static<typeof retryConfigInput>;
 
-const subscriptionInputFields: Record<string, JsonSchema> = {
+const subscriptionInputFields = {
   name: nonEmpty(200),
   type: enumOf(['api', 'cli']),
   source_id: nullable(str({ minLength: 1, maxLength: 100 })),
@@ -68,7 +73,9 @@ const subscriptionInputFields: Record<string, JsonSchema> = {
 };
 
 export const subscriptionCreateBody = object(subscriptionInputFields, ['name', 'endpoint_id']);
+export type SubscriptionCreateBody = Static<typeof subscriptionCreateBody>;
 export const subscriptionUpdateBody = object(subscriptionInputFields);
+export type SubscriptionUpdateBody = Static<typeof subscriptionUpdateBody>;
 
 export const subscriptionResponse = resource({
   ...scopedFields,
@@ -99,7 +106,7 @@ export const subscriptionResponse = resource({
   ),
   source_metadata: nullable(sourceResponse),
   endpoint_metadata: nullable(endpointResponse),
-  device_metadata: { type: 'null' },
+  device_metadata: Type.Null(),
 });
 
 export const testFilterBody = object(
@@ -109,10 +116,12 @@ export const testFilterBody = object(
   },
   ['request', 'schema'],
 );
+export type TestFilterBody = Static<typeof testFilterBody>;
 export const testFilterResponse = resource({ is_match: bool });
 
 export const testFunctionBody = object({ payload: anyJson, function: nonEmpty(64 * 1024) }, [
   'payload',
   'function',
 ]);
+export type TestFunctionBody = Static<typeof testFunctionBody>;
 export const testFunctionResponse = resource({ payload: anyJson }, []);

@@ -5,27 +5,10 @@ import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { endpointMetaData } from '../presenters/endpoint.presenter';
+import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '../schemas/endpoint.schema';
 import { publishConfigChange } from './config-changed';
 import { ENDPOINT_CREDENTIALS, seal } from './credentials';
 import { rollSecret } from './roll-secret';
-
-export interface EndpointBody {
-  name?: string;
-  url?: string;
-  description?: string;
-  owner_id?: string | null;
-  content_type?: string;
-  advanced_signatures?: boolean;
-  http_timeout?: number;
-  rate_limit?: number;
-  rate_limit_duration?: number;
-  support_email?: string | null;
-  slack_webhook_url?: string | null;
-  mtls_client_cert?: EndpointDoc['mtls_client_cert'];
-  secret?: string;
-  authentication?: Record<string, unknown> | null;
-  is_disabled?: boolean;
-}
 
 /** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */
 function generatedSecret(project: ProjectDoc): string {
@@ -57,9 +40,9 @@ function checkUrl(project: ProjectDoc, url: string): void {
 }
 
 /** Keeps only the sub-object the auth `type` selects, with its credentials sealed. */
-function sealedCredentials(deps: GatewayDeps, body: EndpointBody) {
+function sealedCredentials(deps: GatewayDeps, body: EndpointUpdateBody) {
   const auth = body.authentication;
-  const authentication = auth ? { type: auth.type, [String(auth.type)]: auth[String(auth.type)] } : auth;
+  const authentication = auth ? { type: auth.type, [auth.type]: auth[auth.type] } : auth;
   return seal(deps.box, { authentication, mtls_client_cert: body.mtls_client_cert }, ENDPOINT_CREDENTIALS);
 }
 
@@ -85,9 +68,9 @@ async function emit(
 export async function createEndpoint(
   deps: GatewayDeps,
   project: ProjectDoc,
-  body: EndpointBody,
+  body: EndpointCreateBody,
 ): Promise<EndpointDoc> {
-  checkUrl(project, body.url!);
+  checkUrl(project, body.url);
   const now = deps.now();
   const secret: EndpointSecret = {
     uid: newId(),
@@ -101,9 +84,9 @@ export async function createEndpoint(
   const doc = await deps.store.endpoints.insert(project._id, {
     _id: newId(),
     owner_id: body.owner_id ?? null,
-    name: body.name!,
+    name: body.name,
     description: body.description ?? '',
-    url: body.url!,
+    url: body.url,
     content_type: body.content_type ?? 'application/json',
     status: body.is_disabled ? 'inactive' : 'active',
     status_reason: body.is_disabled ? DISABLED_REASON : null,
@@ -135,7 +118,7 @@ export async function updateEndpoint(
   deps: GatewayDeps,
   project: ProjectDoc,
   id: string,
-  body: EndpointBody,
+  body: EndpointUpdateBody,
 ): Promise<EndpointDoc> {
   const current = await getEndpoint(deps, project._id, id);
   if (body.url !== undefined) checkUrl(project, body.url);
@@ -168,7 +151,7 @@ export async function expireSecret(
   deps: GatewayDeps,
   project: ProjectDoc,
   id: string,
-  body: { expiration: number; secret?: string },
+  body: ExpireSecretBody,
 ): Promise<EndpointDoc> {
   const projectId = project._id;
   const current = await getEndpoint(deps, projectId, id);

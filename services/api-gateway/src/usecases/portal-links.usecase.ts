@@ -8,17 +8,10 @@ import {
 } from '@hookrail/domain';
 import type { EndpointDoc, PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
+import type { PortalLinkCreateBody, PortalLinkUpdateBody } from '../schemas/portal-link.schema';
 
 /** Lifetime of a refresh_token link's auth key. */
 export const AUTH_KEY_TTL_SECONDS = 3600;
-
-export interface PortalLinkBody {
-  name?: string;
-  owner_id?: string | null;
-  endpoints?: string[];
-  can_manage_endpoint?: boolean;
-  auth_type?: PortalLinkDoc['auth_type'];
-}
 
 /** The link's endpoints: every endpoint with its owner id, looked up now, plus the deprecated ids. */
 export async function linkEndpoints(deps: GatewayDeps, link: PortalLinkDoc): Promise<EndpointDoc[]> {
@@ -59,7 +52,7 @@ function newAuthKey(deps: GatewayDeps) {
   };
 }
 
-export async function createPortalLink(deps: GatewayDeps, projectId: ProjectId, body: PortalLinkBody) {
+export async function createPortalLink(deps: GatewayDeps, projectId: ProjectId, body: PortalLinkCreateBody) {
   const ownerId = body.owner_id ?? null;
   const endpoints = body.endpoints ?? [];
   await checkTargets(deps, projectId, ownerId, endpoints);
@@ -68,7 +61,7 @@ export async function createPortalLink(deps: GatewayDeps, projectId: ProjectId, 
   const authKey = authType === 'refresh_token' ? newAuthKey(deps) : undefined;
   const doc = await deps.store.portalLinks.insert(projectId, {
     _id: newId(),
-    name: body.name!,
+    name: body.name,
     owner_id: ownerId,
     endpoints,
     can_manage_endpoint: body.can_manage_endpoint ?? false,
@@ -96,7 +89,7 @@ export async function updatePortalLink(
   deps: GatewayDeps,
   projectId: ProjectId,
   id: string,
-  body: PortalLinkBody,
+  body: PortalLinkUpdateBody,
 ) {
   const current = await getPortalLink(deps, projectId, id);
   const set: Partial<PortalLinkDoc> = {};

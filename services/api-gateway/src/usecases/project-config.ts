@@ -1,5 +1,6 @@
 import { ValidationError, parseDurationSeconds, randomToken } from '@hookrail/domain';
 import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '@hookrail/store';
+import type { ProjectConfigInput } from '../schemas/project.schema';
 
 type ConfigInput = { [K in keyof ProjectConfig]?: Partial<ProjectConfig[K]> | ProjectConfig[K] };
 
@@ -21,17 +22,6 @@ export function mergeProjectConfig(base: ProjectConfig | undefined, input: Confi
   return config;
 }
 
-/** Convoy's config members (api/models ProjectConfig) as sent, beside ours. */
-export interface ConvoyConfigInput {
-  max_payload_read_size?: number;
-  retention_policy_enabled?: boolean;
-  retention_policy?: { policy: string };
-  replay_attacks_prevention_enabled?: boolean;
-  ratelimit?: { count?: number; duration?: number };
-  meta_event?: { type?: 'http' | 'pub_sub' } & Record<string, unknown>;
-  [key: string]: unknown;
-}
-
 function refuse(field: string, message: string): never {
   throw new ValidationError(`invalid request body: ${field} ${message}`, [{ field, message }]);
 }
@@ -43,7 +33,7 @@ function refuse(field: string, message: string): never {
  * timestamp); meta events go out over http only, and a project-wide `ratelimit` does not exist
  * (rate limits are per endpoint) — both refused rather than ignored.
  */
-export function fromConvoyConfig(input: ConvoyConfigInput | undefined): ConfigInput | undefined {
+export function fromConvoyConfig(input: ProjectConfigInput | undefined): ConfigInput | undefined {
   if (!input) return input;
   const {
     max_payload_read_size,

@@ -2,35 +2,27 @@ import { DomainError, ValidationError, newId } from '@hookrail/domain';
 import type { EventMessage, EventTarget } from '@hookrail/bus';
 import type { ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
+import type { BroadcastEventBody, CreateEventBody, FanoutEventBody } from '../schemas/event.schema';
 
-export interface EventBody {
-  endpoint_id?: string;
-  /** Convoy's deprecated name of endpoint_id. */
-  app_id?: string;
-  owner_id?: string;
-  event_type: string;
-  data: unknown;
-  custom_headers?: Record<string, string>;
-  idempotency_key?: string;
-}
+/** An event to publish: each target mode with the body its route validated. */
+export type PublishRequest =
+  | { mode: 'single'; body: CreateEventBody }
+  | { mode: 'fanout'; body: FanoutEventBody }
+  | { mode: 'broadcast'; body: BroadcastEventBody };
 
 /**
  * The events API: validate, then hand the event to `hookrail.events` and answer only after Kafka
  * acknowledged it (the dispatcher persists and routes it). Returns the accepted event.
  */
-export async function publishEvent(
-  deps: GatewayDeps,
-  project: ProjectDoc,
-  mode: EventTarget['mode'],
-  body: EventBody,
-) {
+export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
+  const { mode, body } = request;
   const raw = JSON.stringify(body.data);
   const limit = project.config?.max_payload_bytes ?? 1024 * 1024;
   if (Buffer.byteLength(raw) > limit)
     throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
   let target: EventTarget;
-  if (mode === 'single') {
-    const endpointId = body.endpoint_id ?? body.app_id;
+  if (request.mode === 'single') {
+    const endpointId = request.body.endpoint_id ?? request.body.app_id;
     if (endpointId === undefined)
       throw new ValidationError('invalid request body: endpoint_id is required', [
         { field: 'endpoint_id', message: 'is required' },
@@ -39,13 +31,11 @@ export async function publishEvent(
       throw new ValidationError('endpoint_id: no such endpoint in this project', [
         { field: 'endpoint_id', message: 'no such endpoint in this project' },
       ]);
-    target = { mode, endpoint_id: endpointId };
-  } else if (mode === 'fanout') {
-    target = { mode, owner_id: body.owner_id! };
-  } else if (mode === 'broadcast') {
-    target = { mode };
+    target = { mode: 'single', endpoint_id: endpointId };
+  } else if (request.mode === 'fanout') {
+    target = { mode: 'fanout', owner_id: request.body.owner_id };
   } else {
-    throw new ValidationError(`unsupported target ${mode}`);
+    target = { mode: 'broadcast' };
   }
   const headers = Object.fromEntries(
     Object.entries(body.custom_headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),

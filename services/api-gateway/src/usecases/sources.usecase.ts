@@ -4,23 +4,10 @@ import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from './config-changed';
 import { SOURCE_CREDENTIALS, open, seal } from './credentials';
+import type { SourceCreateBody, SourceUpdateBody } from '../schemas/source.schema';
 import { completePubSub, completeVerifier } from './source-input';
 
 type Json = Record<string, unknown>;
-
-export interface SourceBody {
-  name?: string;
-  type?: SourceDoc['type'];
-  provider?: string | null;
-  body_function?: string | null;
-  header_function?: string | null;
-  forward_headers?: string[];
-  idempotency_keys?: string[];
-  is_disabled?: boolean;
-  custom_response?: SourceDoc['custom_response'];
-  pub_sub?: Json | null;
-  verifier?: Json | null;
-}
 
 async function assertNameFree(deps: GatewayDeps, projectId: ProjectId, name: string, except?: string) {
   const other = await deps.store.sources.findByName(projectId, name);
@@ -34,18 +21,18 @@ function credentialsSealed(deps: GatewayDeps, verifier: Json | null, pubSub: Jso
 export async function createSource(
   deps: GatewayDeps,
   projectId: ProjectId,
-  body: SourceBody,
+  body: SourceCreateBody,
 ): Promise<SourceDoc> {
-  const type = body.type!;
+  const type = body.type;
   const provider = body.provider ?? null;
   const verifier = completeVerifier(provider, body.verifier ?? null);
   const pubSub = completePubSub(type, body.pub_sub ?? null);
-  await assertNameFree(deps, projectId, body.name!);
+  await assertNameFree(deps, projectId, body.name);
   await assertBrokerReachable(deps, pubSub);
   const sealed = credentialsSealed(deps, verifier, pubSub);
   const doc = await deps.store.sources.insert(projectId, {
     _id: newId(),
-    name: body.name!,
+    name: body.name,
     type,
     provider,
     provider_config: provider === 'twitter' ? { twitter: { crc_verified_at: null } } : null,
@@ -68,7 +55,7 @@ export async function updateSource(
   deps: GatewayDeps,
   projectId: ProjectId,
   id: string,
-  body: SourceBody,
+  body: SourceUpdateBody,
 ): Promise<SourceDoc> {
   const current = await deps.store.sources.findById(projectId, id);
   if (!current) throw new NotFoundError('source');

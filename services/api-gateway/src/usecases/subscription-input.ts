@@ -1,13 +1,7 @@
 import { ValidationError, parseDurationSeconds, type FieldError } from '@hookrail/domain';
 import { flatten, validateFilter, type Filter } from '@hookrail/filters';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
-
-export interface RetryConfigInput {
-  type?: 'linear' | 'exponential';
-  duration?: string | number;
-  interval_seconds?: number;
-  retry_count?: number;
-}
+import type { RetryConfigInput } from '../schemas/subscription.schema';
 
 function invalid(field: string, message: string): never {
   throw new ValidationError(`${field} ${message}`, [{ field, message }]);

@@ -1,28 +1,9 @@
 import { NotFoundError, ValidationError, newId, type ProjectId } from '@hookrail/domain';
-import type { Filter } from '@hookrail/filters';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from './config-changed';
-import {
-  checkAlertThreshold,
-  retryConfigOf,
-  storedFilter,
-  type RetryConfigInput,
-} from './subscription-input';
-
-export interface SubscriptionBody {
-  name?: string;
-  type?: SubscriptionDoc['type'];
-  source_id?: string | null;
-  endpoint_id?: string;
-  app_id?: string | null;
-  delivery_mode?: SubscriptionDoc['delivery_mode'];
-  function?: string | null;
-  alert_config?: SubscriptionDoc['alert_config'];
-  rate_limit_config?: SubscriptionDoc['rate_limit_config'];
-  filter_config?: { event_types?: string[]; filter?: { body?: Filter; headers?: Filter } };
-  retry_config?: RetryConfigInput | null;
-}
+import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '../schemas/subscription.schema';
+import { checkAlertThreshold, retryConfigOf, storedFilter } from './subscription-input';
 
 /** Referenced ids must name live resources of the same project; incoming projects route by source. */
 async function checkLinks(
@@ -44,17 +25,17 @@ async function checkLinks(
 export async function createSubscription(
   deps: GatewayDeps,
   project: ProjectDoc,
-  body: SubscriptionBody,
+  body: SubscriptionCreateBody,
 ): Promise<SubscriptionDoc> {
   const sourceId = body.source_id ?? null;
-  await checkLinks(deps, project, sourceId, body.endpoint_id!);
+  await checkLinks(deps, project, sourceId, body.endpoint_id);
   checkAlertThreshold(body.alert_config);
   const doc = await deps.store.subscriptions.insert(project._id, {
     _id: newId(),
-    name: body.name!,
+    name: body.name,
     type: body.type ?? 'api',
     source_id: sourceId,
-    endpoint_id: body.endpoint_id!,
+    endpoint_id: body.endpoint_id,
     app_id: body.app_id ?? null,
     delivery_mode: body.delivery_mode ?? 'at_least_once',
     function: body.function ?? null,
@@ -80,7 +61,7 @@ export async function updateSubscription(
   deps: GatewayDeps,
   project: ProjectDoc,
   id: string,
-  body: SubscriptionBody,
+  body: SubscriptionUpdateBody,
 ): Promise<SubscriptionDoc> {
   const current = await getSubscription(deps, project._id, id);
   const set: Partial<SubscriptionDoc> = {};

@@ -1,16 +1,8 @@
 import { fetchOAuth2Token, type HttpClient, type OAuth2Config } from '@hookrail/delivery';
 import { ValidationError } from '@hookrail/domain';
+import type { OAuth2TestBody, OAuth2TestResponse } from '../schemas/endpoint.schema';
 
-export interface OAuth2TestResult {
-  success: boolean;
-  message: string;
-  error: string;
-  access_token: string;
-  token_type: string;
-  expires_at: string;
-}
-
-type OAuth2Input = Omit<OAuth2Config, 'signing_key'> & { signing_key?: OAuth2Config['signing_key'] | string };
+type OAuth2Input = OAuth2TestBody['oauth2'];
 
 /** A signing key may come as the JWK object or, all members being strings here, as its JSON text. */
 function signingKeyOf(input: OAuth2Input): OAuth2Config['signing_key'] {
@@ -31,7 +23,7 @@ function signingKeyOf(input: OAuth2Input): OAuth2Config['signing_key'] {
  * Operation 11: the token request exactly as delivery performs it (libs/delivery). A failed
  * exchange is a result (HTTP 200, success false), not an error.
  */
-export async function testOAuth2(http: HttpClient, input: OAuth2Input): Promise<OAuth2TestResult> {
+export async function testOAuth2(http: HttpClient, input: OAuth2Input): Promise<OAuth2TestResponse> {
   const result = await fetchOAuth2Token({ ...input, signing_key: signingKeyOf(input) }, { http });
   if (result.success)
     return {

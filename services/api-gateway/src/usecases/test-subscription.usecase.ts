@@ -1,12 +1,10 @@
 import { ValidationError, type ProjectId } from '@hookrail/domain';
-import { flatten, matchFilter, validateFilter, type Filter } from '@hookrail/filters';
+import { flatten, matchFilter, validateFilter } from '@hookrail/filters';
 import type { FunctionPool } from '@hookrail/functions';
+import type { TestFilterBody, TestFunctionBody } from '../schemas/subscription.schema';
 
 /** test_filter: would a request with this body and headers pass these filters? (same engine as routing) */
-export function testFilter(input: {
-  request: { body?: unknown; headers?: Record<string, unknown> };
-  schema: { body?: Filter; headers?: Filter };
-}): { is_match: boolean } {
+export function testFilter(input: TestFilterBody): { is_match: boolean } {
   const errors = [
     ...validateFilter(input.schema.body ?? {}, 'schema.body'),
     ...validateFilter(input.schema.headers ?? {}, 'schema.headers'),
@@ -27,7 +25,7 @@ export function testFilter(input: {
 export async function testFunction(
   runner: FunctionPool,
   projectId: ProjectId,
-  input: { payload: unknown; function: string },
+  input: TestFunctionBody,
 ): Promise<{ payload: unknown }> {
   const result = await runner.run(input.function, input.payload, { scope: projectId });
   if (result.kind === 'error')

@@ -1,0 +1,33 @@
+import type { GatewayDeps } from '../deps';
+import { ROUTE_FILES } from '../routes';
+import { buildOpenApi, openApiPath } from './openapi';
+
+// The handlers close over deps but are not called: building the specs needs none.
+const routes = ROUTE_FILES.flatMap((file) => file({} as GatewayDeps));
+const doc = buildOpenApi(routes, { version: 'test', serverUrl: 'http://gateway.test/api' });
+
+type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; items?: Schema };
+
+function operation(r: (typeof routes)[number]) {
+  return doc.paths[openApiPath(r.path)][r.method] as {
+    parameters: { name: string; in: string; schema: unknown }[];
+    requestBody?: { content: { 'application/json': { schema: Schema } } };
+    responses: Record<string, { content: { 'application/json': { schema: Schema } } }>;
+  };
+}
+
+describe('the OpenAPI document shows the schemas the router validates with', () => {
+  it.each(routes.map((r) => [r.operationId, r] as const))('%s', (_id, r) => {
+    const op = operation(r);
+    const data = op.responses[String(r.status)].content['application/json'].schema.properties?.data;
+    // the very schema objects, not copies that could drift
+    if (r.paginated) expect(data?.properties?.content.items).toBe(r.response);
+    else expect(data).toBe(r.response);
+    for (const [name, schema] of Object.entries(r.query ?? {}))
+      expect(op.parameters.find((p) => p.in === 'query' && p.name === name)?.schema).toBe(schema);
+    // the body as documented: the same fields and required ones (each also documented as unset-able)
+    const body = op.requestBody?.content['application/json'].schema;
+    expect(Object.keys(body?.properties ?? {})).toEqual(Object.keys(r.body?.properties ?? {}));
+    expect(body?.required).toEqual(r.body?.required);
+  });
+});
