@@ -52,6 +52,7 @@ import {
   GenEventDelivery,
   GenMetaEvent,
   GenPortalLink,
+  GenCreateProjectResponse,
   GenProject,
   GenSource,
   GenSubscription,
@@ -1120,6 +1121,16 @@ describe('Convoy clients work unchanged against the gateway', () => {
     expect(resent).toMatchObject({ uid: id, status: 'Scheduled' });
     // and as convoy-go's generated client decodes them
     expect(decode(GenProject, await p.call('GET', ''), 200).uid).toBe(p.id);
+    const created = decode(
+      GenCreateProjectResponse,
+      await h.call('POST', '/v1/projects', {
+        key: ADMIN_KEY,
+        body: { name: 'gen-created', type: 'outgoing' },
+      }),
+      201,
+    );
+    expect(created.api_key.role).toEqual({ type: 'project_admin', project: created.project.uid });
+    expect(created.api_key.key).toMatch(/^hr_/);
     expect(decode(GenMetaEvent, await p.call('GET', `/meta-events/${id}`), 200).uid).toBe(id);
     decode(genPage(GenMetaEvent), await p.call('GET', '/meta-events'), 200);
     // the admin key still opens the project

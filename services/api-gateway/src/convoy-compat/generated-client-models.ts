@@ -368,3 +368,18 @@ export const genPage = <T extends ReturnType<typeof struct>>(item: T) =>
       total: 'int',
     }),
   });
+
+/** `models.CreateProjectResponse`: the key as `datastore.APIKeyResponse`, its role an object. */
+export const GenCreateProjectResponse = struct({
+  api_key: struct({
+    created_at: 'string',
+    expires_at: 'string',
+    key: 'string',
+    key_type: 'string',
+    name: 'string',
+    role: struct({ app: 'string', project: 'string', type: 'string' }),
+    uid: 'string',
+    user_id: 'string',
+  }),
+  project: GenProject,
+});

@@ -20,7 +20,7 @@ export function presentApiKey(doc: ApiKeyDoc): ApiKeyResponse {
   return {
     ...scopedOut(doc),
     name: doc.name,
-    role: doc.role,
+    role: { type: doc.role === 'admin' ? 'project_admin' : 'project_viewer', project: doc.project_id },
     expires_at: nullableTimestamp(doc.expires_at),
     last_used_at: nullableTimestamp(doc.last_used_at),
   };

@@ -42,7 +42,8 @@ export const projectRoutes: RouteFile<GatewayDeps> = ({ store, publisher, now })
         });
         const { doc, key } = await issueApiKey(store, project._id, { name: 'default' });
         await configChanged(project._id, 'created');
-        return { ...presentProject(project), api_key: { ...presentApiKey(doc), key } };
+        const shown = presentProject(project);
+        return { ...shown, project: shown, api_key: { ...presentApiKey(doc), key } };
       },
     }),
     {

@@ -130,10 +130,16 @@ const projectFields = {
 
 export const projectResponse = resource(projectFields);
 
+/** A key's role in Convoy's shape (`{type, project}`), so Convoy's clients decode it. */
+export const API_KEY_ROLE_TYPES = ['project_admin', 'project_viewer'] as const;
+
 const apiKeyFields = {
   ...scopedFields,
   name: str(),
-  role: enumOf(['admin', 'member']),
+  role: resource({
+    type: enumOf(API_KEY_ROLE_TYPES),
+    project: str({ description: 'the project the key opens' }),
+  }),
   expires_at: nullableTimestamp,
   last_used_at: nullableTimestamp,
 };
@@ -144,7 +150,12 @@ export type ApiKeyResponse = Static<typeof apiKeyResponse>;
 /** Returned once, when the key is issued: the only time the full key is shown. */
 export const issuedApiKeyResponse = resource({ ...apiKeyFields, key: str({ pattern: '^hr_' }) });
 
-export const projectCreatedResponse = resource({ ...projectFields, api_key: issuedApiKeyResponse });
+/** The project's fields, and again under `project` beside `api_key` as Convoy answers. */
+export const projectCreatedResponse = resource({
+  ...projectFields,
+  project: projectResponse,
+  api_key: issuedApiKeyResponse,
+});
 
 export const apiKeyCreateBody = object({
   name: nonEmpty(200),
