@@ -10,6 +10,7 @@ export async function cursorPage<T extends { _id: string }>(
   model: Model<T>,
   filter: QueryFilter<T>,
   req: PageRequest,
+  opts: { windows?: boolean } = {},
 ): Promise<Page<T>> {
   const perPage = req.perPage ?? DEFAULT_PER_PAGE;
   const desc = (req.sort ?? 'DESC') === 'DESC';
@@ -19,7 +20,7 @@ export async function cursorPage<T extends { _id: string }>(
   const query = req.cursor
     ? { ...filter, _id: withCursor((filter as { _id?: unknown })._id, scanDesc ? '$lt' : '$gt', req.cursor) }
     : filter;
-  const rows = await findSorted(model, query, scanDesc, perPage + 1);
+  const rows = await findSorted(model, query, scanDesc, perPage + 1, opts);
   const more = rows.length > perPage;
   const content = rows.slice(0, perPage);
   if (backwards) content.reverse();

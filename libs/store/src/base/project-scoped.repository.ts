@@ -30,6 +30,12 @@ export const LIST_LIMIT = 10_000;
  * soft-deleted, so their queries carry no `deleted_at` condition (and their indexes no such key).
  */
 export class ProjectScopedRepository<T extends ScopedDoc> {
+  /**
+   * Fields whose value picks out a handful of documents (an event's deliveries, an idempotency
+   * key): a page filtered by one is read in one query rather than in time windows (cursor-page.ts).
+   */
+  protected readonly narrowingFields: readonly string[] = [];
+
   constructor(
     protected readonly model: Model<T>,
     private readonly softDeletes = false,
@@ -120,7 +126,10 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     filter: QueryFilter<T>,
     req: PageRequest,
   ): Promise<Page<T>> {
-    return cursorPage(this.model, this.scope(projectId, filter), req);
+    const narrow = this.narrowingFields.some(
+      (f) => typeof (filter as Record<string, unknown>)[f] === 'string',
+    );
+    return cursorPage(this.model, this.scope(projectId, filter), req, { windows: !narrow });
   }
 }
 

@@ -8,7 +8,8 @@ const MAX_SPLIT_VALUES = 100;
  * Up to `limit` documents of `query` in `_id` order, reading about as many documents as the page
  * needs on any server:
  * - a range of ids (or none) is read in time windows from the near end (time-windows.ts), since
- *   a server may sort every match of a query before applying the limit;
+ *   a server may sort every match of a query before applying the limit (`windows: false`: the
+ *   filter is narrow enough to read at once);
  * - a `$in` on another field is read value by value and merged, since a server may plan `$in`
  *   beside an `_id` range as a collection scan. (docs/database.md, "List calls on a big project")
  */
@@ -17,10 +18,13 @@ export async function findSorted<T extends { _id: string }>(
   query: QueryFilter<T>,
   desc: boolean,
   limit: number,
+  opts: { windows?: boolean } = {},
 ): Promise<T[]> {
   const split = splitIn(query as Record<string, unknown>);
   if (split) {
-    const parts = await Promise.all(split.map((q) => findSorted(model, q as QueryFilter<T>, desc, limit)));
+    const parts = await Promise.all(
+      split.map((q) => findSorted(model, q as QueryFilter<T>, desc, limit, opts)),
+    );
     return mergeById(parts, desc, limit);
   }
   const read = (q: Record<string, unknown>, n: number) =>
@@ -31,7 +35,7 @@ export async function findSorted<T extends { _id: string }>(
       .lean<T[]>()
       .exec();
   const { _id: idCond, ...rest } = query as Record<string, unknown>;
-  const bounds = idBoundsOf(idCond);
+  const bounds = opts.windows === false ? null : idBoundsOf(idCond);
   if (!bounds) return read(query as Record<string, unknown>, limit);
   const rows: T[] = [];
   for (const window of timeWindows(bounds, desc, Date.now())) {

@@ -21,6 +21,8 @@ export interface DeliveryListFilter {
 }
 
 export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
+  protected override readonly narrowingFields = ['event_id'];
+
   constructor(conn: Connection) {
     super(deliveryModel(conn) as Model<DeliveryDoc>);
   }

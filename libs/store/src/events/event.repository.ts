@@ -47,6 +47,8 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
 
   private readonly deliveries: Model<DeliveryDoc>;
 
+  protected override readonly narrowingFields = ['idempotency_key'];
+
   constructor(conn: Connection) {
     super(eventModel(conn) as Model<EventDoc>);
     this.claims = idempotencyClaimModel(conn) as Model<IdempotencyClaimDoc>;
