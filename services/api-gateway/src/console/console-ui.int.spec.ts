@@ -4,7 +4,7 @@ import type { DeliveryMessage } from '@hookrail/bus';
 import { ALL_ENDPOINTS } from '@hookrail/store';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot } from '../portal/testing/portal-browser';
+import { confirmDialog, launchChromium, screenshot } from '../portal/testing/portal-browser';
 import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
 import { SESSION_COOKIE, principalClaims, sessionSecret, signSession } from './console-session';
 
@@ -31,7 +31,6 @@ describe('operator console in a real headless Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let sent: DeliveryMessage[];
-  let dialogs: string[];
   /** Script errors and CSP refusals the page logged: none is expected. */
   let pageErrors: string[];
 
@@ -54,11 +53,6 @@ describe('operator console in a real headless Chromium', () => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
     });
     page.on('pageerror', (e) => void pageErrors.push(e.message));
-    dialogs = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.accept();
-    });
   });
   afterEach(async () => context?.close());
 
@@ -109,10 +103,10 @@ describe('operator console in a real headless Chromium', () => {
 
     // Batch retry over the current filter: the other endpoint's failure is left alone.
     await page.locator('#batch-retry').click();
-    await page.locator('#toast', { hasText: 'Batch retry: 1 of 1' }).waitFor();
-    expect(dialogs.at(-1)).toBe(
+    expect(await confirmDialog(page)).toBe(
       `Retry 1 Failure deliveries with endpoint_id = ${billing._id} (up to 1,000 per run)?`,
     );
+    await page.locator('#toast', { hasText: 'Batch retry: 1 of 1' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, f2.delivery._id))?.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, f3.delivery._id))?.status).toBe('Failure');
     await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
@@ -179,6 +173,7 @@ describe('operator console in a real headless Chromium', () => {
     // Edit the filter from the tester: routing uses the saved one.
     await page.locator('#tester-filter').fill('{"body": {"type": "invoice.paid", "amount": {"$gte": 10}}}');
     await page.locator('#tester-save').click();
+    expect(await confirmDialog(page)).toBe('Replace the filter of subscription paid-only?');
     await page.locator('#toast', { hasText: 'Filter saved' }).waitFor();
     await page.locator('#subscriptions', { hasText: '"$gte": 10' }).waitFor(); // re-rendered
     const [saved] = await h.store.subscriptions.listByEndpoint(mine.id, ep._id);
@@ -224,8 +219,18 @@ describe('operator console in a real headless Chromium', () => {
     await page.locator('#stats-summary', { hasText: '7 succeeded' }).waitFor();
     expect(await page.locator('#stats-summary').innerText()).toMatch(/1 failed.*p50 \d+ ms, p95 \d+ ms/);
     expect(await page.locator('#retry-backlog').innerText()).toBe('1');
-    expect(await page.locator('#chart-outcomes rect[data-outcome="Success"]').count()).toBe(1);
-    expect(await page.locator('#chart-latency path[data-line="p95_ms"]').count()).toBe(1);
+    // uPlot draws on a canvas; the chart's data table (collapsed) holds the steps with counts.
+    expect(await page.locator('#chart-outcomes canvas').count()).toBe(1);
+    expect(await page.locator('#chart-latency canvas').count()).toBe(1);
+    expect(await page.locator('#chart-outcomes-data td[data-series="Success"]').allTextContents()).toEqual([
+      '7',
+    ]);
+    expect(await page.locator('#chart-outcomes-data td[data-series="Failure"]').allTextContents()).toEqual([
+      '1',
+    ]);
+    expect(await page.locator('#chart-latency-data td[data-series="p95_ms"]').allTextContents()).toEqual([
+      expect.stringMatching(/^\d+ ms$/),
+    ]);
     expect(await page.locator('#chart-outcomes').getAttribute('aria-label')).toContain('7 succeeded');
     await shot('06-overview-charts');
     expect(await seriousViolations(page)).toEqual([]);

@@ -25,3 +25,12 @@ export async function launchChromium(): Promise<Browser> {
 export function screenshot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** Answers the page's confirmation dialog (shared/ConfirmDialog) with its confirm button; returns its question. */
+export async function confirmDialog(page: Page): Promise<string> {
+  const dialog = page.locator('dialog#confirm[open]');
+  const question = await dialog.locator('#confirm-message').innerText();
+  await dialog.locator('button.primary').click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
+}
