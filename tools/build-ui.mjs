@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const uiSource = path.join(root, 'services', 'api-gateway', 'ui');
 export const UI_OUT = path.join(root, 'services', 'api-gateway', 'dist', 'ui');
-const PAGES = ['console'];
+const PAGES = ['console', 'portal'];
 
 export async function buildUi(out = UI_OUT) {
   const outdir = path.join(out, 'assets');

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningService } from '@hookrail/runtime';
 import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
 import { definition as dispatcher } from '../../../dispatcher/src/service';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot } from '../portal/testing/portal-browser';
+import { launchChromium, screenshot, seriousViolations } from '../portal/testing/portal-browser';
 
 jest.setTimeout(120_000);
-
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * "Retry now" in the console: a delivery waiting for its next retry is sent at once, through the
@@ -83,11 +80,7 @@ describe('console: retry now of a delivery still retrying', () => {
     expect(await page.locator('main .badge').first().innerText()).toBe('Success');
     await screenshot(page, 'console-08-retry-now');
 
-    await page.evaluate(AXE);
-    const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
-      violations: { id: string; impact: string | null }[];
-    };
-    expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('answers retry now only to a console session with its anti-CSRF header', async () => {

@@ -1,29 +1,20 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryMessage } from '@hookrail/bus';
 import { ALL_ENDPOINTS } from '@hookrail/store';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
-import { confirmDialog, launchChromium, screenshot } from '../portal/testing/portal-browser';
+import {
+  confirmDialog,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+} from '../portal/testing/portal-browser';
 import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
 import { SESSION_COOKIE, principalClaims, sessionSecret, signSession } from './console-session';
 
 jest.setTimeout(120_000);
 
 const ENCRYPTION_KEY = 'console-ui-test-key';
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings on the page as it is now (id and elements). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
-    violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-}
-
 /** The console in a real headless Chromium against the real gateway and store. */
 describe('operator console in a real headless Chromium', () => {
   const h = new GatewayHarness();

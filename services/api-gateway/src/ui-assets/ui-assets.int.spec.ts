@@ -39,7 +39,10 @@ describe('console and portal assets', () => {
     return urls;
   }
 
-  it.each([['console', '/console', /^\/console\/assets\/console-[A-Z0-9]{8}\.(js|css)$/]])(
+  it.each([
+    ['console', '/console', /^\/console\/assets\/console-[A-Z0-9]{8}\.(js|css)$/],
+    ['portal', '/portal?token=x', /^\/portal\/assets\/portal-[A-Z0-9]{8}\.(js|css)$/],
+  ])(
     'serves the %s bundle under hashed names, immutable, with no external URL',
     async (_name, path, name) => {
       for (const url of await assetsOf(path)) {

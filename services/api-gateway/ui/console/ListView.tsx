@@ -8,7 +8,7 @@ import { useLoad } from '../shared/useLoad';
 import { useConsole } from './context';
 import { Link } from './Link';
 import { navigate } from './location';
-import { Loaded } from './Screen';
+import { Loaded } from '../shared/Loaded';
 
 export const PER_PAGE = 20;
 const CURSOR_KEYS = ['next_page_cursor', 'prev_page_cursor', 'direction'];

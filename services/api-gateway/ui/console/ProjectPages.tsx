@@ -1,7 +1,8 @@
 import type { RefObject } from 'preact';
 import { useConsole, apiProject, pageProject } from './context';
 import { Link } from './Link';
-import { Loaded, Screen } from './Screen';
+import { Loaded } from '../shared/Loaded';
+import { Screen } from './Screen';
 import { useLoad } from '../shared/useLoad';
 import { OverviewView } from './views/OverviewView';
 import { EndpointsView, EndpointView } from './views/EndpointViews';

@@ -1,4 +1,4 @@
-import { ApiError, requestJson } from '../shared/http';
+import { ApiError, HandledError, requestJson } from '../shared/http';
 
 /** The console session as GET/POST /console/session describe it. */
 export interface Session {
@@ -10,7 +10,7 @@ export interface Session {
 }
 
 /** Thrown by a call whose session has ended: the page shows the sign-in instead of an error. */
-export class SessionEnded extends Error {}
+export class SessionEnded extends HandledError {}
 
 /** The messages of a session that existed but no longer holds (as opposed to no session at all). */
 export const isExpiry = (message: string) => /expired|no longer valid|invalid console session/.test(message);

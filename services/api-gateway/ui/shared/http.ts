@@ -37,3 +37,6 @@ export async function requestJson<T>(
 
 /** The message of anything thrown, for a toast or an alert. */
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** A failure the page has already dealt with (the console's ended session): nothing more to show. */
+export class HandledError extends Error {}

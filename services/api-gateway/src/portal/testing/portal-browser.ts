@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -33,4 +33,17 @@ export async function confirmDialog(page: Page): Promise<string> {
   await dialog.locator('button.primary').click();
   await dialog.waitFor({ state: 'detached' });
   return question;
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is now (id and elements). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }

@@ -11,7 +11,8 @@ import { apiProject, pageProject, useConsole, type ConsoleContext } from '../con
 import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import { Loaded, Screen } from '../Screen';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
 
 type Filter = Record<string, string>;

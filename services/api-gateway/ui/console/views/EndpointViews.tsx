@@ -11,7 +11,8 @@ import { apiProject, pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { LiveToggle } from '../LiveToggle';
-import { Loaded, Screen } from '../Screen';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
 import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';
 
 export interface Endpoint {

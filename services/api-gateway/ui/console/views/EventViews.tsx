@@ -10,7 +10,8 @@ import { apiProject, pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import { Loaded, Screen } from '../Screen';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
 
 interface Event {
   uid: string;
