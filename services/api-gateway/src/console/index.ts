@@ -18,7 +18,7 @@ import {
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
 import { consoleActions } from './console-actions';
-import { uiAssets, uiPageHtml } from '../ui-assets/ui-assets';
+import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /** The page runs only its own script and stylesheet and talks only to its own origin. */
 const PAGE_HEADERS = {
@@ -140,13 +140,11 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
       app.use('/console/assets', uiAssets());
       // Every other /console path is the single page: it reads the view and filters from the URL.
-      app.get(
-        /^\/console(\/(?!assets\/|session\b|actions\/).*)?$/,
-        (_req, res) =>
-          void res
-            .set({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
-            .type('html')
-            .send(uiPageHtml('console', 'Hookrail console', '/console/assets')),
+      app.get(/^\/console(\/(?!assets\/|session\b|actions\/).*)?$/, (_req, res) =>
+        sendUiPage(res, 'console', 'Hookrail console', '/console/assets', {
+          ...PAGE_HEADERS,
+          'cache-control': 'no-store',
+        }),
       );
     },
   };

@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { portalApiRouter } from './portal-api.router';
 import { gatewayEndpointOps } from './portal-endpoint-ops';
-import { uiAssets, uiPageHtml } from '../ui-assets/ui-assets';
+import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /**
  * The page may run only its own script and stylesheet and talk only to its own origin; the token
@@ -37,12 +37,7 @@ export function mountPortal(app: Express, deps: GatewayDeps): void {
   api.use(errorMapper(deps.logger));
   app.use('/portal-api', api);
   app.use('/portal/assets', uiAssets());
-  app.get(
-    '/portal',
-    (_req, res) =>
-      void res
-        .set(PAGE_HEADERS)
-        .type('html')
-        .send(uiPageHtml('portal', 'Webhooks portal', '/portal/assets')),
+  app.get('/portal', (_req, res) =>
+    sendUiPage(res, 'portal', 'Webhooks portal', '/portal/assets', PAGE_HEADERS),
   );
 }

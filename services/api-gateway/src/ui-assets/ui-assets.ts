@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 
 /** The pages built by tools/build-ui.mjs from services/api-gateway/ui. */
 export type UiPage = 'console' | 'portal';
@@ -16,22 +16,17 @@ const UI_DIR = [path.join(__dirname, 'ui'), path.resolve(__dirname, '../../dist/
 const MISSING = 'the console and portal bundles are missing: run `node tools/build-ui.mjs`';
 
 let manifest: Manifest | undefined;
-function readManifest(): Manifest {
-  if (!UI_DIR) throw new Error(MISSING);
-  manifest ??= JSON.parse(readFileSync(path.join(UI_DIR, 'manifest.json'), 'utf8')) as Manifest;
+function readManifest(): Manifest | undefined {
+  if (UI_DIR) manifest ??= JSON.parse(readFileSync(path.join(UI_DIR, 'manifest.json'), 'utf8')) as Manifest;
   return manifest;
 }
-
-/** The hashed file names of a page's script and stylesheet. */
-export const uiBundle = (page: UiPage) => readManifest()[page];
 
 /**
  * A page's HTML: an empty root for its Preact app, its stylesheet and script by their hashed names
  * under `assetPath` (served immutable: a deploy's new names are the cache busting). Nothing
  * inline, so the pages' content security policy allows no inline script or style.
  */
-export function uiPageHtml(page: UiPage, title: string, assetPath: string): string {
-  const { js, css } = uiBundle(page);
+function pageHtml({ js, css }: Manifest[UiPage], title: string, assetPath: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,6 +41,25 @@ ${css ? `<link rel="stylesheet" href="${assetPath}/${css}">\n` : ''}</head>
 </body>
 </html>
 `;
+}
+
+/** Answers with a page (`headers`: its security headers), or 503 saying how to build it. */
+export function sendUiPage(
+  res: Response,
+  page: UiPage,
+  title: string,
+  assetPath: string,
+  headers: Record<string, string>,
+): void {
+  const bundle = readManifest()?.[page];
+  if (!bundle) {
+    res.status(503).type('text').send(MISSING);
+    return;
+  }
+  res
+    .set(headers)
+    .type('html')
+    .send(pageHtml(bundle, title, assetPath));
 }
 
 /** Serves the bundles: content-hashed names, so cached for a year and never revalidated. */
