@@ -254,4 +254,36 @@ describe('operator console in a real headless Chromium', () => {
     expect(page.url()).toContain(`/console/projects/${p.id}/events?event_type=invoice.paid`);
     expect(await page.locator('input[name="event_type"]').inputValue()).toBe('invoice.paid');
   });
+
+  it('keyboard alone: signs in from the focused key field and answers a confirmation (Escape cancels)', async () => {
+    const p = await h.createProject();
+    const ep = await seedEndpoint(h.store, p.id, 'acme', 'keys', 'https://acme.example/keys');
+    const secrets = async () => (await h.store.endpoints.findById(p.id, ep._id))?.secrets?.length;
+    const before = await secrets();
+
+    await page.goto(`${h.gateway.url}/console/projects/${p.id}/endpoints/${ep._id}`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('key');
+    await page.keyboard.type(p.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Endpoint keys' }).waitFor();
+
+    const roll = page.getByRole('button', { name: 'Roll secret' });
+    await roll.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    // the dialog takes the focus (on its confirm button); Escape closes it and nothing is done
+    expect(await page.evaluate('document.activeElement.closest("dialog")?.id')).toBe('confirm');
+    await page.keyboard.press('Escape');
+    await page.locator('dialog#confirm[open]').waitFor({ state: 'detached' });
+    expect(await secrets()).toBe(before);
+
+    await roll.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('#toast', { hasText: 'Secret rolled' }).waitFor();
+    expect(await secrets()).toBe(before! + 1);
+    expect(pageErrors).toEqual([]);
+  });
 });

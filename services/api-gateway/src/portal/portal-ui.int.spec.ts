@@ -200,6 +200,33 @@ describe('portal page in a real headless Chromium', () => {
     await shot('08-retry-now-replay-event-types');
   });
 
+  it('opens a delivery and force resends it with the keyboard alone', async () => {
+    const p = await h.createProject();
+    const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
+    const failed = await seedDelivery(h.store, p.id, billing._id, 'Failure');
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const row = page.locator(`tr[data-delivery="${failed.delivery._id}"]`);
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await row.locator('td').first().getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#detail', { hasText: 'HTTP 500' }).waitFor();
+
+    await row.getByRole('button', { name: 'Force resend' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('dialog#confirm[open]').waitFor({ state: 'detached' });
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Failure');
+
+    await row.getByRole('button', { name: 'Force resend' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
+  });
+
   it('shows a clear error for an invalid link', async () => {
     await page.goto(`${h.gateway.url}/portal?token=not-a-real-token`);
     await page.locator('#error', { hasText: 'invalid portal token' }).waitFor();

@@ -20,7 +20,11 @@ interface Props {
   children?: ComponentChildren;
 }
 
-/** A search form of labelled filters; applying hands over every value, trimmed. */
+/**
+ * A search form of labelled filters; applying hands over every value, trimmed. The fields start
+ * from `values` (the applied filter) and are the user's until applied: a re-render of the page
+ * (a toast, a reload) leaves what is typed alone; new applied values start a fresh form.
+ */
 export function FiltersBar({
   id,
   label = 'Filters',
@@ -32,6 +36,7 @@ export function FiltersBar({
 }: Props) {
   return (
     <form
+      key={JSON.stringify(values)}
       id={id}
       class="filters"
       role="search"
@@ -47,19 +52,19 @@ export function FiltersBar({
         <label key={f.key}>
           {f.label}
           {f.options ? (
-            <select name={f.key} value={values[f.key] ?? ''}>
+            <select name={f.key}>
               <option value="">{f.anyLabel ?? 'any'}</option>
               {f.options.map((o) => {
                 const { value, label: text } = typeof o === 'string' ? { value: o, label: o } : o;
                 return (
-                  <option key={value} value={value}>
+                  <option key={value} value={value} selected={values[f.key] === value}>
                     {text}
                   </option>
                 );
               })}
             </select>
           ) : (
-            <input name={f.key} value={values[f.key] ?? ''} placeholder={f.placeholder ?? ''} />
+            <input name={f.key} defaultValue={values[f.key] ?? ''} placeholder={f.placeholder ?? ''} />
           )}
         </label>
       ))}
