@@ -68,8 +68,12 @@ describe('console and portal assets', () => {
       return route.abort('internetdisconnected');
     });
     const page = await context.newPage();
+    // script errors and content-security-policy refusals (logged as console errors)
     const errors: string[] = [];
     page.on('pageerror', (e) => void errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+    });
 
     const p = await h.createProject();
     await page.goto(`${h.gateway.url}/console`);

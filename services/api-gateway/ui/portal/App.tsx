@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../shared/ConfirmDialog';
 import { messageOf } from '../shared/http';
-import { Banner } from '../shared/Toast';
+import { Banner } from '../shared/Banner';
 import type { Delivery, Page } from '../shared/types';
 import { portalApi, token, type EventTypeSeen, type PortalEndpoint, type PortalLink } from './api';
 import { Portal, type PortalContext } from './context';

@@ -15,12 +15,3 @@ export function Toast({ message, serial }: { message: string; serial: number }) 
     </div>
   );
 }
-
-/** A banner that stays until replaced: an error (alert) or a notice (status). */
-export function Banner({ id, kind, message }: { id: string; kind: 'error' | 'notice'; message: string }) {
-  return (
-    <div id={id} class={`banner ${kind}`} role={kind === 'error' ? 'alert' : 'status'} hidden={!message}>
-      {message}
-    </div>
-  );
-}
