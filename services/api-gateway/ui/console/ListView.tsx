@@ -70,6 +70,7 @@ export function ListView<T extends { uid: string }>({
                 id={id}
                 columns={columns}
                 rows={page.content}
+                rowKey={(row) => row.uid}
                 rowProps={(row) => ({ 'data-id': row.uid })}
               />
             )}

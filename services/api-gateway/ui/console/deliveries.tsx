@@ -101,6 +101,7 @@ export function DeliveryTable({ pid, rows }: { pid: string; rows: Delivery[] }) 
       class="deliveries"
       columns={deliveryColumns(pid)}
       rows={rows}
+      rowKey={(d) => d.uid}
       rowProps={(d) => ({ 'data-id': d.uid })}
     />
   );

@@ -89,6 +89,7 @@ export function DeliveriesSection({ page, filter, selected, onFilter, onPage, on
         id="deliveries"
         rows={page?.content ?? []}
         empty={page ? 'No deliveries yet.' : 'Loading…'}
+        rowKey={(d) => d.uid}
         rowProps={(d) => ({
           'data-delivery': d.uid,
           class: `clickable${selected === d.uid ? ' selected' : ''}`,

@@ -69,6 +69,7 @@ export function EndpointsSection({
         id="endpoints"
         rows={endpoints}
         empty="No endpoints yet."
+        rowKey={(e) => e.uid}
         rowProps={(e) => ({
           'data-endpoint': e.uid,
           class: `clickable${selected === e.uid ? ' selected' : ''}`,

@@ -13,13 +13,15 @@ interface Props<T> {
   columns: Column<T>[];
   rows: T[];
   /** Each row's attributes: its id (`data-id`...), a class, a click handler. */
+  /** Keeps a row's own state (a checkbox, a revealed value) with its item across reloads. */
+  rowKey?: (row: T) => string;
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string };
   /** One full-width row when there is nothing to list. */
   empty?: string;
 }
 
 /** A plain data table: a header row of labelled columns and one row per item. */
-export function DataTable<T>({ id, class: className, columns, rows, rowProps, empty }: Props<T>) {
+export function DataTable<T>({ id, class: className, columns, rows, rowKey, rowProps, empty }: Props<T>) {
   return (
     <table id={id} class={className}>
       <thead>
@@ -40,7 +42,7 @@ export function DataTable<T>({ id, class: className, columns, rows, rowProps, em
           </tr>
         ) : (
           rows.map((row, i) => (
-            <tr key={i} {...rowProps?.(row)}>
+            <tr key={rowKey ? rowKey(row) : i} {...rowProps?.(row)}>
               {columns.map((c) => (
                 <td key={c.label}>{c.cell(row)}</td>
               ))}

@@ -176,6 +176,7 @@ export function EndpointView({ pid, id }: { pid: string; id: string }) {
           <h2>Signing secrets</h2>
           <DataTable<Secret>
             id="secrets"
+            rowKey={(s) => s.uid}
             rows={(e.secrets ?? []).filter((s) => !s.deleted_at)}
             columns={[
               {
