@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type RequestHandler, type Response } from 'express';
 
 /** The pages built by tools/build-ui.mjs from services/api-gateway/ui. */
-export type UiPage = 'console' | 'portal';
+type UiPage = 'console' | 'portal';
 type Manifest = Record<UiPage, { js: string; css: string | null }>;
 
 /**

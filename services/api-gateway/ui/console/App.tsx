@@ -119,7 +119,9 @@ export function App() {
       {ctx && (
         <Console.Provider value={ctx}>
           {parts[0] === 'projects' && parts[1] ? (
+            // keyed by project: another project starts from its own loading state
             <ProjectPages
+              key={parts[1]}
               pid={decodeURIComponent(parts[1])}
               section={parts[2] ?? 'overview'}
               id={parts[3]}

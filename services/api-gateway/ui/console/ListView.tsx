@@ -10,7 +10,7 @@ import { Link } from './Link';
 import { navigate } from './location';
 import { Loaded } from '../shared/Loaded';
 
-export const PER_PAGE = 20;
+const PER_PAGE = 20;
 const CURSOR_KEYS = ['next_page_cursor', 'prev_page_cursor', 'direction'];
 
 interface Props<T extends { uid: string }> {

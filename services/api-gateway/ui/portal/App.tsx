@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../shared/ConfirmDialog';
 import { messageOf } from '../shared/http';
 import { Banner } from '../shared/Banner';
@@ -44,10 +44,10 @@ export function App() {
   const [endpoint, setEndpoint] = useState<string | null>(null);
   const [delivery, setDelivery] = useState<string | null>(null);
 
+  const reload = useCallback(() => loadAll(filter, cursor).then(setData), [filter, cursor]);
   useEffect(() => {
-    if (!token) return;
-    loadAll(filter, cursor).then(setData, (err: unknown) => setError(messageOf(err)));
-  }, [filter, cursor, tick]);
+    if (token) reload().catch((err: unknown) => setError(messageOf(err)));
+  }, [reload]);
   useEffect(() => {
     if (data) document.title = `${data.link.name} · Webhooks portal`;
   }, [data?.link.name]);
@@ -63,6 +63,7 @@ export function App() {
           setError('');
           try {
             await run();
+            await reload(); // the page shows the outcome before saying it is done
             setTick((t) => t + 1);
             setNotice(done);
             return true;
@@ -72,7 +73,7 @@ export function App() {
           }
         },
       },
-    [data],
+    [data, reload],
   );
   const selectedEndpoint = data?.endpoints.find((e) => e.uid === endpoint);
 
@@ -116,9 +117,10 @@ export function App() {
               onRefresh={() => {
                 setNotice('');
                 setTick((t) => t + 1);
+                reload().catch((err: unknown) => setError(messageOf(err)));
               }}
             />
-            {delivery && <DeliveryDetail id={delivery} tick={tick} />}
+            {delivery && <DeliveryDetail key={delivery} id={delivery} tick={tick} />}
           </Portal.Provider>
         )}
       </main>

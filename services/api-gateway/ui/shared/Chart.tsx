@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export interface ChartSeries {
+interface ChartSeries {
   key: string;
   label: string;
   color: string;

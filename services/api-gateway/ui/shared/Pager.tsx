@@ -1,5 +1,5 @@
 /** Where a pager button leads: a link (the console keeps paging in the URL) or a click handler. */
-export type PageTarget = { href: string } | { onClick: () => void };
+type PageTarget = { href: string } | { onClick: () => void };
 
 interface Props {
   newer?: PageTarget;
