@@ -16,7 +16,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -35,6 +35,16 @@ export default tseslint.config(
             { group: ['@hookrail/*/src/*', '**/libs/*/src/*'], message: 'import a lib by its package name' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The pages' event handlers are async and catch their own failures (shown in the page).
+    files: ['**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
       ],
     },
   },

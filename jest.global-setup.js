@@ -1,8 +1,11 @@
-// Starts the real servers once per test run (idempotent: a running server is left alone).
+// Builds the console and portal bundles the in-process gateways serve, then starts the real
+// servers once per test run (idempotent: a running server is left alone).
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
 module.exports = async () => {
+  // Under a second: the gateway's pages name the hashed files of this build.
+  execFileSync(process.execPath, [path.join(__dirname, 'tools/build-ui.mjs')], { stdio: 'inherit' });
   if (process.env.HOOKRAIL_SKIP_SERVER_START === 'true') return;
   // `HOOKRAIL_MONGODB_URI=… npm run test:store`: the store contract suite against another server
   // needs none of the local servers.

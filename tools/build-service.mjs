@@ -1,10 +1,12 @@
 // Bundles one service and the libs it uses into services/<name>/dist/main.js (and src/setup.ts,
 // where a service has one, into dist/setup.js); npm packages stay external (installed next to it
-// by `npm ci --omit=dev` in the image).
+// by `npm ci --omit=dev` in the image). The api-gateway also gets the console and portal bundles
+// (tools/build-ui.mjs, into dist/ui).
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { buildUi } from './build-ui.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const names = process.argv.slice(2);
@@ -34,8 +36,9 @@ const entries = names.flatMap((name) => [
   { name, entry: 'function-worker', src: path.join(root, 'libs', 'functions', 'src', 'function-worker.ts') },
 ]);
 
-await Promise.all(
-  entries.map(({ name, entry, src }) =>
+await Promise.all([
+  ...(names.includes('api-gateway') ? [buildUi()] : []),
+  ...entries.map(({ name, entry, src }) =>
     build({
       entryPoints: [src],
       outfile: path.join(root, 'services', name, 'dist', `${entry}.js`),
@@ -48,4 +51,4 @@ await Promise.all(
       plugins: [externalPackages],
     }),
   ),
-);
+]);

@@ -172,10 +172,11 @@ describe('console session (real gateway, real store)', () => {
     const page = await fetch(url('/console/projects/x/deliveries?status=Failure'));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toContain('/console/assets/console.js');
-    const js = await fetch(url('/console/assets/console.js'));
+    const script = /<script src="(\/console\/assets\/console-[A-Z0-9]+\.js)">/.exec(await page.text());
+    expect(script).not.toBeNull();
+    const js = await fetch(url(script![1]));
     expect(js.headers.get('content-type')).toMatch(/javascript/);
-    expect(js.headers.get('cache-control')).toMatch(/max-age=/);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const root = await fetch(url('/'), { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/console');

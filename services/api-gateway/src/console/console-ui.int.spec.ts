@@ -1,29 +1,20 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryMessage } from '@hookrail/bus';
 import { ALL_ENDPOINTS } from '@hookrail/store';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot } from '../portal/testing/portal-browser';
+import {
+  confirmDialog,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+} from '../portal/testing/portal-browser';
 import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
 import { SESSION_COOKIE, principalClaims, sessionSecret, signSession } from './console-session';
 
 jest.setTimeout(120_000);
 
 const ENCRYPTION_KEY = 'console-ui-test-key';
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings on the page as it is now (id and elements). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
-    violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-}
-
 /** The console in a real headless Chromium against the real gateway and store. */
 describe('operator console in a real headless Chromium', () => {
   const h = new GatewayHarness();
@@ -31,7 +22,6 @@ describe('operator console in a real headless Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let sent: DeliveryMessage[];
-  let dialogs: string[];
   /** Script errors and CSP refusals the page logged: none is expected. */
   let pageErrors: string[];
 
@@ -54,11 +44,6 @@ describe('operator console in a real headless Chromium', () => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
     });
     page.on('pageerror', (e) => void pageErrors.push(e.message));
-    dialogs = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.accept();
-    });
   });
   afterEach(async () => context?.close());
 
@@ -109,10 +94,10 @@ describe('operator console in a real headless Chromium', () => {
 
     // Batch retry over the current filter: the other endpoint's failure is left alone.
     await page.locator('#batch-retry').click();
-    await page.locator('#toast', { hasText: 'Batch retry: 1 of 1' }).waitFor();
-    expect(dialogs.at(-1)).toBe(
+    expect(await confirmDialog(page)).toBe(
       `Retry 1 Failure deliveries with endpoint_id = ${billing._id} (up to 1,000 per run)?`,
     );
+    await page.locator('#toast', { hasText: 'Batch retry: 1 of 1' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, f2.delivery._id))?.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, f3.delivery._id))?.status).toBe('Failure');
     await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
@@ -179,6 +164,7 @@ describe('operator console in a real headless Chromium', () => {
     // Edit the filter from the tester: routing uses the saved one.
     await page.locator('#tester-filter').fill('{"body": {"type": "invoice.paid", "amount": {"$gte": 10}}}');
     await page.locator('#tester-save').click();
+    expect(await confirmDialog(page)).toBe('Replace the filter of subscription paid-only?');
     await page.locator('#toast', { hasText: 'Filter saved' }).waitFor();
     await page.locator('#subscriptions', { hasText: '"$gte": 10' }).waitFor(); // re-rendered
     const [saved] = await h.store.subscriptions.listByEndpoint(mine.id, ep._id);
@@ -224,8 +210,18 @@ describe('operator console in a real headless Chromium', () => {
     await page.locator('#stats-summary', { hasText: '7 succeeded' }).waitFor();
     expect(await page.locator('#stats-summary').innerText()).toMatch(/1 failed.*p50 \d+ ms, p95 \d+ ms/);
     expect(await page.locator('#retry-backlog').innerText()).toBe('1');
-    expect(await page.locator('#chart-outcomes rect[data-outcome="Success"]').count()).toBe(1);
-    expect(await page.locator('#chart-latency path[data-line="p95_ms"]').count()).toBe(1);
+    // uPlot draws on a canvas; the chart's data table (collapsed) holds the steps with counts.
+    expect(await page.locator('#chart-outcomes canvas').count()).toBe(1);
+    expect(await page.locator('#chart-latency canvas').count()).toBe(1);
+    expect(await page.locator('#chart-outcomes-data td[data-series="Success"]').allTextContents()).toEqual([
+      '7',
+    ]);
+    expect(await page.locator('#chart-outcomes-data td[data-series="Failure"]').allTextContents()).toEqual([
+      '1',
+    ]);
+    expect(await page.locator('#chart-latency-data td[data-series="p95_ms"]').allTextContents()).toEqual([
+      expect.stringMatching(/^\d+ ms$/),
+    ]);
     expect(await page.locator('#chart-outcomes').getAttribute('aria-label')).toContain('7 succeeded');
     await shot('06-overview-charts');
     expect(await seriousViolations(page)).toEqual([]);
@@ -257,5 +253,37 @@ describe('operator console in a real headless Chromium', () => {
     await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
     expect(page.url()).toContain(`/console/projects/${p.id}/events?event_type=invoice.paid`);
     expect(await page.locator('input[name="event_type"]').inputValue()).toBe('invoice.paid');
+  });
+
+  it('keyboard alone: signs in from the focused key field and answers a confirmation (Escape cancels)', async () => {
+    const p = await h.createProject();
+    const ep = await seedEndpoint(h.store, p.id, 'acme', 'keys', 'https://acme.example/keys');
+    const secrets = async () => (await h.store.endpoints.findById(p.id, ep._id))?.secrets?.length;
+    const before = await secrets();
+
+    await page.goto(`${h.gateway.url}/console/projects/${p.id}/endpoints/${ep._id}`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('key');
+    await page.keyboard.type(p.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Endpoint keys' }).waitFor();
+
+    const roll = page.getByRole('button', { name: 'Roll secret' });
+    await roll.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    // the dialog takes the focus (on its confirm button); Escape closes it and nothing is done
+    expect(await page.evaluate('document.activeElement.closest("dialog")?.id')).toBe('confirm');
+    await page.keyboard.press('Escape');
+    await page.locator('dialog#confirm[open]').waitFor({ state: 'detached' });
+    expect(await secrets()).toBe(before);
+
+    await roll.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('#toast', { hasText: 'Secret rolled' }).waitFor();
+    expect(await secrets()).toBe(before! + 1);
+    expect(pageErrors).toEqual([]);
   });
 });

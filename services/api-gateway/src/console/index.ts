@@ -17,10 +17,10 @@ import {
   type SessionClaims,
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
-import { CONSOLE_CSS, CONSOLE_HTML } from './ui/console-page';
-import { CONSOLE_JS } from './ui/console-app';
+import { consoleActions } from './console-actions';
+import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
-/** The page runs only its own script and talks only to its own origin. */
+/** The page runs only its own script and stylesheet and talks only to its own origin. */
 const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -28,8 +28,6 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
-/** Assets change only with a deploy; the page itself is revalidated every time. */
-const ASSET_CACHE = 'public, max-age=300, must-revalidate';
 
 export interface GatewayConsole {
   /** Plugged into the management API router: a console session authenticates API calls. */
@@ -126,37 +124,27 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
   session.use(errorMapper(logger));
+  const sessionAuth = consoleSessionAuth(auth);
+  const actions = consoleActions(deps, sessionAuth);
+  actions.use((req, res) => {
+    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  });
+  actions.use(errorMapper(logger));
 
   return {
-    session: consoleSessionAuth(auth),
+    session: sessionAuth,
     mount(app) {
       app.use('/console/session', session);
+      app.use('/console/actions', actions);
       // The gateway's root used to answer "Cannot GET /": send people to the console.
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
-      app.get(
-        '/console/assets/console.js',
-        (_req, res) =>
-          void res
-            .set({ ...PAGE_HEADERS, 'cache-control': ASSET_CACHE })
-            .type('application/javascript')
-            .send(CONSOLE_JS),
-      );
-      app.get(
-        '/console/assets/console.css',
-        (_req, res) =>
-          void res
-            .set({ ...PAGE_HEADERS, 'cache-control': ASSET_CACHE })
-            .type('text/css')
-            .send(CONSOLE_CSS),
-      );
+      app.use('/console/assets', uiAssets());
       // Every other /console path is the single page: it reads the view and filters from the URL.
-      app.get(
-        /^\/console(\/(?!assets\/|session\b).*)?$/,
-        (_req, res) =>
-          void res
-            .set({ ...PAGE_HEADERS, 'cache-control': 'no-store' })
-            .type('html')
-            .send(CONSOLE_HTML),
+      app.get(/^\/console(\/(?!assets\/|session\b|actions\/).*)?$/, (_req, res) =>
+        sendUiPage(res, 'console', 'Hookrail console', '/console/assets', {
+          ...PAGE_HEADERS,
+          'cache-control': 'no-store',
+        }),
       );
     },
   };

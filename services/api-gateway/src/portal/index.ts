@@ -5,13 +5,15 @@ import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { portalApiRouter } from './portal-api.router';
 import { gatewayEndpointOps } from './portal-endpoint-ops';
-import { PORTAL_JS } from './ui/portal-app';
-import { PORTAL_HTML } from './ui/portal-page';
+import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
-/** The page may run only its own script and talk only to its own origin; the token never leaks in a Referer. */
+/**
+ * The page may run only its own script and stylesheet and talk only to its own origin; the token
+ * never leaks in a Referer.
+ */
 const PAGE_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
@@ -34,9 +36,8 @@ export function mountPortal(app: Express, deps: GatewayDeps): void {
   });
   api.use(errorMapper(deps.logger));
   app.use('/portal-api', api);
-  app.get('/portal', (_req, res) => void res.set(PAGE_HEADERS).type('html').send(PORTAL_HTML));
-  app.get(
-    '/portal/app.js',
-    (_req, res) => void res.set(PAGE_HEADERS).type('application/javascript').send(PORTAL_JS),
+  app.use('/portal/assets', uiAssets());
+  app.get('/portal', (_req, res) =>
+    sendUiPage(res, 'portal', 'Webhooks portal', '/portal/assets', PAGE_HEADERS),
   );
 }

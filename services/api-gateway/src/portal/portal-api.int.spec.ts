@@ -296,8 +296,9 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(await page.text()).toContain('/portal/app.js');
-    const js = await fetch(`${h.gateway.url}/portal/app.js`);
+    const script = /<script src="(\/portal\/assets\/portal-[A-Z0-9]+\.js)">/.exec(await page.text());
+    expect(script).not.toBeNull();
+    const js = await fetch(`${h.gateway.url}${script![1]}`);
     expect(js.headers.get('content-type')).toContain('javascript');
   });
 });

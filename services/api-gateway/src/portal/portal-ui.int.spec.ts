@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newId } from '@hookrail/domain';
 import { makeDelivery, makeEvent } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot } from './testing/portal-browser';
+import { confirmDialog, launchChromium, screenshot, seriousViolations } from './testing/portal-browser';
 import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
 
 describe('portal page in a real headless Chromium', () => {
@@ -57,6 +57,7 @@ describe('portal page in a real headless Chromium', () => {
 
     await page.locator(`tr[data-delivery="${failed.delivery._id}"]`).click();
     await page.locator('#detail:not([hidden]) pre').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     const detail = await page.locator('#detail').innerText();
     expect(detail).toContain('HTTP 500');
     expect(detail).toContain('boom');
@@ -76,7 +77,6 @@ describe('portal page in a real headless Chromium', () => {
     const p = await h.createProject();
     await seedEndpoint(h.store, p.id, 'acme', 'orders', 'https://acme.example/hooks/orders');
     const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
-    page.on('dialog', (d) => void d.accept());
 
     await page.goto(`${h.gateway.url}/portal?token=${token}`);
     await page.locator('#create-form').waitFor();
@@ -94,6 +94,7 @@ describe('portal page in a real headless Chromium', () => {
     await shot('04-managed');
 
     await row.getByRole('button', { name: 'Delete' }).click();
+    expect(await confirmDialog(page)).toBe('Delete endpoint invoices?');
     await page.locator('#notice', { hasText: 'Endpoint deleted' }).waitFor();
     expect(await page.locator(`tr[data-endpoint="${created!._id}"]`).count()).toBe(0);
     expect(await h.store.endpoints.findById(p.id, created!._id)).toBeNull();
@@ -129,7 +130,6 @@ describe('portal page in a real headless Chromium', () => {
       ],
     });
     const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
-    page.on('dialog', (d) => void d.accept());
 
     await page.goto(`${h.gateway.url}/portal?token=${token}`);
     await page.locator('#deliveries tr[data-delivery]').nth(24).waitFor();
@@ -149,11 +149,14 @@ describe('portal page in a real headless Chromium', () => {
     await shot('06-filtered-payload');
 
     await page.locator(`tr[data-delivery="${refused._id}"] button`, { hasText: 'Force resend' }).click();
+    expect(await confirmDialog(page)).toBe('Send this delivery again?');
     await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, refused._id))?.status).toBe('Scheduled');
 
     // Endpoint edit and "send a test event" from the endpoint's detail.
     await page.locator(`tr[data-endpoint="${billing._id}"] td`).first().click();
+    await page.locator('#edit-endpoint').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.fill('#edit-endpoint input[name="name"]', 'billing-v2');
     await page.click('#edit-endpoint button[type="submit"]');
     await page.locator('#notice', { hasText: 'Endpoint saved' }).waitFor();
@@ -176,7 +179,6 @@ describe('portal page in a real headless Chromium', () => {
       ].map(([endpointId, eventType]) => ({ projectId: p.id, endpointId, eventType, at: new Date() })),
     );
     const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
-    page.on('dialog', (d) => void d.accept());
 
     await page.goto(`${h.gateway.url}/portal?token=${token}`);
     await page.locator('#event-types li[data-type="invoice.paid"]').waitFor();
@@ -192,9 +194,37 @@ describe('portal page in a real headless Chromium', () => {
 
     await row.locator('td').first().click();
     await page.getByRole('button', { name: 'Replay event' }).click();
+    expect(await confirmDialog(page)).toBe('Replay this event to your endpoints? Each gets a new delivery.');
     await page.locator('#notice', { hasText: 'Event replayed' }).waitFor();
     expect(await h.store.deliveries.listByEvents(p.id, [retrying.eventId])).toHaveLength(2);
     await shot('08-retry-now-replay-event-types');
+  });
+
+  it('opens a delivery and force resends it with the keyboard alone', async () => {
+    const p = await h.createProject();
+    const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
+    const failed = await seedDelivery(h.store, p.id, billing._id, 'Failure');
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    const row = page.locator(`tr[data-delivery="${failed.delivery._id}"]`);
+
+    await page.goto(`${h.gateway.url}/portal?token=${token}`);
+    await row.locator('td').first().getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#detail', { hasText: 'HTTP 500' }).waitFor();
+
+    await row.getByRole('button', { name: 'Force resend' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('dialog#confirm[open]').waitFor({ state: 'detached' });
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Failure');
+
+    await row.getByRole('button', { name: 'Force resend' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('dialog#confirm[open]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
   });
 
   it('shows a clear error for an invalid link', async () => {

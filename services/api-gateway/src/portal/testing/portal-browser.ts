@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -24,4 +24,26 @@ export async function launchChromium(): Promise<Browser> {
 /** A full-page screenshot under test-artifacts/portal, for a human to look at. */
 export function screenshot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Answers the page's confirmation dialog (shared/ConfirmDialog) with its confirm button; returns its question. */
+export async function confirmDialog(page: Page): Promise<string> {
+  const dialog = page.locator('dialog#confirm[open]');
+  const question = await dialog.locator('#confirm-message').innerText();
+  await dialog.locator('button.primary').click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is now (id and elements). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }

@@ -1,0 +1,111 @@
+import type { Browser, Page } from 'playwright-core';
+import type { RunningService } from '@hookrail/runtime';
+import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
+import { definition as dispatcher } from '../../../dispatcher/src/service';
+import { GatewayHarness } from '../testing/gateway-harness';
+import { launchChromium, screenshot, seriousViolations } from '../portal/testing/portal-browser';
+
+jest.setTimeout(120_000);
+
+/**
+ * "Retry now" in the console: a delivery waiting for its next retry is sent at once, through the
+ * real dispatcher to a real receiver, and the new attempt shows on the delivery's page.
+ */
+describe('console: retry now of a delivery still retrying', () => {
+  const h = new GatewayHarness();
+  let worker: RunningService;
+  let receiver: Receiver;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await h.start();
+    // No retry scheduler runs here: after its failed first attempt the delivery waits in Retry.
+    worker = await startTestService(
+      dispatcher(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix })),
+    );
+    receiver = await startReceiver({ fail: 1 });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await worker?.stop();
+    await h.stop();
+  });
+
+  it('sends the delivery again at once: a second attempt at the receiver, shown on the page', async () => {
+    const p = await h.createProject();
+    const endpoint = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
+      key: p.key,
+      body: { name: 'billing', url: `${receiver.url}/billing` },
+    });
+    expect(endpoint.status).toBe(201);
+    const event = await h.call('POST', `/v1/projects/${p.id}/events`, {
+      key: p.key,
+      body: { endpoint_id: endpoint.body.data.uid, event_type: 'invoice.paid', data: { n: 1 } },
+    });
+    expect(event.status).toBe(201);
+    // (the first run of a fresh dispatcher waits for its Kafka consumer group: seconds)
+    const retrying = await waitFor(
+      'the delivery in Retry after a 500',
+      async () => {
+        const res = await h.call('GET', `/v1/projects/${p.id}/eventdeliveries?status=Retry`, { key: p.key });
+        return res.body.data.content[0] as { uid: string; next_attempt_at: string } | undefined;
+      },
+      { timeoutMs: 40_000 },
+    );
+    expect(receiver.requests).toHaveLength(1);
+    expect(Date.parse(retrying.next_attempt_at)).toBeGreaterThan(Date.now());
+
+    await page.goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${retrying.uid}`);
+    await page.locator('#key').fill(p.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    await page.locator('#toast', { hasText: 'Delivery sent again now' }).waitFor();
+
+    await waitFor('the second attempt at the receiver', () => receiver.requests.length === 2 || undefined);
+    expect(receiver.requests.map((r) => r.path)).toEqual(['/billing', '/billing']);
+    expect(receiver.requests[1].body).toBe(receiver.requests[0].body);
+    await waitFor('the delivery delivered', async () => {
+      const d = await h.store.deliveries.findById(p.id, retrying.uid);
+      return d?.status === 'Success' && d.attempts.length === 2 ? d : undefined;
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Attempts (2)' }).waitFor();
+    expect(await page.locator('section.attempt').first().innerText()).toContain('HTTP 200');
+    expect(await page.locator('main .badge').first().innerText()).toBe('Success');
+    await screenshot(page, 'console-08-retry-now');
+
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('answers retry now only to a console session with its anti-CSRF header', async () => {
+    const p = await h.createProject();
+    const path = `/console/actions/projects/${p.id}/eventdeliveries/01JX00000000000000000000AA/retry-now`;
+    const none = await fetch(`${h.gateway.url}${path}`, { method: 'PUT' });
+    expect(none.status).toBe(401);
+    const signIn = await fetch(`${h.gateway.url}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: p.key }),
+    });
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
+    const { csrf_token: csrf } = ((await signIn.json()) as { data: { csrf_token: string } }).data;
+    expect((await fetch(`${h.gateway.url}${path}`, { method: 'PUT', headers: { cookie } })).status).toBe(403);
+    const missing = await fetch(`${h.gateway.url}${path}`, {
+      method: 'PUT',
+      headers: { cookie, 'x-hookrail-csrf': csrf },
+    });
+    expect(missing.status).toBe(404);
+    const other = await h.createProject();
+    const elsewhere = await fetch(`${h.gateway.url}${path.replace(p.id, other.id)}`, {
+      method: 'PUT',
+      headers: { cookie, 'x-hookrail-csrf': csrf },
+    });
+    expect(elsewhere.status).toBe(403);
+  });
+});

@@ -1,0 +1,151 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ConfirmDialog } from '../shared/ConfirmDialog';
+import { messageOf } from '../shared/http';
+import { Toast } from '../shared/Toast';
+import { Console, type ConsoleContext } from './context';
+import { Link } from './Link';
+import { navigate, useWhere } from './location';
+import { ProjectPages } from './ProjectPages';
+import { fetchSession, isExpiry, sessionClient, signOut, type Session } from './session';
+import { SignIn } from './SignIn';
+import { ProjectsView } from './views/ProjectsView';
+
+type Gate =
+  | { kind: 'checking' }
+  | { kind: 'signed-in'; session: Session }
+  | { kind: 'signed-out'; heading: string; note?: string };
+
+/** Sections whose data `?live=<seconds>` refreshes on a timer. */
+const LIVE_SECTIONS = /^\/console\/projects\/[^/]+(\/endpoints\/[^/]+)?$/;
+
+/** The operator console: the session gate, the header and the project's pages. */
+export function App() {
+  const where = useWhere();
+  const [gate, setGate] = useState<Gate>({ kind: 'checking' });
+  const [tick, setTick] = useState(0);
+  const [toast, setToast] = useState({ message: '', serial: 0 });
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    fetchSession().then(
+      (session) => setGate({ kind: 'signed-in', session }),
+      (err: unknown) => {
+        const message = messageOf(err);
+        setGate(isExpiry(message) ? expired(message) : { kind: 'signed-out', heading: 'Sign in' });
+      },
+    );
+  }, []);
+
+  const ctx = useMemo<ConsoleContext | null>(() => {
+    if (gate.kind !== 'signed-in') return null;
+    return {
+      session: gate.session,
+      call: sessionClient(gate.session, (message) => setGate(expired(message))),
+      where,
+      tick,
+      refresh: () => setTick((t) => t + 1),
+      notify: (message) => setToast((t) => ({ message, serial: t.serial + 1 })),
+    };
+  }, [gate, where, tick]);
+
+  // A new page takes the keyboard focus to its content (a live refresh does not).
+  const page = `${where.path}?${where.query.toString()}`;
+  useEffect(() => main.current?.focus(), [page, gate.kind]);
+
+  const live = Number(where.query.get('live'));
+  useEffect(() => {
+    if (gate.kind !== 'signed-in' || !(live >= 5) || !LIVE_SECTIONS.test(where.path)) return;
+    const timer = setInterval(() => !document.hidden && setTick((t) => t + 1), live * 1000);
+    return () => clearInterval(timer);
+  }, [gate.kind, live, where.path]);
+
+  const session = gate.kind === 'signed-in' ? gate.session : null;
+  const parts = where.path.split('/').slice(2); // after /console
+  useEffect(() => {
+    // A project key opens its own project only: the project list is not for it.
+    if (session?.kind === 'project' && (parts[0] !== 'projects' || !parts[1]))
+      navigate(`/console/projects/${session.project_id}`, true);
+  }, [session, where.path]);
+
+  return (
+    <>
+      <header class="top">
+        <Link class="brand" href="/console">
+          Hookrail console
+        </Link>
+        <span id="who" class="muted">
+          {session
+            ? session.kind === 'admin'
+              ? 'Signed in with the admin key'
+              : 'Signed in with a project key'
+            : ''}
+        </span>
+        {session && (
+          <button
+            id="sign-out"
+            type="button"
+            onClick={async () => {
+              await signOut(session).catch(() => undefined); // the cookie is cleared anyway
+              history.pushState(null, '', '/console');
+              setGate({ kind: 'signed-out', heading: 'Sign in', note: 'You are signed out.' });
+            }}
+          >
+            Sign out
+          </button>
+        )}
+      </header>
+      {gate.kind === 'checking' && (
+        <main id="app">
+          <p class="muted">Loading…</p>
+        </main>
+      )}
+      {gate.kind === 'signed-out' && (
+        <main id="app">
+          <SignIn
+            key={gate.heading + gate.note}
+            heading={gate.heading}
+            note={gate.note}
+            onSignedIn={(s) => {
+              // back to the link the sign-in interrupted
+              const target = location.pathname.startsWith('/console/projects/')
+                ? location.pathname + location.search
+                : '/console';
+              navigate(target, true);
+              setGate({ kind: 'signed-in', session: s });
+            }}
+          />
+        </main>
+      )}
+      {ctx && (
+        <Console.Provider value={ctx}>
+          {parts[0] === 'projects' && parts[1] ? (
+            // keyed by project: another project starts from its own loading state
+            <ProjectPages
+              key={parts[1]}
+              pid={decodeURIComponent(parts[1])}
+              section={parts[2] ?? 'overview'}
+              id={parts[3]}
+              main={main}
+            />
+          ) : (
+            <div class="layout">
+              <main id="app" tabIndex={-1} ref={main}>
+                {session?.kind === 'admin' && <ProjectsView />}
+              </main>
+            </div>
+          )}
+        </Console.Provider>
+      )}
+      <Toast message={toast.message} serial={toast.serial} />
+      <ConfirmDialog />
+    </>
+  );
+}
+
+function expired(message: string): Gate {
+  return {
+    kind: 'signed-out',
+    heading: 'Session expired',
+    note: `${message || 'Your console session has expired.'} Sign in again to continue where you were.`,
+  };
+}

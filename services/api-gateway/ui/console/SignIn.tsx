@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { messageOf } from '../shared/http';
+import { signIn, type Session } from './session';
+
+interface Props {
+  heading: string;
+  note?: string;
+  onSignedIn: (session: Session) => void;
+}
+
+/** The sign-in form: the key is exchanged for an httpOnly session cookie and not kept here. */
+export function SignIn({ heading, note, onSignedIn }: Props) {
+  const [error, setError] = useState('');
+  const key = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    document.title = 'Sign in · Hookrail console';
+    key.current?.focus();
+  }, []);
+  return (
+    <form
+      class="signin"
+      id="sign-in"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          const session = await signIn(key.current!.value);
+          key.current!.value = '';
+          onSignedIn(session);
+        } catch (err) {
+          setError(messageOf(err));
+        }
+      }}
+    >
+      <h1>{heading}</h1>
+      {note && (
+        <p class="muted" id="sign-in-note">
+          {note}
+        </p>
+      )}
+      <div class="alert" role="alert" hidden={!error}>
+        {error}
+      </div>
+      <label for="key">Admin key or project API key</label>
+      <input id="key" name="key" type="password" autocomplete="off" required ref={key} />
+      <button class="primary" type="submit">
+        Sign in
+      </button>
+      <p class="muted">
+        The key is exchanged for a session of 30 minutes held in an httpOnly cookie; it is not stored in this
+        browser.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,108 @@
+import { Badge } from '../shared/Badge';
+import { confirmAction } from '../shared/ConfirmDialog';
+import { DataTable, type Column } from '../shared/DataTable';
+import { when } from '../shared/format';
+import type { Delivery } from '../shared/types';
+import { act } from './actions';
+import { apiProject, pageProject, useConsole } from './context';
+import { Link } from './Link';
+
+export const DELIVERY_STATUSES = ['Scheduled', 'Processing', 'Success', 'Failure', 'Retry', 'Discarded'];
+
+/**
+ * What an operator can do with one delivery, by its status (the rules of libs/operations):
+ * Retry a failed or discarded one; Retry now one still waiting for its next retry (the console's
+ * own action: the management API resends only failed ones); Force resend also a delivered one.
+ */
+export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
+  const ctx = useConsole();
+  const one = `${apiProject(pid)}/eventdeliveries/${encodeURIComponent(d.uid)}`;
+  const failed = d.status === 'Failure' || d.status === 'Discarded';
+  return (
+    <span class="row-actions">
+      {failed && (
+        <button
+          type="button"
+          onClick={() => act(ctx, () => ctx.call('PUT', `${one}/resend`), 'Delivery retried')}
+        >
+          Retry
+        </button>
+      )}
+      {d.status === 'Retry' && (
+        <button
+          type="button"
+          onClick={() =>
+            act(
+              ctx,
+              () =>
+                ctx.call(
+                  'PUT',
+                  `/console/actions/projects/${encodeURIComponent(pid)}/eventdeliveries/${encodeURIComponent(d.uid)}/retry-now`,
+                ),
+              'Delivery sent again now',
+            )
+          }
+        >
+          Retry now
+        </button>
+      )}
+      {(failed || d.status === 'Success') && (
+        <button
+          type="button"
+          onClick={async () => {
+            if (await confirmAction('Send this delivery again, even if it succeeded?', 'Force resend'))
+              await act(ctx, () => ctx.call('PUT', `${one}/forceresend`), 'Delivery resent');
+          }}
+        >
+          Force resend
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The columns of a list of deliveries (links to the delivery, its endpoint; the actions). */
+export function deliveryColumns(pid: string): Column<Delivery>[] {
+  const base = pageProject(pid);
+  return [
+    { label: 'Created', cell: (d) => <Link href={`${base}/deliveries/${d.uid}`}>{when(d.created_at)}</Link> },
+    { label: 'Event type', cell: (d) => d.event_type },
+    {
+      label: 'Endpoint',
+      cell: (d) => (
+        <Link class="mono" href={`${base}/endpoints/${d.endpoint_id}`}>
+          {d.endpoint_id}
+        </Link>
+      ),
+    },
+    {
+      label: 'Status',
+      cell: (d) => (
+        <>
+          <Badge status={d.status} />
+          {d.status_reason && <div class="muted">{d.status_reason}</div>}
+        </>
+      ),
+    },
+    { label: 'Attempts', cell: (d) => String(d.attempts_made) },
+    {
+      label: 'Last HTTP',
+      cell: (d) =>
+        d.last_http_status === null || d.last_http_status === undefined ? '—' : String(d.last_http_status),
+    },
+    { label: 'Actions', cell: (d) => <DeliveryActions pid={pid} d={d} /> },
+  ];
+}
+
+/** A short list of deliveries (an overview's, an event's), without paging. */
+export function DeliveryTable({ pid, rows }: { pid: string; rows: Delivery[] }) {
+  return (
+    <DataTable
+      class="deliveries"
+      columns={deliveryColumns(pid)}
+      rows={rows}
+      rowKey={(d) => d.uid}
+      rowProps={(d) => ({ 'data-id': d.uid })}
+    />
+  );
+}

@@ -1,0 +1,152 @@
+import { useRef } from 'preact/hooks';
+import { AttemptList } from '../../shared/AttemptDetail';
+import { Badge } from '../../shared/Badge';
+import { confirmAction } from '../../shared/ConfirmDialog';
+import { when, withQuery } from '../../shared/format';
+import { messageOf } from '../../shared/http';
+import type { Attempt, Delivery, Page } from '../../shared/types';
+import { useLoad } from '../../shared/useLoad';
+import { act } from '../actions';
+import { apiProject, pageProject, useConsole, type ConsoleContext } from '../context';
+import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
+import { Link } from '../Link';
+import { ListView } from '../ListView';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
+import { SessionEnded } from '../session';
+
+type Filter = Record<string, string>;
+const BATCH_KEYS = ['endpoint_id', 'event_id', 'start_date', 'end_date'];
+
+/**
+ * Batch retry over the list's filter (failed and discarded only, as the API does). Counts first,
+ * one list call per status (100 at most each), so the confirmation says how many.
+ */
+async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) {
+  const api = `${apiProject(pid)}/eventdeliveries`;
+  const filter: Filter = {};
+  for (const k of BATCH_KEYS) if (listFilter[k]) filter[k] = listFilter[k];
+  const statuses =
+    listFilter.status === 'Failure' || listFilter.status === 'Discarded'
+      ? [listFilter.status]
+      : ['Failure', 'Discarded'];
+  const describe = Object.entries(filter).map(([k, v]) => `${k} = ${v}`);
+  try {
+    const counts = await Promise.all(
+      statuses.map(async (status) => {
+        const page = await ctx.call<Page<Delivery>>(
+          'GET',
+          withQuery(api, { ...filter, status, perPage: 100 }),
+        );
+        return `${page.content.length}${page.pagination.has_next_page ? '+' : ''}`;
+      }),
+    );
+    const howMany = statuses.map((s, i) => `${counts[i]} ${s}`).join(' and ');
+    const message = `Retry ${howMany} deliveries${describe.length ? ` with ${describe.join(', ')}` : ' of this project'} (up to 1,000 per run)?`;
+    if (!(await confirmAction(message, 'Retry'))) return;
+    const r = await ctx.call<{ matched: number; resent: number; more: boolean }>(
+      'POST',
+      `${api}/batchretry`,
+      {
+        ...filter,
+        status: statuses,
+      },
+    );
+    ctx.notify(
+      `Batch retry: ${r.resent} of ${r.matched} matching deliveries resent${r.more ? '; more remain, run it again' : ''}`,
+    );
+    ctx.refresh();
+  } catch (err) {
+    if (!(err instanceof SessionEnded)) ctx.notify(`Failed: ${messageOf(err)}`);
+  }
+}
+
+export function DeliveriesView({ pid }: { pid: string }) {
+  const ctx = useConsole();
+  const selected = useRef(new Set<string>());
+  return (
+    <Screen title="Deliveries">
+      <ListView<Delivery>
+        path={`/projects/${encodeURIComponent(pid)}/eventdeliveries`}
+        id="deliveries"
+        empty="No deliveries yet."
+        filters={[
+          { key: 'status', label: 'Status', options: DELIVERY_STATUSES },
+          { key: 'endpoint_id', label: 'Endpoint id' },
+          { key: 'event_id', label: 'Event id' },
+          { key: 'start_date', label: 'From (ISO time)', placeholder: '2026-01-01T00:00:00Z' },
+          { key: 'end_date', label: 'To (ISO time)' },
+        ]}
+        columns={[
+          {
+            label: 'Select',
+            cell: (d) => (
+              <input
+                type="checkbox"
+                aria-label={`Select delivery ${d.uid}`}
+                onChange={(e) =>
+                  e.currentTarget.checked ? selected.current.add(d.uid) : selected.current.delete(d.uid)
+                }
+              />
+            ),
+          },
+          ...deliveryColumns(pid),
+        ]}
+        toolbar={(_page, filter) => (
+          <div class="toolbar">
+            <button
+              type="button"
+              onClick={async () => {
+                const ids = [...selected.current];
+                if (ids.length === 0) return ctx.notify('Select deliveries first');
+                if (await confirmAction(`Force resend ${ids.length} selected deliveries?`, 'Force resend'))
+                  await act(
+                    ctx,
+                    () => ctx.call('POST', `${apiProject(pid)}/eventdeliveries/forceresend`, { ids }),
+                    `Resent ${ids.length} deliveries`,
+                  );
+              }}
+            >
+              Force resend selected
+            </button>
+            <button type="button" id="batch-retry" onClick={() => batchRetry(ctx, pid, filter)}>
+              Batch retry matching filter
+            </button>
+          </div>
+        )}
+      />
+    </Screen>
+  );
+}
+
+/** One delivery: its state, the actions its status allows, and every attempt's request and response. */
+export function DeliveryView({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  const one = `${apiProject(pid)}/eventdeliveries/${encodeURIComponent(id)}`;
+  const base = pageProject(pid);
+  const load = useLoad(
+    () =>
+      Promise.all([ctx.call<Delivery>('GET', one), ctx.call<Attempt[]>('GET', `${one}/deliveryattempts`)]),
+    [one, ctx.tick],
+  );
+  return (
+    <Loaded load={load}>
+      {([d, attempts]) => (
+        <Screen title="Delivery">
+          <p>
+            <span class="mono">{d.uid}</span> · <Badge status={d.status} /> · {d.event_type} ·{' '}
+            <Link href={`${base}/events/${d.event_id}`}>event</Link> ·{' '}
+            <Link href={`${base}/endpoints/${d.endpoint_id}`}>endpoint</Link>
+            {d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}
+          </p>
+          {d.status_reason && <p class="muted">{d.status_reason}</p>}
+          <div class="toolbar">
+            <DeliveryActions pid={pid} d={d} />
+          </div>
+          <h2>Attempts ({attempts.length})</h2>
+          <AttemptList attempts={attempts} />
+        </Screen>
+      )}
+    </Loaded>
+  );
+}

@@ -1,0 +1,203 @@
+import { useState } from 'preact/hooks';
+import { Badge } from '../../shared/Badge';
+import { confirmAction } from '../../shared/ConfirmDialog';
+import { DataTable } from '../../shared/DataTable';
+import { when, withQuery } from '../../shared/format';
+import { SecretValue } from '../../shared/SecretValue';
+import type { CircuitBreaker, Secret } from '../../shared/types';
+import { useLoad } from '../../shared/useLoad';
+import { act } from '../actions';
+import { apiProject, pageProject, useConsole } from '../context';
+import { Link } from '../Link';
+import { ListView } from '../ListView';
+import { LiveToggle } from '../LiveToggle';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
+import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';
+
+export interface Endpoint {
+  uid: string;
+  name: string;
+  url: string;
+  status: string;
+  status_reason?: string | null;
+  circuit_breaker?: CircuitBreaker;
+  failure_rate?: number;
+  owner_id?: string | null;
+  http_timeout: number;
+  rate_limit: number;
+  rate_limit_duration: number;
+  secrets?: Secret[];
+}
+
+function StateWithReason({ state, reason }: { state: string; reason?: string | null }) {
+  return (
+    <>
+      <Badge status={state} />
+      {reason && <div class="muted">{reason}</div>}
+    </>
+  );
+}
+const Breaker = ({ e }: { e: Endpoint }) => (
+  <StateWithReason state={e.circuit_breaker?.state ?? 'closed'} reason={e.circuit_breaker?.reason} />
+);
+const failureRate = (e: Endpoint) => `${Math.round((e.failure_rate ?? 0) * 100)} %`;
+
+function PauseButton({ pid, e }: { pid: string; e: Endpoint }) {
+  const ctx = useConsole();
+  const path = `${apiProject(pid)}/endpoints/${encodeURIComponent(e.uid)}`;
+  return e.status === 'paused' ? (
+    <button
+      type="button"
+      onClick={() => act(ctx, () => ctx.call('PUT', `${path}/activate`), 'Endpoint activated')}
+    >
+      Activate
+    </button>
+  ) : (
+    <button type="button" onClick={() => act(ctx, () => ctx.call('PUT', `${path}/pause`), 'Endpoint paused')}>
+      Pause
+    </button>
+  );
+}
+
+export function EndpointsView({ pid }: { pid: string }) {
+  const base = pageProject(pid);
+  return (
+    <Screen title="Endpoints">
+      <ListView<Endpoint>
+        path={`/projects/${encodeURIComponent(pid)}/endpoints`}
+        id="endpoints"
+        empty="No endpoints yet."
+        filters={[
+          { key: 'status', label: 'Status', options: ['active', 'paused', 'inactive'] },
+          { key: 'owner_id', label: 'Owner id' },
+        ]}
+        columns={[
+          { label: 'Name', cell: (e) => <Link href={`${base}/endpoints/${e.uid}`}>{e.name}</Link> },
+          { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
+          { label: 'Status', cell: (e) => <StateWithReason state={e.status} reason={e.status_reason} /> },
+          { label: 'Circuit breaker', cell: (e) => <Breaker e={e} /> },
+          { label: 'Failure rate', cell: failureRate },
+          {
+            label: 'Actions',
+            cell: (e) => (
+              <span class="row-actions">
+                <PauseButton pid={pid} e={e} />
+                <Link href={`${base}/deliveries?endpoint_id=${e.uid}`}>Deliveries</Link>
+              </span>
+            ),
+          },
+        ]}
+      />
+    </Screen>
+  );
+}
+
+function RollSecretForm({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  const [seconds, setSeconds] = useState('3600');
+  return (
+    <form
+      class="filters"
+      id="roll-form"
+      onSubmit={async (ev) => {
+        ev.preventDefault();
+        if (
+          !(await confirmAction(
+            `Roll the signing secret? The current one stays valid for ${seconds} seconds.`,
+            'Roll secret',
+          ))
+        )
+          return;
+        await act(
+          ctx,
+          () =>
+            ctx.call('PUT', `${apiProject(pid)}/endpoints/${encodeURIComponent(id)}/expire_secret`, {
+              expiration: Number(seconds),
+            }),
+          'Secret rolled',
+        );
+      }}
+    >
+      <label>
+        Old secret stays valid (seconds)
+        <input
+          id="roll-expiration"
+          type="number"
+          min="0"
+          class="narrow"
+          value={seconds}
+          onInput={(e) => setSeconds(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit">Roll secret</button>
+    </form>
+  );
+}
+
+/** One endpoint: its state, charts, signing secrets (hidden until revealed) and the secret roll. */
+export function EndpointView({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  const api = apiProject(pid);
+  const base = pageProject(pid);
+  const win = statsWindow(ctx.where.query);
+  const load = useLoad(
+    () =>
+      Promise.all([
+        ctx.call<Endpoint>('GET', `${api}/endpoints/${encodeURIComponent(id)}`),
+        ctx.call<DeliveryStats>('GET', withQuery(`${api}/delivery-stats`, { window: win, endpointId: id })),
+      ]),
+    [api, id, win, ctx.tick],
+  );
+  return (
+    <Loaded load={load}>
+      {([e, stats]) => (
+        <Screen title={`Endpoint ${e.name}`}>
+          <section class="card">
+            <p>
+              <span class="mono">{e.url}</span>
+            </p>
+            <p>
+              Status <StateWithReason state={e.status} reason={e.status_reason} /> · circuit breaker{' '}
+              <Breaker e={e} /> · failure rate {failureRate(e)}
+            </p>
+            <p class="muted">
+              Owner {e.owner_id || '—'} · timeout {e.http_timeout} s · rate limit {e.rate_limit} per{' '}
+              {e.rate_limit_duration} s
+            </p>
+            <div class="toolbar">
+              <PauseButton pid={pid} e={e} />
+              <Link href={`${base}/deliveries?endpoint_id=${e.uid}`}>Deliveries of this endpoint</Link>
+              <Link href={`${base}/events?endpoint_id=${e.uid}`}>Events</Link>
+            </div>
+          </section>
+          <LiveToggle />
+          <StatsPanel pid={pid} stats={stats} />
+          <h2>Signing secrets</h2>
+          <DataTable<Secret>
+            id="secrets"
+            rowKey={(s) => s.uid}
+            rows={(e.secrets ?? []).filter((s) => !s.deleted_at)}
+            columns={[
+              {
+                label: 'Secret',
+                cell: (s) => (
+                  <span class="row-actions">
+                    <SecretValue
+                      value={s.value}
+                      onCopied={() => ctx.notify('Secret copied')}
+                      onCopyFailed={(m) => ctx.notify(`Failed: ${m}`)}
+                    />
+                  </span>
+                ),
+              },
+              { label: 'Created', cell: (s) => when(s.created_at) },
+              { label: 'Expires', cell: (s) => (s.expires_at ? when(s.expires_at) : 'current') },
+            ]}
+          />
+          <RollSecretForm pid={pid} id={id} />
+        </Screen>
+      )}
+    </Loaded>
+  );
+}

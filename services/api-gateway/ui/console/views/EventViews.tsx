@@ -1,0 +1,139 @@
+import { Badge } from '../../shared/Badge';
+import { confirmAction } from '../../shared/ConfirmDialog';
+import { copyText } from '../../shared/clipboard';
+import { prettyJson, when } from '../../shared/format';
+import { JsonView } from '../../shared/JsonView';
+import type { Delivery, Page } from '../../shared/types';
+import { useLoad } from '../../shared/useLoad';
+import { act } from '../actions';
+import { apiProject, pageProject, useConsole } from '../context';
+import { DeliveryTable } from '../deliveries';
+import { Link } from '../Link';
+import { ListView } from '../ListView';
+import { Loaded } from '../../shared/Loaded';
+import { Screen } from '../Screen';
+
+interface Event {
+  uid: string;
+  event_type: string;
+  status: string;
+  status_reason?: string | null;
+  created_at: string;
+  idempotency_key?: string | null;
+  source_id?: string | null;
+  source_metadata?: { name: string } | null;
+  endpoint_metadata?: { name: string }[];
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
+const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry', 'Scheduled', 'Discarded'];
+
+export function EventsView({ pid }: { pid: string }) {
+  const base = pageProject(pid);
+  return (
+    <Screen title="Events">
+      <ListView<Event>
+        path={`/projects/${encodeURIComponent(pid)}/events`}
+        id="events"
+        empty="No events yet."
+        filters={[
+          { key: 'event_type', label: 'Event type' },
+          { key: 'source_id', label: 'Source id' },
+          { key: 'endpoint_id', label: 'Endpoint id' },
+          { key: 'idempotency_key', label: 'Idempotency key' },
+          { key: 'status', label: 'Status', options: EVENT_STATUSES },
+          { key: 'start_date', label: 'From (ISO time)', placeholder: '2026-01-01T00:00:00Z' },
+          { key: 'end_date', label: 'To (ISO time)' },
+        ]}
+        columns={[
+          {
+            label: 'Created',
+            cell: (e) => <Link href={`${base}/events/${e.uid}`}>{when(e.created_at)}</Link>,
+          },
+          { label: 'Type', cell: (e) => e.event_type },
+          {
+            label: 'Status',
+            cell: (e) => (
+              <>
+                <Badge status={e.status} />
+                {e.status_reason && <div class="muted">{e.status_reason}</div>}
+              </>
+            ),
+          },
+          { label: 'Source', cell: (e) => e.source_metadata?.name ?? (e.source_id || '—') },
+          { label: 'Endpoints', cell: (e) => (e.endpoint_metadata ?? []).map((x) => x.name).join(', ') },
+        ]}
+      />
+    </Screen>
+  );
+}
+
+/** One event: its payload and headers, its deliveries, and the replay. */
+export function EventView({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  const api = apiProject(pid);
+  const load = useLoad(
+    () =>
+      Promise.all([
+        ctx.call<Event>('GET', `${api}/events/${encodeURIComponent(id)}`),
+        ctx.call<Page<Delivery>>(
+          'GET',
+          `${api}/eventdeliveries?perPage=100&event_id=${encodeURIComponent(id)}`,
+        ),
+      ]),
+    [api, id, ctx.tick],
+  );
+  return (
+    <Loaded load={load}>
+      {([e, deliveries]) => (
+        <Screen title={`Event ${e.event_type}`}>
+          <p>
+            <span class="mono">{e.uid}</span> · <Badge status={e.status} /> · {when(e.created_at)}
+            {e.idempotency_key ? ` · idempotency key ${e.idempotency_key}` : ''}
+          </p>
+          {e.status_reason && <p class="muted">{e.status_reason}</p>}
+          <div class="toolbar">
+            <button
+              type="button"
+              onClick={async () => {
+                if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
+                  await act(
+                    ctx,
+                    () => ctx.call('PUT', `${api}/events/${encodeURIComponent(id)}/replay`),
+                    'Event replayed',
+                  );
+              }}
+            >
+              Replay event
+            </button>
+          </div>
+          <h2>
+            Payload{' '}
+            <button
+              type="button"
+              aria-label="Copy payload"
+              onClick={() =>
+                copyText(prettyJson(e.data)).then(
+                  () => ctx.notify('Payload copied'),
+                  (err: Error) => ctx.notify(`Failed: ${err.message}`),
+                )
+              }
+            >
+              Copy
+            </button>
+          </h2>
+          <JsonView id="payload" value={e.data} />
+          <h2>Headers</h2>
+          <JsonView value={e.headers ?? {}} />
+          <h2>Deliveries of this event</h2>
+          {deliveries.content.length === 0 ? (
+            <div class="empty">This event made no deliveries.</div>
+          ) : (
+            <DeliveryTable pid={pid} rows={deliveries.content} />
+          )}
+        </Screen>
+      )}
+    </Loaded>
+  );
+}

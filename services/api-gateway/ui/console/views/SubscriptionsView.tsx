@@ -1,0 +1,211 @@
+import { useState } from 'preact/hooks';
+import { confirmAction } from '../../shared/ConfirmDialog';
+import { prettyJson } from '../../shared/format';
+import { messageOf } from '../../shared/http';
+import { JsonView } from '../../shared/JsonView';
+import { Link } from '../Link';
+import { apiProject, pageProject, useConsole } from '../context';
+import { ListView } from '../ListView';
+import { Screen } from '../Screen';
+import { SessionEnded } from '../session';
+
+interface Subscription {
+  uid: string;
+  name: string;
+  function?: string | null;
+  endpoint_metadata?: { uid: string; name: string } | null;
+  filter_config: { event_types?: string[]; filter: { body: unknown; headers: unknown } };
+}
+
+type Result = { kind: 'match' | 'no-match' | 'error'; text: string } | null;
+
+/** A thrown error as the tester shows it (bad JSON named as such). */
+const problem = (err: unknown): Result =>
+  err instanceof SessionEnded
+    ? null
+    : { kind: 'error', text: err instanceof SyntaxError ? `Not valid JSON: ${err.message}` : messageOf(err) };
+
+const filterOf = (s: Subscription) => ({
+  body: s.filter_config.filter.body,
+  headers: s.filter_config.filter.headers,
+});
+
+/** Runs a subscription's filter on a pasted payload with the routing engine; can save the edited filter. */
+function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
+  const ctx = useConsole();
+  const [filter, setFilter] = useState(prettyJson(filterOf(s)));
+  const [payload, setPayload] = useState('{}');
+  const [headers, setHeaders] = useState('{}');
+  const [result, setResult] = useState<Result>(null);
+  const api = apiProject(pid);
+  const parsedFilter = () => JSON.parse(filter) as { body?: unknown; headers?: unknown };
+
+  const run = async () => {
+    setResult(null);
+    try {
+      const f = parsedFilter();
+      const body = {
+        request: { body: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as unknown },
+        schema: { body: f.body ?? {}, headers: f.headers ?? {} },
+      };
+      const r = await ctx.call<{ is_match: boolean }>('POST', `${api}/subscriptions/test_filter`, body);
+      setResult(
+        r.is_match
+          ? { kind: 'match', text: 'Match: this subscription would receive the event.' }
+          : { kind: 'no-match', text: 'No match: this subscription would skip the event.' },
+      );
+    } catch (err) {
+      setResult(problem(err));
+    }
+  };
+  const save = async () => {
+    try {
+      const f = parsedFilter();
+      if (!(await confirmAction(`Replace the filter of subscription ${s.name}?`, 'Save filter'))) return;
+      await ctx.call('PUT', `${api}/subscriptions/${encodeURIComponent(s.uid)}`, {
+        filter_config: {
+          event_types: s.filter_config.event_types,
+          filter: { body: f.body ?? {}, headers: f.headers ?? {} },
+        },
+      });
+      ctx.notify('Filter saved');
+      ctx.refresh();
+    } catch (err) {
+      setResult(problem(err));
+    }
+  };
+  return (
+    <>
+      <h2>Filter tester · {s.name}</h2>
+      <p class="muted">Runs the same filter engine as routing on a pasted payload and headers.</p>
+      <div class="grid">
+        <label>
+          Filter (body and headers)
+          <textarea id="tester-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        </label>
+        <label>
+          Sample payload
+          <textarea id="tester-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} />
+        </label>
+        <label>
+          Sample headers
+          <textarea id="tester-headers" value={headers} onInput={(e) => setHeaders(e.currentTarget.value)} />
+        </label>
+      </div>
+      <div class="toolbar">
+        <button type="button" class="primary" id="tester-run" onClick={run}>
+          Test
+        </button>
+        <button type="button" id="tester-save" onClick={save}>
+          Save as the subscription filter
+        </button>
+      </div>
+      <p
+        id="tester-result"
+        role="status"
+        class={result?.kind === 'error' ? 'alert' : `match ${result?.kind === 'match' ? 'yes' : 'no'}`}
+      >
+        {result?.text ?? ''}
+      </p>
+    </>
+  );
+}
+
+/** Runs a transform function on a sample payload in the delivery sandbox. */
+function FunctionTester({ pid, s }: { pid: string; s: Subscription }) {
+  const ctx = useConsole();
+  const [source, setSource] = useState(s.function || 'function transform(payload) {\n  return payload;\n}');
+  const [sample, setSample] = useState('{}');
+  const [out, setOut] = useState('');
+  const run = async () => {
+    setOut('');
+    try {
+      const r = await ctx.call<{ payload: unknown }>(
+        'POST',
+        `${apiProject(pid)}/subscriptions/test_function`,
+        {
+          function: source,
+          payload: JSON.parse(sample) as unknown,
+        },
+      );
+      setOut(prettyJson(r.payload));
+    } catch (err) {
+      setOut(problem(err)?.text ?? '');
+    }
+  };
+  return (
+    <>
+      <h2>Function tester</h2>
+      <p class="muted">Runs a transform function on a sample payload in the delivery sandbox.</p>
+      <div class="grid">
+        <label>
+          Transform function
+          <textarea id="function-source" value={source} onInput={(e) => setSource(e.currentTarget.value)} />
+        </label>
+        <label>
+          Sample payload for the function
+          <textarea id="function-payload" value={sample} onInput={(e) => setSample(e.currentTarget.value)} />
+        </label>
+      </div>
+      <button type="button" id="function-run" onClick={run}>
+        Run function
+      </button>
+      <pre id="function-result" aria-live="polite">
+        {out}
+      </pre>
+    </>
+  );
+}
+
+export function SubscriptionsView({ pid }: { pid: string }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const base = pageProject(pid);
+  return (
+    <Screen title="Subscriptions">
+      <ListView<Subscription>
+        path={`/projects/${encodeURIComponent(pid)}/subscriptions`}
+        id="subscriptions"
+        empty="No subscriptions yet."
+        filters={[
+          { key: 'name', label: 'Name' },
+          { key: 'endpoint_id', label: 'Endpoint id' },
+          { key: 'source_id', label: 'Source id' },
+        ]}
+        columns={[
+          { label: 'Name', cell: (s) => s.name },
+          {
+            label: 'Endpoint',
+            cell: (s) =>
+              s.endpoint_metadata ? (
+                <Link href={`${base}/endpoints/${s.endpoint_metadata.uid}`}>{s.endpoint_metadata.name}</Link>
+              ) : (
+                '—'
+              ),
+          },
+          { label: 'Event types', cell: (s) => (s.filter_config.event_types ?? []).join(', ') },
+          { label: 'Filter', cell: (s) => <JsonView value={filterOf(s)} /> },
+          {
+            label: 'Tester',
+            hiddenLabel: true,
+            cell: (s) => (
+              <button type="button" onClick={() => setPicked(s.uid)}>
+                Test filter
+              </button>
+            ),
+          },
+        ]}
+        footer={(page) => {
+          const s = page.content.find((x) => x.uid === picked) ?? page.content[0];
+          return (
+            s && (
+              <section class="card" id="tester" aria-label="Testers">
+                <FilterTester key={s.uid} pid={pid} s={s} />
+                <FunctionTester key={`f-${s.uid}`} pid={pid} s={s} />
+              </section>
+            )
+          );
+        }}
+      />
+    </Screen>
+  );
+}

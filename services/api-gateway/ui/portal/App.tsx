@@ -1,0 +1,130 @@
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { ConfirmDialog } from '../shared/ConfirmDialog';
+import { messageOf } from '../shared/http';
+import { Banner } from '../shared/Banner';
+import type { Delivery, Page } from '../shared/types';
+import { portalApi, token, type EventTypeSeen, type PortalEndpoint, type PortalLink } from './api';
+import { Portal, type PortalContext } from './context';
+import { DeliveriesSection, type Cursor } from './DeliveriesSection';
+import { DeliveryDetail } from './DeliveryDetail';
+import { EndpointDetail } from './EndpointDetail';
+import { EndpointsSection } from './EndpointsSection';
+import { EventTypes } from './EventTypes';
+
+interface Data {
+  link: PortalLink;
+  endpoints: PortalEndpoint[];
+  deliveries: Page<Delivery>;
+  types: EventTypeSeen[];
+}
+
+/** Everything the page shows, read again after each action (a link holds a customer's few endpoints). */
+async function loadAll(filter: Record<string, string>, cursor: Cursor): Promise<Data> {
+  const q = new URLSearchParams({ perPage: '25' });
+  for (const [k, v] of Object.entries({ ...filter, ...cursor })) if (v) q.set(k, v);
+  const [link, endpoints, deliveries, types] = await Promise.all([
+    portalApi<PortalLink>('GET', '/link'),
+    portalApi<PortalEndpoint[]>('GET', '/endpoints'),
+    portalApi<Page<Delivery>>('GET', `/eventdeliveries?${q}`),
+    portalApi<EventTypeSeen[]>('GET', '/event-types'),
+  ]);
+  return { link, endpoints, deliveries, types };
+}
+
+/** The customer portal: one link's endpoints, deliveries and event types, owner-scoped by the API. */
+export function App() {
+  const [data, setData] = useState<Data | null>(null);
+  const [error, setError] = useState(
+    token ? '' : 'This page needs the portal link it was shared as (missing ?token=).',
+  );
+  const [notice, setNotice] = useState('');
+  const [filter, setFilter] = useState<Record<string, string>>({});
+  const [cursor, setCursor] = useState<Cursor>({});
+  const [tick, setTick] = useState(0);
+  const [endpoint, setEndpoint] = useState<string | null>(null);
+  const [delivery, setDelivery] = useState<string | null>(null);
+
+  const reload = useCallback(() => loadAll(filter, cursor).then(setData), [filter, cursor]);
+  useEffect(() => {
+    if (token) reload().catch((err: unknown) => setError(messageOf(err)));
+  }, [reload]);
+  useEffect(() => {
+    if (data) document.title = `${data.link.name} · Webhooks portal`;
+  }, [data?.link.name]);
+
+  const ctx = useMemo<PortalContext | null>(
+    () =>
+      data && {
+        link: data.link,
+        endpoints: data.endpoints,
+        notice: setNotice,
+        error: setError,
+        async act(run, done) {
+          setError('');
+          try {
+            await run();
+            await reload(); // the page shows the outcome before saying it is done
+            setTick((t) => t + 1);
+            setNotice(done);
+            return true;
+          } catch (err) {
+            setError(messageOf(err));
+            return false;
+          }
+        },
+      },
+    [data, reload],
+  );
+  const selectedEndpoint = data?.endpoints.find((e) => e.uid === endpoint);
+
+  return (
+    <>
+      <header>
+        <h1 id="title">{data?.link.name ?? 'Webhooks'}</h1>
+        <span class="muted" id="subtitle">
+          {data
+            ? `${data.link.endpoint_count} endpoint(s)${data.link.can_manage_endpoint ? ' · you can manage endpoints' : ''}`
+            : ''}
+        </span>
+      </header>
+      <main>
+        <Banner id="error" kind="error" message={error} />
+        <Banner id="notice" kind="notice" message={notice} />
+        {ctx && data && (
+          <Portal.Provider value={ctx}>
+            <EndpointsSection
+              selected={endpoint}
+              onSelect={(id) => {
+                setEndpoint(id);
+                // bring the opened endpoint into view once rendered
+                requestAnimationFrame(() =>
+                  document.getElementById('endpoint-detail')?.scrollIntoView({ block: 'nearest' }),
+                );
+              }}
+            />
+            {selectedEndpoint && <EndpointDetail key={selectedEndpoint.uid} e={selectedEndpoint} />}
+            <EventTypes types={data.types} />
+            <DeliveriesSection
+              page={data.deliveries}
+              filter={filter}
+              selected={delivery}
+              onFilter={(f) => {
+                setFilter(f);
+                setCursor({});
+              }}
+              onPage={setCursor}
+              onSelect={setDelivery}
+              onRefresh={() => {
+                setNotice('');
+                setTick((t) => t + 1);
+                reload().catch((err: unknown) => setError(messageOf(err)));
+              }}
+            />
+            {delivery && <DeliveryDetail key={delivery} id={delivery} tick={tick} />}
+          </Portal.Provider>
+        )}
+      </main>
+      <ConfirmDialog />
+    </>
+  );
+}

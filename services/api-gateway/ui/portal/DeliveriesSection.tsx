@@ -1,0 +1,139 @@
+import { Badge } from '../shared/Badge';
+import { confirmAction } from '../shared/ConfirmDialog';
+import { DataTable } from '../shared/DataTable';
+import { FiltersBar } from '../shared/FiltersBar';
+import { when } from '../shared/format';
+import { Pager } from '../shared/Pager';
+import type { Delivery, Page } from '../shared/types';
+import { portalApi } from './api';
+import { usePortal } from './context';
+
+const STATUSES = ['Success', 'Failure', 'Retry', 'Scheduled', 'Processing', 'Discarded'];
+export type Cursor = Record<string, string>;
+
+/** Resend a failed one, or one still in Retry now rather than at its next backoff; force resend (managing links) also a delivered one. */
+function DeliveryActions({ d }: { d: Delivery }) {
+  const { link, act } = usePortal();
+  const path = `/eventdeliveries/${encodeURIComponent(d.uid)}`;
+  const resendable = d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry';
+  const forceable = link.can_manage_endpoint && !['Scheduled', 'Processing', 'Retry'].includes(d.status);
+  const stop = (fn: () => unknown) => (ev: Event) => {
+    ev.stopPropagation(); // the row's click opens the delivery
+    void fn();
+  };
+  return (
+    <span class="row-actions">
+      {resendable && (
+        <button
+          type="button"
+          onClick={stop(() => act(() => portalApi('PUT', `${path}/resend`), 'Delivery resent'))}
+        >
+          {d.status === 'Retry' ? 'Retry now' : 'Resend'}
+        </button>
+      )}
+      {forceable && (
+        <button
+          type="button"
+          onClick={stop(async () => {
+            if (await confirmAction('Send this delivery again?', 'Force resend'))
+              await act(() => portalApi('PUT', `${path}/forceresend`), 'Delivery resent');
+          })}
+        >
+          Force resend
+        </button>
+      )}
+    </span>
+  );
+}
+
+interface Props {
+  page: Page<Delivery> | null;
+  filter: Record<string, string>;
+  selected: string | null;
+  onFilter: (filter: Record<string, string>) => void;
+  onPage: (cursor: Cursor) => void;
+  onSelect: (id: string) => void;
+  onRefresh: () => void;
+}
+
+/** The link's deliveries: filters, the list (a row opens its detail), paging. */
+export function DeliveriesSection({ page, filter, selected, onFilter, onPage, onSelect, onRefresh }: Props) {
+  const { endpoints } = usePortal();
+  const endpointName = (id: string) => endpoints.find((e) => e.uid === id)?.name ?? id;
+  const p = page?.pagination;
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">
+        <span>Deliveries</span>
+        <button id="refresh" type="button" onClick={onRefresh}>
+          Refresh
+        </button>
+      </h2>
+      <FiltersBar
+        id="delivery-filters"
+        label="Delivery filters"
+        submitLabel="Filter"
+        values={filter}
+        onApply={onFilter}
+        filters={[
+          { key: 'status', label: 'Status', options: STATUSES, anyLabel: 'any status' },
+          {
+            key: 'endpointId',
+            label: 'Endpoint',
+            options: endpoints.map((e) => ({ value: e.uid, label: e.name })),
+            anyLabel: 'any endpoint',
+          },
+        ]}
+      />
+      <DataTable<Delivery>
+        id="deliveries"
+        rows={page?.content ?? []}
+        empty={page ? 'No deliveries yet.' : 'Loading…'}
+        rowKey={(d) => d.uid}
+        rowProps={(d) => ({
+          'data-delivery': d.uid,
+          class: `clickable${selected === d.uid ? ' selected' : ''}`,
+          onClick: () => onSelect(d.uid),
+        })}
+        columns={[
+          // a button, so a keyboard opens the delivery too (its click reaches the row)
+          {
+            label: 'Created',
+            cell: (d) => (
+              <button type="button" class="link">
+                {when(d.created_at)}
+              </button>
+            ),
+          },
+          { label: 'Event type', cell: (d) => d.event_type },
+          { label: 'Endpoint', cell: (d) => endpointName(d.endpoint_id) },
+          { label: 'Status', cell: (d) => <Badge status={d.status} /> },
+          { label: 'Attempts', cell: (d) => String(d.attempts_made) },
+          {
+            label: 'Last response',
+            // a connection failure has no status: say why (refused, timeout, TLS...)
+            cell: (d) =>
+              d.last_http_status === null ? (
+                <span class="reason">{d.last_error ?? ''}</span>
+              ) : (
+                String(d.last_http_status)
+              ),
+          },
+          { label: 'Actions', hiddenLabel: true, cell: (d) => <DeliveryActions d={d} /> },
+        ]}
+      />
+      <Pager
+        newerLabel="Newer"
+        olderLabel="Older"
+        newer={
+          p?.has_prev_page
+            ? { onClick: () => onPage({ prev_page_cursor: p.prev_page_cursor!, direction: 'prev' }) }
+            : undefined
+        }
+        older={
+          p?.has_next_page ? { onClick: () => onPage({ next_page_cursor: p.next_page_cursor! }) } : undefined
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { AttemptList } from '../shared/AttemptDetail';
+import { confirmAction } from '../shared/ConfirmDialog';
+import { messageOf } from '../shared/http';
+import { JsonView } from '../shared/JsonView';
+import type { Delivery } from '../shared/types';
+import { useLoad } from '../shared/useLoad';
+import { portalApi } from './api';
+import { usePortal } from './context';
+import { Loaded } from '../shared/Loaded';
+
+/** The selected delivery: the payload sent, every attempt; a managing link replays its event. */
+export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
+  const { link, act } = usePortal();
+  const load = useLoad(async () => {
+    const d = await portalApi<Delivery>('GET', `/eventdeliveries/${encodeURIComponent(id)}`);
+    const payload = portalApi<{ data: unknown }>('GET', `/events/${encodeURIComponent(d.event_id)}`).then(
+      (e) => ({ value: e.data }),
+      (err: unknown) => ({ text: messageOf(err) }),
+    );
+    return { d, payload: await payload };
+  }, [id, tick]);
+  return (
+    <section id="detail" aria-labelledby="detail-heading">
+      <Loaded load={load}>
+        {({ d, payload }) => (
+          <>
+            <h2 id="detail-heading">
+              <span>
+                Delivery{' '}
+                <span class="mono" id="detail-id">
+                  {d.uid} · {d.event_type}
+                </span>
+              </span>
+              {link.can_manage_endpoint && (
+                <button
+                  type="button"
+                  id="replay-event"
+                  onClick={async () => {
+                    if (
+                      await confirmAction(
+                        'Replay this event to your endpoints? Each gets a new delivery.',
+                        'Replay',
+                      )
+                    )
+                      await act(
+                        () => portalApi('PUT', `/events/${encodeURIComponent(d.event_id)}/replay`),
+                        'Event replayed; the new deliveries appear in a moment',
+                      );
+                  }}
+                >
+                  Replay event
+                </button>
+              )}
+            </h2>
+            <h3>Payload sent</h3>
+            <JsonView id="payload" {...payload} />
+            <AttemptList attempts={d.attempts ?? []} />
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,178 @@
+import { useState } from 'preact/hooks';
+import { when } from '../shared/format';
+import { SecretValue } from '../shared/SecretValue';
+import { portalApi, type PortalEndpoint } from './api';
+import { usePortal } from './context';
+import { StateBadges } from './EndpointState';
+
+const ROLL_CHOICES: [number, string][] = [
+  [3600, 'in 1 hour'],
+  [86400, 'in 24 hours'],
+  [604800, 'in 7 days'],
+  [0, 'now'],
+];
+
+function RollSecret({ e }: { e: PortalEndpoint }) {
+  const { act } = usePortal();
+  const [seconds, setSeconds] = useState(ROLL_CHOICES[0][0]);
+  const label = ROLL_CHOICES.find(([s]) => s === seconds)![1];
+  return (
+    <div class="toolbar">
+      <select
+        id="roll-expiration"
+        aria-label="Old secret expires"
+        value={String(seconds)}
+        onChange={(ev) => setSeconds(Number(ev.currentTarget.value))}
+      >
+        {ROLL_CHOICES.map(([s, text]) => (
+          <option key={s} value={String(s)}>
+            old secret expires {text}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        onClick={() =>
+          act(
+            () =>
+              portalApi('PUT', `/endpoints/${encodeURIComponent(e.uid)}/expire_secret`, {
+                expiration: seconds,
+              }),
+            `Secret rolled; the old one expires ${label}`,
+          )
+        }
+      >
+        Roll secret
+      </button>
+    </div>
+  );
+}
+
+/** A real event aimed at the endpoint, of a type it accepts (its subscriptions' filters apply). */
+function SendTestEvent({ e }: { e: PortalEndpoint }) {
+  const { act } = usePortal();
+  const [type, setType] = useState(e.event_types.find((t) => t !== '*') ?? 'hookrail.test');
+  return (
+    <>
+      <h3>Send a test event</h3>
+      <div class="toolbar">
+        <input
+          id="test-event-type"
+          aria-label="Test event type"
+          value={type}
+          onInput={(ev) => setType(ev.currentTarget.value)}
+        />
+        <button
+          type="button"
+          id="send-test-event"
+          onClick={() =>
+            act(
+              () =>
+                portalApi('POST', `/endpoints/${encodeURIComponent(e.uid)}/test-event`, { event_type: type }),
+              'Test event sent; it appears under Deliveries in a moment',
+            )
+          }
+        >
+          Send test event
+        </button>
+      </div>
+    </>
+  );
+}
+
+function EditEndpoint({ e }: { e: PortalEndpoint }) {
+  const { act } = usePortal();
+  const [fields, setFields] = useState({ name: e.name, url: e.url, description: e.description });
+  const input = (name: keyof typeof fields, label: string) => (
+    <label>
+      {label}
+      <input
+        name={name}
+        value={fields[name]}
+        onInput={(ev) => setFields({ ...fields, [name]: ev.currentTarget.value })}
+      />
+    </label>
+  );
+  return (
+    <>
+      <h3>Edit endpoint</h3>
+      <form
+        id="edit-endpoint"
+        class="filters"
+        aria-label="Edit endpoint"
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          void act(
+            () => portalApi('PUT', `/endpoints/${encodeURIComponent(e.uid)}`, fields),
+            'Endpoint saved',
+          );
+        }}
+      >
+        {input('name', 'Name')}
+        {input('url', 'URL')}
+        {input('description', 'Description')}
+        <button type="submit">Save endpoint</button>
+      </form>
+    </>
+  );
+}
+
+/** The selected endpoint: its state and why, its signing secrets; for managing links, its tools. */
+export function EndpointDetail({ e }: { e: PortalEndpoint }) {
+  const { link, notice, error } = usePortal();
+  const b = e.circuit_breaker;
+  const types = e.event_types.map((t) => (t === '*' ? 'all' : t));
+  return (
+    <section id="endpoint-detail" aria-labelledby="endpoint-detail-heading">
+      <h2 id="endpoint-detail-heading">Endpoint {e.name}</h2>
+      <p>
+        <StateBadges e={e} />
+        <span class="muted">
+          {' '}
+          {e.events} events · {e.failure_rate}% failures · {e.url}
+        </span>
+      </p>
+      {e.status_reason && (
+        <p class="reason">
+          Status: {e.status} ({e.status_reason})
+        </p>
+      )}
+      {b.state !== 'closed' && (
+        <p class="reason">
+          Circuit breaker {b.state.replace('_', '-')}
+          {b.since ? ` since ${when(b.since)}` : ''}
+          {b.reason ? `: ${b.reason}` : ''}
+        </p>
+      )}
+      <p class="reason">Event types: {types.length ? types.join(', ') : 'none (no subscription)'}</p>
+      <h3>Signing secrets</h3>
+      <p class="muted">
+        Verify each delivery signature with these. While a rolled secret has not expired, deliveries carry a
+        signature for each.
+      </p>
+      {e.secrets.length === 0 && <p class="muted">No signing secret.</p>}
+      {e.secrets
+        .slice()
+        .reverse()
+        .map((s) => (
+          <div class="secret" data-secret={s.uid} key={s.uid}>
+            <SecretValue
+              value={s.value}
+              onCopied={() => notice('Secret copied to the clipboard')}
+              onCopyFailed={error}
+            />
+            <span class="muted secret-expiry">
+              {s.expires_at ? `expires ${when(s.expires_at)}` : 'current'}
+            </span>
+          </div>
+        ))}
+      {link.can_manage_endpoint && (
+        <>
+          <RollSecret e={e} />
+          <SendTestEvent key={`t-${e.uid}`} e={e} />
+          <EditEndpoint key={`e-${e.uid}`} e={e} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { confirmAction } from '../shared/ConfirmDialog';
+import { DataTable } from '../shared/DataTable';
+import { portalApi, type PortalEndpoint } from './api';
+import { usePortal } from './context';
+import { StateBadges, StateReasons } from './EndpointState';
+
+/** Adds an endpoint owned by the link, subscribed to the typed event types (empty: all). */
+function CreateEndpointForm() {
+  const { act } = usePortal();
+  return (
+    <form
+      id="create-form"
+      class="filters"
+      aria-label="Add an endpoint"
+      onSubmit={async (ev) => {
+        ev.preventDefault();
+        const form = ev.currentTarget;
+        const field = (n: string) => (form.elements.namedItem(n) as HTMLInputElement).value;
+        const types = field('event_types')
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        const body = {
+          name: field('name'),
+          url: field('url'),
+          ...(types.length ? { event_types: types } : {}),
+        };
+        if (await act(() => portalApi('POST', '/endpoints', body), 'Endpoint added')) form.reset();
+      }}
+    >
+      <label>
+        Name
+        <input name="name" required />
+      </label>
+      <label>
+        URL
+        <input name="url" required type="url" placeholder="your HTTPS receiver" />
+      </label>
+      <label>
+        Event types
+        <input name="event_types" placeholder="comma-separated (empty: all)" />
+      </label>
+      <button class="primary" type="submit">
+        Add endpoint
+      </button>
+    </form>
+  );
+}
+
+/** The link's endpoints with their state; a managing link pauses, activates and deletes them. */
+export function EndpointsSection({
+  selected,
+  onSelect,
+}: {
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const { link, endpoints, act } = usePortal();
+  const manage = link.can_manage_endpoint;
+  const stop = (fn: () => unknown) => (ev: Event) => {
+    ev.stopPropagation(); // the row's click opens the endpoint
+    void fn();
+  };
+  return (
+    <section id="endpoints-section" aria-labelledby="endpoints-heading">
+      <h2 id="endpoints-heading">Endpoints</h2>
+      {manage && <CreateEndpointForm />}
+      <DataTable<PortalEndpoint>
+        id="endpoints"
+        rows={endpoints}
+        empty="No endpoints yet."
+        rowKey={(e) => e.uid}
+        rowProps={(e) => ({
+          'data-endpoint': e.uid,
+          class: `clickable${selected === e.uid ? ' selected' : ''}`,
+          onClick: () => onSelect(e.uid),
+        })}
+        columns={[
+          { label: 'Name', cell: (e) => e.name },
+          { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
+          {
+            label: 'Status',
+            cell: (e) => (
+              <>
+                <StateBadges e={e} />
+                <StateReasons e={e} />
+              </>
+            ),
+          },
+          { label: 'Events', cell: (e) => String(e.events) },
+          { label: 'Failure rate', cell: (e) => `${e.failure_rate}%` },
+          {
+            label: 'Actions',
+            hiddenLabel: true,
+            cell: (e) => {
+              const path = `/endpoints/${encodeURIComponent(e.uid)}`;
+              return (
+                <span class="row-actions">
+                  <button
+                    type="button"
+                    aria-label={`Secrets of ${e.name}`}
+                    onClick={stop(() => onSelect(e.uid))}
+                  >
+                    Secrets
+                  </button>
+                  {manage &&
+                    (e.status === 'active' ? (
+                      <button
+                        type="button"
+                        onClick={stop(() => act(() => portalApi('PUT', `${path}/pause`), 'Endpoint paused'))}
+                      >
+                        Pause
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        onClick={stop(() =>
+                          act(() => portalApi('PUT', `${path}/activate`), 'Endpoint activated'),
+                        )}
+                      >
+                        Activate
+                      </button>
+                    ))}
+                  {manage && (
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={stop(async () => {
+                        if (await confirmAction(`Delete endpoint ${e.name}?`, 'Delete'))
+                          await act(() => portalApi('DELETE', path), 'Endpoint deleted');
+                      })}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </span>
+              );
+            },
+          },
+        ]}
+      />
+    </section>
+  );
+}

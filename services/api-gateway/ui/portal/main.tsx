@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import '../shared/base.css';
+import './portal.css';
+import { App } from './App';
+
+render(<App />, document.getElementById('root')!);

@@ -1,0 +1,42 @@
+/** A refused API call: the envelope's message with its field errors, and the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Envelope {
+  message?: string;
+  data?: unknown;
+  errors?: { field?: string; message: string }[];
+}
+
+/** One JSON call to the gateway's own origin; answers the envelope's `data` or throws ApiError. */
+export async function requestJson<T>(
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(url, init);
+  const data = (await res.json().catch(() => ({ message: `HTTP ${res.status}` }))) as Envelope;
+  if (!res.ok) {
+    const detail = (data.errors ?? []).map((e) => (e.field ? `${e.field}: ` : '') + e.message).join('; ');
+    throw new ApiError((data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''), res.status);
+  }
+  return data.data as T;
+}
+
+/** The message of anything thrown, for a toast or an alert. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** A failure the page has already dealt with (the console's ended session): nothing more to show. */
+export class HandledError extends Error {}
