@@ -62,7 +62,15 @@ describe('console session (real gateway, real store)', () => {
     const wrong = await signIn('hr_admin.not-the-key');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
-    expect((await signIn('   ')).status).toBe(400);
+    const blank = await signIn('   ');
+    expect(blank.status).toBe(400);
+    expect(JSON.stringify(await blank.json())).toContain('key');
+    const notText = await fetch(url('/console/session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 42, extra: true }),
+    });
+    expect(notText.status).toBe(400);
     const form = await fetch(url('/console/session'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,9 +1,11 @@
 import { Router, type Express, type Request, type Response } from 'express';
-import { DomainError, ValidationError, fail, ok } from '@hookrail/domain';
+import { DomainError, fail, ok } from '@hookrail/domain';
 import { authenticate, type Principal } from '../auth/principal';
 import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
+import { validate } from '../http/validator';
+import { consoleSignInBody } from '../schemas/console.schema';
 import { consoleClaims, consoleSessionAuth, refuseCrossSite, type ConsoleAuthDeps } from './console-auth';
 import {
   CSRF_HEADER,
@@ -65,11 +67,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
     if (!req.is('application/json'))
       throw new DomainError('unsupported_media_type', 'sign-in needs a JSON body: {"key": "<API key>"}');
-    const key = (req.body as { key?: unknown }).key;
-    if (typeof key !== 'string' || key.trim() === '')
-      throw new ValidationError('invalid sign-in', [
-        { field: 'key', message: 'the admin key or a project API key' },
-      ]);
+    const { key } = validate(consoleSignInBody, req.body, 'invalid sign-in');
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const now = deps.now().getTime();
     try {

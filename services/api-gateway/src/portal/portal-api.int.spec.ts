@@ -144,6 +144,14 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     const bad = await portal('POST', `/endpoints/${mine._id}/test-event`, managing.token, { event_type: '' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('event_type');
+    for (const body of [
+      { data: [1, 2] },
+      { event_type: 'a.b', data: 'text' },
+      { event_type: 'a', extra: 1 },
+    ]) {
+      const refused = await portal('POST', `/endpoints/${mine._id}/test-event`, managing.token, body);
+      expect(refused.status).toBe(400);
+    }
   });
 
   it('answers 403 to every management call on a link without can_manage_endpoint', async () => {

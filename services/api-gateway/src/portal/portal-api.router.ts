@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { ConflictError, NotFoundError, ValidationError, ok } from '@hookrail/domain';
+import { ConflictError, NotFoundError, ok } from '@hookrail/domain';
 import { replayEvent } from '@hookrail/operations';
 import {
   parsePageQuery,
@@ -9,6 +9,8 @@ import {
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
+import { validate } from '../http/validator';
+import { portalTestEventBody } from '../schemas/portal-link.schema';
 import { publishEvent } from '../usecases/publish-event.usecase';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';
@@ -119,15 +121,9 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       '/endpoints/:endpointID/test-event',
       handle(async (s, req) => {
         const endpoint = await linkEndpoint(store, s, param(req, 'endpointID'));
-        const body = (req.body ?? {}) as { event_type?: unknown; data?: unknown };
+        const body = validate(portalTestEventBody, req.body ?? {}, 'invalid test event');
         const eventType = body.event_type ?? 'hookrail.test';
-        if (typeof eventType !== 'string' || eventType.trim() === '' || eventType.length > 200)
-          throw new ValidationError('invalid test event', [
-            { field: 'event_type', message: 'a non-empty string of at most 200 characters' },
-          ]);
         const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
-        if (typeof data !== 'object' || data === null || Array.isArray(data))
-          throw new ValidationError('invalid test event', [{ field: 'data', message: 'a JSON object' }]);
         const event = await publishEvent(deps, s.project, {
           mode: 'single',
           body: { endpoint_id: endpoint._id, event_type: eventType.trim(), data },

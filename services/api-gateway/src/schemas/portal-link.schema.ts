@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  anyObject,
   bool,
   enumOf,
   int,
@@ -56,3 +57,10 @@ export const portalLinkResponse = resource({
   endpoint_count: int(),
   endpoints_metadata: Type.Array(endpointResponse),
 });
+
+/** The portal's "send a test event": both fields optional (a default type and payload are sent). */
+export const portalTestEventBody = object({
+  event_type: str({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  data: anyObject,
+});
+export type PortalTestEventBody = Static<typeof portalTestEventBody>;
