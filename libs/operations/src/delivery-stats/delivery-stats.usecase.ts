@@ -3,7 +3,7 @@ import { ALL_ENDPOINTS, type Store } from '@hookrail/store';
 import { buildSeries, windowRange, type StatsSeries, type StatsWindow } from './stats-series';
 
 /** The retry backlog is counted up to this many (an index-bounded count, cheap at any size). */
-export const BACKLOG_CAP = 10_000;
+export const BACKLOG_CAP = 1_000;
 
 export interface DeliveryStats extends StatsSeries {
   /** Deliveries waiting for a retry now, at most BACKLOG_CAP (`capped`: there are at least that many). */

@@ -68,3 +68,21 @@ function mergeById<T extends { _id: string }>(parts: T[][], desc: boolean, limit
   if (desc) ids.reverse();
   return ids.slice(0, limit).map((id) => byId.get(id)!);
 }
+
+/**
+ * How many documents match `query`, counting at most `cap`: counted window by window from the
+ * newest (time-windows.ts), so the cost follows the cap, not the number of matches.
+ */
+export async function countCapped<T>(model: Model<T>, query: QueryFilter<T>, cap: number): Promise<number> {
+  const { _id: idCond, ...rest } = query as Record<string, unknown>;
+  const bounds = idBoundsOf(idCond);
+  if (!bounds) return model.countDocuments(query, { limit: cap }).exec();
+  let counted = 0;
+  for (const window of timeWindows(bounds, true, Date.now())) {
+    const condition = idCondition(window);
+    const q = { ...rest, ...(condition && { _id: condition }) } as QueryFilter<T>;
+    counted += await model.countDocuments(q, { limit: cap - counted }).exec();
+    if (counted >= cap) break;
+  }
+  return counted;
+}

@@ -270,6 +270,17 @@ describe('store contract: list queries (sort, limit, range, cursor)', () => {
     expect((await db.store.deliveries.listHeld(P, E[1], 1000)).map((d) => d._id)).toEqual(want);
   });
 
+  it('deliveries.countWithStatus counts up to its cap, per project or endpoint', async () => {
+    const retrying = deliveries.filter((d) => d.status === 'Retry');
+    const endpoint = retrying[0].endpoint_id;
+    const ofEndpoint = retrying.filter((d) => d.endpoint_id === endpoint).length;
+    expect(ofEndpoint).toBeGreaterThan(3);
+    expect(await db.store.deliveries.countWithStatus(P, 'Retry', null, 100_000)).toBe(retrying.length);
+    expect(await db.store.deliveries.countWithStatus(P, 'Retry', endpoint, 100_000)).toBe(ofEndpoint);
+    expect(await db.store.deliveries.countWithStatus(P, 'Retry', endpoint, 3)).toBe(3);
+    expect(await db.store.deliveries.countWithStatus(newProjectId(), 'Retry', endpoint, 100_000)).toBe(0);
+  });
+
   it('deliveries.findToEndpoints finds a delivery only through its endpoint', async () => {
     const d = deliveries[0];
     expect((await db.store.deliveries.findToEndpoints(P, d._id, [d.endpoint_id]))?._id).toBe(d._id);

@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../base/pagination';
 import { LIST_LIMIT, ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
 import { rawCollection } from '../base/raw-collection';
 import { failedIndexes, isDuplicateKey } from '../errors';
+import { countCapped } from '../base/sorted-find';
 import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } from './delivery-outcome';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
 import type { ProjectId } from '@hookrail/domain';
@@ -49,7 +50,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
 
   /**
    * How many of the project's (or one endpoint's) deliveries have this status, counting at most
-   * `cap`: the console's retry backlog, bounded by the project/endpoint + status indexes.
+   * `cap` (newest first, in time windows): the console's retry backlog.
    */
   async countWithStatus(
     projectId: ProjectId,
@@ -58,7 +59,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     cap: number,
   ): Promise<number> {
     const filter = { status, ...(endpointId ? { endpoint_id: endpointId } : {}) };
-    return this.model.countDocuments(this.scope(projectId, filter), { limit: cap }).exec();
+    return countCapped(this.model, this.scope(projectId, filter), cap);
   }
 
   /**
