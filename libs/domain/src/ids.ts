@@ -1,5 +1,5 @@
 import { createHash, randomFillSync } from 'node:crypto';
-import { encodeTime, monotonicFactory } from 'ulid';
+import { decodeTime, encodeTime, monotonicFactory } from 'ulid';
 
 /**
  * ulid asks its random source once per character; a crypto call per character was a visible share
@@ -45,6 +45,26 @@ export function idFrom(seed: string, time: Date | number): string {
     suffix += CROCKFORD[(word >> (11 - (bit & 7))) & 31];
   }
   return encodeTime(typeof time === 'number' ? time : time.getTime(), 10) + suffix;
+}
+
+/** ULID time is 48 bits of milliseconds since the epoch. */
+export const MAX_ID_TIME = 2 ** 48 - 1;
+
+/**
+ * The first (or last) id any resource made at `time` can have: ids sort by time, so a time range
+ * is an id range.
+ */
+export function idBoundAt(time: number, end: 'first' | 'last'): string {
+  return encodeTime(time, 10) + (end === 'first' ? '0' : 'Z').repeat(16);
+}
+
+/** When an id was made (its first 10 characters), or null if it is not an id. */
+export function timeOfId(id: string): number | null {
+  try {
+    return decodeTime(id.slice(0, 10).padEnd(26, '0'));
+  } catch {
+    return null;
+  }
 }
 
 /**

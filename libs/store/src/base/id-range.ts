@@ -1,5 +1,4 @@
-import { ValidationError } from '@hookrail/domain';
-import { encodeTime } from 'ulid';
+import { idBoundAt, MAX_ID_TIME, ValidationError } from '@hookrail/domain';
 
 /** A creation-time window, both ends inclusive; either may be open. */
 export interface CreatedRange {
@@ -13,9 +12,6 @@ export function createdRangeOf(start?: string, end?: string): CreatedRange | und
   return { from: start ? new Date(start) : undefined, to: end ? new Date(end) : undefined };
 }
 
-const MIN_RANDOM = '0'.repeat(16);
-const MAX_RANDOM = 'Z'.repeat(16);
-
 /**
  * The `_id` bounds of a time window. Ids are ULIDs whose first 10 characters encode their time
  * and sort as strings, so a time range is an `_id` range: every list index ends in `_id`, and the
@@ -26,14 +22,13 @@ const MAX_RANDOM = 'Z'.repeat(16);
 export function idRange(range: CreatedRange | undefined): { $gte?: string; $lte?: string } | undefined {
   if (!range || (!range.from && !range.to)) return undefined;
   const out: { $gte?: string; $lte?: string } = {};
-  if (range.from) out.$gte = encodeTime(clampTime(range.from), 10) + MIN_RANDOM;
-  if (range.to) out.$lte = encodeTime(clampTime(range.to), 10) + MAX_RANDOM;
+  if (range.from) out.$gte = idBoundAt(clampTime(range.from), 'first');
+  if (range.to) out.$lte = idBoundAt(clampTime(range.to), 'last');
   return out;
 }
 
-/** ULID time is 48 bits of milliseconds since the epoch. */
 function clampTime(d: Date): number {
   const t = d.getTime();
   if (Number.isNaN(t)) throw new ValidationError('invalid date', [{ field: 'date', message: 'not a date' }]);
-  return Math.min(Math.max(t, 0), 2 ** 48 - 1);
+  return Math.min(Math.max(t, 0), MAX_ID_TIME);
 }

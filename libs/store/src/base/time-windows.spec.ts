@@ -1,9 +1,9 @@
-import { encodeTime } from 'ulid';
+import { idBoundAt } from '@hookrail/domain';
 import { idBoundsOf, idCondition, timeWindows, type IdBounds } from './time-windows';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 const DAY = 86_400_000;
-const idAt = (time: number, n = 0) => encodeTime(time, 10) + String(n).padStart(16, '0');
+const idAt = (time: number, n = 0) => idBoundAt(time, 'first').slice(0, 10) + String(n).padStart(16, '0');
 
 /** What an `_id` condition matches, as the server would. */
 function matches(id: string, c: Record<string, string> | undefined): boolean {

@@ -1,4 +1,4 @@
-import { decodeTime, encodeTime } from 'ulid';
+import { idBoundAt, MAX_ID_TIME, timeOfId } from '@hookrail/domain';
 
 /** One end of an `_id` range. */
 export interface IdBound {
@@ -15,8 +15,6 @@ export interface IdBounds {
 /** The first window reaches this far from where the scan starts; each next one is GROWTH times wider. */
 export const FIRST_WINDOW_MS = 1_000;
 export const GROWTH = 4;
-/** Ids ahead of the clock (another replica's clock) are still found: the newest window is open above. */
-const ULID_MAX_TIME = 2 ** 48 - 1;
 
 const RANGE_OPERATORS: Record<string, (b: IdBounds, id: string) => IdBounds> = {
   $gte: (b, id) => ({ ...b, lower: tighter(b.lower, { id, inclusive: true }, 'lower') }),
@@ -35,7 +33,7 @@ export function idBoundsOf(condition: unknown): IdBounds | null {
   let bounds: IdBounds = {};
   for (const [op, value] of Object.entries(condition as Record<string, unknown>)) {
     const apply = RANGE_OPERATORS[op];
-    if (!apply || typeof value !== 'string' || timeOf(value) === null) return null;
+    if (!apply || typeof value !== 'string' || timeOfId(value) === null) return null;
     bounds = apply(bounds, value);
   }
   return bounds;
@@ -63,14 +61,14 @@ export function* timeWindows(bounds: IdBounds, desc: boolean, now: number): Gene
     yield bounds;
     return;
   }
-  let edge = start ? timeOf(start.id)! : now;
+  let edge = start ? timeOfId(start.id)! : now;
   let width = FIRST_WINDOW_MS;
   let near: IdBound | undefined = start;
   for (;;) {
     const next = desc ? edge - width : edge + width;
     const far = desc ? bounds.lower : bounds.upper;
-    const cut: IdBound | null = (desc ? next > 0 : next < ULID_MAX_TIME)
-      ? { id: boundaryId(next), inclusive: desc }
+    const cut: IdBound | null = (desc ? next > 0 : next < MAX_ID_TIME)
+      ? { id: idBoundAt(next, 'first'), inclusive: desc }
       : null;
     if (!cut || (far !== undefined && !isInside(far, cut, desc))) {
       yield desc ? { lower: far, upper: near } : { lower: near, upper: far };
@@ -83,11 +81,6 @@ export function* timeWindows(bounds: IdBounds, desc: boolean, now: number): Gene
   }
 }
 
-/** The first id of a millisecond: every id of that millisecond sorts at or after it. */
-function boundaryId(time: number): string {
-  return encodeTime(time, 10) + '0'.repeat(16);
-}
-
 /** Whether the window cut lies strictly inside the range's far end (so more windows follow). */
 function isInside(far: IdBound, cut: IdBound, desc: boolean): boolean {
   return desc ? cut.id > far.id : cut.id < far.id;
@@ -98,12 +91,4 @@ function tighter(current: IdBound | undefined, candidate: IdBound, end: 'lower' 
     return current && !candidate.inclusive ? candidate : (current ?? candidate);
   const candidateWins = end === 'lower' ? candidate.id > current.id : candidate.id < current.id;
   return candidateWins ? candidate : current;
-}
-
-function timeOf(id: string): number | null {
-  try {
-    return decodeTime(id.slice(0, 10).padEnd(26, '0'));
-  } catch {
-    return null;
-  }
 }
