@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ConfirmDialog } from '../shared/ConfirmDialog';
-import { messageOf } from '../shared/http';
-import { Toast } from '../shared/Toast';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { messageOf } from '../components/http';
+import { Toast } from '../components/Toast';
 import { Console, type ConsoleContext } from './context';
 import { Link } from './Link';
 import { navigate, useWhere } from './location';

@@ -1,4 +1,4 @@
-import { copyText } from '../shared/clipboard';
+import { copyText } from '../components/clipboard';
 import { useConsole } from './context';
 
 /** Copies a value and says so in the toast. */

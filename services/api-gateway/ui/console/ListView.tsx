@@ -1,14 +1,14 @@
 import type { ComponentChildren } from 'preact';
-import { DataTable, type Column } from '../shared/DataTable';
-import { FiltersBar, type Filter } from '../shared/FiltersBar';
-import { withQuery } from '../shared/format';
-import { Pager } from '../shared/Pager';
-import type { Page } from '../shared/types';
-import { useLoad } from '../shared/useLoad';
+import { DataTable, type Column } from '../components/DataTable';
+import { FiltersBar, type Filter } from '../components/FiltersBar';
+import { withQuery } from '../components/format';
+import { Pager } from '../components/Pager';
+import type { Page } from '../components/types';
+import { useLoad } from '../components/useLoad';
 import { useConsole } from './context';
 import { Link } from './Link';
 import { navigate } from './location';
-import { Loaded } from '../shared/Loaded';
+import { Loaded } from '../components/Loaded';
 
 const PER_PAGE = 20;
 const CURSOR_KEYS = ['next_page_cursor', 'prev_page_cursor', 'direction'];

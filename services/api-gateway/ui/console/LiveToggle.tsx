@@ -1,4 +1,4 @@
-import { withQuery } from '../shared/format';
+import { withQuery } from '../components/format';
 import { useConsole } from './context';
 import { navigate } from './location';
 

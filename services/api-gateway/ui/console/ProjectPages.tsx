@@ -1,9 +1,9 @@
 import type { RefObject } from 'preact';
 import { useConsole, apiProject, pageProject } from './context';
 import { Link } from './Link';
-import { Loaded } from '../shared/Loaded';
+import { Loaded } from '../components/Loaded';
 import { Screen } from './Screen';
-import { useLoad } from '../shared/useLoad';
+import { useLoad } from '../components/useLoad';
 import { OverviewView } from './views/OverviewView';
 import { EndpointsView, EndpointView } from './views/EndpointViews';
 import { EventsView, EventView } from './views/EventViews';

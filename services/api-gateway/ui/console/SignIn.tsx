@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf } from '../shared/http';
+import { messageOf } from '../components/http';
 import { signIn, type Session } from './session';
 
 interface Props {

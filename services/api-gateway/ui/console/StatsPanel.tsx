@@ -1,5 +1,5 @@
-import { Chart } from '../shared/Chart';
-import { withQuery } from '../shared/format';
+import { Chart } from '../components/Chart';
+import { withQuery } from '../components/format';
 import { pageProject, useConsole } from './context';
 import { Link } from './Link';
 

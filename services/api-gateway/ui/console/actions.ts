@@ -1,4 +1,4 @@
-import { messageOf } from '../shared/http';
+import { messageOf } from '../components/http';
 import type { ConsoleContext } from './context';
 import { SessionEnded } from './session';
 

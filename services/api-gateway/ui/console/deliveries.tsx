@@ -1,8 +1,8 @@
-import { Badge } from '../shared/Badge';
-import { confirmAction } from '../shared/ConfirmDialog';
-import { DataTable, type Column } from '../shared/DataTable';
-import { when } from '../shared/format';
-import type { Delivery } from '../shared/types';
+import { Badge } from '../components/Badge';
+import { confirmAction } from '../components/ConfirmDialog';
+import { DataTable, type Column } from '../components/DataTable';
+import { when } from '../components/format';
+import type { Delivery } from '../components/types';
 import { act } from './actions';
 import { apiProject, pageProject, useConsole } from './context';
 import { Link } from './Link';

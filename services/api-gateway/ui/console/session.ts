@@ -1,4 +1,4 @@
-import { ApiError, HandledError, requestJson } from '../shared/http';
+import { ApiError, HandledError, requestJson } from '../components/http';
 
 /** The console session as GET/POST /console/session describe it. */
 export interface Session {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { ConfirmDialog } from '../shared/ConfirmDialog';
-import { messageOf } from '../shared/http';
-import { Banner } from '../shared/Banner';
-import type { Delivery, Page } from '../shared/types';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { messageOf } from '../components/http';
+import { Banner } from '../components/Banner';
+import type { Delivery, Page } from '../components/types';
 import { portalApi, token, type EventTypeSeen, type PortalEndpoint, type PortalLink } from './api';
 import { Portal, type PortalContext } from './context';
 import { DeliveriesSection, type Cursor } from './DeliveriesSection';

@@ -1,10 +1,10 @@
-import { Badge } from '../shared/Badge';
-import { confirmAction } from '../shared/ConfirmDialog';
-import { DataTable } from '../shared/DataTable';
-import { FiltersBar } from '../shared/FiltersBar';
-import { when } from '../shared/format';
-import { Pager } from '../shared/Pager';
-import type { Delivery, Page } from '../shared/types';
+import { Badge } from '../components/Badge';
+import { confirmAction } from '../components/ConfirmDialog';
+import { DataTable } from '../components/DataTable';
+import { FiltersBar } from '../components/FiltersBar';
+import { when } from '../components/format';
+import { Pager } from '../components/Pager';
+import type { Delivery, Page } from '../components/types';
 import { portalApi } from './api';
 import { usePortal } from './context';
 

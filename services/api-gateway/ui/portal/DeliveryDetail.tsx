@@ -1,12 +1,12 @@
-import { AttemptList } from '../shared/AttemptDetail';
-import { confirmAction } from '../shared/ConfirmDialog';
-import { messageOf } from '../shared/http';
-import { JsonView } from '../shared/JsonView';
-import type { Delivery } from '../shared/types';
-import { useLoad } from '../shared/useLoad';
+import { AttemptList } from '../components/AttemptDetail';
+import { confirmAction } from '../components/ConfirmDialog';
+import { messageOf } from '../components/http';
+import { JsonView } from '../components/JsonView';
+import type { Delivery } from '../components/types';
+import { useLoad } from '../components/useLoad';
 import { portalApi } from './api';
 import { usePortal } from './context';
-import { Loaded } from '../shared/Loaded';
+import { Loaded } from '../components/Loaded';
 
 /** The selected delivery: the payload sent, every attempt; a managing link replays its event. */
 export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {

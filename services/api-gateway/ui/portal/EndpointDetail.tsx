@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { when } from '../shared/format';
-import { SecretValue } from '../shared/SecretValue';
+import { when } from '../components/format';
+import { SecretValue } from '../components/SecretValue';
 import { portalApi, type PortalEndpoint } from './api';
 import { usePortal } from './context';
 import { StateBadges } from './EndpointState';

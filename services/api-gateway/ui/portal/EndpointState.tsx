@@ -1,4 +1,4 @@
-import { Badge } from '../shared/Badge';
+import { Badge } from '../components/Badge';
 import type { PortalEndpoint } from './api';
 
 const BREAKER: Record<string, string> = { open: 'circuit open', half_open: 'circuit half-open' };

@@ -1,5 +1,5 @@
-import { confirmAction } from '../shared/ConfirmDialog';
-import { DataTable } from '../shared/DataTable';
+import { confirmAction } from '../components/ConfirmDialog';
+import { DataTable } from '../components/DataTable';
 import { portalApi, type PortalEndpoint } from './api';
 import { usePortal } from './context';
 import { StateBadges, StateReasons } from './EndpointState';

@@ -1,4 +1,4 @@
-import { when } from '../shared/format';
+import { when } from '../components/format';
 import type { EventTypeSeen } from './api';
 
 /** The event types the link's endpoints have been sent, each with when it was last. */

@@ -1,5 +1,5 @@
-import { requestJson } from '../shared/http';
-import type { CircuitBreaker, Secret } from '../shared/types';
+import { requestJson } from '../components/http';
+import type { CircuitBreaker, Secret } from '../components/types';
 
 /** The link's credential: the page is opened as `/portal?token=...`. */
 export const token = new URLSearchParams(location.search).get('token') ?? '';

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import '../shared/base.css';
+import '../components/base.css';
 import './portal.css';
 import { App } from './App';
 

@@ -26,7 +26,7 @@ export function screenshot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-/** Answers the page's confirmation dialog (shared/ConfirmDialog) with its confirm button; returns its question. */
+/** Answers the page's confirmation dialog (components/ConfirmDialog) with its confirm button; returns its question. */
 export async function confirmDialog(page: Page): Promise<string> {
   const dialog = page.locator('dialog#confirm[open]');
   const question = await dialog.locator('#confirm-message').innerText();

@@ -1,17 +1,17 @@
 import { useRef } from 'preact/hooks';
-import { AttemptList } from '../../shared/AttemptDetail';
-import { Badge } from '../../shared/Badge';
-import { confirmAction } from '../../shared/ConfirmDialog';
-import { when, withQuery } from '../../shared/format';
-import { messageOf } from '../../shared/http';
-import type { Attempt, Delivery, Page } from '../../shared/types';
-import { useLoad } from '../../shared/useLoad';
+import { AttemptList } from '../../components/AttemptDetail';
+import { Badge } from '../../components/Badge';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { when, withQuery } from '../../components/format';
+import { messageOf } from '../../components/http';
+import type { Attempt, Delivery, Page } from '../../components/types';
+import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { apiProject, pageProject, useConsole, type ConsoleContext } from '../context';
 import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import { Loaded } from '../../shared/Loaded';
+import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
 

@@ -1,17 +1,17 @@
 import { useState } from 'preact/hooks';
-import { Badge } from '../../shared/Badge';
-import { confirmAction } from '../../shared/ConfirmDialog';
-import { DataTable } from '../../shared/DataTable';
-import { when, withQuery } from '../../shared/format';
-import { SecretValue } from '../../shared/SecretValue';
-import type { CircuitBreaker, Secret } from '../../shared/types';
-import { useLoad } from '../../shared/useLoad';
+import { Badge } from '../../components/Badge';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { DataTable } from '../../components/DataTable';
+import { when, withQuery } from '../../components/format';
+import { SecretValue } from '../../components/SecretValue';
+import type { CircuitBreaker, Secret } from '../../components/types';
+import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { apiProject, pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { LiveToggle } from '../LiveToggle';
-import { Loaded } from '../../shared/Loaded';
+import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';
 

@@ -1,16 +1,16 @@
-import { Badge } from '../../shared/Badge';
-import { confirmAction } from '../../shared/ConfirmDialog';
-import { copyText } from '../../shared/clipboard';
-import { prettyJson, when } from '../../shared/format';
-import { JsonView } from '../../shared/JsonView';
-import type { Delivery, Page } from '../../shared/types';
-import { useLoad } from '../../shared/useLoad';
+import { Badge } from '../../components/Badge';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { copyText } from '../../components/clipboard';
+import { prettyJson, when } from '../../components/format';
+import { JsonView } from '../../components/JsonView';
+import type { Delivery, Page } from '../../components/types';
+import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { apiProject, pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import { Loaded } from '../../shared/Loaded';
+import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 
 interface Event {

@@ -1,6 +1,6 @@
-import { Badge } from '../../shared/Badge';
-import { when } from '../../shared/format';
-import { JsonView } from '../../shared/JsonView';
+import { Badge } from '../../components/Badge';
+import { when } from '../../components/format';
+import { JsonView } from '../../components/JsonView';
 import { act } from '../actions';
 import { apiProject, useConsole } from '../context';
 import { ListView } from '../ListView';

@@ -1,11 +1,11 @@
-import { when, withQuery } from '../../shared/format';
-import type { Delivery, Page } from '../../shared/types';
-import { useLoad } from '../../shared/useLoad';
+import { when, withQuery } from '../../components/format';
+import type { Delivery, Page } from '../../components/types';
+import { useLoad } from '../../components/useLoad';
 import { apiProject, pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import type { Project } from '../ProjectPages';
-import { Loaded } from '../../shared/Loaded';
+import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { LiveToggle } from '../LiveToggle';
 import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';

@@ -1,4 +1,4 @@
-import { when } from '../../shared/format';
+import { when } from '../../components/format';
 import { pageProject } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';

@@ -1,4 +1,4 @@
-import { Badge } from '../../shared/Badge';
+import { Badge } from '../../components/Badge';
 import { CopyButton } from '../CopyButton';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { confirmAction } from '../../shared/ConfirmDialog';
-import { prettyJson } from '../../shared/format';
-import { messageOf } from '../../shared/http';
-import { JsonView } from '../../shared/JsonView';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { prettyJson } from '../../components/format';
+import { messageOf } from '../../components/http';
+import { JsonView } from '../../components/JsonView';
 import { Link } from '../Link';
 import { apiProject, pageProject, useConsole } from '../context';
 import { ListView } from '../ListView';
