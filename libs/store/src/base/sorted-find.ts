@@ -1,8 +1,8 @@
 import type { Model, QueryFilter } from 'mongoose';
 import { idBoundsOf, idCondition, timeWindows } from './time-windows';
 
-/** A `$in` with more values than this is queried as it is rather than value by value. */
-const MAX_SPLIT_VALUES = 100;
+/** A `$in` with more values than this is one query (no windows) rather than one per value. */
+export const MAX_SPLIT_VALUES = 10;
 
 /**
  * Up to `limit` documents of `query` in `_id` order, reading about as many documents as the page
@@ -20,13 +20,6 @@ export async function findSorted<T extends { _id: string }>(
   limit: number,
   opts: { windows?: boolean } = {},
 ): Promise<T[]> {
-  const split = splitIn(query as Record<string, unknown>);
-  if (split) {
-    const parts = await Promise.all(
-      split.map((q) => findSorted(model, q as QueryFilter<T>, desc, limit, opts)),
-    );
-    return mergeById(parts, desc, limit);
-  }
   const read = (q: Record<string, unknown>, n: number) =>
     model
       .find(q as QueryFilter<T>)
@@ -34,6 +27,14 @@ export async function findSorted<T extends { _id: string }>(
       .limit(n)
       .lean<T[]>()
       .exec();
+  const split = splitIn(query as Record<string, unknown>);
+  if (split === 'whole') return read(query as Record<string, unknown>, limit);
+  if (split) {
+    const parts = await Promise.all(
+      split.map((q) => findSorted(model, q as QueryFilter<T>, desc, limit, opts)),
+    );
+    return mergeById(parts, desc, limit);
+  }
   const { _id: idCond, ...rest } = query as Record<string, unknown>;
   const bounds = opts.windows === false ? null : idBoundsOf(idCond);
   if (!bounds) return read(query as Record<string, unknown>, limit);
@@ -46,13 +47,19 @@ export async function findSorted<T extends { _id: string }>(
   return rows;
 }
 
-/** The query once per value of its first `$in` (on a field other than `_id`), or null. */
-function splitIn(query: Record<string, unknown>): Record<string, unknown>[] | null {
+/**
+ * A query with a `$in` on a field other than `_id`: once per value (at most MAX_SPLIT_VALUES), or
+ * `whole` when it has more values or other conditions beside the `$in` (read as one query, as the
+ * server plans it); null without a `$in`.
+ */
+export function splitIn(query: Record<string, unknown>): Record<string, unknown>[] | 'whole' | null {
   for (const [field, condition] of Object.entries(query)) {
     if (field === '_id' || field.startsWith('$') || !condition || typeof condition !== 'object') continue;
     const { $in: values, ...others } = condition as Record<string, unknown>;
-    if (!Array.isArray(values) || values.length > MAX_SPLIT_VALUES || Object.keys(others).length) continue;
-    return [...new Set(values)].map((value) => ({ ...query, [field]: value }));
+    if (!Array.isArray(values)) continue;
+    const distinct = [...new Set(values)];
+    if (distinct.length > MAX_SPLIT_VALUES || Object.keys(others).length) return 'whole';
+    return distinct.map((value) => ({ ...query, [field]: value }));
   }
   return null;
 }
