@@ -3,8 +3,18 @@ import { Kafka, logLevel, Partitioners, type Consumer, type KafkaConfig, type Pr
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
-import type { DeadLetterMessage } from './messages';
-import { DEAD_LETTERS, deadLetterTopicName, TOPIC_KEYS, topicName, type TopicKey } from './topics';
+import { randomUUID } from 'node:crypto';
+import type { ProjectId } from '@hookrail/domain';
+import type { ConfigBarrier, DeadLetterMessage } from './messages';
+import {
+  BARRIER_TOPICS,
+  CONFIG_BARRIER_HEADER,
+  DEAD_LETTERS,
+  deadLetterTopicName,
+  TOPIC_KEYS,
+  topicName,
+  type TopicKey,
+} from './topics';
 
 export interface BusOptions {
   brokers: string[];
@@ -36,6 +46,8 @@ export function kafkaSecurity(
 
 /** Large enough for a payload at the highest project limit plus its headers. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** How long a topic's partition count is trusted (partitions added later get barriers after it). */
+const PARTITION_COUNT_TTL_MS = 60_000;
 
 /**
  * The only code that knows kafkajs. Services get a publisher, a way to consume a topic from the
@@ -48,6 +60,7 @@ export class Bus {
   private connecting?: Promise<Publisher>;
   private cluster?: Promise<string>;
   private readonly consumers: { consumer: Consumer; running: RunningConsumer }[] = [];
+  private readonly partitionCounts = new Map<string, { count: Promise<number>; at: number }>();
 
   constructor(
     readonly options: BusOptions,
@@ -151,6 +164,53 @@ export class Bus {
     await this.deps.recordDeadLetter?.(letter);
   }
 
+  /**
+   * Announces that a project's configuration changed: a configuration barrier with a fresh token
+   * on every partition of the topics whose consumers cache configuration (BARRIER_TOPICS).
+   * Resolves once Kafka acknowledged all of them, so every message published after it is
+   * consumed after a barrier (docs/decisions.md, "Configuration changes").
+   */
+  async announceConfigChange(projectId: ProjectId): Promise<ConfigBarrier> {
+    const barrier: ConfigBarrier = { project_id: projectId, token: randomUUID() };
+    const producer = await this.connectProducer();
+    const value = JSON.stringify(barrier);
+    const topicMessages = await Promise.all(
+      BARRIER_TOPICS.map(async (key) => {
+        const topic = this.topic(key);
+        const count = await this.partitionCount(topic);
+        return {
+          topic,
+          messages: Array.from({ length: count }, (_, partition) => ({
+            partition,
+            key: projectId,
+            value,
+            headers: { [CONFIG_BARRIER_HEADER]: '1' },
+          })),
+        };
+      }),
+    );
+    await producer.sendBatch({ acks: -1, topicMessages });
+    return barrier;
+  }
+
+  private partitionCount(topic: string): Promise<number> {
+    const known = this.partitionCounts.get(topic);
+    if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
+    const count = (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      try {
+        const meta = await admin.fetchTopicMetadata({ topics: [topic] });
+        return meta.topics[0].partitions.length;
+      } finally {
+        await admin.disconnect();
+      }
+    })();
+    this.partitionCounts.set(topic, { count, at: Date.now() });
+    count.catch(() => this.partitionCounts.delete(topic));
+    return count;
+  }
+
   /** Re-drive: publishes a dead letter's original key, value and headers to its original topic. */
   async republish(letter: Pick<DeadLetterMessage, 'topic' | 'key' | 'value' | 'headers'>): Promise<void> {
     const producer = await this.connectProducer();
@@ -216,7 +276,9 @@ export class Bus {
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       maxBytes: MAX_MESSAGE_BYTES * 2,
       maxBytesPerPartition: MAX_MESSAGE_BYTES,
-      maxWaitTimeInMs: 100,
+      // How long the broker holds a fetch that finds nothing: a message that arrives meanwhile is
+      // answered at once, so this costs no latency, only idle polls (Kafka's CPU at low rates).
+      maxWaitTimeInMs: 500,
       retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
     });
     await consumer.connect();

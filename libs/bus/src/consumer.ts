@@ -3,10 +3,10 @@ import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
 import { errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
 import { backoffMs } from '@hookrail/retry';
-import { decodeMessage, PoisonMessageError } from './codec';
+import { decodeBarrier, decodeMessage, PoisonMessageError } from './codec';
 import { OffsetTracker } from './offset-tracker';
-import type { DeadLetterMessage } from './messages';
-import type { MessageOf, TopicKey } from './topics';
+import type { ConfigBarrier, DeadLetterMessage } from './messages';
+import { CONFIG_BARRIER_HEADER, type MessageOf, type TopicKey } from './topics';
 
 /** The ids a message carries, as span attributes: a trace can be found by any of them. */
 const TRACED_IDS = ['project_id', 'event_id', 'delivery_id', 'endpoint_id', 'source_id'] as const;
@@ -40,6 +40,12 @@ export interface ConsumeOptions<K extends TopicKey> {
   concurrency?: number;
   /** Attempts for a message whose failure is retriable, before it is dead-lettered (default 8). */
   maxAttempts?: number;
+  /**
+   * Told of each configuration barrier on the topic (Bus.announceConfigChange), synchronously and
+   * in partition order: before any later message of its partition is handled. Without it,
+   * barriers are passed over.
+   */
+  onBarrier?: (barrier: ConfigBarrier) => void;
 }
 
 /** Where a message goes when its consumer gives up on it; resolves once it is stored durably. */
@@ -238,6 +244,20 @@ export async function consume<K extends TopicKey>(
     }
   };
 
+  /** A barrier is applied at once, so every later message of its partition starts after it. */
+  const applyBarrier = async (m: KafkaMessage): Promise<void> => {
+    try {
+      opts.onBarrier?.(decodeBarrier(opts.topic, m.value));
+      handled.inc({ topic: opts.topic, outcome: 'barrier' });
+    } catch (err) {
+      handled.inc({ topic: opts.topic, outcome: 'skipped' });
+      deps.logger.error(
+        { err, topic: opts.topicName, offset: m.offset },
+        `skipping a configuration barrier: ${errorMessage(err)}`,
+      );
+    }
+  };
+
   const start = (m: KafkaMessage, partition: number): void => {
     const gen = generation;
     let tracker = trackers.get(partition);
@@ -245,7 +265,7 @@ export async function consume<K extends TopicKey>(
     const t = tracker;
     t.start(m.offset);
     inFlight++;
-    run(m, partition, gen)
+    (m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? applyBarrier(m) : run(m, partition, gen))
       .then(
         () => {
           if (gen !== generation) return;

@@ -65,8 +65,8 @@ export const FirstSendSchema = Type.Object({
   /** When the router created the delivery (RFC 3339). */
   created_at: id,
   /**
-   * The project's configuration token the router routed with (libs/store config-versions): a
-   * sender that knows a newer one checks the subscription again before sending.
+   * The project's configuration token the router routed with (the newest configuration barrier
+   * it had seen): a sender that knows another one checks the subscription again before sending.
    */
   config_version: Type.Optional(Type.String()),
   /** The event's headers as received: the subscription's header filter is checked against them. */
@@ -137,6 +137,19 @@ export const ConfigMessageSchema = Type.Object({
   op: oneOf(['created', 'updated', 'deleted']),
 });
 export type ConfigMessage = Static<typeof ConfigMessageSchema>;
+
+/**
+ * A configuration barrier: the project's configuration changed and the change is committed. It is
+ * put on every partition of the topics whose consumers cache configuration (topics.ts
+ * `BARRIER_TOPICS`) before the changing API call returns, beside the messages of the topic (marked
+ * by a header, so it is not one of them). `token` is fresh for every change: a delivery routed
+ * under an older token is checked again when sent.
+ */
+export const ConfigBarrierSchema = Type.Object({
+  project_id: projectId,
+  token: id,
+});
+export type ConfigBarrier = Static<typeof ConfigBarrierSchema>;
 
 /** A message a consumer gave up on, as its dead-letter topic carries it (declared in libs/domain). */
 export type DeadLetterMessage = DeadLetter;

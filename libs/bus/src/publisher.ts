@@ -55,15 +55,11 @@ export class BatchingPublisher implements Publisher {
     limits: Partial<BatchLimits> = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
-    this.requests = new Coalescer(
-      (batch) => this.send(batch),
-      this.limits.maxBatch,
-      this.limits.maxInFlight,
-      {
-        of: (m) => m.value.length,
-        max: this.limits.maxBatchBytes,
-      },
-    );
+    this.requests = new Coalescer((batch) => this.send(batch), {
+      maxBatch: this.limits.maxBatch,
+      maxInFlight: this.limits.maxInFlight,
+      weight: { of: (m) => m.value.length, max: this.limits.maxBatchBytes },
+    });
   }
 
   publish<K extends TopicKey>(

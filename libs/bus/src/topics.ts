@@ -68,6 +68,15 @@ export type MessageOf<K extends TopicKey> = TopicMessages[K];
 
 export const TOPIC_KEYS = Object.keys(TOPICS) as TopicKey[];
 
+/**
+ * The topics whose consumers keep configuration cached (the router, the sender): a configuration
+ * change puts a barrier on each of their partitions before its API call returns.
+ */
+export const BARRIER_TOPICS = ['events', 'deliveries'] as const satisfies readonly TopicKey[];
+
+/** The header that marks a configuration barrier among a topic's messages. */
+export const CONFIG_BARRIER_HEADER = 'hookrail-config-barrier';
+
 export function topicName(prefix: string, key: TopicKey): string {
   return `${prefix}.${TOPICS[key].suffix}`;
 }

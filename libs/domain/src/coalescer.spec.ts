@@ -22,8 +22,7 @@ describe('Coalescer (group commit)', () => {
         writes.push(items);
         return new Promise<void>((r) => release.push(r));
       },
-      500,
-      1,
+      { maxInFlight: 1 },
     );
     const first = c.submit(1);
     await tick();
@@ -46,8 +45,7 @@ describe('Coalescer (group commit)', () => {
         sizes.push(items.length);
         if (items.includes(5)) throw new Error('boom');
       },
-      2,
-      4,
+      { maxBatch: 2, maxInFlight: 4 },
     );
     const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((i) => c.submit(i)));
     expect(sizes).toEqual([2, 2, 1]);
@@ -62,17 +60,34 @@ describe('Coalescer (group commit)', () => {
 
   it('keeps each write within the weight bound, an item heavier than it alone', async () => {
     const writes: number[][] = [];
-    const c = new Coalescer<number>(async (items) => void writes.push(items), 500, 4, {
-      of: (n) => n,
-      max: 10,
+    const c = new Coalescer<number>(async (items) => void writes.push(items), {
+      maxInFlight: 4,
+      weight: { of: (n) => n, max: 10 },
     });
     await Promise.all([4, 5, 3, 12, 2].map((n) => c.submit(n)));
     expect(writes).toEqual([[4, 5], [3], [12], [2]]);
   });
 
+  it('lingers from idle, so items of a low rate share a write', async () => {
+    jest.useFakeTimers();
+    try {
+      const writes: number[][] = [];
+      const c = new Coalescer<number>(async (items) => void writes.push(items), { lingerMs: 20 });
+      const first = c.submit(1);
+      await jest.advanceTimersByTimeAsync(10);
+      const second = c.submit(2);
+      expect(writes).toEqual([]);
+      await jest.advanceTimersByTimeAsync(10);
+      await Promise.all([first, second]);
+      expect(writes).toEqual([[1, 2]]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('drains: resolves once every submitted item is written', async () => {
     const release: (() => void)[] = [];
-    const c = new Coalescer<number>((_items) => new Promise<void>((r) => release.push(r)), 500, 1);
+    const c = new Coalescer<number>((_items) => new Promise<void>((r) => release.push(r)), { maxInFlight: 1 });
     const written = [c.submit(1), c.submit(2)];
     let drained = false;
     const drain = c.drain().then(() => (drained = true));

@@ -6,25 +6,52 @@ export interface BatchWeight<T> {
 }
 
 /**
+ * For the records written beside the delivery path (event and delivery documents, counters,
+ * schedules): nothing waits on them but the offset commit, so a short linger turns a low rate's
+ * one-document writes into batches, which is what a database server pays for per round trip.
+ */
+export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs'> = { lingerMs: 25 };
+
+export interface CoalescerOptions<T> {
+  /** Items in one write (default 500). */
+  maxBatch?: number;
+  /** Writes in flight at once (default 2). */
+  maxInFlight?: number;
+  weight?: BatchWeight<T>;
+  /**
+   * How long an item arriving while nothing is in flight waits for company (default 0: the next
+   * event-loop turn). For writes off the latency path, so a low rate still writes in batches.
+   */
+  lingerMs?: number;
+}
+
+/**
  * Group commit: gathers items submitted while earlier writes are in flight (many handlers of
  * Kafka batches run at once) into writes of up to `maxBatch` items (and `weight.max`), at most
- * `maxInFlight` at a time. Idle, an item is written on the next event-loop turn; busy, batches grow
- * with the load, so round trips per item fall as the rate rises. Every caller waits for the write
- * that carried its item, so an offset is committed only after its own item is durable. A write may
- * return one result per item (in order); the caller gets its own.
+ * `maxInFlight` at a time. Idle, an item is written on the next event-loop turn (or after
+ * `lingerMs`); busy, batches grow with the load, so round trips per item fall as the rate rises.
+ * Every caller waits for the write that carried its item, so an offset is committed only after its
+ * own item is durable. A write may return one result per item (in order); the caller gets its own.
  */
 export class Coalescer<T, R = void> {
   private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
   private scheduled = false;
   private inFlight = 0;
   private idle: (() => void)[] = [];
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private readonly weight?: BatchWeight<T>;
+  private readonly lingerMs: number;
 
   constructor(
     private readonly write: (items: T[]) => Promise<R[] | void>,
-    private readonly maxBatch = 500,
-    private readonly maxInFlight = 2,
-    private readonly weight?: BatchWeight<T>,
-  ) {}
+    opts: CoalescerOptions<T> = {},
+  ) {
+    this.maxBatch = opts.maxBatch ?? 500;
+    this.maxInFlight = opts.maxInFlight ?? 2;
+    this.weight = opts.weight;
+    this.lingerMs = opts.lingerMs ?? 0;
+  }
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -42,7 +69,9 @@ export class Coalescer<T, R = void> {
   private schedule(): void {
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    // Lingering only from idle: items queued behind a write in flight already wait for it.
+    if (this.lingerMs > 0 && this.inFlight === 0) setTimeout(() => this.flush(), this.lingerMs);
+    else setImmediate(() => this.flush());
   }
 
   private flush(): void {

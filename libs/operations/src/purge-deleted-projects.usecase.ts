@@ -45,7 +45,6 @@ export async function purgeProject(
     if (n === 0) break;
     if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
   }
-  await store.configVersions.remove(projectId);
   await store.projects.purge(projectId);
   return documents;
 }

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyDoc } from './api-keys/api-key.schema';
-import { INITIAL_CONFIG_TOKEN } from './config-versions/config-version.repository';
 import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
@@ -15,42 +14,40 @@ export const CONFIG_TTL_MS = 2000;
  */
 export const VERSIONED_CONFIG_TTL_MS = 30_000;
 /**
- * A read that has not answered by then fails (retriable). Every caller of a key, and every sync,
- * waits on one shared read: a read that never settled (a connection lost mid-request) would stall
- * routing and sending for good.
+ * A read that has not answered by then fails (retriable). Every caller of a key waits on one
+ * shared read: a read that never settled (a connection lost mid-request) would stall routing and
+ * sending for good.
  */
 export const CONFIG_READ_TIMEOUT_MS = 10_000;
+/** The token of a project whose configuration has not changed since this process started. */
+export const INITIAL_CONFIG_TOKEN = '';
 
 export interface ConfigCacheOptions {
   /**
-   * Check the project's configuration version (libs/store config-versions) before using an entry:
-   * callers `sync` a project before reading it, and every entry loaded under an older token is
-   * read again. The dispatcher uses this so no delivery made after a configuration change returned
-   * uses the old configuration.
+   * Entries are current until the project's configuration token changes (`applyToken`, told by
+   * the configuration barriers on the dispatcher's topics): an entry loaded under an older token
+   * is read again. The dispatcher uses this so no message published after a configuration change
+   * returned is handled with the old configuration, without a database read per message.
    */
   versioned?: boolean;
 }
 
 type Cached<T> = { value: T | null; token: string };
 type Loading = { promise: Promise<unknown>; token: string };
-type Deferred = { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void };
 
 /**
  * Read-through caches of API keys, projects, endpoints and subscriptions: the hot paths (the events
  * API, routing, sending) read them per event and per delivery. Concurrent misses for one key share
  * one query. A replica that changes a project's settings calls `invalidate`, so its own next
- * request sees the change. Other replicas see it within CONFIG_TTL_MS, or, with `versioned`, at
- * their next `sync` of the project.
+ * request sees the change. Other replicas see it within CONFIG_TTL_MS, or, with `versioned`, as
+ * soon as they are told the project's new token.
  */
 export class ConfigCache {
   private readonly cache: LRUCache<string, Cached<unknown>>;
   private readonly loading = new Map<string, Loading>();
   private readonly versioned: boolean;
-  /** The newest token read per project (versioned caches). */
+  /** The newest token told per project (versioned caches). */
   private readonly tokens = new LRUCache<string, string>({ max: 100_000 });
-  /** Projects waiting for the next version read, and the promise that read settles. */
-  private next: { ids: Set<ProjectId>; done: Deferred } | null = null;
-  private reading = false;
 
   constructor(
     private readonly store: Store,
@@ -64,18 +61,11 @@ export class ConfigCache {
   }
 
   /**
-   * Resolves once this cache knows the project's configuration token as of a read issued after the
-   * call: reads made after it see every change whose API call had returned before it. Concurrent
-   * callers share one query (all projects of a batch in one `$in`); one query runs at a time.
+   * The project's configuration changed (a configuration barrier): entries read under another
+   * token are read again on their next use.
    */
-  sync(projectId: ProjectId): Promise<void> {
-    if (!this.versioned) return Promise.resolve();
-    if (!this.next) {
-      this.next = { ids: new Set(), done: deferred() };
-      if (!this.reading) setImmediate(() => void this.readVersions());
-    }
-    this.next.ids.add(projectId);
-    return this.next.done.promise;
+  applyToken(projectId: ProjectId, token: string): void {
+    if (this.versioned) this.tokens.set(projectId, token);
   }
 
   /** The token the next reads of the project are checked against (sent along with routed deliveries). */
@@ -154,26 +144,6 @@ export class ConfigCache {
     this.loading.set(key, { promise: p, token });
     return p;
   }
-
-  private async readVersions(): Promise<void> {
-    const batch = this.next;
-    this.next = null;
-    if (!batch) return;
-    this.reading = true;
-    try {
-      const found = await withTimeout(
-        this.store.configVersions.read([...batch.ids]),
-        'reading config versions',
-      );
-      for (const [id, token] of found) this.tokens.set(id, token);
-      batch.done.resolve();
-    } catch (err) {
-      batch.done.reject(err);
-    } finally {
-      this.reading = false;
-      if (this.next) setImmediate(() => void this.readVersions());
-    }
-  }
 }
 
 function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
@@ -185,16 +155,4 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
     );
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A rejected sync nobody awaited must not crash the process.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }

@@ -12,6 +12,10 @@ export async function connectMongo(url: string, opts: { appName?: string } = {})
     serverSelectionTimeoutMS: 5000,
     maxPoolSize: 50,
     writeConcern: { w: 'majority', journal: true },
+    // A hello every 10 s per process instead of the streaming protocol's awaitable hello, which
+    // the local server answers by polling: 5 % of its CPU with six services connected. Failover
+    // is still noticed through the failed operation itself.
+    serverMonitoringMode: 'poll',
     autoIndex: false,
     autoCreate: false,
   });

@@ -1,7 +1,7 @@
 // The store's public surface: the Store, its repositories' parameter and document types, and
 // the typed errors. Models, schemas and the connection stay inside.
 export { Store } from './store';
-export { CONFIG_TTL_MS, ConfigCache } from './config-cache';
+export { CONFIG_TTL_MS, ConfigCache, INITIAL_CONFIG_TOKEN } from './config-cache';
 export { DuplicateKeyError, isDuplicateKey } from './errors';
 export * from './base/pagination';
 export { createdRangeOf, type CreatedRange } from './base/id-range';
@@ -57,7 +57,3 @@ export {
   type DeadLetterRecord,
   type DeadLetterRepository,
 } from './dead-letters/dead-letter.repository';
-export {
-  INITIAL_CONFIG_TOKEN,
-  type ConfigVersionRepository,
-} from './config-versions/config-version.repository';

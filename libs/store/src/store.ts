@@ -2,7 +2,6 @@ import type { Connection } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
 import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
-import { ConfigVersionRepository } from './config-versions';
 import { DeliveryRepository } from './deliveries';
 import { DeliveryStatsRepository } from './delivery-stats';
 import { EventTypeRepository } from './event-types';
@@ -40,7 +39,6 @@ export class Store {
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
   readonly deadLetters: DeadLetterRepository;
-  readonly configVersions: ConfigVersionRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -57,7 +55,6 @@ export class Store {
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
-    this.configVersions = new ConfigVersionRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

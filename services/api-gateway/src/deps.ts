@@ -14,7 +14,7 @@ export interface GatewayDeps {
   cache: ConfigCache;
   publisher: Publisher;
   /** Re-drives dead letters (raw re-publish to their original topic). */
-  bus: Pick<Bus, 'republish' | 'clusterId'>;
+  bus: Pick<Bus, 'republish' | 'clusterId' | 'announceConfigChange'>;
   /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */
   acceptGuard: PublishGuard;
   logger: Logger;

@@ -73,7 +73,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
           metrics,
           adminKey: config.security.adminKey,
           session: gatewayConsole.session,
-          bumpConfig: (projectId) => store.configVersions.bump(projectId),
+          announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
         }),
       );
       api.use((req, res) => {

@@ -287,9 +287,9 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     });
     expect(d).toMatchObject({ status: 'Scheduled', attempts_made: 0, retries_used: 0 });
     expect(s.rec.requests).toHaveLength(0);
-    // what the gateway's activate does: status, config version, config change, then release
+    // what the gateway's activate does: status, configuration barrier, config change, then release
     await store.endpoints.update(s.projectId, s.endpoint._id, { status: 'active' });
-    await store.configVersions.bump(s.projectId);
+    await bus.announceConfigChange(s.projectId);
     const publisher = await bus.connectPublisher();
     await publisher.publish('config', [
       { project_id: s.projectId, resource: 'endpoint', id: s.endpoint._id, op: 'updated' },

@@ -1,3 +1,4 @@
+import type { ConfigBarrier } from '@hookrail/bus';
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox, type ProjectId } from '@hookrail/domain';
@@ -40,12 +41,14 @@ export function definition(
       const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
       const functions = new FunctionPool({ metrics });
       await functions.ready();
-      // Versioned: every event and delivery syncs its project's config version first (one batched
-      // query), so a change whose API call returned is never missed (docs/decisions.md).
+      // Versioned: entries hold until a configuration barrier on the events or deliveries topic
+      // tells a project's new token, so a change whose API call returned is never missed and no
+      // message waits on a database read for it (docs/decisions.md).
       const cache = new ConfigCache(store, { versioned: true });
+      const onBarrier = (b: ConfigBarrier) => cache.applyToken(b.project_id, b.token);
       const configChanged = async (projectId: ProjectId) => {
         cache.invalidate(projectId);
-        await store.configVersions.bump(projectId);
+        await bus.announceConfigChange(projectId);
       };
       const health = createEndpointHealth({
         smtp: config.smtp,
@@ -86,11 +89,17 @@ export function definition(
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
         logAttempts: config.log.attempts,
       });
-      const router = await bus.consume(ROUTER_GROUP, { topic: 'events', concurrency: 1000, handle: route });
+      const router = await bus.consume(ROUTER_GROUP, {
+        topic: 'events',
+        concurrency: 1000,
+        handle: route,
+        onBarrier,
+      });
       const sender = await bus.consume(SENDER_GROUP, {
         topic: 'deliveries',
         concurrency: 1000,
         handle: send,
+        onBarrier,
       });
       return {
         stop: async () => {

@@ -1,5 +1,5 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
-import { Coalescer, toTimestamp } from '@hookrail/domain';
+import { Coalescer, RECORD_WRITES, toTimestamp } from '@hookrail/domain';
 import { countDeliveryOutcome } from '@hookrail/operations';
 import { metaEventDestination } from '@hookrail/routing';
 import type {
@@ -34,7 +34,7 @@ export class OutcomeRecorder {
   constructor(
     private readonly deps: { store: Store; publisher: Publisher; logger: Logger; now?: () => number },
   ) {
-    this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o));
+    this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o), RECORD_WRITES);
     this.now = deps.now ?? Date.now;
   }
 

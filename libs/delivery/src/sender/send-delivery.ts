@@ -93,8 +93,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       return recorder.finish(delivery, INTERRUPTED, null);
     }
 
-    // The configuration as of now: a change whose API call returned is seen by this send.
-    await deps.config.sync(m.project_id);
+    // The configuration as of the newest barrier this process was told of: at least every change
+    // whose API call returned before this message was published.
     const [endpoint, project, subscription] = await Promise.all([
       deps.config.endpoint(m.project_id, delivery.endpoint_id),
       deps.config.project(m.project_id),

@@ -1,6 +1,6 @@
 import type { ScheduleDoc, Store } from '@hookrail/store';
 import { outsideAnyTrace, type Logger, type Metrics, type TraceContext } from '@hookrail/telemetry';
-import { Coalescer, errorMessage, type ProjectId } from '@hookrail/domain';
+import { Coalescer, errorMessage, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import { backoffMs } from '../backoff';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 import { scheduleEntry, type RetryRequest } from './schedule-entry';
@@ -65,7 +65,7 @@ export class Scheduler {
     private readonly opts: SchedulerOptions,
   ) {
     this.batchSize = opts.batchSize ?? 500;
-    this.writer = new Coalescer((docs) => deps.store.schedules.insertMany(docs));
+    this.writer = new Coalescer((docs) => deps.store.schedules.insertMany(docs), RECORD_WRITES);
     this.m = {
       lateness: deps.metrics.histogram(
         'hookrail_retry_lateness_seconds',

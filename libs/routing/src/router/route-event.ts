@@ -1,5 +1,5 @@
 import type { EventMessage, Publisher } from '@hookrail/bus';
-import { Coalescer, type ProjectId } from '@hookrail/domain';
+import { Coalescer, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   eventStatusFrom,
@@ -39,9 +39,18 @@ export interface RouterDeps {
  */
 export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<void> {
   const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
-  const eventWrites = new Coalescer<EventDoc>((docs) => deps.store.events.insertManyIfAbsent(docs));
-  const deliveryWrites = new Coalescer<DeliveryDoc>((docs) => deps.store.deliveries.insertManyIfAbsent(docs));
-  const eventCounts = new Coalescer<EndpointEventCount>((c) => deps.store.endpoints.addEventCounts(c));
+  const eventWrites = new Coalescer<EventDoc>(
+    (docs) => deps.store.events.insertManyIfAbsent(docs),
+    RECORD_WRITES,
+  );
+  const deliveryWrites = new Coalescer<DeliveryDoc>(
+    (docs) => deps.store.deliveries.insertManyIfAbsent(docs),
+    RECORD_WRITES,
+  );
+  const eventCounts = new Coalescer<EndpointEventCount>(
+    (c) => deps.store.endpoints.addEventCounts(c),
+    RECORD_WRITES,
+  );
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
     'outcome',
   ]);
@@ -73,9 +82,9 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     }
 
     const data = m.data !== undefined ? m.data : parseJson(m.raw);
-    // The configuration as of now (changes whose API call returned are seen); its token goes with
-    // the deliveries so the sender can tell a change made between routing and sending.
-    await deps.config.sync(m.project_id);
+    // The configuration as of the newest barrier before this event on its partition (every change
+    // whose API call returned before the event was accepted); its token goes with the deliveries so
+    // the sender can tell a change made between routing and sending.
     const configVersion = deps.config.tokenOf(m.project_id);
     const [project, configured, owners] = await Promise.all([
       deps.config.project(m.project_id),

@@ -12,8 +12,8 @@ import { acceptsEmptyString, validate, validateQuery } from './validator';
 
 export interface RouterDeps {
   cache: ConfigCache;
-  /** Marks a project's configuration changed for every replica (libs/store config-versions). */
-  bumpConfig: (projectId: ProjectId) => Promise<unknown>;
+  /** Tells every dispatcher that a project's configuration changed (a configuration barrier). */
+  announceConfigChange: (projectId: ProjectId) => Promise<unknown>;
   metrics: Metrics;
   adminKey?: string;
   /** Another way in besides the Bearer key (the console's session cookie); `undefined`: not used. */
@@ -65,11 +65,12 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
         data = await spec.handler(call);
       } finally {
         // Before answering, even when the handler failed part-way: once the caller has the answer,
-        // every dispatcher's next sync sees the new token and reads the new configuration. This
-        // replica's own cache (API keys included) is dropped at once.
+        // a barrier is on every partition of the dispatchers' topics, so every message published
+        // after it is handled with the new configuration. This replica's own cache (API keys
+        // included) is dropped at once.
         if (changed) {
           deps.cache.invalidate(changed);
-          await deps.bumpConfig(changed);
+          await deps.announceConfigChange(changed);
         }
       }
       res.status(spec.status).json(ok(spec.message, data));

@@ -62,7 +62,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
       } finally {
         if (access === 'configure') {
           deps.cache.invalidate(session.project._id);
-          await store.configVersions.bump(session.project._id);
+          await deps.bus.announceConfigChange(session.project._id);
         }
       }
       res.status(out.status ?? 200).json(ok(out.message, out.data));

@@ -1,2 +1,0 @@
-export { ConfigVersionRepository, INITIAL_CONFIG_TOKEN } from './config-version.repository';
-export type { ConfigVersionDoc } from './config-version.schema';
