@@ -2,4 +2,5 @@
 // of what other files wrote (list queries, counts).
 const { randomBytes } = require('node:crypto');
 const base = process.env.HOOKRAIL_TEST_MONGODB_BASE ?? 'mongodb://127.0.0.1:27017';
-process.env.HOOKRAIL_TEST_MONGODB_URL = `${base}/hookrail-test-${Math.floor(Date.now() / 1000)}-${randomBytes(3).toString('hex')}`;
+// retryWrites=false as on the local stack (docs/database.md, "Retryable writes").
+process.env.HOOKRAIL_TEST_MONGODB_URL = `${base}/hookrail-test-${Math.floor(Date.now() / 1000)}-${randomBytes(3).toString('hex')}?retryWrites=false`;

@@ -25,7 +25,9 @@ const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 20);
 /** How long to wait for stragglers before calling an accepted event lost. */
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
 const DATABASE = `hookrail-bench-${Date.now()}`;
-const MONGODB_URL = process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/${DATABASE}`;
+// retryWrites=false as on the local stack (docs/database.md, "Retryable writes").
+const MONGODB_URL =
+  process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/${DATABASE}?retryWrites=false`;
 /** The relay adds a hop and this process's CPU to every database round trip: off by default. */
 const DB_TAP = process.env.BENCH_DB_TAP === '1';
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';

@@ -301,10 +301,13 @@ start_one() {
   "start_$name"
 }
 
+# retryWrites=false: SecantusDB prunes its retryable-write records by scanning them all on every
+# write (a fifth of its CPU under load); every write of the store is safe to repeat
+# (docs/database.md, "Retryable writes").
 write_servers_json() {
   local tmp="$SERVERS_JSON.tmp.$$"
   cat >"$tmp" <<'EOF'
-{"kafka":{"brokers":["127.0.0.1:9092"]},"mongodb":{"url":"mongodb://127.0.0.1:27017/hookrail"},"amqp":{"url":"amqp://guest:guest@127.0.0.1:5672"},"sqs":{"endpoint":"http://127.0.0.1:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"127.0.0.1:8085"}}
+{"kafka":{"brokers":["127.0.0.1:9092"]},"mongodb":{"url":"mongodb://127.0.0.1:27017/hookrail?retryWrites=false"},"amqp":{"url":"amqp://guest:guest@127.0.0.1:5672"},"sqs":{"endpoint":"http://127.0.0.1:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"127.0.0.1:8085"}}
 EOF
   mv -f "$tmp" "$SERVERS_JSON"
 }

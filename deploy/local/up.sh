@@ -31,6 +31,8 @@ export HOOKRAIL_ADMIN_KEY
 export HOOKRAIL_ALLOW_PRIVATE_TARGETS=${HOOKRAIL_ALLOW_PRIVATE_TARGETS:-true}
 export HOOKRAIL_ALLOW_PRIVATE_BROKERS=${HOOKRAIL_ALLOW_PRIVATE_BROKERS:-true}
 export HOOKRAIL_SQS_ENDPOINT=${HOOKRAIL_SQS_ENDPOINT:-http://127.0.0.1:9324}
+# retryWrites=false on the local server (docs/database.md, "Retryable writes").
+export HOOKRAIL_MONGODB_URL=${HOOKRAIL_MONGODB_URL:-mongodb://127.0.0.1:27017/hookrail?retryWrites=false}
 export PUBSUB_EMULATOR_HOST=${PUBSUB_EMULATOR_HOST:-127.0.0.1:8085}
 
 for s in "${SERVICES[@]}"; do

@@ -7,7 +7,7 @@ import { createLogger, Metrics } from '@hookrail/telemetry';
 
 /** Test database: the local stack's server, its own database so `npm start` data stays apart. */
 export const TEST_MONGODB_URL =
-  process.env.HOOKRAIL_TEST_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test';
+  process.env.HOOKRAIL_TEST_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test?retryWrites=false';
 export const TEST_KAFKA_BROKERS = (process.env.HOOKRAIL_TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
 /** A topic prefix of its own per test file: its topics and consumer groups are private to it. */
