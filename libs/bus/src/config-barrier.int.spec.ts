@@ -68,9 +68,15 @@ describe('configuration barriers', () => {
     await waitFor('consumers joined', () => joined >= 2, { timeoutMs: 30_000 });
 
     const publisher = await bus.connectPublisher();
-    await publisher.publish('events', Array.from({ length: 30 }, (_, n) => event(n)));
+    await publisher.publish(
+      'events',
+      Array.from({ length: 30 }, (_, n) => event(n)),
+    );
     const announced = await bus.announceConfigChange(projectId);
-    await publisher.publish('events', Array.from({ length: 30 }, (_, n) => event(100 + n)));
+    await publisher.publish(
+      'events',
+      Array.from({ length: 30 }, (_, n) => event(100 + n)),
+    );
     await publisher.publish('deliveries', [
       { delivery_id: 'd1', project_id: projectId, endpoint_id: 'e1', event_id: 'x', reason: 'initial' },
     ]);
@@ -83,7 +89,9 @@ describe('configuration barriers', () => {
     // The deliveries topic got its barriers too, and a consumer without onBarrier skips them.
     await waitFor('the delivery handled', () => delivered.length === 1, { timeoutMs: 30_000 });
     const counted = await metrics.registry.getSingleMetric('hookrail_bus_messages_total')?.get();
-    const passed = counted?.values.find((v) => v.labels.topic === 'deliveries' && v.labels.outcome === 'barrier');
+    const passed = counted?.values.find(
+      (v) => v.labels.topic === 'deliveries' && v.labels.outcome === 'barrier',
+    );
     expect(passed?.value).toBe(PARTITIONS);
     expect(delivered).toEqual(['d1']);
   });

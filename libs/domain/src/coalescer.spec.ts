@@ -87,7 +87,9 @@ describe('Coalescer (group commit)', () => {
 
   it('drains: resolves once every submitted item is written', async () => {
     const release: (() => void)[] = [];
-    const c = new Coalescer<number>((_items) => new Promise<void>((r) => release.push(r)), { maxInFlight: 1 });
+    const c = new Coalescer<number>((_items) => new Promise<void>((r) => release.push(r)), {
+      maxInFlight: 1,
+    });
     const written = [c.submit(1), c.submit(2)];
     let drained = false;
     const drain = c.drain().then(() => (drained = true));
