@@ -2,7 +2,7 @@ import net from 'node:net';
 
 /**
  * A TCP relay in front of the MongoDB-protocol server that counts what the services send: per
- * command name, the round trips and the documents they carry (an insert's documents, an update's
+ * command name and collection, the round trips and the documents they carry (an insert's documents, an update's
  * statements). The local server keeps no `serverStatus` operation counters, so the benchmark
  * counts on the wire instead (OP_MSG, the only opcode current drivers send).
  */
@@ -59,9 +59,13 @@ function countMessage(msg: Buffer, counts: Counts): void {
     const kind = msg[at++];
     const size = msg.readInt32LE(at);
     if (kind === 0) {
-      // The body: its first element's name is the command.
+      // The body: its first element's name is the command, and a string value its collection.
       const nameEnd = msg.indexOf(0, at + 5);
       name = msg.toString('utf8', at + 5, nameEnd);
+      if (msg[at + 4] === 0x02) {
+        const length = msg.readInt32LE(nameEnd + 1);
+        name += ` ${msg.toString('utf8', nameEnd + 5, nameEnd + 4 + length)}`;
+      }
     } else {
       // A document sequence: size, identifier, then the documents.
       let doc = msg.indexOf(0, at + 4) + 1;

@@ -5,3 +5,4 @@ export * from './publisher';
 export * from './consumer';
 export * from './bus';
 export * from './publish-guard';
+export * from './key-ownership';

@@ -10,7 +10,7 @@ export interface BatchWeight<T> {
  * schedules): nothing waits on them but the offset commit, so a short linger turns a low rate's
  * one-document writes into batches, which is what a database server pays for per round trip.
  */
-export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs'> = { lingerMs: 25 };
+export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs'> = { lingerMs: 100 };
 
 export interface CoalescerOptions<T> {
   /** Items in one write (default 500). */
@@ -19,8 +19,8 @@ export interface CoalescerOptions<T> {
   maxInFlight?: number;
   weight?: BatchWeight<T>;
   /**
-   * How long an item arriving while nothing is in flight waits for company (default 0: the next
-   * event-loop turn). For writes off the latency path, so a low rate still writes in batches.
+   * How long a write smaller than `maxBatch` waits for company (default 0: the next event-loop
+   * turn). For writes off the latency path, so a low rate still writes in batches.
    */
   lingerMs?: number;
 }
@@ -69,8 +69,8 @@ export class Coalescer<T, R = void> {
   private schedule(): void {
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
-    // Lingering only from idle: items queued behind a write in flight already wait for it.
-    if (this.lingerMs > 0 && this.inFlight === 0) setTimeout(() => this.flush(), this.lingerMs);
+    // A full batch goes at once; a smaller one waits for company, also beside a write in flight.
+    if (this.lingerMs > 0 && this.queue.length < this.maxBatch) setTimeout(() => this.flush(), this.lingerMs);
     else setImmediate(() => this.flush());
   }
 

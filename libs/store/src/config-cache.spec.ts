@@ -1,5 +1,5 @@
 import { asProjectId, isRetriable, newId } from '@hookrail/domain';
-import { CONFIG_READ_TIMEOUT_MS, ConfigCache } from './config-cache';
+import { CONFIG_READ_TIMEOUT_MS, CONFIG_TTL_MS, ConfigCache } from './config-cache';
 import type { Store } from './store';
 
 /** A store whose endpoint reads are counted (pure logic of the cache). */
@@ -56,6 +56,57 @@ describe('ConfigCache with version checks', () => {
     const cache = new ConfigCache(store);
     cache.applyToken(p1, 't2');
     expect(cache.tokenOf(p1)).toBe('');
+  });
+});
+
+describe('ConfigCache expiry', () => {
+  // Not 0: the cache reads a start time of 0 as "no expiry".
+  const clock = { at: 1_000, now: () => clock.at };
+  const flush = () => new Promise((r) => setImmediate(r));
+
+  it('answers an expired entry at once and reads it again beside the answer', async () => {
+    const { store, state } = fakeStore();
+    const cache = new ConfigCache(store, { clock });
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://a');
+    state.url = 'http://b';
+    clock.at += CONFIG_TTL_MS + 1;
+    // Expired: the old entry answers, and one read starts.
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://a');
+    expect(state.endpointReads).toBe(2);
+    await flush();
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://b');
+    expect(state.endpointReads).toBe(2);
+  });
+
+  it('keeps answering an expired entry while its reads fail, and takes the first that succeeds', async () => {
+    const { store, state } = fakeStore();
+    const cache = new ConfigCache(store, { clock });
+    await cache.endpoint(p1, 'e');
+    const read = store.endpoints.findById.bind(store.endpoints);
+    let down = true;
+    (store.endpoints as unknown as { findById: typeof read }).findById = async (p, id) => {
+      if (down) throw new Error('database down');
+      return read(p, id);
+    };
+    clock.at += CONFIG_TTL_MS + 1;
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://a');
+    await flush();
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://a');
+    await flush();
+    down = false;
+    state.url = 'http://c';
+    await cache.endpoint(p1, 'e'); // starts a read that succeeds
+    await flush();
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://c');
+  });
+
+  it('an invalidated entry is read before answering (a change made through this replica)', async () => {
+    const { store, state } = fakeStore();
+    const cache = new ConfigCache(store);
+    await cache.endpoint(p1, 'e');
+    state.url = 'http://b';
+    cache.invalidate(p1);
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://b');
   });
 });
 

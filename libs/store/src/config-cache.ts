@@ -6,7 +6,10 @@ import type { Store } from './store';
 import type { SubscriptionDoc } from './subscriptions/subscription.schema';
 import { UnavailableError, type ProjectId } from '@hookrail/domain';
 
-/** Without version checks, this long a change may take to be seen (documented). */
+/**
+ * Without version checks, a change is seen by the first use after this long has passed (that use
+ * is still answered from the old entry while it is read again; documented).
+ */
 export const CONFIG_TTL_MS = 2000;
 /**
  * With version checks an entry is current until its project's token changes; this bounds how long
@@ -30,6 +33,8 @@ export interface ConfigCacheOptions {
    * returned is handled with the old configuration, without a database read per message.
    */
   versioned?: boolean;
+  /** The clock entries expire by (tests). */
+  clock?: { now(): number };
 }
 
 type Cached<T> = { value: T | null; token: string };
@@ -57,6 +62,9 @@ export class ConfigCache {
     this.cache = new LRUCache({
       max: 50_000,
       ttl: this.versioned ? VERSIONED_CONFIG_TTL_MS : CONFIG_TTL_MS,
+      // Expired entries stay until read again (see get).
+      noDeleteOnStaleGet: true,
+      ...(opts.clock && { perf: opts.clock, ttlResolution: 0 }),
     });
   }
 
@@ -129,8 +137,19 @@ export class ConfigCache {
   ): Promise<T | null> {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
-    const hit = this.cache.get(key) as Cached<T> | undefined;
-    if (hit && hit.token === token) return hit.value;
+    const hit = this.cache.get(key, { allowStale: true }) as Cached<T> | undefined;
+    if (hit && hit.token === token) {
+      // Expired: answered from what was read, and read again beside it, so a request never
+      // waits on the database for an entry it had (a busy database would stall every caller of
+      // the key at each expiry). A failed read is tried again by the next caller.
+      if (!this.cache.has(key)) this.load(key, token, load).catch(() => undefined);
+      return hit.value;
+    }
+    return this.load(key, token, load);
+  }
+
+  /** One read per key and token at a time, shared by every caller. */
+  private load<T>(key: string, token: string, load: () => Promise<T | null>): Promise<T | null> {
     const pending = this.loading.get(key);
     if (pending && pending.token === token) return pending.promise as Promise<T | null>;
     const p = withTimeout(load(), `reading ${key}`)

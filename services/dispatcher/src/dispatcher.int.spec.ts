@@ -123,6 +123,42 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
     );
   });
 
+  it('sends the first sends of endpoints whose deliveries partition it owns itself, not through the topic', async () => {
+    const projectId = await makeProject(store);
+    const rec = await receiver();
+    const ep = await makeEndpoint(store, projectId, { url: `${rec.url}/own` });
+    const sourceId = newId();
+    await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: sourceId });
+    const firstSends = async (path: 'local' | 'published') => {
+      const text = await fetch(`${dispatcher.url}/metrics`).then((r) => r.text());
+      const line = new RegExp(`^hookrail_first_sends_total\\{[^}]*path="${path}"[^}]*\\} (\\d+)`, 'm');
+      return Number(line.exec(text)?.[1] ?? 0);
+    };
+    // The only dispatcher owns every deliveries partition once it has joined the sender group.
+    const before = await firstSends('local');
+    const sent: string[] = [];
+    await waitFor(
+      'a first send made by the router process itself',
+      async () => {
+        const m = eventMessage(projectId, { source_id: sourceId });
+        sent.push(m.event_id);
+        await publish(m);
+        await waitFor('received', () =>
+          rec.requests.find((r) => r.headers['x-hookrail-event-id'] === m.event_id),
+        );
+        return (await firstSends('local')) > before || undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    // Recorded like any first send: one Success delivery with its attempt.
+    const last = sent[sent.length - 1];
+    const [d] = await waitFor('delivery recorded', async () => {
+      const ds = await deliveriesOf(projectId, last);
+      return ds.length === 1 && ds[0].status === 'Success' ? ds : undefined;
+    });
+    expect(d.attempts).toHaveLength(1);
+  });
+
   it('advanced signatures carry every unexpired secret during a rollover and the receiver verifies either', async () => {
     const projectId = await makeProject(store);
     const rec = await receiver();

@@ -1,9 +1,10 @@
-import type { ConfigBarrier } from '@hookrail/bus';
+import { KeyOwnership, type ConfigBarrier } from '@hookrail/bus';
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import {
+  createFirstSends,
   createSender,
   endpointStatusGate,
   fetchOAuth2Token,
@@ -18,6 +19,8 @@ import { createRouter } from '@hookrail/routing';
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 export const ROUTER_GROUP = 'dispatcher-router';
 export const SENDER_GROUP = 'dispatcher-sender';
+/** First sends this process runs itself at once (createFirstSends); more are published. */
+const MAX_LOCAL_FIRST_SENDS = 500;
 
 export interface DispatcherOptions {
   /** Extra trusted CA for HTTPS endpoints (tests with a local CA). */
@@ -67,15 +70,6 @@ export function definition(
         health.rateLimitGate,
       ];
 
-      const route = createRouter({
-        store,
-        config: cache,
-        configChanged,
-        functions,
-        publisher,
-        logger,
-        metrics,
-      });
       const send = createSender({
         store,
         config: cache,
@@ -89,6 +83,24 @@ export function definition(
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
         logAttempts: config.log.attempts,
       });
+      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
+      const ownership = new KeyOwnership(await bus.partitioner('deliveries'));
+      const route = createRouter({
+        store,
+        config: cache,
+        configChanged,
+        functions,
+        publisher,
+        deliver: createFirstSends({
+          owns: (endpointId) => ownership.owns(endpointId),
+          send,
+          publisher,
+          metrics,
+          maxLocal: MAX_LOCAL_FIRST_SENDS,
+        }),
+        logger,
+        metrics,
+      });
       const router = await bus.consume(ROUTER_GROUP, {
         topic: 'events',
         concurrency: 1000,
@@ -100,6 +112,8 @@ export function definition(
         concurrency: 1000,
         handle: send,
         onBarrier,
+        onAssignment: (partitions) => ownership.assign(partitions),
+        onRebalancing: () => ownership.release(),
       });
       return {
         stop: async () => {

@@ -8,7 +8,8 @@ export interface IngestTarget {
 
 /**
  * Source (by mask id) and project limit, cached briefly: every ingest request needs them and a
- * source change is visible after at most `ttlMs`. Unknown masks are cached too, so a flood of
+ * source change is read again by the first request after `ttlMs` (which is still answered from the
+ * old entry). Unknown masks are cached too, so a flood of
  * requests to a wrong URL does not reach MongoDB each time.
  */
 export class SourceLookup {
@@ -21,6 +22,11 @@ export class SourceLookup {
     this.cache = new LRUCache({
       max: 10_000,
       ttl: ttlMs,
+      // An expired entry answers while it is read again, so no request waits on the database for
+      // a source it had (a busy database would stall every request of the source at each expiry).
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      allowStaleOnFetchRejection: true,
       fetchMethod: async (maskId) => ({ target: await this.load(maskId) }),
     });
   }

@@ -1,6 +1,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { RunningService } from '@hookrail/runtime';
+import { LOCAL_SEND_SPAN } from '@hookrail/delivery';
 import type { Store } from '@hookrail/store';
 import {
   collectSpans,
@@ -75,7 +76,12 @@ describe('traces across services', () => {
       inTrace().find((s) => s.kind === SpanKind.CLIENT && s.attributes['http.response.status_code'] === 200),
     );
     const routed = await waitFor('router span', () => consumerOf('events'));
-    const sent = await waitFor('sender span', () => consumerOf('deliveries'));
+    // The sending stage: the router's process sends it itself once it owns the endpoint's
+    // deliveries partition (the only dispatcher, after joining), else the deliveries consumer does.
+    const sent = await waitFor(
+      'sender span',
+      () => inTrace().find((s) => s.name === LOCAL_SEND_SPAN) ?? consumerOf('deliveries'),
+    );
     const server = inTrace().find((s) => s.kind === SpanKind.SERVER);
     expect(server?.name).toBe('POST /ingest/:maskId');
     expect(server?.attributes['http.response.status_code']).toBe(200);

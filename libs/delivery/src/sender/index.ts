@@ -1,3 +1,4 @@
 export { createSender, type SenderDeps } from './send-delivery';
 export { consultGates, type Gate, type GateContext, type GateDecision } from './gates';
 export { endpointStatusGate, PAUSED_RECHECK_MS } from './endpoint-status.gate';
+export { createFirstSends, LOCAL_SEND_SPAN, type FirstSendsDeps } from './first-sends';

@@ -1,4 +1,4 @@
-import type { EventMessage, Publisher } from '@hookrail/bus';
+import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
 import { Coalescer, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
@@ -25,6 +25,11 @@ export interface RouterDeps {
   configChanged?: (projectId: ProjectId) => Promise<void>;
   functions: FunctionPool;
   publisher: Publisher;
+  /**
+   * Hands the first sends on; resolves once each is sent and recorded or on the deliveries topic.
+   * Default: publish them all (the dispatcher sends those of endpoints it owns itself).
+   */
+  deliver?: (messages: DeliveryMessage[]) => Promise<void>;
   logger: Logger;
   metrics: Metrics;
 }
@@ -51,6 +56,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     (c) => deps.store.endpoints.addEventCounts(c),
     RECORD_WRITES,
   );
+  const deliver = deps.deliver ?? ((messages) => deps.publisher.publish('deliveries', messages));
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
     'outcome',
   ]);
@@ -144,10 +150,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
       eventWrites.submit(eventDoc),
       ...endpoints.map((id) => eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 })),
       ...decided.map((d) => deliveryWrites.submit(d)),
-      deps.publisher.publish(
-        'deliveries',
-        toSend.map((d) => firstSendMessage(m, d, configVersion)),
-      ),
+      deliver(toSend.map((d) => firstSendMessage(m, d, configVersion))),
     ]);
     routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
     deps.logger.debug(

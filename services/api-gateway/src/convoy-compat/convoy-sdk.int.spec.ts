@@ -927,9 +927,8 @@ describe('Convoy clients work unchanged against the gateway', () => {
     verifyAll(await arrived('/adv'), 'old-secret-0001');
 
     await p.call('PUT', `/endpoints/${ep.uid}/expire_secret`, rollSecretRequest(3600, 'new-secret-0002'));
-    // Until the old secret expires both sign. The dispatcher sees a roll once its configuration
-    // cache refreshes (up to CONFIG_TTL_MS; making that immediate is separate work), so events are
-    // sent until one is signed with the new secret.
+    // Until the old secret expires both sign. The roll holds from the next event (its
+    // configuration barrier); events are sent until one is signed with the new secret.
     let n = 1;
     const second = await waitFor(
       'a delivery signed with the new secret',

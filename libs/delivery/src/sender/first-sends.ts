@@ -1,0 +1,52 @@
+import { traceAttributes, type DeliveryMessage, type Publisher } from '@hookrail/bus';
+import { SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
+
+/** The span of a first send made by the router's process (in place of the deliveries consumer's). */
+export const LOCAL_SEND_SPAN = 'send delivery';
+
+export interface FirstSendsDeps {
+  /** Whether this process owns the endpoint's partition of the deliveries topic now. */
+  owns: (endpointId: string) => boolean;
+  /** The sender (createSender). */
+  send: (m: DeliveryMessage) => Promise<void>;
+  publisher: Publisher;
+  metrics: Metrics;
+  /** First sends running here at once; more are published (a slow endpoint must not hold routing). */
+  maxLocal: number;
+}
+
+/**
+ * Where the router's first sends go: one whose endpoint this process owns on the deliveries
+ * topic is sent here at once (published, it would come back to this process a Kafka round trip
+ * later, and per-endpoint limits and breakers stay with their one owner either way); the others
+ * are published. The event's offset is committed only once every first send is recorded or
+ * published, so a crash routes the event again and resends with the same delivery ids.
+ */
+export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessage[]) => Promise<void> {
+  const sent = deps.metrics.counter(
+    'hookrail_first_sends_total',
+    'First sends of deliveries, by whether this process sent them or published them',
+    ['path'],
+  );
+  let local = 0;
+  return async (messages) => {
+    const here: DeliveryMessage[] = [];
+    const published: DeliveryMessage[] = [];
+    for (const m of messages) {
+      if (local < deps.maxLocal && deps.owns(m.endpoint_id)) {
+        local++;
+        here.push(m);
+      } else published.push(m);
+    }
+    if (here.length) sent.inc({ path: 'local' }, here.length);
+    if (published.length) sent.inc({ path: 'published' }, published.length);
+    await Promise.all([
+      deps.publisher.publish('deliveries', published),
+      ...here.map((m) =>
+        withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
+          deps.send(m),
+        ).finally(() => local--),
+      ),
+    ]);
+  };
+}
