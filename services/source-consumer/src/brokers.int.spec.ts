@@ -67,7 +67,11 @@ describe.each(KINDS)('%s broker source', (kind) => {
         timeoutMs: 60_000,
         intervalMs: 200,
       });
-    const events = await stack.store.events.list(source.project_id, { sourceId: source._id }, 50);
+    // The event document is written beside the send (batched), so it may land just after it.
+    const events = await waitFor('the good message recorded as an event', async () => {
+      const found = await stack.store.events.list(source.project_id, { sourceId: source._id }, 50);
+      return found.length > 0 ? found : undefined;
+    });
     expect(events.length).toBe(1);
   });
 
