@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, logLevel, Partitioners, type Consumer, type KafkaConfig, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type KafkaConfig,
+  type PartitionMetadata,
+  type Producer,
+} from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
@@ -196,16 +204,7 @@ export class Bus {
   private partitionCount(topic: string): Promise<number> {
     const known = this.partitionCounts.get(topic);
     if (known && Date.now() - known.at < PARTITION_COUNT_TTL_MS) return known.count;
-    const count = (async () => {
-      const admin = this.kafka.admin();
-      await admin.connect();
-      try {
-        const meta = await admin.fetchTopicMetadata({ topics: [topic] });
-        return meta.topics[0].partitions.length;
-      } finally {
-        await admin.disconnect();
-      }
-    })();
+    const count = this.partitionsOf(topic).then((partitions) => partitions.length);
     this.partitionCounts.set(topic, { count, at: Date.now() });
     count.catch(() => this.partitionCounts.delete(topic));
     return count;
@@ -309,14 +308,17 @@ export class Bus {
    */
   async partitioner(key: TopicKey): Promise<(messageKey: string) => number> {
     const topic = this.topic(key);
+    const partitionMetadata = await this.partitionsOf(topic);
+    const partition = Partitioners.DefaultPartitioner();
+    return (messageKey) => partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
+  }
+
+  /** A topic's partitions, as Kafka's metadata lists them now. */
+  private async partitionsOf(topic: string): Promise<PartitionMetadata[]> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const meta = await admin.fetchTopicMetadata({ topics: [topic] });
-      const partitionMetadata = meta.topics[0].partitions;
-      const partition = Partitioners.DefaultPartitioner();
-      return (messageKey) =>
-        partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
+      return (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0].partitions;
     } finally {
       await admin.disconnect();
     }
