@@ -1,12 +1,11 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { brokerEnvironment } from '@hookrail/brokers';
-import { PublishGuard, type ConfigMessage } from '@hookrail/bus';
+import { KeyOwnership, PublishGuard, type ConfigMessage } from '@hookrail/bus';
 import { backoffMs } from '@hookrail/retry';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
 import { ConfigCache } from '@hookrail/store';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { ownedSources } from './assignment';
 import { SourceRegistry } from './source-registry';
 
 export interface SourceConsumerOptions {
@@ -44,7 +43,9 @@ export function definition(
         instanceId: config.instanceId,
         acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
       });
-      const partitionOf = await bus.partitioner('config');
+      // A source runs on the replica that owns its project's config partition, so the replica that
+      // runs a source is also the one that receives its changes.
+      const ownership = new KeyOwnership(await bus.partitioner('config'));
       const sourcesGauge = metrics.gauge(
         'hookrail_sources_running',
         'Broker sources running on this replica',
@@ -54,6 +55,7 @@ export function definition(
       let generation = 0;
       const assign = async (partitions: number[]) => {
         const gen = ++generation;
+        ownership.assign(partitions);
         let all;
         // The database may be down at the join: keep trying until it answers or the group rebalances.
         for (let attempt = 0; ; attempt++) {
@@ -67,7 +69,7 @@ export function definition(
           }
         }
         if (gen !== generation) return;
-        const owned = ownedSources(all, partitionOf, new Set(partitions));
+        const owned = all.filter((s) => ownership.owns(s.project_id));
         const keep = new Set(owned.map((s) => s._id));
         await Promise.all([
           ...registry
@@ -103,6 +105,7 @@ export function definition(
           ),
         onRebalancing: () => {
           generation++;
+          ownership.release();
           void registry.releaseAll();
         },
       });
