@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   Kafka,
@@ -11,7 +12,6 @@ import {
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
-import { randomUUID } from 'node:crypto';
 import type { ProjectId } from '@hookrail/domain';
 import type { ConfigBarrier, DeadLetterMessage } from './messages';
 import {

@@ -13,7 +13,7 @@ export interface GatewayDeps {
   /** Short-lived cache of keys, projects and endpoints read on every request. */
   cache: ConfigCache;
   publisher: Publisher;
-  /** Re-drives dead letters (raw re-publish to their original topic). */
+  /** Re-drives dead letters (raw re-publish to their original topic); announces configuration changes. */
   bus: Pick<Bus, 'republish' | 'clusterId' | 'announceConfigChange'>;
   /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */
   acceptGuard: PublishGuard;
