@@ -6,8 +6,10 @@ describe('RateLimiter', () => {
   it('allows up to count sends per window, then says when the next one may go', () => {
     const rl = new RateLimiter();
     for (let i = 0; i < 3; i++) expect(rl.take([ep(3, 10)], 1000 + i)).toEqual({ kind: 'allow' });
-    expect(rl.take([ep(3, 10)], 1500)).toEqual({ kind: 'wait', untilMs: 11_000, key: 'endpoint:e1' });
-    expect(rl.take([ep(3, 10)], 11_000)).toEqual({ kind: 'allow' });
+    // A slot frees ARRIVAL_MARGIN_MS after its window.
+    expect(rl.take([ep(3, 10)], 1500)).toEqual({ kind: 'wait', untilMs: 11_050, key: 'endpoint:e1' });
+    expect(rl.take([ep(3, 10)], 11_049).kind).toBe('wait');
+    expect(rl.take([ep(3, 10)], 11_050)).toEqual({ kind: 'allow' });
   });
 
   it('never allows more than count in any sliding window', () => {
@@ -24,14 +26,14 @@ describe('RateLimiter', () => {
     rl.take([ep(2, 10)], 0);
     rl.take([ep(2, 10)], 0);
     const waits = [1, 2, 3].map(() => rl.take([ep(2, 10)], 100));
-    expect(waits.map((w) => w.kind === 'wait' && w.untilMs)).toEqual([10_000, 15_000, 20_000]);
+    expect(waits.map((w) => w.kind === 'wait' && w.untilMs)).toEqual([10_050, 15_050, 20_050]);
   });
 
   it('applies endpoint and subscription limits together: the stricter one decides, no slot is taken on wait', () => {
     const rl = new RateLimiter();
     const limits = [ep(10, 1), { key: 'subscription:s1', count: 1, durationSeconds: 5 }];
     expect(rl.take(limits, 0)).toEqual({ kind: 'allow' });
-    expect(rl.take(limits, 10)).toEqual({ kind: 'wait', untilMs: 5000, key: 'subscription:s1' });
+    expect(rl.take(limits, 10)).toEqual({ kind: 'wait', untilMs: 5050, key: 'subscription:s1' });
     // the endpoint limit still has 9 slots: the held delivery did not use one
     for (let i = 0; i < 9; i++) expect(rl.take([ep(10, 1)], 20)).toEqual({ kind: 'allow' });
     expect(rl.take([ep(10, 1)], 20).kind).toBe('wait');

@@ -18,6 +18,13 @@ interface KeyState {
 }
 
 export const DEFAULT_MAX_KEYS = 100_000;
+/**
+ * A slot frees this long after its window: a slot is taken when the request is about to go, and
+ * the endpoint sees it a network delay later, which varies (a first request opens its
+ * connection). Without it, a delivery sent the moment a slot frees can reach the endpoint within
+ * one window of an earlier, slower one, and the endpoint counts one too many.
+ */
+export const ARRIVAL_MARGIN_MS = 50;
 
 /**
  * Endpoint `rate_limit`/`rate_limit_duration` and subscription `rate_limit_config`.
@@ -49,8 +56,8 @@ export class RateLimiter {
     for (const l of active) {
       const s = this.state(l);
       const oldest = s.log.oldest();
-      if (s.log.full && oldest !== undefined && oldest > nowMs - s.windowMs) {
-        const allowedAt = oldest + s.windowMs;
+      if (s.log.full && oldest !== undefined && oldest > nowMs - s.windowMs - ARRIVAL_MARGIN_MS) {
+        const allowedAt = oldest + s.windowMs + ARRIVAL_MARGIN_MS;
         if (!wait || allowedAt > wait.untilMs) wait = { untilMs: allowedAt, key: l.key };
       }
     }
