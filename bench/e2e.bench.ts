@@ -9,11 +9,13 @@
  *   npm run bench                                        # max rate over 3,000 and 20,000 events, then 200/s for 20 s
  *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
  *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
+ *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start)
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { asProjectId, newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
+import { writeFileSync } from 'node:fs';
 import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { CpuMeter, serverPid, startService, stopService, type ServiceProcess } from './support/processes';
@@ -169,6 +171,13 @@ async function main(): Promise<void> {
     const end = Math.max(...got.map((id) => delivered.get(id) ?? 0));
     const lat = got.map((id) => delivered.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
     const accept = ids.map((id) => acceptedAt.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
+    if (process.env.BENCH_TIMELINE) {
+      const since = (at: number | undefined) => (at === undefined ? '-' : at - t0);
+      const rows = ids.map((id) =>
+        [id, since(sentAt.get(id)), since(acceptedAt.get(id)), since(delivered.get(id))].join(' '),
+      );
+      writeFileSync(process.env.BENCH_TIMELINE, rows.join('\n') + '\n');
+    }
     console.log(
       `${label}: ${ids.length} accepted, ${(got.length / ((end - t0) / 1000)).toFixed(0)} events/s delivered, ` +
         `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, not yet delivered ${ids.length - got.length}`,
@@ -222,6 +231,15 @@ async function main(): Promise<void> {
         console.log(
           `  ${svc.name} handles a ${topic} message in ${((e.sum / e.count) * 1000).toFixed(1)} ms on average (${e.count} messages)`,
         );
+    // Pauses the process made itself: garbage collections over 10 ms and the event loop's worst lag.
+    const value = (re: RegExp) => [...text.matchAll(re)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const gcs = value(/^nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm);
+    const shortGcs = value(/^nodejs_gc_duration_seconds_bucket\{le="0\.01"[^}]*\} (\S+)$/gm);
+    const gcSeconds = value(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm);
+    const lagMax = value(/^nodejs_eventloop_lag_max_seconds (\S+)$/gm);
+    console.log(
+      `  ${svc.name}: ${gcs} garbage collections, ${(gcSeconds * 1000).toFixed(0)} ms in all, ${gcs - shortGcs} over 10 ms; event loop lag at most ${(lagMax * 1000).toFixed(0)} ms`,
+    );
   }
   const all = [...sentAt.keys()];
   await waitDelivered(all, DRAIN_SECONDS * 1000);
