@@ -58,6 +58,24 @@ const NOT_SENT_CODES = new Set([
 ]);
 const PRE_SEND_TIMEOUT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
 
+/**
+ * A kept-alive connection the endpoint closed while it sat idle in the pool fails the next request
+ * sent on it (the close and the request cross on the wire). Such a request is sent again at once
+ * on another connection, as Node's HTTP documentation advises, instead of costing the delivery a
+ * failed attempt and a retry minutes later. Bounded: each failure discards its connection.
+ */
+const MAX_REUSED_SOCKET_RESETS = 3;
+const IDLE_CLOSE_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+function closedWhileIdle(request: http.ClientRequest | undefined, err: unknown): boolean {
+  return (
+    request?.reusedSocket === true &&
+    err instanceof RequestError &&
+    err.response === undefined &&
+    IDLE_CLOSE_CODES.has(err.code)
+  );
+}
+
 type PoolAgents = Agents & { http: http.Agent; https: https.Agent };
 
 export interface HttpClientOptions {
@@ -140,24 +158,30 @@ export class HttpClient {
         maybeReached: false,
         latencyMs: 0,
       };
-    try {
-      const res = await this.got(url, {
-        method: req.method ?? 'POST',
-        headers: req.headers,
-        body: req.body,
-        timeout: { request: req.timeoutMs },
-        agent: this.agents(req.poolKey, req.clientCert),
-      });
-      const raw = res.rawBody;
-      return {
-        kind: 'response',
-        status: res.statusCode,
-        headers: flattenHeaders(res.headers),
-        body: raw.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
-        latencyMs: latency(),
-      };
-    } catch (err) {
-      return { kind: 'error', ...describeFailure(err), latencyMs: latency() };
+    for (let reusedResets = 0; ; reusedResets++) {
+      let request: http.ClientRequest | undefined;
+      try {
+        const pending = this.got(url, {
+          method: req.method ?? 'POST',
+          headers: req.headers,
+          body: req.body,
+          timeout: { request: req.timeoutMs },
+          agent: this.agents(req.poolKey, req.clientCert),
+        });
+        pending.on('request', (r) => (request = r as http.ClientRequest));
+        const res = await pending;
+        const raw = res.rawBody;
+        return {
+          kind: 'response',
+          status: res.statusCode,
+          headers: flattenHeaders(res.headers),
+          body: raw.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
+          latencyMs: latency(),
+        };
+      } catch (err) {
+        if (reusedResets < MAX_REUSED_SOCKET_RESETS && closedWhileIdle(request, err)) continue;
+        return { kind: 'error', ...describeFailure(err), latencyMs: latency() };
+      }
     }
   }
 
