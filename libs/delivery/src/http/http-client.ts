@@ -168,7 +168,7 @@ export class HttpClient {
           timeout: { request: req.timeoutMs },
           agent: this.agents(req.poolKey, req.clientCert),
         });
-        pending.on('request', (r) => (request = r as http.ClientRequest));
+        void pending.on('request', (r) => (request = r as http.ClientRequest));
         const res = await pending;
         const raw = res.rawBody;
         return {
