@@ -4,6 +4,7 @@ import {
   Kafka,
   logLevel,
   Partitioners,
+  type Admin,
   type Consumer,
   type KafkaConfig,
   type PartitionMetadata,
@@ -67,6 +68,7 @@ export class Bus {
   private publisher?: BatchingPublisher;
   private connecting?: Promise<Publisher>;
   private cluster?: Promise<string>;
+  private pingAdmin?: Promise<Admin>;
   private readonly consumers: { consumer: Consumer; running: RunningConsumer }[] = [];
   private readonly partitionCounts = new Map<string, { count: Promise<number>; at: number }>();
 
@@ -342,24 +344,43 @@ export class Bus {
 
   /** Kafka answers a metadata request within `timeoutMs` (no retries: readiness must answer fast). */
   async ping(timeoutMs = 2000): Promise<boolean> {
-    const admin = this.kafka.admin({ retry: { retries: 0 } });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     const check = (async () => {
-      await admin.connect();
-      await admin.describeCluster();
+      await (await this.pingClient()).describeCluster();
       return true;
     })().catch(() => false);
     try {
-      return await Promise.race([check, timeout]);
+      const ok = await Promise.race([check, timeout]);
+      if (!ok) this.dropPingClient();
+      return ok;
     } finally {
       clearTimeout(timer);
-      await admin.disconnect().catch(() => undefined);
     }
+  }
+
+  /**
+   * One connected admin client for every ping, dropped when a ping fails: a client per ping meant
+   * a new connection and its handshake every few seconds in every process.
+   */
+  private pingClient(): Promise<Admin> {
+    this.pingAdmin ??= (async () => {
+      const admin = this.kafka.admin({ retry: { retries: 0 } });
+      await admin.connect();
+      return admin;
+    })();
+    return this.pingAdmin;
+  }
+
+  private dropPingClient(): void {
+    const admin = this.pingAdmin;
+    this.pingAdmin = undefined;
+    void admin?.then((a) => a.disconnect()).catch(() => undefined);
   }
 
   /** Stops intake first (consumers finish what they started and commit), then flushes and closes the producer. */
   async close(): Promise<void> {
+    this.dropPingClient();
     await Promise.allSettled(this.consumers.splice(0).map(stopConsumer));
     await this.publisher?.drain();
     await this.producer?.disconnect();
