@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
+import { deleteProjectBatch } from './base/delete-batch';
 import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
 import { DeliveryRepository } from './deliveries';
@@ -90,13 +91,7 @@ export class Store {
     let deleted = 0;
     for (const model of Object.values(this.connection.models)) {
       if (!model.schema.path('project_id')) continue;
-      const coll = model.collection;
-      const ids = (
-        await coll.find({ project_id: projectId }, { projection: { _id: 1 }, limit: batch }).toArray()
-      ).map((d) => d._id);
-      if (ids.length === 0) continue;
-      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
-      deleted += res.deletedCount;
+      deleted += await deleteProjectBatch(model.collection, projectId, {}, batch);
     }
     return deleted;
   }
@@ -110,14 +105,12 @@ export class Store {
     let deleted = 0;
     for (const model of Object.values(this.connection.models)) {
       if (!HISTORY_COLLECTIONS.has(model.collection.collectionName)) continue;
-      const coll = model.collection;
-      const filter = { project_id: projectId, created_at: { $lt: cutoff } };
-      const ids = (await coll.find(filter, { projection: { _id: 1 }, limit: batch }).toArray()).map(
-        (d) => d._id,
+      deleted += await deleteProjectBatch(
+        model.collection,
+        projectId,
+        { created_at: { $lt: cutoff } },
+        batch,
       );
-      if (ids.length === 0) continue;
-      const res = await coll.deleteMany({ _id: { $in: ids }, project_id: projectId });
-      deleted += res.deletedCount;
     }
     return deleted;
   }

@@ -1,6 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
 import { rawCollection } from '../base/raw-collection';
+import { deleteProjectBatch } from '../base/delete-batch';
 import { deliveryStatsModel, type DeliveryStatsDoc } from './delivery-stats.schema';
 
 /** What to add to one minute of one endpoint (or of the project's "*" row). */
@@ -43,15 +44,7 @@ export class DeliveryStatsRepository {
 
   /** Deletes up to `batch` of the project's minutes before `before`; returns how many went. */
   async deleteBefore(projectId: ProjectId, before: Date, batch: number): Promise<number> {
-    const ids = (
-      await this.model
-        .find({ project_id: projectId, minute: { $lt: before } }, { _id: 1 })
-        .limit(batch)
-        .lean<{ _id: string }[]>()
-        .exec()
-    ).map((d) => d._id);
-    if (ids.length === 0) return 0;
-    return (await this.model.deleteMany({ _id: { $in: ids }, project_id: projectId }).exec()).deletedCount;
+    return deleteProjectBatch(this.model.collection, projectId, { minute: { $lt: before } }, batch);
   }
 
   /** The minutes of one endpoint (or ALL_ENDPOINTS) in [from, to), oldest first (≤ 1,440 a day). */
