@@ -26,7 +26,7 @@ import {
 } from '@hookrail/testkit';
 import { brokerFixture } from '../services/source-consumer/src/testing/broker-fixture';
 import { pubSubFor, type Kind } from '../services/source-consumer/src/testing/broker-stack';
-import { CpuMeter, startService, stopService } from './support/processes';
+import { buildServices, CpuMeter, startService, stopService } from './support/processes';
 import type { ProjectId } from '@hookrail/domain';
 
 const { values } = parseArgs({
@@ -57,6 +57,7 @@ async function main() {
     HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
     PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
   };
+  buildServices(['source-consumer', 'dispatcher']);
   const consumer = await startService('source-consumer', 19391, env);
   const services = [consumer];
   await bus.consume('bench-events', {

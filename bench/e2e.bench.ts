@@ -18,7 +18,14 @@ import { Store } from '@hookrail/store';
 import { writeFileSync } from 'node:fs';
 import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
-import { CpuMeter, serverPid, startService, stopService, type ServiceProcess } from './support/processes';
+import {
+  buildServices,
+  CpuMeter,
+  serverPid,
+  startService,
+  stopService,
+  type ServiceProcess,
+} from './support/processes';
 
 const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -75,6 +82,7 @@ async function main(): Promise<void> {
     },
   });
 
+  buildServices(SERVICES);
   const services: ServiceProcess[] = [];
   for (const [i, name] of SERVICES.entries()) services.push(await startService(name, 18_500 + i, env));
   const [gw, ing] = services;

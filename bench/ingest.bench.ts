@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTestStore, TEST_MONGODB_URL, uniquePrefix, waitFor } from '@hookrail/testkit';
 import { createHttpSource } from '../services/ingest/src/ingest-fixtures';
+import { buildServices, serviceArgs } from './support/processes';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,8 @@ const deadlineMs = 120_000;
 async function main() {
   const store = await connectTestStore();
   const source = await createHttpSource(store);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/ingest/src/main.ts'], {
+  buildServices(['ingest']);
+  const child = spawn(process.execPath, serviceArgs('ingest'), {
     cwd: root,
     env: {
       ...process.env,

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { DeliveryMessage, RetryMessage } from '@hookrail/bus';
 import { newId, newProjectId } from '@hookrail/domain';
 import { TEST_MONGODB_URL, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import { buildServices, serviceArgs } from './support/processes';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,7 @@ const root = path.resolve(__dirname, '..');
 const prefix = uniquePrefix('bench-rs');
 
 function startScheduler(i: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/retry-scheduler/src/main.ts'], {
+  const child = spawn(process.execPath, serviceArgs('retry-scheduler'), {
     cwd: root,
     env: {
       ...process.env,
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       lateness.push(Date.now() - (dueAt.get(m.delivery_id) ?? NaN));
     },
   });
+  buildServices(['retry-scheduler']);
   const children = Array.from({ length: Number(values.replicas) }, (_, i) => startScheduler(i));
   await Promise.all(
     children.map((_, i) =>
