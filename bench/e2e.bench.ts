@@ -169,6 +169,8 @@ async function main(): Promise<void> {
   };
   const phase = async (label: string, load: () => Promise<void>) => {
     const before = new Set(sentAt.keys());
+    // Each phase starts on a stack at rest, and is charged for its own trailing record writes.
+    const settledMs = await cpu.settle();
     cpu.start();
     const db0 = tap?.snapshot();
     const t0 = Date.now();
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
     await waitDelivered(ids, 120_000);
     const got = ids.filter((id) => delivered.has(id));
     const end = Math.max(...got.map((id) => delivered.get(id) ?? 0));
+    const trailingMs = await cpu.settle();
     const lat = got.map((id) => delivered.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
     const accept = ids.map((id) => acceptedAt.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
     if (process.env.BENCH_TIMELINE) {
@@ -184,7 +187,8 @@ async function main(): Promise<void> {
       const rows = ids.map((id) =>
         [id, since(sentAt.get(id)), since(acceptedAt.get(id)), since(delivered.get(id))].join(' '),
       );
-      writeFileSync(process.env.BENCH_TIMELINE, rows.join('\n') + '\n');
+      // The first line gives the phase's start as epoch ms, to line the rows up with servers' logs.
+      writeFileSync(process.env.BENCH_TIMELINE, [`# t0 ${t0}`, ...rows].join('\n') + '\n');
     }
     console.log(
       `${label}: ${ids.length} accepted, ${(got.length / ((end - t0) / 1000)).toFixed(0)} events/s delivered, ` +
@@ -198,7 +202,13 @@ async function main(): Promise<void> {
       console.log(
         `  database round trips per delivered event (all services): ${perEventSummary(db0, tap.snapshot(), got.length)}`,
       );
-    console.log(`  CPU per delivered event:\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`);
+    console.log(
+      `  the stack came to rest ${(settledMs / 1000).toFixed(0)} s before the phase and ` +
+        `${(trailingMs / 1000).toFixed(0)} s after its last delivery (records written beside the deliveries)`,
+    );
+    console.log(
+      `  CPU per delivered event (from the phase's start until the stack is at rest again):\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`,
+    );
   };
 
   for (const n of SIZES) {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import NODE_FLAGS from '../../tools/node-flags.json';
 
 export const root = path.resolve(__dirname, '../..');
 
@@ -55,7 +56,7 @@ export function serviceArgs(name: string): string[] {
     ...(process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
-    '--enable-source-maps',
+    ...NODE_FLAGS,
     path.join(root, `services/${name}/dist/main.js`),
   ];
 }
@@ -107,6 +108,29 @@ export class CpuMeter {
   start(): void {
     this.selfStart = process.cpuUsage();
     for (const [name, pid] of this.pids) this.startMs.set(name, cpuMs(pid));
+  }
+
+  /**
+   * Waits until the measured processes are back at rest: together under `idleCores` of CPU over a
+   * second (e.g. the database has written the records of a phase whose events were all delivered,
+   * since records are written beside the deliveries, not before them). Returns the ms waited.
+   */
+  async settle(idleCores = 0.25, maxMs = 60_000): Promise<number> {
+    const t0 = Date.now();
+    let last = this.used();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = this.used();
+      if (now - last < idleCores * 1000 || Date.now() - t0 > maxMs) return Date.now() - t0;
+      last = now;
+    }
+  }
+
+  /** CPU ms the measured processes have used so far, together. */
+  private used(): number {
+    let sum = 0;
+    for (const pid of this.pids.values()) sum += cpuMs(pid) || 0;
+    return sum;
   }
 
   /** Lines `name  ms/event`, the bench process itself (load generator + receiver) last. */

@@ -35,13 +35,15 @@ export HOOKRAIL_SQS_ENDPOINT=${HOOKRAIL_SQS_ENDPOINT:-http://127.0.0.1:9324}
 export HOOKRAIL_MONGODB_URL=${HOOKRAIL_MONGODB_URL:-mongodb://127.0.0.1:27017/hookrail?retryWrites=false}
 export PUBSUB_EMULATOR_HOST=${PUBSUB_EMULATOR_HOST:-127.0.0.1:8085}
 
+# The same node flags as the image (tools/node-flags.json; docs/decisions.md, "Platform").
+read -r -a NODE_FLAGS <<< "$(node -p "require('./tools/node-flags.json').join(' ')")"
 for s in "${SERVICES[@]}"; do
   pidfile=.local/services/$s.pid
   if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
     echo "    $s already running (pid $(cat "$pidfile"))"
     continue
   fi
-  HOOKRAIL_HTTP_PORT=${PORTS[$s]} setsid nohup node --enable-source-maps "services/$s/dist/main.js" \
+  HOOKRAIL_HTTP_PORT=${PORTS[$s]} setsid nohup node "${NODE_FLAGS[@]}" "services/$s/dist/main.js" \
     >".local/services/$s.log" 2>&1 < /dev/null &
   echo $! > "$pidfile"
   echo "    $s started (pid $!, log .local/services/$s.log)"
