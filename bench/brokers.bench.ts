@@ -22,6 +22,7 @@ import {
   TEST_MONGODB_URL,
   testBus,
   uniquePrefix,
+  deleteTopicsWithPrefix,
   waitFor,
 } from '@hookrail/testkit';
 import { brokerFixture } from '../services/source-consumer/src/testing/broker-fixture';
@@ -128,6 +129,7 @@ async function main() {
     await bus.close();
     await receiver.close();
     await store.close();
+    await deleteTopicsWithPrefix(prefix);
   }
   console.log(['summary', ...rows].join('\n'));
 }

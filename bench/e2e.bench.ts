@@ -16,7 +16,14 @@ import { createHmac } from 'node:crypto';
 import { asProjectId, newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
 import { writeFileSync } from 'node:fs';
-import { makeEndpoint, makeSource, makeSubscription, startReceiver, uniquePrefix } from '@hookrail/testkit';
+import {
+  deleteTopicsWithPrefix,
+  makeEndpoint,
+  makeSource,
+  makeSubscription,
+  startReceiver,
+  uniquePrefix,
+} from '@hookrail/testkit';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
@@ -271,6 +278,7 @@ async function main(): Promise<void> {
   await receiver.close();
   await tap?.close();
   if (!process.env.BENCH_MONGODB_URL) await store.dropDatabase();
+  await deleteTopicsWithPrefix(env.HOOKRAIL_KAFKA_TOPIC_PREFIX);
   await store.close();
 }
 

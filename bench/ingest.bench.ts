@@ -9,7 +9,13 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectTestStore, TEST_MONGODB_URL, uniquePrefix, waitFor } from '@hookrail/testkit';
+import {
+  connectTestStore,
+  deleteTopicsWithPrefix,
+  TEST_MONGODB_URL,
+  uniquePrefix,
+  waitFor,
+} from '@hookrail/testkit';
 import { createHttpSource } from '../services/ingest/src/ingest-fixtures';
 import { buildServices, serviceArgs } from './support/processes';
 
@@ -30,6 +36,7 @@ const deadlineMs = 120_000;
 async function main() {
   const store = await connectTestStore();
   const source = await createHttpSource(store);
+  const prefix = uniquePrefix('bench-ingest');
   buildServices(['ingest']);
   const child = spawn(process.execPath, serviceArgs('ingest'), {
     cwd: root,
@@ -37,7 +44,7 @@ async function main() {
       ...process.env,
       HOOKRAIL_HTTP_PORT: String(port),
       HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
-      HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('bench-ingest'),
+      HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
       HOOKRAIL_KAFKA_PARTITIONS: '6',
       HOOKRAIL_LOG_LEVEL: 'warn',
     },
@@ -114,6 +121,7 @@ async function main() {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     await store.close();
+    await deleteTopicsWithPrefix(prefix);
   }
 }
 

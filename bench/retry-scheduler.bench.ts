@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DeliveryMessage, RetryMessage } from '@hookrail/bus';
 import { newId, newProjectId } from '@hookrail/domain';
-import { TEST_MONGODB_URL, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import { deleteTopicsWithPrefix, TEST_MONGODB_URL, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 import { buildServices, serviceArgs } from './support/processes';
 
 const { values } = parseArgs({
@@ -127,6 +127,7 @@ async function main(): Promise<void> {
   );
   children.forEach((c) => c.kill('SIGTERM'));
   await bus.close();
+  await deleteTopicsWithPrefix(prefix);
   process.exit(0);
 }
 

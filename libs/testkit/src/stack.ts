@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
 import { loadConfig, type HookrailConfig, type ServiceName } from '@hookrail/config';
 import { startService, type RunningService, type ServiceDefinition } from '@hookrail/runtime';
 import { Bus } from '@hookrail/bus';
@@ -13,6 +14,22 @@ export const TEST_KAFKA_BROKERS = (process.env.HOOKRAIL_TEST_KAFKA_BROKERS ?? '1
 /** A topic prefix of its own per test file: its topics and consumer groups are private to it. */
 export function uniquePrefix(name = 't'): string {
   return `${name}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Deletes the topics made under `prefix` (its dead-letter topics too): a bench removes what it
+ * made, as it drops its database, so runs do not pile up partitions that cost the broker at rest.
+ */
+export async function deleteTopicsWithPrefix(prefix: string, brokers = TEST_KAFKA_BROKERS): Promise<number> {
+  const admin = new Kafka({ clientId: 'tests', brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(`${prefix}.`));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
+    return topics.length;
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** Config for a service under test: real local servers, a free port, quiet logs, few partitions. */
