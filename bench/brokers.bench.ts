@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import type { ConfigMessage } from '@hookrail/bus';
 import {
   connectTestStore,
+  deleteTopicsWithPrefix,
   makeEndpoint,
   makeProject,
   makeSource,
@@ -22,7 +23,6 @@ import {
   TEST_MONGODB_URL,
   testBus,
   uniquePrefix,
-  deleteTopicsWithPrefix,
   waitFor,
 } from '@hookrail/testkit';
 import { brokerFixture } from '../services/source-consumer/src/testing/broker-fixture';
