@@ -223,7 +223,7 @@ EOF
     fi
   fi
   KAFKA_LOG_OFFSET="$(stat -c %s "$dir/logs/server.log" 2>/dev/null || echo 0)"
-  spawn kafka "$dir/stdout.log" "$JAVA" -Xms256m -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
+  spawn kafka "$dir/stdout.log" "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
     -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
     -Xlog:gc:file="$dir/logs/gc.log":time,uptime:filecount=2,filesize=10m \
     "${jvm_log[@]}" -cp "$KAFKA_LIBS/*" kafka.Kafka "$props" || { fail kafka "could not spawn"; return 1; }
