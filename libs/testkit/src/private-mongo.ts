@@ -56,7 +56,8 @@ export class PrivateMongo {
   /** Starts the server on the same port and storage directory and waits until it listens. */
   async restart(): Promise<void> {
     const args = ['--host', '127.0.0.1', '--port', String(this.port), '--storage-path', this.dir];
-    this.server = spawn(this.bin, [...args, '--cache-size', '256M', '--log-level', 'WARNING'], {
+    // Standalone, as the local stack runs it (deploy/local/servers.sh): no oplog.
+    this.server = spawn(this.bin, [...args, '--cache-size', '256M', '--log-level', 'WARNING', '--standalone'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-4000));
