@@ -15,6 +15,7 @@ import { BatchingPublisher, type Publisher } from './publisher';
 import { consume, type ConsumeOptions, type RunningConsumer } from './consumer';
 import type { ProjectId } from '@hookrail/domain';
 import type { ConfigBarrier, DeadLetterMessage } from './messages';
+import type { Partitioner } from './key-ownership';
 import {
   BARRIER_TOPICS,
   CONFIG_BARRIER_HEADER,
@@ -55,7 +56,10 @@ export function kafkaSecurity(
 
 /** Large enough for a payload at the highest project limit plus its headers. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** How long a topic's partition count is trusted (partitions added later get barriers after it). */
+/**
+ * How long a topic's partition count is trusted: by barriers, by the producer's partitioner, and by
+ * consumers, which rejoin their group when they see partitions added (kafkajs' default is 5 min).
+ */
 const PARTITION_COUNT_TTL_MS = 60_000;
 
 /**
@@ -241,6 +245,7 @@ export class Bus {
         idempotent: false,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
+        metadataMaxAge: PARTITION_COUNT_TTL_MS,
       });
       await producer.connect();
       this.producer = producer;
@@ -280,6 +285,7 @@ export class Bus {
       // How long the broker holds a fetch that finds nothing: a message that arrives meanwhile is
       // answered at once, so this costs no latency, only idle polls (Kafka's CPU at low rates).
       maxWaitTimeInMs: 500,
+      metadataMaxAge: PARTITION_COUNT_TTL_MS,
       retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
     });
     await consumer.connect();
@@ -308,7 +314,7 @@ export class Bus {
    * The partition the publisher puts a message key on, for a catalog topic (its partition count
    * read from Kafka): lets a consumer group member tell which keys its partitions hold.
    */
-  async partitioner(key: TopicKey): Promise<(messageKey: string) => number> {
+  async partitioner(key: TopicKey): Promise<Partitioner> {
     const topic = this.topic(key);
     const partitionMetadata = await this.partitionsOf(topic);
     const partition = Partitioners.DefaultPartitioner();

@@ -84,7 +84,10 @@ export function definition(
         logAttempts: config.log.attempts,
       });
       // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
-      const ownership = new KeyOwnership(await bus.partitioner('deliveries'));
+      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
+        onReadError: (err, attempt) =>
+          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
+      });
       const route = createRouter({
         store,
         config: cache,
@@ -112,7 +115,7 @@ export function definition(
         concurrency: 1000,
         handle: send,
         onBarrier,
-        onAssignment: (partitions) => ownership.assign(partitions),
+        onAssignment: (partitions) => void ownership.assign(partitions),
         onRebalancing: () => ownership.release(),
       });
       return {

@@ -45,7 +45,9 @@ export function definition(
       });
       // A source runs on the replica that owns its project's config partition, so the replica that
       // runs a source is also the one that receives its changes.
-      const ownership = new KeyOwnership(await bus.partitioner('config'));
+      const ownership = new KeyOwnership(() => bus.partitioner('config'), {
+        onReadError: (err, attempt) => logger.warn({ err, attempt }, 'reading the config partitions failed'),
+      });
       const sourcesGauge = metrics.gauge(
         'hookrail_sources_running',
         'Broker sources running on this replica',
@@ -55,7 +57,8 @@ export function definition(
       let generation = 0;
       const assign = async (partitions: number[]) => {
         const gen = ++generation;
-        ownership.assign(partitions);
+        await ownership.assign(partitions);
+        if (gen !== generation) return;
         let all;
         // The database may be down at the join: keep trying until it answers or the group rebalances.
         for (let attempt = 0; ; attempt++) {
