@@ -3,7 +3,9 @@
  * one delivered event costs (its event and its delivery with the first attempt, shaped as the
  * dispatcher writes them) in journaled batches, into collections with every index of libs/store
  * and into collections with only `_id`, and prints the server's CPU per event for each. The
- * difference is what the list indexes cost.
+ * difference is what the list indexes cost. Each is run twice: one write at a time, as a
+ * service sends its record writes (libs/domain RECORD_WRITES), and the two collections' writes
+ * overlapping, to show what overlapping writes cost the server.
  *
  *   npm run bench:db                      # 10,000 events, batches of 200
  *   BENCH_EVENTS=20000 BENCH_BATCH=500 npm run bench:db
@@ -17,56 +19,94 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 const BASE = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017';
 
+/** Documents of the shape and size the dispatcher writes (a one-endpoint event, a 200 first attempt). */
 function documents(n: number): { events: Record<string, unknown>[]; deliveries: Record<string, unknown>[] } {
-  const [project, source, endpoint, subscription] = [newId(), newId(), newId(), newId()];
+  const [project, endpoint, subscription] = [newId(), newId(), newId()];
   const events = [];
   const deliveries = [];
   for (let i = 0; i < n; i++) {
-    const [id, now] = [newId(), new Date()];
+    const [id, deliveryId, now] = [newId(), newId(), new Date()];
     events.push({
       _id: id,
       project_id: project,
-      source_id: source,
+      source_id: null,
+      app_id: null,
       event_type: 'bench.event',
-      endpoints: [endpoint],
-      raw: JSON.stringify({ n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } }),
-      headers: JSON.stringify({ 'content-type': ['application/json'] }),
       idempotency_key: null,
+      is_duplicate_event: false,
       status: 'Processing',
+      status_reason: null,
+      raw: JSON.stringify({ n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } }),
+      headers_json: '{}',
+      forward_headers_json: '{}',
+      url_query_params: '',
+      metadata: '',
+      endpoints: [endpoint],
+      delivery_count: 1,
+      target: { mode: 'single', endpoint_id: endpoint },
+      acknowledged_at: now,
       created_at: now,
       updated_at: now,
+      deleted_at: null,
     });
     deliveries.push({
-      _id: newId(),
+      _id: deliveryId,
       project_id: project,
       event_id: id,
       endpoint_id: endpoint,
       subscription_id: subscription,
+      source_id: null,
       event_type: 'bench.event',
       status: 'Success',
+      delivery_mode: 'at_least_once',
+      payload: null,
+      attempts_made: 1,
+      retries_used: 0,
+      next_attempt_at: null,
+      status_reason: null,
       attempts: [
         {
           uid: newId(),
-          http_status: 200,
-          request_headers: JSON.stringify({
-            'x-hookrail-signature': 'a'.repeat(64),
-            'x-hookrail-event-id': id,
+          url: 'http://127.0.0.1:8080/bench',
+          method: 'POST',
+          request_headers_json: JSON.stringify({
+            'Content-Type': 'application/json',
+            'User-Agent': 'Hookrail/0.1.0',
+            'X-Hookrail-Delivery-Id': deliveryId,
+            'X-Hookrail-Event-Id': id,
+            'X-Hookrail-Event-Type': 'bench.event',
+            'X-Hookrail-Signature': 'a'.repeat(64),
           }),
-          response_headers: JSON.stringify({ 'content-length': '0' }),
-          response_body: '',
+          response_headers_json: JSON.stringify({
+            'content-type': 'text/plain',
+            date: now.toUTCString(),
+            connection: 'keep-alive',
+            'keep-alive': 'timeout=30',
+            'transfer-encoding': 'chunked',
+          }),
+          http_status: 200,
+          response_data: 'ok',
+          error: null,
           latency_ms: 2,
           created_at: now,
         },
       ],
+      metadata: { siblings: 1 },
       created_at: now,
       updated_at: now,
+      deleted_at: null,
     });
   }
   return { events, deliveries };
 }
 
-async function run(label: string, url: string, indexed: boolean, pid: number): Promise<void> {
-  if (indexed) {
+async function run(
+  label: string,
+  url: string,
+  opts: { indexed: boolean; overlapping: boolean },
+  pid: number,
+): Promise<void> {
+  if (opts.indexed) {
     const store = await Store.connect(url, 'bench');
     await store.ensureIndexes();
     await store.close();
@@ -77,11 +117,14 @@ async function run(label: string, url: string, indexed: boolean, pid: number): P
   const db = conn.db!;
   const { events, deliveries } = documents(EVENTS);
   const [t0, c0] = [Date.now(), cpuMs(pid)];
-  for (let i = 0; i < EVENTS; i += BATCH)
-    await Promise.all([
-      db.collection('events').insertMany(events.slice(i, i + BATCH), { ordered: false }),
-      db.collection('deliveries').insertMany(deliveries.slice(i, i + BATCH), { ordered: false }),
-    ]);
+  for (let i = 0; i < EVENTS; i += BATCH) {
+    const writes = [
+      () => db.collection('events').insertMany(events.slice(i, i + BATCH), { ordered: false }),
+      () => db.collection('event_deliveries').insertMany(deliveries.slice(i, i + BATCH), { ordered: false }),
+    ];
+    if (opts.overlapping) await Promise.all(writes.map((w) => w()));
+    else for (const w of writes) await w();
+  }
   const cpu = cpuMs(pid) - c0;
   console.log(
     `${label}: server CPU ${(cpu / EVENTS).toFixed(3)} ms per event, ` +
@@ -95,8 +138,21 @@ async function main(): Promise<void> {
   const pid = Number(process.env.BENCH_MONGODB_PID) || serverPid('mongodb');
   if (!pid) throw new Error('no local database server running (npm start), or set BENCH_MONGODB_PID');
   const stamp = Date.now();
-  await run('only _id indexes      ', `${BASE}/hookrail-bench-bare-${stamp}`, false, pid);
-  await run('every libs/store index', `${BASE}/hookrail-bench-indexed-${stamp}`, true, pid);
+  for (const overlapping of [false, true]) {
+    const how = overlapping ? 'writes overlapping' : 'one write at a time';
+    await run(
+      `only _id indexes,       ${how}`,
+      `${BASE}/hookrail-bench-bare-${stamp}`,
+      { indexed: false, overlapping },
+      pid,
+    );
+    await run(
+      `every libs/store index, ${how}`,
+      `${BASE}/hookrail-bench-indexed-${stamp}`,
+      { indexed: true, overlapping },
+      pid,
+    );
+  }
 }
 
 main().catch((err) => {

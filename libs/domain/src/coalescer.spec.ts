@@ -1,4 +1,5 @@
-import { Coalescer } from './coalescer';
+import pLimit from 'p-limit';
+import { Coalescer, RECORD_WRITES } from './coalescer';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -36,6 +37,51 @@ describe('Coalescer (group commit)', () => {
     expect(writes).toEqual([[1], [2, 3, 4]]);
     release.shift()!();
     await Promise.all(later);
+  });
+
+  it('never overlaps the writes of coalescers sharing a gate, and one waiting gathers more items', async () => {
+    const log: string[] = [];
+    let running = 0;
+    let overlapped = false;
+    const release: (() => void)[] = [];
+    const writer = (name: string) => (items: number[]) => {
+      log.push(`${name}:${items.join(',')}`);
+      overlapped ||= ++running > 1;
+      return new Promise<void>((r) => release.push(() => (running--, r())));
+    };
+    const gate = pLimit(1);
+    const events = new Coalescer<number>(writer('events'), { gate });
+    const deliveries = new Coalescer<number>(writer('deliveries'), { gate });
+    const done = [events.submit(1), deliveries.submit(2)];
+    await tick();
+    await tick();
+    expect(log).toEqual(['events:1']); // the deliveries' write waits for the slot
+    done.push(deliveries.submit(3));
+    release.shift()!();
+    await tick();
+    await tick();
+    expect(log).toEqual(['events:1', 'deliveries:2']);
+    release.shift()!();
+    await tick();
+    await tick();
+    expect(log).toEqual(['events:1', 'deliveries:2', 'deliveries:3']);
+    release.shift()!();
+    await Promise.all(done);
+    expect(overlapped).toBe(false);
+  });
+
+  it('sends the record writes of a process one at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const write = async () => {
+      most = Math.max(most, ++running);
+      await tick();
+      running--;
+    };
+    const a = new Coalescer<number>(write, RECORD_WRITES);
+    const b = new Coalescer<number>(write, RECORD_WRITES);
+    await Promise.all([a.submit(1), b.submit(2), a.submit(3), b.submit(4)]);
+    expect(most).toBe(1);
   });
 
   it('splits at maxBatch and fails every caller of a failed write', async () => {
