@@ -11,19 +11,25 @@
  *   BENCH_EVENTS=20000 BENCH_BATCH=500 npm run bench:db
  */
 import mongoose from 'mongoose';
-import { newId } from '@hookrail/domain';
-import { Store } from '@hookrail/store';
+import { asProjectId, newId } from '@hookrail/domain';
+import { Store, type DeliveryDoc, type EventDoc } from '@hookrail/store';
 import { cpuMs, serverPid } from './support/processes';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 const BASE = process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017';
 
-/** Documents of the shape and size the dispatcher writes (a one-endpoint event, a 200 first attempt). */
-function documents(n: number): { events: Record<string, unknown>[]; deliveries: Record<string, unknown>[] } {
-  const [project, endpoint, subscription] = [newId(), newId(), newId()];
-  const events = [];
-  const deliveries = [];
+/** The store's collections of the two documents (checked against their indexes below). */
+const COLLECTIONS = ['events', 'event_deliveries'] as const;
+
+/**
+ * Documents of the shape and size the dispatcher writes (a one-endpoint event, a 200 first
+ * attempt), typed as the store's documents so that a field added there shows here.
+ */
+function documents(n: number): { events: EventDoc[]; deliveries: DeliveryDoc[] } {
+  const [project, endpoint, subscription] = [asProjectId(newId()), newId(), newId()];
+  const events: EventDoc[] = [];
+  const deliveries: DeliveryDoc[] = [];
   for (let i = 0; i < n; i++) {
     const [id, deliveryId, now] = [newId(), newId(), new Date()];
     events.push({
@@ -115,12 +121,20 @@ async function run(
     .createConnection(url, { writeConcern: { w: 'majority', journal: true } })
     .asPromise();
   const db = conn.db!;
+  if (opts.indexed)
+    for (const name of COLLECTIONS)
+      if ((await db.collection(name).indexes()).length < 2)
+        throw new Error(`${name} has no list index: the store's collection names changed`);
   const { events, deliveries } = documents(EVENTS);
   const [t0, c0] = [Date.now(), cpuMs(pid)];
   for (let i = 0; i < EVENTS; i += BATCH) {
     const writes = [
-      () => db.collection('events').insertMany(events.slice(i, i + BATCH), { ordered: false }),
-      () => db.collection('event_deliveries').insertMany(deliveries.slice(i, i + BATCH), { ordered: false }),
+      () =>
+        db.collection<EventDoc>(COLLECTIONS[0]).insertMany(events.slice(i, i + BATCH), { ordered: false }),
+      () =>
+        db
+          .collection<DeliveryDoc>(COLLECTIONS[1])
+          .insertMany(deliveries.slice(i, i + BATCH), { ordered: false }),
     ];
     if (opts.overlapping) await Promise.all(writes.map((w) => w()));
     else for (const w of writes) await w();
