@@ -1,5 +1,5 @@
 import { createLogger, Metrics } from '@hookrail/telemetry';
-import { TEST_KAFKA_BROKERS, uniquePrefix } from '@hookrail/testkit';
+import { TEST_KAFKA_BROKERS, uniquePrefix, waitFor } from '@hookrail/testkit';
 import { Partitioners } from 'kafkajs';
 import { Bus } from './bus';
 import { KeyOwnership } from './key-ownership';
@@ -58,6 +58,12 @@ describe('KeyOwnership on a topic', () => {
     const admin = bus.kafka.admin();
     await admin.connect();
     await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
+    // The broker serves the new count a moment after the controller accepted it; the consumers'
+    // rejoin only happens once they read it, so wait for the metadata to show it.
+    await waitFor(
+      'the topic metadata to list 4 partitions',
+      async () => (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0].partitions.length === 4,
+    );
     await admin.disconnect();
 
     await ownership.assign([1]); // the rejoin after the consumers saw the new partitions
