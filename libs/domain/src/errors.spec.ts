@@ -35,6 +35,9 @@ describe('isDependencyOutage', () => {
     expect(isDependencyOutage(new Error('write failed', { cause: named('MongoNetworkTimeoutError') }))).toBe(
       true,
     );
+    // a bulk write cut off by the connection (the driver's MongoBulkWriteError)
+    const bulk = Object.assign(named('MongoBulkWriteError'), { errorResponse: named('MongoNetworkError') });
+    expect(isDependencyOutage(bulk)).toBe(true);
   });
 
   it('is false for errors about the message itself', () => {

@@ -90,7 +90,9 @@ export function isDependencyOutage(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     if (e instanceof UnavailableError) return true;
     if (e instanceof Error && OUTAGE_ERROR_NAMES.test(e.name)) return true;
-    e = (e as { cause?: unknown }).cause;
+    // The MongoDB driver wraps the network error that cut a bulk write off in `errorResponse`.
+    const wrapper = e as { cause?: unknown; errorResponse?: unknown };
+    e = wrapper.cause ?? (wrapper.errorResponse instanceof Error ? wrapper.errorResponse : undefined);
   }
   return false;
 }

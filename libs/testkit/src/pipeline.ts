@@ -168,7 +168,9 @@ export class Pipeline {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const keep = (d: Buffer) => this.logs.push(`${service}: ${d.toString()}`);
+    const keep = (d: Buffer) => {
+      for (const line of d.toString().split('\n')) if (line) this.logs.push(`${service}: ${line}\n`);
+    };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.processes.set(service, child);
@@ -273,9 +275,28 @@ export class Pipeline {
       intervalMs: 500,
     }).catch((err: Error) => {
       throw new Error(
-        `${err.message}: ${this.undelivered().length} of ${this.accepted.size} missing\n${this.recentLogs()}`,
+        `${err.message}: ${this.undelivered().length} of ${this.accepted.size} missing\n${this.describeMissing()}\n${this.recentLogs()}`,
       );
     });
+  }
+
+  /** What the receiver got for the first undelivered events, every log line naming them, the last errors. */
+  describeMissing(max = 5): string {
+    return this.undelivered()
+      .slice(0, max)
+      .map((id) => {
+        const receipts = [...(this.seen.get(id)?.entries() ?? [])].map(([endpoint, r]) => ({
+          endpoint,
+          delivery_ids: [...r.deliveryIds],
+          failed_once: [...r.deliveryIds].some((d) => this.failedOnce.has(d)),
+          successes: r.successes,
+        }));
+        const names = [id, ...receipts.flatMap((r) => r.delivery_ids)];
+        const lines = this.logs.filter((l) => names.some((n) => l.includes(n)));
+        return `missing ${id}: received ${JSON.stringify(receipts)}\n${lines.join('')}`;
+      })
+      .concat(this.logs.filter((l) => /"level":"(error|fatal)"/.test(l)).slice(-20))
+      .join('\n');
   }
 
   /** Events an endpoint got under more than one delivery id (a duplicate must reuse its id). */

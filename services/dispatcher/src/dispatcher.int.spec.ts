@@ -18,6 +18,7 @@ import {
   waitFor,
   type OAuth2Server,
   type Receiver,
+  eventDoc,
   eventMessage,
   makeDelivery,
   makeEndpoint,
@@ -295,6 +296,46 @@ describe('dispatcher routes, signs, authenticates and delivers to real receivers
       async () => (await store.events.findById(projectId, m.event_id))?.status === 'Retry',
     );
     expect(rec.count()).toBe(1);
+  });
+
+  it('waits for the event of a retry that the router has not stored yet, rather than discarding the delivery', async () => {
+    const projectId = await makeProject(store);
+    const rec = await receiver();
+    const ep = await makeEndpoint(store, projectId, { url: rec.url });
+    const sub = await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: newId() });
+    // What a database crash can leave: the first attempt's Retry recorded, the event's write not yet.
+    const event = eventDoc(projectId, { raw: '{"late":true}' });
+    const d = await makeDelivery(store, projectId, {
+      event_id: event._id,
+      endpoint_id: ep._id,
+      subscription_id: sub._id,
+      status: 'Retry',
+      attempts_made: 1,
+      retries_used: 1,
+    });
+    await (
+      await bus.connectPublisher()
+    ).publish('deliveries', [
+      {
+        delivery_id: d._id,
+        project_id: projectId,
+        endpoint_id: ep._id,
+        event_id: event._id,
+        reason: 'retry',
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(rec.count()).toBe(0);
+    expect((await store.deliveries.findById(projectId, d._id))?.status).toBe('Retry');
+
+    await store.events.insertManyIfAbsent([event]);
+    const req = await waitFor('the retry sent once its event is stored', () => rec.requests[0]);
+    expect(req.body).toBe('{"late":true}');
+    expect(req.headers['x-hookrail-delivery-id']).toBe(d._id);
+    await waitFor(
+      'delivery Success',
+      async () => (await store.deliveries.findById(projectId, d._id))?.status === 'Success',
+    );
   });
 
   it('at_most_once fails a delivery whose request reached the endpoint instead of retrying', async () => {

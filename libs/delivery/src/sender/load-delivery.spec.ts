@@ -1,6 +1,7 @@
 import type { DeliveryMessage, FirstSend } from '@hookrail/bus';
-import type { ProjectId } from '@hookrail/domain';
-import { fromFirstSend, routedUnderOlderConfig } from './load-delivery';
+import { isDependencyOutage, type ProjectId } from '@hookrail/domain';
+import type { DeliveryDoc, EventDoc, Store } from '@hookrail/store';
+import { EVENT_WRITE_GRACE_MS, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 
 const firstSend: FirstSend = {
   subscription_id: 'sub1',
@@ -71,5 +72,47 @@ describe('routedUnderOlderConfig', () => {
     expect(routedUnderOlderConfig(message({ ...firstSend, raw: 'not json' }), 'v2')).toMatchObject({
       data: 'not json',
     });
+  });
+});
+
+describe('loadForSend', () => {
+  const created = Date.parse(firstSend.created_at);
+  const retry: DeliveryMessage = { ...message(), reason: 'retry', first_send: undefined };
+  const stored = (): DeliveryDoc => {
+    const loaded = fromFirstSend(message(), firstSend);
+    if (loaded.kind !== 'send') throw new Error('a first send is always sent');
+    return { ...loaded.delivery, status: 'Retry', attempts_made: 1, retries_used: 1 };
+  };
+  // The two reads it makes; a database is not what this checks.
+  const storeWith = (delivery: DeliveryDoc | null, event: Partial<EventDoc> | null) =>
+    ({
+      deliveries: { findForSend: async () => delivery },
+      events: { findById: async () => event },
+    }) as unknown as Store;
+
+  it('retries, as an outage, a delivery whose event the router has not stored yet', async () => {
+    const err = await loadForSend(storeWith(stored(), null), retry, created + 5_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(
+      "event evt1 of delivery dlv1 is not stored yet (its router's write is pending)",
+    );
+    expect(isDependencyOutage(err)).toBe(true);
+  });
+
+  it('sends without the event (discarded by the sender) once the event had time to be stored', async () => {
+    const loaded = await loadForSend(storeWith(stored(), null), retry, created + EVENT_WRITE_GRACE_MS);
+    expect(loaded).toMatchObject({ kind: 'send', event: null });
+  });
+
+  it('sends with the stored event, and skips a delivery that has its outcome or is gone', async () => {
+    const event = { _id: 'evt1', event_type: 'invoice.paid', raw: '{}', forward_headers_json: '{"a":"b"}' };
+    expect(await loadForSend(storeWith(stored(), event), retry, created)).toMatchObject({
+      kind: 'send',
+      event: { _id: 'evt1', forward_headers: { a: 'b' } },
+    });
+    expect(await loadForSend(storeWith({ ...stored(), status: 'Success' }, null), retry)).toEqual({
+      kind: 'skip',
+    });
+    expect(await loadForSend(storeWith(null, null), retry)).toMatchObject({ kind: 'skip' });
   });
 });

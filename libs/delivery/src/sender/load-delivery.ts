@@ -1,4 +1,5 @@
 import type { DeliveryMessage, FirstSend } from '@hookrail/bus';
+import { UnavailableError } from '@hookrail/domain';
 import type { DeliveryDoc, DeliveryStatus, Store } from '@hookrail/store';
 import type { EventForDelivery } from './build-request';
 
@@ -19,10 +20,22 @@ export type LoadedDelivery =
     };
 
 /**
- * A delivery sent again (retry, resend, release) has a document: it is read, and a message that
- * finds its outcome already recorded does nothing more.
+ * How long after a delivery was created its event document may still be missing. The router
+ * writes the event beside the first send, not before it, and retries a failed write (a database
+ * outage) until it lands: a retry can come back before that. Past this, a missing event was deleted.
  */
-export async function loadForSend(store: Store, m: DeliveryMessage): Promise<LoadedDelivery> {
+export const EVENT_WRITE_GRACE_MS = 15 * 60_000;
+
+/**
+ * A delivery sent again (retry, resend, release) has a document: it is read, and a message that
+ * finds its outcome already recorded does nothing more. One whose event is not stored yet is
+ * retried like an outage (UnavailableError), not discarded.
+ */
+export async function loadForSend(
+  store: Store,
+  m: DeliveryMessage,
+  now: number = Date.now(),
+): Promise<LoadedDelivery> {
   const delivery = await store.deliveries.findForSend(m.project_id, m.delivery_id);
   if (!delivery) return { kind: 'skip', reason: 'delivery not found, skipping' };
   if (FINAL_STATUSES.has(delivery.status)) return { kind: 'skip' }; // already done: a redelivered message
@@ -40,6 +53,10 @@ export async function loadForSend(store: Store, m: DeliveryMessage): Promise<Loa
   }
   if (delivery.status === 'Processing' && delivery.delivery_mode === 'at_most_once')
     return { kind: 'interrupted', delivery, event: forSend };
+  if (!forSend && now - new Date(delivery.created_at).getTime() < EVENT_WRITE_GRACE_MS)
+    throw new UnavailableError(
+      `event ${delivery.event_id} of delivery ${delivery._id} is not stored yet (its router's write is pending)`,
+    );
   return { kind: 'send', delivery, event: forSend };
 }
 
