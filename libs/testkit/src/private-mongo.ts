@@ -57,13 +57,8 @@ export class PrivateMongo {
   async restart(): Promise<void> {
     const args = ['--host', '127.0.0.1', '--port', String(this.port), '--storage-path', this.dir];
     // Standalone, as the local stack runs it (deploy/local/servers.sh): no oplog.
-    this.server = spawn(
-      this.bin,
-      [...args, '--cache-size', '256M', '--log-level', 'WARNING', '--standalone'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const flags = ['--cache-size', '256M', '--log-level', 'WARNING', '--standalone'];
+    this.server = spawn(this.bin, [...args, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-4000));
     this.server.stdout?.on('data', keep);
     this.server.stderr?.on('data', keep);

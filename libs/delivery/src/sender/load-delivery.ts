@@ -53,7 +53,7 @@ export async function loadForSend(
   }
   if (delivery.status === 'Processing' && delivery.delivery_mode === 'at_most_once')
     return { kind: 'interrupted', delivery, event: forSend };
-  if (!forSend && now - new Date(delivery.created_at).getTime() < EVENT_WRITE_GRACE_MS)
+  if (!forSend && now - delivery.created_at.getTime() < EVENT_WRITE_GRACE_MS)
     throw new UnavailableError(
       `event ${delivery.event_id} of delivery ${delivery._id} is not stored yet (its router's write is pending)`,
     );
