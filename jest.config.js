@@ -1,5 +1,7 @@
-// One jest run for the whole monorepo: `unit` needs nothing running, `integration` runs against
-// the real servers started once by deploy/local (see jest.global-setup.js).
+// One jest configuration for the whole monorepo: `unit` needs nothing running, `integration` runs
+// against the real servers started once by deploy/local (see jest.global-setup.js), `image` runs
+// the services from the built image against the same servers (jest.image-setup.js builds it).
+// deploy/local/test.sh runs `image` after the others, alone: it starts containers of its own.
 const esmDeps = [
   'got',
   '@sindresorhus',
@@ -45,13 +47,20 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{libs,services,tools,docs}/**/*.spec.ts'],
-      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image)\\.spec\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
+      setupFiles: ['<rootDir>/jest.integration-setup.js'],
+    },
+    {
+      ...shared,
+      displayName: 'image',
+      testMatch: ['<rootDir>/deploy/docker/**/*.image.spec.ts'],
+      globalSetup: '<rootDir>/jest.image-setup.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],
     },
   ],

@@ -58,7 +58,7 @@ async function main() {
     HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
     PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
   };
-  buildServices(['source-consumer', 'dispatcher']);
+  buildServices();
   const consumer = await startService('source-consumer', 19391, env);
   const services = [consumer];
   await bus.consume('bench-events', {

@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     },
   });
 
-  buildServices(SERVICES);
+  buildServices();
   const services: ServiceProcess[] = [];
   for (const [i, name] of SERVICES.entries()) services.push(await startService(name, 18_500 + i, env));
   const [gw, ing] = services;

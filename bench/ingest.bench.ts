@@ -37,7 +37,7 @@ async function main() {
   const store = await connectTestStore();
   const source = await createHttpSource(store);
   const prefix = uniquePrefix('bench-ingest');
-  buildServices(['ingest']);
+  buildServices();
   const child = spawn(process.execPath, serviceArgs('ingest'), {
     cwd: root,
     env: {

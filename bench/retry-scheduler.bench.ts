@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       lateness.push(Date.now() - (dueAt.get(m.delivery_id) ?? NaN));
     },
   });
-  buildServices(['retry-scheduler']);
+  buildServices();
   const children = Array.from({ length: Number(values.replicas) }, (_, i) => startScheduler(i));
   await Promise.all(
     children.map((_, i) =>

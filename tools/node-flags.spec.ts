@@ -14,15 +14,15 @@ describe('node flags of the services', () => {
 
   it('the image entrypoint passes exactly these flags', () => {
     const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(read('deploy/docker/Dockerfile'))?.[1];
-    expect(entrypoint && JSON.parse(entrypoint)).toEqual(['/nodejs/bin/node', ...NODE_FLAGS]);
+    expect(entrypoint && JSON.parse(entrypoint)).toEqual(['/usr/local/bin/node', ...NODE_FLAGS]);
   });
 
   it('the local stack and the benches read them from tools/node-flags.json', () => {
     expect(read('deploy/local/up.sh')).toMatch(
-      /require\('\.\/tools\/node-flags\.json'\)[\s\S]*node "\$\{NODE_FLAGS\[@\]\}" "services\/\$s\/dist\/main\.js"/,
+      /require\('\.\/tools\/node-flags\.json'\)[\s\S]*node "\$\{NODE_FLAGS\[@\]\}" "dist\/\$s\.js"/,
     );
     expect(read('bench/support/processes.ts')).toMatch(
-      /\.\.\.NODE_FLAGS,\s*path\.join\(root, `services\/\$\{name\}\/dist\/main\.js`\)/,
+      /\.\.\.NODE_FLAGS,\s*path\.join\(root, `dist\/\$\{name\}\.js`\)/,
     );
   });
 });

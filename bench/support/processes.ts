@@ -37,13 +37,13 @@ export interface ServiceProcess {
 }
 
 /**
- * Bundles the services as the image does (tools/build-service.mjs), so a bench measures the code
+ * Bundles the services as the image does (tools/build-services.mjs), so a bench measures the code
  * production runs: the same bundle under plain node, not the sources under a TypeScript loader
  * (tsx wraps every function it compiles with a naming helper; measured, that costs a tenth of a
  * service's CPU).
  */
-export function buildServices(names: string[]): void {
-  execFileSync(process.execPath, [path.join(root, 'tools/build-service.mjs'), ...names], {
+export function buildServices(): void {
+  execFileSync(process.execPath, [path.join(root, 'tools/build-services.mjs')], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -57,7 +57,7 @@ export function serviceArgs(name: string): string[] {
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
     ...NODE_FLAGS,
-    path.join(root, `services/${name}/dist/main.js`),
+    path.join(root, `dist/${name}.js`),
   ];
 }
 

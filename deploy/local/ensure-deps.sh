@@ -1,21 +1,15 @@
 #!/usr/bin/env bash
-# Installs node_modules with `npm ci` when missing or older than package-lock.json (idempotent).
+# Installs node_modules with `npm ci` (the pinned Node and npm, deploy/local/node.sh) when missing
+# or installed from another lock file or Node (idempotent). Never `npm install`: the lock file is
+# the contract, and an install that rewrites it fails CI (.ci/run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-command -v node >/dev/null || { echo "node (20.19+) is required" >&2; exit 1; }
+source deploy/local/node.sh
 stamp=node_modules/.hookrail-lock.sha
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
+want="$(sha256sum package-lock.json | cut -d' ' -f1) node-$NODE_VERSION"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "==> npm ci"
-  # The registry mirror here serves only this platform's optional binaries, so the lock file lacks
-  # the other platforms' entries and npm 11's `ci` refuses it as out of sync; `install` with the
-  # same lock installs the same versions.
-  if ! npm ci --no-audit --no-fund --loglevel=error 2>/tmp/hookrail-npm-ci.log; then
-    grep -q EUSAGE /tmp/hookrail-npm-ci.log || { cat /tmp/hookrail-npm-ci.log >&2; exit 1; }
-    echo "    npm ci refused the lock file (missing foreign-platform optional packages); using npm install"
-    npm install --no-audit --no-fund --loglevel=error
-  fi
-  # npm install may rewrite the lock file: stamp what is there now, or every start reinstalls.
-  sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
+  echo "==> npm ci (Node $NODE_VERSION, npm $NPM_VERSION)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
 fi

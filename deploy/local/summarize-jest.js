@@ -1,14 +1,21 @@
-// Prints jest's JSON results as the plain closing line CI reads: "N passed, N failed[, N skipped]".
+// Prints jest's JSON results as the plain closing line CI reads: "N passed, N failed[, N skipped]",
+// summed over the result files given (one per jest run of deploy/local/test.sh). A missing file
+// (that run crashed before writing it) counts as one failure.
 const fs = require('node:fs');
-const file = process.argv[2];
-if (!fs.existsSync(file)) {
-  console.log('0 passed, 1 failed');
-  process.exit(0);
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const file of process.argv.slice(2)) {
+  if (!fs.existsSync(file)) {
+    total.failed += 1;
+    continue;
+  }
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const failedSuites = r.testResults.filter(
+    (s) => s.status === 'failed' && s.assertionResults.length === 0,
+  ).length;
+  total.passed += r.numPassedTests;
+  total.failed += r.numFailedTests + failedSuites;
+  total.skipped += r.numPendingTests + r.numTodoTests;
 }
-const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-const failedSuites = r.testResults.filter(
-  (s) => s.status === 'failed' && s.assertionResults.length === 0,
-).length;
-const skipped = r.numPendingTests + r.numTodoTests;
-const failed = r.numFailedTests + failedSuites;
-console.log(`${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+);

@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing (test tools included), starts the real
-# servers, runs every test.
-# Extra arguments go to jest (e.g. `npm test -- --selectProjects unit`).
+# servers, then runs every test in phases that each get the machine to themselves:
+#   1. unit + integration (the real servers)
+#   2. image: the six services from the image built by deploy/docker/build.sh
+# Extra arguments run one jest invocation with them instead (e.g. `npm test -- --selectProjects unit`).
+# Each phase writes .local/jest-results-<phase>.json; the last line sums them: "N passed, N failed"
+# (also in .local/test-summary.txt).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+source deploy/local/node.sh
 mkdir -p .local
 bash deploy/local/ensure-deps.sh
 # The servers' needs plus what only the tests use (chromium, helm); `npm start` skips the latter.
 bash deploy/local/provision.sh --test-tools
 bash deploy/local/servers.sh start
 export HOOKRAIL_SKIP_SERVER_START=true
-results=.local/jest-results.json
-rm -f "$results"
+rm -f .local/jest-results*.json .local/test-summary.txt
 rc=0
-npx jest --ci --forceExit --maxWorkers=2 --json --outputFile="$results" "$@" || rc=$?
-node deploy/local/summarize-jest.js "$results"
+results=()
+phase() {
+  local name="$1"
+  shift
+  echo "==> tests: $name"
+  results+=(".local/jest-results-$name.json")
+  npx jest --ci --forceExit --maxWorkers=2 --json --outputFile=".local/jest-results-$name.json" "$@" || rc=1
+}
+if [ $# -gt 0 ]; then
+  phase selected "$@"
+else
+  phase main --selectProjects unit integration
+  phase image --selectProjects image
+fi
+node deploy/local/summarize-jest.js "${results[@]}" | tee .local/test-summary.txt
 exit $rc

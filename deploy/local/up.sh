@@ -5,6 +5,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+source deploy/local/node.sh
 started_at=$(date +%s)
 mkdir -p .local/services
 # npm packages and the servers' downloads/builds are independent: on a fresh machine they overlap
@@ -20,7 +21,7 @@ SERVICES=(api-gateway ingest source-consumer dispatcher retry-scheduler meta-eve
 declare -A PORTS=([api-gateway]=8080 [ingest]=8081 [source-consumer]=8091 [dispatcher]=8092 [retry-scheduler]=8093 [meta-event]=8094)
 
 echo "==> building services"
-node tools/build-service.mjs "${SERVICES[@]}"
+node tools/build-services.mjs
 built_at=$(date +%s)
 
 if [ -z "${HOOKRAIL_ADMIN_KEY:-}" ]; then
@@ -43,7 +44,7 @@ for s in "${SERVICES[@]}"; do
     echo "    $s already running (pid $(cat "$pidfile"))"
     continue
   fi
-  HOOKRAIL_HTTP_PORT=${PORTS[$s]} setsid nohup node "${NODE_FLAGS[@]}" "services/$s/dist/main.js" \
+  HOOKRAIL_HTTP_PORT=${PORTS[$s]} setsid nohup node "${NODE_FLAGS[@]}" "dist/$s.js" \
     >".local/services/$s.log" 2>&1 < /dev/null &
   echo $! > "$pidfile"
   echo "    $s started (pid $!, log .local/services/$s.log)"

@@ -107,7 +107,10 @@ export class FunctionPool {
     });
     const task: FunctionTask = { source, input, opts: { ...opts, timeoutMs }, started: port2 };
     try {
-      return await this.pool.run(task, { signal: abort.signal, transferList: [port2] });
+      // piscina infers its transfer-list type from MessagePort.postMessage's last overload, which
+      // @types/node 26 declares with an options object; an array is what piscina passes on.
+      const transferList = [port2] as unknown as NonNullable<Parameters<Piscina['run']>[1]>['transferList'];
+      return await this.pool.run(task, { signal: abort.signal, transferList });
     } catch (err) {
       if (abort.signal.aborted) {
         this.recordStop('timeout', startedAt);

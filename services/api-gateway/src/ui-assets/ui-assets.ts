@@ -7,8 +7,8 @@ type UiPage = 'console' | 'portal';
 type Manifest = Record<UiPage, { js: string; css: string | null }>;
 
 /**
- * services/api-gateway/dist/ui: next to the service bundle (dist/main.js) or, running from the
- * sources (tests, tsx), two folders up from this one.
+ * dist/ui next to the service bundle (tools/build-services.mjs) or, running from the sources
+ * (tests, tsx), services/api-gateway/dist/ui (tools/build-ui.mjs), two folders up from this one.
  */
 const UI_DIR = [path.join(__dirname, 'ui'), path.resolve(__dirname, '../../dist/ui')].find((dir) =>
   existsSync(path.join(dir, 'manifest.json')),
