@@ -119,7 +119,22 @@ describe('Helm chart charts/hookrail', () => {
     expect(names('NetworkPolicy')).toEqual([]);
     const container = find(objects, 'Deployment', 'rel-hookrail-dispatcher').spec.template!.spec
       .containers[0];
-    expect(container.args).toEqual(['services/dispatcher/dist/main.js']);
+    expect(container.args).toEqual(['dist/dispatcher.js']);
+  });
+
+  it('puts a Service on a node port only when its nodePort is set, and refuses one out of range', () => {
+    const objects = render(['--set', 'services.api-gateway.nodePort=30080']);
+    const spec = (name: string) =>
+      find(objects, 'Service', `rel-hookrail-${name}`).spec as {
+        type: string;
+        ports: { nodePort?: number }[];
+      };
+    expect(spec('api-gateway')).toMatchObject({ type: 'NodePort', ports: [{ nodePort: 30080 }] });
+    expect(spec('ingest').type).toBe('ClusterIP');
+    expect(spec('ingest').ports[0].nodePort).toBeUndefined();
+    const refused = helmRun(['template', 'rel', chart, ...keys, '--set', 'services.ingest.nodePort=8081']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/services\.ingest\.nodePort|nodePort/);
   });
 
   it.each([
@@ -304,7 +319,7 @@ describe('Helm chart charts/hookrail', () => {
       const job = find(objects, 'Job', 'rel-hookrail-setup');
       expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
       const pod = job.spec.template!.spec as PodSpec & { serviceAccountName?: string };
-      expect(pod.containers[0].args).toEqual(['services/api-gateway/dist/setup.js']);
+      expect(pod.containers[0].args).toEqual(['dist/setup.js']);
       expect(pod.serviceAccountName).toBeUndefined();
       const refs = (pod.containers[0].env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.name ?? []);
       expect(new Set(refs)).toEqual(new Set(['hookrail-kafka', 'hookrail-mongodb']));
