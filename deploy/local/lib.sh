@@ -12,8 +12,11 @@
 LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$LOCAL_DIR/../.." && pwd)"
 CACHE="${HOOKRAIL_CACHE:-$HOME/.cache/hookrail}"
-STATE_DIR="$REPO_ROOT/.local/servers"
-SERVERS_JSON="$REPO_ROOT/.local/servers.json"
+# HOOKRAIL_SERVERS_HOST / _STATE / _NETNS: another set of the servers on another address, e.g. the
+# Kubernetes test's Kafka and MongoDB-protocol server on the node's address inside its netns.
+SERVERS_HOST="${HOOKRAIL_SERVERS_HOST:-127.0.0.1}"
+STATE_DIR="${HOOKRAIL_SERVERS_STATE:-$REPO_ROOT/.local/servers}"
+SERVERS_JSON="$STATE_DIR.json"
 
 KAFKA_LIBS="$CACHE/kafka/libs"
 HELM_VERSION=v3.19.0
@@ -48,9 +51,9 @@ go_bin_path() {
   echo "$CACHE/bin/$name-$(files_hash "$src/go.mod" "$src/go.sum" "$src/main.go")"
 }
 
-# True when something accepts TCP connections on 127.0.0.1:<port>.
+# True when something accepts TCP connections on $SERVERS_HOST:<port>.
 port_open() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+  timeout 2 bash -c "exec 3<>/dev/tcp/$SERVERS_HOST/$1" 2>/dev/null
 }
 
 # True when <pid> is a live (non-zombie) process whose command line contains <pattern>.
