@@ -1,7 +1,9 @@
 // One jest configuration for the whole monorepo: `unit` needs nothing running, `integration` runs
 // against the real servers started once by deploy/local (see jest.global-setup.js), `image` runs
 // the services from the built image against the same servers (jest.image-setup.js builds it).
-// deploy/local/test.sh runs `image` after the others, alone: it starts containers of its own.
+// `k8s` installs the chart on a single-node Kubernetes that jest.k8s-setup.js brings up (and
+// deploy/k8s/test-env.sh down removes). deploy/local/test.sh runs `image` and `k8s` after the
+// others, each alone: they start containers and a cluster of their own.
 const esmDeps = [
   'got',
   '@sindresorhus',
@@ -47,7 +49,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{libs,services,tools,docs}/**/*.spec.ts'],
-      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image)\\.spec\\.ts$'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image|k8s)\\.spec\\.ts$'],
     },
     {
       ...shared,
@@ -62,6 +64,13 @@ module.exports = {
       testMatch: ['<rootDir>/deploy/docker/**/*.image.spec.ts'],
       globalSetup: '<rootDir>/jest.image-setup.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],
+    },
+    {
+      ...shared,
+      displayName: 'k8s',
+      testMatch: ['<rootDir>/deploy/k8s/**/*.k8s.spec.ts'],
+      globalSetup: '<rootDir>/jest.k8s-setup.js',
+      globalTeardown: '<rootDir>/jest.k8s-teardown.js',
     },
   ],
 };

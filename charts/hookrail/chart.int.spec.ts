@@ -122,6 +122,24 @@ describe('Helm chart charts/hookrail', () => {
     expect(container.args).toEqual(['dist/dispatcher.js']);
   });
 
+  it('keeps exposed services serving through a pre-stop delay, within a grace period that covers it', () => {
+    const pod = (objects: K8sObject[], name: string) =>
+      find(objects, 'Deployment', `rel-hookrail-${name}`).spec.template!.spec as PodSpec & {
+        terminationGracePeriodSeconds: number;
+        containers: (Container & { lifecycle?: { preStop?: { sleep?: { seconds: number } } } })[];
+      };
+    const objects = render();
+    for (const name of ['api-gateway', 'ingest']) {
+      expect(pod(objects, name).containers[0].lifecycle).toEqual({ preStop: { sleep: { seconds: 5 } } });
+      expect(pod(objects, name).terminationGracePeriodSeconds).toBe(20);
+    }
+    expect(pod(objects, 'dispatcher').containers[0].lifecycle).toBeUndefined();
+    expect(pod(objects, 'dispatcher').terminationGracePeriodSeconds).toBe(15);
+    const none = render(['--set', 'shutdownDelaySeconds=0']);
+    expect(pod(none, 'api-gateway').containers[0].lifecycle).toBeUndefined();
+    expect(pod(none, 'api-gateway').terminationGracePeriodSeconds).toBe(15);
+  });
+
   it('puts a Service on a node port only when its nodePort is set, and refuses one out of range', () => {
     const objects = render(['--set', 'services.api-gateway.nodePort=30080']);
     const spec = (name: string) =>

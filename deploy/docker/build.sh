@@ -64,7 +64,9 @@ secret=()
 # Behind a TLS-intercepting proxy npm needs the proxy's CA: a build secret, never a layer.
 ca=/etc/ssl/certs/ca-certificates.crt
 [ -s "$ca" ] && secret=(--secret "id=ca,src=$ca")
-podman build --network=host "${secret[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" "${extra[@]}" \
+revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+podman build --network=host "${secret[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" \
+  --build-arg "HOOKRAIL_REVISION=$revision" "${extra[@]}" \
   --ignorefile deploy/docker/Dockerfile.dockerignore -f deploy/docker/Dockerfile -t "$tag" .
 size=$(podman image inspect --format '{{.Size}}' "$tag")
 echo "==> $tag: $((size / 1000000)) MB uncompressed, built in $(( $(date +%s) - t0 )) s"

@@ -3,6 +3,8 @@
 # servers, then runs every test in phases that each get the machine to themselves:
 #   1. unit + integration (the real servers)
 #   2. image: the six services from the image built by deploy/docker/build.sh
+#   3. k8s: the chart on a single-node Kubernetes built from the registries (deploy/k8s), in a
+#      network namespace of its own, removed afterwards
 # Extra arguments run one jest invocation with them instead (e.g. `npm test -- --selectProjects unit`).
 # Each phase writes .local/jest-results-<phase>.json; the last line sums them: "N passed, N failed"
 # (also in .local/test-summary.txt).
@@ -31,6 +33,7 @@ if [ $# -gt 0 ]; then
 else
   phase main --selectProjects unit integration
   phase image --selectProjects image
+  phase k8s --selectProjects k8s
 fi
 node deploy/local/summarize-jest.js "${results[@]}" | tee .local/test-summary.txt
 exit $rc

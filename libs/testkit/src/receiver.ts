@@ -36,6 +36,8 @@ export interface ReceiverOptions {
   countOnly?: boolean;
   /** Called for every request, before answering. */
   onRequest?: (req: RecordedRequest) => void;
+  /** Address to listen on (default 127.0.0.1), e.g. the host end of a test network namespace's veth. */
+  host?: string;
 }
 
 export interface Receiver {
@@ -96,10 +98,11 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
       )
     : http.createServer(handler);
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${host}:${port}`,
     requests,
     count: () => seen,
     close: () =>

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Builds, or reuses from $HOOKRAIL_CACHE, what the single-node cluster (cluster.sh) needs:
+#   - apt (only when missing): etcd-server, containerd, runc, containernetworking-plugins,
+#     iptables, conntrack, iproute2, openssl, podman
+#   - Go module proxy: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
+#     kube-proxy, kubectl v1.32.13 (through the wrapper module kube-bins/), CoreDNS v1.12.0
+#     -> $CACHE/k8s-v1.32.13/bin/
+#   - helm -> $HELM_BIN (the same file deploy/local/provision.sh --test-tools builds)
+#   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
+#     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
+# A warm run builds nothing and takes about a second. Cold: ~6 min on 2 cores (see README.md).
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+log() { echo "k8s-binaries: $*"; }
+die() { echo "k8s-binaries: ERROR: $*" >&2; exit 1; }
+
+need_go() { command -v go >/dev/null || die "Go is required (builds from the Go module proxy)"; }
+
+SUDO=""
+[[ "$(id -u)" == 0 ]] || SUDO="sudo"
+
+APT_PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack iproute2 openssl podman)
+
+# Installs the Debian packages that are missing (CI machines start fresh).
+ensure_apt_packages() {
+  local missing=() p
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [[ ${#missing[@]} == 0 ]] && return 0
+  log "installing ${missing[*]} (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null ||
+      die "apt-get install ${missing[*]} failed"
+  fi
+}
+
+# Version stamps: without them the binaries report v0.0.0-master, which breaks Helm's
+# kubeVersion checks and kubectl's skew warnings.
+kube_ldflags() {
+  local major minor
+  IFS=. read -r major minor _ <<<"${K8S_VERSION#v}"
+  local flags="-s -w" pkg
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor"
+    flags+=" -X $pkg.gitTreeState=archive -X $pkg.buildDate=1970-01-01T00:00:00Z"
+  done
+  echo "$flags"
+}
+
+build_kube() {
+  local b stale=0
+  for b in "${KUBE_BINARIES[@]}"; do [[ -x "$K8S_BIN/$b" ]] || stale=1; done
+  [[ $stale == 0 ]] && return 0
+  need_go
+  log "building ${KUBE_BINARIES[*]} $K8S_VERSION (cold: ~6 min on 2 cores, ~600 MB of modules)"
+  local t0=$SECONDS tmp pkgs=()
+  tmp="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
+  for b in "${KUBE_BINARIES[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
+  # One `go build` for all six: they share most packages.
+  if ! (cd "$K8S_LIB_DIR/kube-bins" &&
+    CGO_ENABLED=0 go build -trimpath -ldflags "$(kube_ldflags)" -o "$tmp/" "${pkgs[@]}") \
+    >"$K8S_CACHE/kube-build.log" 2>&1; then
+    tail -n 30 "$K8S_CACHE/kube-build.log" >&2
+    rm -rf "$tmp"
+    die "go build failed (log: $K8S_CACHE/kube-build.log)"
+  fi
+  for b in "${KUBE_BINARIES[@]}"; do mv -f "$tmp/$b" "$K8S_BIN/$b"; done
+  rm -rf "$tmp"
+  log "kubernetes binaries took $((SECONDS - t0))s"
+}
+
+# go install <module>@<version> of a main package into <dest> (static, stripped).
+go_install_to() {
+  local pkg="$1" dest="$2" logf="$3" tmp t0=$SECONDS
+  [[ -x "$dest" ]] && return 0
+  need_go
+  log "building $pkg -> $dest"
+  tmp="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
+  if ! CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath -ldflags '-s -w' "$pkg" >"$logf" 2>&1; then
+    tail -n 30 "$logf" >&2
+    rm -rf "$tmp"
+    die "go install $pkg failed (log: $logf)"
+  fi
+  mv -f "$tmp/$(basename "${pkg%@*}")" "$dest"
+  rm -rf "$tmp"
+  log "$(basename "$dest") took $((SECONDS - t0))s"
+}
+
+# Static build of the Go main in deploy/k8s/<name> (pause); prints the binary's path.
+build_go_main() {
+  local name="$1" dest
+  dest="$(go_main_bin "$name")"
+  if [[ ! -x "$dest" ]]; then
+    need_go
+    (cd "$K8S_LIB_DIR/$name" &&
+      CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags '-s -w' -o "$dest.tmp" .) >&2
+    mv -f "$dest.tmp" "$dest"
+  fi
+  echo "$dest"
+}
+
+# podman image <name> (deploy/k8s/<name>/Containerfile plus its binary), saved to image_tar.
+build_image() {
+  local name="$1" ref tar binary ctx
+  ref="$(image_ref "$name")"
+  tar="$(image_tar "$name")"
+  [[ -s "$tar" ]] && return 0
+  if [[ "$name" == coredns ]]; then binary="$K8S_BIN/coredns"; else binary="$(build_go_main "$name")"; fi
+  log "building image $ref -> $tar"
+  ctx="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
+  cp "$binary" "$ctx/$name"
+  cp "$K8S_LIB_DIR/$name/Containerfile" "$ctx/Containerfile"
+  # The project's podman wrapper: runc (crun refuses cgroup v1 hybrid) and host-compatible rlimits.
+  bash "$REPO_ROOT/deploy/docker/podman.sh" build -q -t "$ref" -f "$ctx/Containerfile" "$ctx" >/dev/null
+  rm -rf "$ctx"
+  bash "$REPO_ROOT/deploy/docker/podman.sh" save -q --format docker-archive -o "$tar.tmp" "$ref"
+  mv -f "$tar.tmp" "$tar"
+}
+
+# Helm: the same file as deploy/local/provision.sh's provision_helm ($HELM_BIN, from lib.sh), so
+# whichever runs first builds it for both.
+build_helm() {
+  go_install_to "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "$HELM_BIN" "$CACHE/bin/helm.build.log"
+}
+
+main() {
+  mkdir -p "$K8S_BIN" "$K8S_IMAGES" "$CACHE/bin"
+  # Two checkouts (or CI jobs) building at once share the cache: one at a time.
+  exec 8>"$K8S_CACHE/.build.lock"
+  flock 8
+  ensure_apt_packages
+  # CoreDNS and Helm build beside Kubernetes: their downloads overlap its long compile.
+  local pids=() p failed=0
+  go_install_to "github.com/coredns/coredns@$COREDNS_VERSION" "$K8S_BIN/coredns" "$K8S_CACHE/coredns-build.log" &
+  pids+=($!)
+  build_helm &
+  pids+=($!)
+  build_kube || failed=1
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  [[ $failed == 0 ]] || die "build failed (messages above)"
+  local name
+  for name in "${LOCAL_IMAGES[@]}"; do build_image "$name"; done
+}
+
+main "$@"

@@ -1,0 +1,383 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { localStackPath, startReceiver, waitFor, type Receiver } from '@hookrail/testkit';
+import { verifySimple } from '../../docs/verify/verify';
+import { SteadyLoad, type LoadReport } from './testing/steady-load';
+
+/**
+ * The chart on a real single-node Kubernetes (deploy/k8s/test-env.sh brings up the cluster, Kafka
+ * and the MongoDB-protocol server on the node's address, and loads the image): install, helm test,
+ * deliveries through the NodePorts, then scaling, a rolling upgrade and pod kills under a steady
+ * load, none of which may lose an accepted event, and an uninstall that leaves nothing behind.
+ */
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+const NODE_IP = process.env.HOOKRAIL_K8S_NODE_IP ?? '10.250.0.2';
+// The host end of the node's veth: pods reach the test's receiver there.
+const HOST_IP = process.env.HOOKRAIL_K8S_HOST_IP ?? '10.250.0.1';
+const GATEWAY = `http://${NODE_IP}:30080`;
+const RELEASE = 'hr';
+const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'retry-scheduler', 'meta-event'];
+const deployment = (service: string) => `${RELEASE}-hookrail-${service}`;
+const LOAD_PER_SECOND = 20;
+
+jest.setTimeout(600_000);
+
+const helmBin = localStackPath('HELM_BIN');
+const env = { ...process.env, KUBECONFIG: path.join(root, '.local/k8s/kubeconfig') };
+const exec = async (cmd: string, args: string[], timeoutMs = 300_000) =>
+  (await run(cmd, args, { env, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 })).stdout;
+const kubectl = (...args: string[]) =>
+  exec('bash', [path.join(root, 'deploy/k8s/cluster.sh'), 'kubectl', ...args]);
+const helm = (...args: string[]) => exec(helmBin ?? 'helm', args, 600_000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const adminKey = `hr_admin.${randomBytes(24).toString('base64url')}`;
+// The same on every install and upgrade: it seals the endpoints' secrets.
+const encryptionKey = randomBytes(32).toString('hex');
+const installArgs = (tag: string) => [
+  RELEASE,
+  path.join(root, 'charts/hookrail'),
+  '-f',
+  path.join(root, 'charts/hookrail/ci/single-node-values.yaml'),
+  '--set',
+  `image.tag=${tag}`,
+  '--set',
+  `secrets.adminKey=${adminKey}`,
+  '--set',
+  `secrets.encryptionKey=${encryptionKey}`,
+  '--wait',
+  '--timeout',
+  '6m',
+];
+
+async function api<T>(key: string, method: string, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${GATEWAY}/api${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+const figures: Record<string, unknown> = {};
+let receiver: Receiver;
+let projectKey: string;
+let p: string;
+interface Endpoint {
+  uid: string;
+  secret: string;
+}
+/** Events API events go to `apiEndpoint` (no subscription: its catch-all one), source events to `sourceEndpoint`. */
+let apiEndpoint: Endpoint;
+let sourceEndpoint: Endpoint;
+let sourceUrl: string;
+
+async function createEndpoint(name: string): Promise<Endpoint> {
+  const created = await api<{ uid: string; secrets: { value: string }[] }>(
+    projectKey,
+    'POST',
+    `${p}/endpoints`,
+    {
+      name,
+      url: `${receiver.url}/${name}`,
+      owner_id: 'customer-1',
+    },
+  );
+  return { uid: created.uid, secret: created.secrets[created.secrets.length - 1].value };
+}
+
+/** Even events through the events API, odd ones through the HTTP source (ingest). */
+async function sendOne(marker: string, seq: number): Promise<number> {
+  const viaSource = seq % 2 === 1;
+  const res = await fetch(viaSource ? sourceUrl : `${GATEWAY}/api${p}/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(viaSource ? {} : { authorization: `Bearer ${projectKey}` }),
+    },
+    body: JSON.stringify(
+      viaSource ? { marker } : { endpoint_id: apiEndpoint.uid, event_type: 'load.tick', data: { marker } },
+    ),
+    signal: AbortSignal.timeout(10_000),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function readyReplicas(service: string): Promise<number> {
+  const out = await kubectl(
+    'get',
+    'deployment',
+    deployment(service),
+    '-o',
+    'jsonpath={.status.readyReplicas}',
+  );
+  return Number(out || 0);
+}
+
+/** Runs of the set-up hook Job that completed (the Job is deleted after each, its events stay). */
+async function setupRunsCompleted(): Promise<number> {
+  const events = await kubectl(
+    'get',
+    'events',
+    '--field-selector',
+    `involvedObject.kind=Job,involvedObject.name=${RELEASE}-hookrail-setup,reason=Completed`,
+    '-o',
+    'name',
+  );
+  return events.trim().split('\n').filter(Boolean).length;
+}
+
+function report(r: LoadReport): LoadReport {
+  figures[r.phase] = r;
+  console.log(`${r.phase}: ${JSON.stringify(r)}`);
+  return r;
+}
+
+beforeAll(async () => {
+  if (!helmBin) throw new Error('helm is missing: run bash deploy/local/provision.sh --test-tools');
+  receiver = await startReceiver({ host: HOST_IP });
+  await helm('uninstall', RELEASE, '--wait').catch(() => undefined);
+  const t0 = Date.now();
+  await helm('install', ...installArgs('dev'));
+  figures.installReadyMs = Date.now() - t0;
+});
+
+afterAll(async () => {
+  await receiver?.close();
+  const out = path.join(root, '.local/k8s');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'report.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`Kubernetes figures (.local/k8s/report.json):\n${JSON.stringify(figures, null, 2)}`);
+});
+
+describe('helm install on a single-node Kubernetes', () => {
+  it('runs the set-up Job as a hook, then every service ready; helm test passes', async () => {
+    const pods = await kubectl('get', 'pods', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'json');
+    const items = (
+      JSON.parse(pods) as {
+        items: { metadata: { labels: Record<string, string> }; status: { phase: string } }[];
+      }
+    ).items;
+    const running = new Set(
+      items
+        .filter((i) => i.status.phase === 'Running')
+        .map((i) => i.metadata.labels['app.kubernetes.io/component']),
+    );
+    expect([...running].sort()).toEqual([...SERVICES].sort());
+    // The hook Job was deleted on success (hook-delete-policy); its topics and indexes are there.
+    expect(await kubectl('get', 'jobs', '-o', 'name')).toBe('');
+    expect(await helm('test', RELEASE)).toMatch(
+      /hr-hookrail-test-gateway\s+Last Started:[\s\S]*Phase:\s+Succeeded/,
+    );
+  });
+
+  it('delivers signed events from the events API and an HTTP source through the NodePorts; serves the console and portal', async () => {
+    const project = await api<{ uid: string; api_key: { key: string } }>(adminKey, 'POST', '/v1/projects', {
+      name: 'k8s',
+      type: 'outgoing',
+    });
+    projectKey = project.api_key.key;
+    p = `/v1/projects/${project.uid}`;
+    apiEndpoint = await createEndpoint('from-api');
+    sourceEndpoint = await createEndpoint('from-source');
+    const source = await api<{ uid: string; url: string }>(projectKey, 'POST', `${p}/sources`, {
+      name: 'orders',
+      type: 'http',
+    });
+    sourceUrl = source.url;
+    expect(sourceUrl.startsWith(`http://${NODE_IP}:30081/ingest/`)).toBe(true);
+    await api(projectKey, 'POST', `${p}/subscriptions`, {
+      name: 'from the source',
+      endpoint_id: sourceEndpoint.uid,
+      source_id: source.uid,
+      filter_config: { event_types: ['*'] },
+    });
+
+    for (const [seq, marker] of ['first-via-api', 'first-via-source'].entries()) {
+      expect(await sendOne(marker, seq)).toBeLessThan(300);
+      const got = await waitFor(
+        `${marker} at the receiver`,
+        () => receiver.requests.find((r) => r.body.includes(marker)),
+        { timeoutMs: 60_000 },
+      );
+      const secret = (seq === 0 ? apiEndpoint : sourceEndpoint).secret;
+      expect(got.path).toBe(seq === 0 ? '/from-api' : '/from-source');
+      expect(verifySimple(got.rawBody, got.headers['x-hookrail-signature'] ?? '', [secret])).toBe(true);
+    }
+
+    const consolePage = await fetch(`${GATEWAY}/console`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toMatch(/<script src="\/console\/assets\/console-[^"]+\.js">/);
+    const link = await api<{ url: string; token: string }>(projectKey, 'POST', `${p}/portal-links`, {
+      name: 'customer-1',
+      owner_id: 'customer-1',
+    });
+    expect((await fetch(link.url)).status).toBe(200);
+    const portalApi = await fetch(`${GATEWAY}/portal-api/link`, {
+      headers: { authorization: `Bearer ${link.token}` },
+    });
+    expect(portalApi.status).toBe(200);
+  });
+
+  it('scales the dispatcher 1 → 3 → 1 under a steady load without losing an event', async () => {
+    const load = new SteadyLoad('scale', LOAD_PER_SECOND, sendOne);
+    await sleep(5_000);
+    await kubectl('scale', 'deployment', deployment('dispatcher'), '--replicas=3');
+    await waitFor('3 dispatchers ready', async () => (await readyReplicas('dispatcher')) === 3, {
+      timeoutMs: 180_000,
+      intervalMs: 1000,
+    });
+    await sleep(10_000);
+    await kubectl('scale', 'deployment', deployment('dispatcher'), '--replicas=1');
+    await waitFor(
+      '1 dispatcher left',
+      async () => {
+        const pods = await kubectl(
+          'get',
+          'pods',
+          '-l',
+          'app.kubernetes.io/component=dispatcher',
+          '-o',
+          'name',
+        );
+        return pods.trim().split('\n').filter(Boolean).length === 1;
+      },
+      { timeoutMs: 120_000, intervalMs: 1000 },
+    );
+    await sleep(5_000);
+    const r = report(await load.stop(receiver));
+    expect(r.sent).toBeGreaterThan(0);
+    expect(r.lost).toBe(0);
+  });
+
+  it('rolls every service to a rebuilt image under a steady load, re-running the set-up hook, with the PDBs respected and nothing lost', async () => {
+    const t0 = Date.now();
+    await exec(
+      'bash',
+      [
+        path.join(root, 'deploy/docker/build.sh'),
+        '--tag',
+        'hookrail:rebuilt',
+        '--build-arg',
+        `HOOKRAIL_REVISION=rebuilt-${t0}`,
+      ],
+      600_000,
+    );
+    await exec('bash', [
+      path.join(root, 'deploy/k8s/cluster.sh'),
+      'load-image',
+      'localhost/hookrail:rebuilt',
+    ]);
+    figures.rebuildAndLoadMs = Date.now() - t0;
+
+    // Every PodDisruptionBudget's healthy pods, sampled through the rollout.
+    let watching = true;
+    const belowBudget: string[] = [];
+    const watchBudgets = (async () => {
+      while (watching) {
+        const pdbs = JSON.parse(await kubectl('get', 'pdb', '-o', 'json')) as {
+          items: { metadata: { name: string }; status: { currentHealthy: number; desiredHealthy: number } }[];
+        };
+        for (const b of pdbs.items)
+          if (b.status.currentHealthy < b.status.desiredHealthy)
+            belowBudget.push(`${b.metadata.name} ${b.status.currentHealthy}/${b.status.desiredHealthy}`);
+        await sleep(500);
+      }
+    })();
+
+    const setupRunsBefore = await setupRunsCompleted();
+    const load = new SteadyLoad('upgrade', LOAD_PER_SECOND, sendOne);
+    await sleep(5_000);
+    const u0 = Date.now();
+    await helm('upgrade', ...installArgs('rebuilt'));
+    figures.upgradeMs = Date.now() - u0;
+    await sleep(5_000);
+    const r = report(await load.stop(receiver));
+    watching = false;
+    await watchBudgets;
+
+    const images = await kubectl(
+      'get',
+      'pods',
+      '-l',
+      `app.kubernetes.io/instance=${RELEASE}`,
+      '-o',
+      'jsonpath={.items[*].spec.containers[0].image}',
+    );
+    expect(new Set(images.split(' '))).toEqual(new Set(['localhost/hookrail:rebuilt']));
+    // The set-up hook ran again, to completion, on the upgrade (it is idempotent).
+    expect(await setupRunsCompleted()).toBe(setupRunsBefore + 1);
+    expect(belowBudget).toEqual([]);
+    expect(r.lost).toBe(0);
+  });
+
+  it('loses nothing when a pod of each service is deleted in turn under a steady load', async () => {
+    const load = new SteadyLoad('kill', LOAD_PER_SECOND, sendOne);
+    const recovered: Record<string, number> = {};
+    await sleep(3_000);
+    for (const service of SERVICES) {
+      const [pod] = (
+        await kubectl('get', 'pods', '-l', `app.kubernetes.io/component=${service}`, '-o', 'name')
+      )
+        .trim()
+        .split('\n');
+      const t0 = Date.now();
+      await kubectl('delete', pod, '--wait=false');
+      await waitFor(
+        `${service} ready again without ${pod}`,
+        async () => {
+          const pods = await kubectl(
+            'get',
+            'pods',
+            '-l',
+            `app.kubernetes.io/component=${service}`,
+            '-o',
+            'name',
+          );
+          const desired = Number(
+            await kubectl('get', 'deployment', deployment(service), '-o', 'jsonpath={.spec.replicas}'),
+          );
+          return !pods.includes(pod) && (await readyReplicas(service)) === desired;
+        },
+        { timeoutMs: 180_000, intervalMs: 1000 },
+      );
+      recovered[service] = Date.now() - t0;
+    }
+    figures.podKillRecoveryMs = recovered;
+    await sleep(5_000);
+    const r = report(await load.stop(receiver));
+    expect(r.lost).toBe(0);
+  });
+
+  it('helm uninstall leaves none of the release’s objects behind', async () => {
+    // Foreground: helm returns once the Deployments' ReplicaSets and Pods are gone too.
+    await helm('uninstall', RELEASE, '--cascade', 'foreground', '--wait', '--timeout', '3m');
+    const left = await kubectl(
+      'get',
+      'all,secrets,configmaps,pdb,hpa,serviceaccounts,networkpolicies,ingresses,jobs',
+      '-l',
+      `app.kubernetes.io/instance=${RELEASE}`,
+      '-o',
+      'name',
+    );
+    expect(left.trim()).toBe('');
+    expect((await helm('list', '-q')).trim()).toBe('');
+  });
+
+  it('keeps the cluster inside its netns, and down leaves the host as it found it', async () => {
+    const cluster = path.join(root, 'deploy/k8s/cluster.sh');
+    // Nothing in the cluster can reach beyond the netns: no default route there.
+    expect(await exec('bash', [cluster, 'exec', 'ip', 'route'])).not.toMatch(/^default/m);
+    await exec('bash', [path.join(root, 'deploy/k8s/test-env.sh'), 'down']);
+    const before = readFileSync(path.join(root, '.local/k8s-host-before.txt'), 'utf8');
+    expect(await exec('bash', [cluster, 'snapshot'])).toEqual(before);
+  });
+});
