@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Store } from '@hookrail/store';
 import {
+  callApi,
   deleteTopicsWithPrefix,
   startReceiver,
   TEST_BROKERS,
@@ -62,16 +63,8 @@ function runArgs(name: string, extra: Record<string, string> = {}): string[] {
 }
 const containerName = (service: string) => `${prefix}-${service}`;
 
-async function api<T>(key: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${serviceUrl('api-gateway')}/api${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 500)}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
+const api = <T>(key: string, method: string, route: string, body?: unknown) =>
+  callApi<T>(`${serviceUrl('api-gateway')}/api`, key, method, route, body);
 
 let receiver: Receiver;
 let projectKey: string;

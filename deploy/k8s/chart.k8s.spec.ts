@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { localStackPath, startReceiver, waitFor, type Receiver } from '@hookrail/testkit';
+import { callApi, localStackPath, startReceiver, waitFor, type Receiver } from '@hookrail/testkit';
 import { verifySimple } from '../../docs/verify/verify';
 import { SteadyLoad, type LoadReport } from './testing/steady-load';
 
@@ -54,17 +54,8 @@ const installArgs = (tag: string) => [
   '6m',
 ];
 
-async function api<T>(key: string, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${GATEWAY}/api${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
+const api = <T>(key: string, method: string, route: string, body?: unknown) =>
+  callApi<T>(`${GATEWAY}/api`, key, method, route, body);
 
 const figures: Record<string, unknown> = {};
 let receiver: Receiver;

@@ -5,6 +5,7 @@
 # binary) and npm (the `npm` package) into the cache, checks both against the integrity pinned
 # here, and puts them first on the PATH.
 #   source deploy/local/node.sh   # then node/npm/npx are the pinned ones
+#   bash deploy/local/node.sh <command...>   # runs the command with them (package.json scripts)
 _hr_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 _hr_engine() { sed -n "/\"engines\"/,/}/s/.*\"$1\": *\"\\([0-9.]*\\)\".*/\\1/p" "$_hr_root/package.json"; }
 NODE_VERSION="$(_hr_engine node)"
@@ -52,3 +53,8 @@ if [ "$(node -v 2>/dev/null)" != "v$NODE_VERSION" ] || [ "$(npm -v 2>/dev/null)"
 fi
 unset -f _hr_engine _hr_fetch_npm_tarball _hr_install_node
 unset _hr_root
+
+# Executed rather than sourced: run the given command with the pinned Node first on the PATH.
+if [[ "${BASH_SOURCE[0]}" == "$0" && $# -gt 0 ]]; then
+  exec "$@"
+fi

@@ -2,8 +2,15 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sparePort, startReceiver, waitFor, type Receiver, type RecordedRequest } from '@hookrail/testkit';
-import { api, startDeliveryStack, type DeliveryStack } from '../../tools/support/delivery-stack';
+import {
+  callApi,
+  sparePort,
+  startReceiver,
+  waitFor,
+  type Receiver,
+  type RecordedRequest,
+} from '@hookrail/testkit';
+import { startDeliveryStack, type DeliveryStack } from '../../tools/support/delivery-stack';
 
 jest.setTimeout(180_000);
 
@@ -68,7 +75,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
   });
 
   async function project(config: Record<string, unknown>): Promise<string> {
-    const p = await api<{ uid: string; api_key: { key: string } }>(
+    const p = await callApi<{ uid: string; api_key: { key: string } }>(
       stack.apiUrl,
       stack.adminKey,
       'POST',
@@ -90,12 +97,12 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
 
   async function endpoint(projectRef: string, advanced: boolean, url = receiver.url): Promise<Ep> {
     const [pid, key] = projectRef.split(' ');
-    const e = await api<{ uid: string }>(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/endpoints`, {
+    const e = await callApi<{ uid: string }>(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/endpoints`, {
       name: advanced ? 'advanced' : 'simple',
       url: `${url}/hooks`,
       advanced_signatures: advanced,
     });
-    await api(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/subscriptions`, {
+    await callApi(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/subscriptions`, {
       name: `to-${e.uid}`,
       endpoint_id: e.uid,
       filter_config: { event_types: ['*'] },
@@ -104,7 +111,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
   }
 
   async function secrets(ep: Ep): Promise<string[]> {
-    const e = await api<{ secrets: { value: string }[] }>(
+    const e = await callApi<{ secrets: { value: string }[] }>(
       stack.apiUrl,
       ep.key,
       'GET',
@@ -115,7 +122,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
 
   /** Sends an event to the endpoint through the events API and returns the request the receiver got. */
   async function deliver(ep: Ep, data: unknown = { amount: 42, note: 'café ☕' }): Promise<RecordedRequest> {
-    const ev = await api<{ uid: string }>(stack.apiUrl, ep.key, 'POST', `/v1/projects/${ep.pid}/events`, {
+    const ev = await callApi<{ uid: string }>(stack.apiUrl, ep.key, 'POST', `/v1/projects/${ep.pid}/events`, {
       endpoint_id: ep.id,
       event_type: 'invoice.paid',
       data,
@@ -256,7 +263,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
     const [oldAdv] = await secrets(adv);
     const [oldSimple] = await secrets(simple);
     for (const ep of [adv, simple])
-      await api(stack.apiUrl, ep.key, 'PUT', `/v1/projects/${ep.pid}/endpoints/${ep.id}/expire_secret`, {
+      await callApi(stack.apiUrl, ep.key, 'PUT', `/v1/projects/${ep.pid}/endpoints/${ep.id}/expire_secret`, {
         expiration: 3600,
       });
     const [, newAdv] = await secrets(adv);
@@ -316,14 +323,14 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
     const port = await sparePort();
     const p = await project({});
     const [pid, key] = p.split(' ');
-    const e = await api<{ uid: string; secrets: { value: string }[] }>(
+    const e = await callApi<{ uid: string; secrets: { value: string }[] }>(
       stack.apiUrl,
       key,
       'POST',
       `/v1/projects/${pid}/endpoints`,
       { name: 'example', url: `http://127.0.0.1:${port}/hooks` },
     );
-    await api(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/subscriptions`, {
+    await callApi(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/subscriptions`, {
       name: 'example',
       endpoint_id: e.uid,
       filter_config: { event_types: ['*'] },
@@ -341,7 +348,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
           () => false,
         ),
       );
-      const ev = await api<{ uid: string }>(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/events`, {
+      const ev = await callApi<{ uid: string }>(stack.apiUrl, key, 'POST', `/v1/projects/${pid}/events`, {
         endpoint_id: e.uid,
         event_type: 'invoice.paid',
         data: { amount: 7 },
@@ -349,7 +356,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
       const delivery = await waitFor(
         'a successful delivery',
         async () => {
-          const list = await api<{ content: { status: string; uid: string }[] }>(
+          const list = await callApi<{ content: { status: string; uid: string }[] }>(
             stack.apiUrl,
             key,
             'GET',

@@ -40,21 +40,3 @@ export async function startDeliveryStack(): Promise<DeliveryStack> {
     },
   };
 }
-
-/** A JSON call to the management API that must succeed; returns `data`. */
-export async function api<T = Record<string, unknown>>(
-  apiUrl: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-  return (JSON.parse(text) as { data: T }).data;
-}

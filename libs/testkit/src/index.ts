@@ -13,3 +13,4 @@ export * from './log-capture';
 export * from './spans';
 export * from './gated-proxy';
 export * from './pipeline';
+export * from './management-api';

@@ -1,0 +1,22 @@
+/**
+ * A JSON call to a running gateway's management API (`apiUrl` ends in `/api`) that must succeed;
+ * returns the response's `data`. For tests of a whole deployment: a local stack, containers from
+ * the image, a Helm release.
+ */
+export async function callApi<T = Record<string, unknown>>(
+  apiUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
