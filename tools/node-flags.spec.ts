@@ -26,3 +26,23 @@ describe('node flags of the services', () => {
     );
   });
 });
+
+describe('the one Node version', () => {
+  const engines = (JSON.parse(read('package.json')) as { engines: { node: string; npm: string } }).engines;
+
+  it('is pinned exactly (package.json engines)', () => {
+    expect(engines.node).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(engines.npm).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("is the image's default base (the Dockerfile) and what the services are bundled for", () => {
+    expect(read('deploy/docker/Dockerfile')).toContain(
+      `ARG NODE_IMAGE=docker.io/library/node:${engines.node}-bookworm-slim`,
+    );
+    expect(read('tools/build-services.mjs')).toMatch(/target: `node\$\{nodeMajor\}`/);
+  });
+
+  it('is the version the README asks for', () => {
+    expect(read('README.md')).toContain(`Node is pinned to **${engines.node}** with npm ${engines.npm}`);
+  });
+});

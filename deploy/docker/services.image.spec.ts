@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Store } from '@hookrail/store';
@@ -244,7 +244,13 @@ describe(`the image (${IMAGE})`, () => {
     },
   );
 
-  it('has no shell', async () => {
+  it('runs the Node package.json pins, and has no shell', async () => {
+    const { engines } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    const { stdout } = await podman('run', '--rm', '--entrypoint', '/usr/local/bin/node', IMAGE, '--version');
+    expect(stdout.trim()).toBe(`v${engines.node}`);
+
     await expect(podman('run', '--rm', '--entrypoint', '/bin/sh', IMAGE, '-c', 'true')).rejects.toThrow(
       /no such file or directory/,
     );
