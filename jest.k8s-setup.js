@@ -14,5 +14,12 @@ module.exports = async () => {
     path.join(__dirname, '.local/k8s-host-before.txt'),
     execFileSync('bash', [cluster, 'snapshot'], { encoding: 'utf8' }),
   );
-  execFileSync('bash', [path.join(__dirname, 'deploy/k8s/test-env.sh'), 'up'], { stdio: 'inherit' });
+  const testEnv = path.join(__dirname, 'deploy/k8s/test-env.sh');
+  try {
+    execFileSync('bash', [testEnv, 'up'], { stdio: 'inherit' });
+  } catch (err) {
+    // jest runs no global teardown after a failed set-up: leave nothing behind here.
+    execFileSync('bash', [testEnv, 'down'], { stdio: 'inherit' });
+    throw err;
+  }
 };

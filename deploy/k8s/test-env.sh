@@ -4,7 +4,8 @@
 #         cluster's netns on the node's address (deploy/local/servers.sh; pods and the host both
 #         reach them there), and the Hookrail image built (deploy/docker/build.sh) and loaded into
 #         the node's containerd. Prints how long each step took.
-#   down  cluster.sh down: stops everything in the netns (those servers too) and removes it.
+#   down  cluster.sh down: stops everything in the netns (those servers too) and removes it; the
+#         servers' data goes too, so every run starts from empty topics and an empty database.
 set -euo pipefail
 K8S_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -31,6 +32,7 @@ case "${1:-}" in
     ;;
   down)
     bash "$K8S_DIR/cluster.sh" down
+    rm -rf "$K8S_STATE/servers" "$K8S_STATE/servers.json"
     ;;
   *)
     echo "usage: $0 up|down" >&2

@@ -178,7 +178,8 @@ wait_ready() {
 
 KAFKA_LOG_OFFSET=0
 kafka_started() {
-  tail -c +"$((KAFKA_LOG_OFFSET + 1))" "$STATE_DIR/kafka/logs/server.log" 2>/dev/null | grep -q 'Kafka Server started'
+  # grep reads to the end: with -q it would quit early, and tail's SIGPIPE fail the pipeline (pipefail)
+  tail -c +"$((KAFKA_LOG_OFFSET + 1))" "$STATE_DIR/kafka/logs/server.log" 2>/dev/null | grep -F 'Kafka Server started' >/dev/null
 }
 
 new_cluster_id() {

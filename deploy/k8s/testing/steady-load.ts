@@ -1,7 +1,7 @@
 import type { Receiver } from '@hookrail/testkit';
 
-/** Sends the `seq`th event, carrying `marker`: its HTTP status (2xx: accepted). */
-export type SendOne = (marker: string, seq: number) => Promise<number>;
+/** Sends the `seq`th event, carrying `marker`: true when accepted, else why it was refused. */
+export type SendOne = (marker: string, seq: number) => Promise<true | string>;
 
 export interface LoadReport {
   phase: string;
@@ -10,7 +10,7 @@ export interface LoadReport {
   delivered: number;
   lost: number;
   duplicated: number;
-  /** Sends refused and retried, e.g. while a pod was going away, by status (or error code). */
+  /** Sends refused and retried, e.g. while a pod was going away, by reason (status or error code). */
   refusedThenRetried: Record<string, number>;
   /** From the last acceptance until every accepted event had arrived. */
   drainMs: number;
@@ -52,15 +52,15 @@ export class SteadyLoad {
   private async sendUntilAccepted(marker: string, seq: number): Promise<void> {
     const deadline = Date.now() + GIVE_UP_MS;
     for (;;) {
-      const status = await this.send(marker, seq).catch(
+      const outcome = await this.send(marker, seq).catch(
         (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.name,
       );
-      if (typeof status === 'number' && status >= 200 && status < 300) {
+      if (outcome === true) {
         this.accepted.push(marker);
         return;
       }
-      if (Date.now() > deadline) throw new Error(`${marker} refused for ${GIVE_UP_MS / 1000} s`);
-      this.refused[status] = (this.refused[status] ?? 0) + 1;
+      if (Date.now() > deadline) throw new Error(`${marker} refused for ${GIVE_UP_MS / 1000} s: ${outcome}`);
+      this.refused[outcome] = (this.refused[outcome] ?? 0) + 1;
       await sleep(REFUSED_RETRY_MS);
     }
   }
