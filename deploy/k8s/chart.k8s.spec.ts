@@ -165,9 +165,12 @@ describe('helm install on a single-node Kubernetes', () => {
     expect([...running].sort()).toEqual([...SERVICES].sort());
     // The hook Job was deleted on success (hook-delete-policy); its topics and indexes are there.
     expect(await kubectl('get', 'jobs', '-o', 'name')).toBe('');
-    expect(await helm('test', RELEASE)).toMatch(
-      /hr-hookrail-test-gateway\s+Last Started:[\s\S]*Phase:\s+Succeeded/,
-    );
+    // On failure the Pod stays (hook-delete-policy hook-succeeded): its log says why.
+    const tested = await helm('test', RELEASE).catch(async (err: Error) => {
+      const log = await kubectl('logs', `${RELEASE}-hookrail-test-gateway`).catch(() => '(no log)');
+      throw new Error(`${err.message}\ntest Pod log:\n${log}`);
+    });
+    expect(tested).toMatch(/hr-hookrail-test-gateway\s+Last Started:[\s\S]*Phase:\s+Succeeded/);
   });
 
   it('delivers signed events from the events API and an HTTP source through the NodePorts; serves the console and portal', async () => {
