@@ -343,7 +343,7 @@ describe('Helm chart charts/hookrail', () => {
       expect(new Set(refs)).toEqual(new Set(['hookrail-kafka', 'hookrail-mongodb']));
     });
 
-    it('routes /api, /portal and /portal-api to the gateway and /ingest to ingest', () => {
+    it('routes /api, /console, /portal and /portal-api to the gateway and /ingest to ingest', () => {
       const ingress = find(objects, 'Ingress', 'rel-hookrail');
       const rules = ingress.spec.rules as {
         host: string;
@@ -352,6 +352,7 @@ describe('Helm chart charts/hookrail', () => {
       expect(rules[0].host).toBe('hooks.example.com');
       expect(rules[0].http.paths.map((p) => [p.path, p.backend.service.name])).toEqual([
         ['/api', 'rel-hookrail-api-gateway'],
+        ['/console', 'rel-hookrail-api-gateway'],
         ['/portal', 'rel-hookrail-api-gateway'],
         ['/portal-api', 'rel-hookrail-api-gateway'],
         ['/ingest', 'rel-hookrail-ingest'],
