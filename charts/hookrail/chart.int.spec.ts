@@ -140,6 +140,24 @@ describe('Helm chart charts/hookrail', () => {
     expect(pod(none, 'api-gateway').terminationGracePeriodSeconds).toBe(15);
   });
 
+  it('passes the trusted proxies to every service and refuses an entry that is not an address or a range', () => {
+    const env = (objects: K8sObject[]) =>
+      find(objects, 'Deployment', 'rel-hookrail-api-gateway').spec.template!.spec.containers[0].env ?? [];
+    expect(env(render()).find((e) => e.name === 'HOOKRAIL_TRUSTED_PROXIES')).toBeUndefined();
+    const set = render(['--set', 'config.trustedProxies={10.0.0.0/8,fd00::/8}']);
+    expect(env(set).find((e) => e.name === 'HOOKRAIL_TRUSTED_PROXIES')?.value).toBe('10.0.0.0/8,fd00::/8');
+    const refused = helmRun([
+      'template',
+      'rel',
+      chart,
+      ...keys,
+      '--set',
+      'config.trustedProxies={ingress-nginx}',
+    ]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/config\/trustedProxies\/0/);
+  });
+
   it('puts a Service on a node port only when its nodePort is set, and refuses one out of range', () => {
     const objects = render(['--set', 'services.api-gateway.nodePort=30080']);
     const spec = (name: string) =>

@@ -70,6 +70,9 @@ except the admin and encryption keys, which only the services read.
 {{- with .Values.config.smtpUrl }}
 - { name: HOOKRAIL_SMTP_URL, value: {{ . | quote }} }
 {{- end }}
+{{- with .Values.config.trustedProxies }}
+- { name: HOOKRAIL_TRUSTED_PROXIES, value: {{ join "," . | quote }} }
+{{- end }}
 {{- with .Values.config.otlpEndpoint }}
 - { name: OTEL_EXPORTER_OTLP_ENDPOINT, value: {{ . | quote }} }
 {{- end }}

@@ -3,7 +3,12 @@ import { ConfigError, loadConfig } from './index';
 describe('loadConfig', () => {
   it('gives every service working local defaults', () => {
     const c = loadConfig('api-gateway', {});
-    expect(c.http).toEqual({ host: '127.0.0.1', port: 8080, bodyLimitBytes: 5 * 1024 * 1024 });
+    expect(c.http).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      bodyLimitBytes: 5 * 1024 * 1024,
+      trustedProxies: [],
+    });
     expect(c.kafka.brokers).toEqual(['127.0.0.1:9092']);
     expect(c.kafka.topicPrefix).toBe('hookrail');
     expect(c.mongodb.url).toBe('mongodb://127.0.0.1:27017/hookrail');
@@ -23,6 +28,19 @@ describe('loadConfig', () => {
     expect(c.kafka.brokers).toEqual(['k1:9092', 'k2:9092']);
     expect(c.security.allowPrivateTargets).toBe(true);
     expect(c.log.level).toBe('debug');
+  });
+
+  it('reads the trusted proxies and refuses one that is not an address, a range or a known name', () => {
+    expect(
+      loadConfig('api-gateway', { HOOKRAIL_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7, fd00::/8, loopback' })
+        .http.trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+    for (const bad of ['ingress-nginx', '10.0.0.0/33', '10.0.0.1/8/8', 'fd00::/129', '300.1.1.1'])
+      expect(() => loadConfig('api-gateway', { HOOKRAIL_TRUSTED_PROXIES: bad })).toThrow(
+        new ConfigError(
+          `HOOKRAIL_TRUSTED_PROXIES: "${bad}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+        ),
+      );
   });
 
   it('reads Kafka TLS and SASL, plaintext when unset', () => {

@@ -1,4 +1,4 @@
-import { bool, ConfigError, int, list, oneOf, optionalStr, str, type Env } from './env';
+import { bool, ConfigError, int, list, oneOf, optionalStr, proxyList, str, type Env } from './env';
 
 export const SERVICE_NAMES = [
   'api-gateway',
@@ -30,7 +30,13 @@ export interface KafkaSasl {
 export interface HookrailConfig {
   service: ServiceName;
   instanceId: string;
-  http: { host: string; port: number; bodyLimitBytes: number };
+  http: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (`req.ip`). */
+    trustedProxies: string[];
+  };
   /** How often a started service checks MongoDB and Kafka, to log outages and recoveries. */
   dependencyCheckMs: number;
   log: {
@@ -90,6 +96,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       host,
       port,
       bodyLimitBytes: int(env, 'HOOKRAIL_HTTP_BODY_LIMIT_BYTES', 5 * 1024 * 1024, { min: 1024 }),
+      trustedProxies: proxyList(env, 'HOOKRAIL_TRUSTED_PROXIES'),
     },
     dependencyCheckMs: int(env, 'HOOKRAIL_DEPENDENCY_CHECK_MS', 5000, { min: 100, max: 600_000 }),
     log: {

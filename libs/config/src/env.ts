@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Small typed readers over an env record; each throws a ConfigError naming the variable. */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -60,4 +62,26 @@ export function oneOf<T extends string>(env: Env, name: string, allowed: readonl
   if (!(allowed as readonly string[]).includes(raw))
     throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Comma-separated proxies whose X-Forwarded-For is believed: IP addresses, CIDR ranges
+ * (`10.0.0.0/8`) or Express' names `loopback`, `linklocal`, `uniquelocal`. Empty: none.
+ */
+export function proxyList(env: Env, name: string): string[] {
+  const entries = list(env, name, []);
+  for (const entry of entries) {
+    if (PROXY_NAMES.includes(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new ConfigError(
+        `${name}: "${entry}" is not an IP address, a CIDR range or one of ${PROXY_NAMES.join(', ')}`,
+      );
+  }
+  return entries;
 }
