@@ -6,6 +6,7 @@
 // to dist/ui (tools/build-ui.mjs).
 //   node tools/build-services.mjs [outdir]
 import { build } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -15,14 +16,10 @@ import { buildUi } from './build-ui.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'package.json'));
 const outdir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
-export const SERVICES = [
-  'api-gateway',
-  'ingest',
-  'source-consumer',
-  'dispatcher',
-  'retry-scheduler',
-  'meta-event',
-];
+// Every folder of services/ with a src/main.ts.
+const SERVICES = readdirSync(path.join(root, 'services')).filter((name) =>
+  existsSync(path.join(root, 'services', name, 'src', 'main.ts')),
+);
 const nodeMajor = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')).engines.node.split(
   '.',
 )[0];

@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { Store } from '@hookrail/store';
 import {
   callApi,
+  createEndpoint,
+  type CreatedEndpoint,
   deleteTopicsWithPrefix,
   startReceiver,
   TEST_BROKERS,
@@ -121,11 +123,6 @@ afterAll(async () => {
   await store.close();
 });
 
-interface Endpoint {
-  uid: string;
-  secret: string;
-}
-
 /**
  * An endpoint at the receiver with a subscription to it (from `sourceId`, or for events sent to
  * the endpoint through the events API), optionally through a subscription function.
@@ -133,16 +130,12 @@ interface Endpoint {
 async function subscribedEndpoint(
   name: string,
   opts: { sourceId?: string; fn?: string } = {},
-): Promise<Endpoint> {
-  const created = await api<{ uid: string; secrets: { value: string }[] }>(
-    projectKey,
-    'POST',
-    `${p}/endpoints`,
-    {
-      name,
-      url: `${receiver.url}/${name}`,
-    },
-  );
+): Promise<CreatedEndpoint> {
+  const created = await createEndpoint(`${serviceUrl('api-gateway')}/api`, projectKey, p, {
+    name,
+    url: `${receiver.url}/${name}`,
+  });
+
   await api(projectKey, 'POST', `${p}/subscriptions`, {
     name,
     endpoint_id: created.uid,
@@ -150,13 +143,13 @@ async function subscribedEndpoint(
     ...(opts.fn ? { function: opts.fn } : {}),
     filter_config: { event_types: ['*'] },
   });
-  return { uid: created.uid, secret: created.secrets[created.secrets.length - 1].value };
+  return created;
 }
 
 const carrying = (marker: string) => receiver.requests.filter((r) => r.body.includes(marker));
 
 /** The first request carrying `marker`, its signature checked with the endpoint's secret. */
-async function receivedSigned(marker: string, endpoint: Endpoint): Promise<Record<string, unknown>> {
+async function receivedSigned(marker: string, endpoint: CreatedEndpoint): Promise<Record<string, unknown>> {
   const [got] = await waitFor(
     `a delivery carrying ${marker}`,
     () => carrying(marker)[0] && carrying(marker),

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { callApi, localStackPath, startReceiver, waitFor, type Receiver } from '@hookrail/testkit';
+import {
+  callApi,
+  createEndpoint,
+  type CreatedEndpoint,
+  localStackPath,
+  startReceiver,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
 import { verifySimple } from '../../docs/verify/verify';
 import { SteadyLoad, type LoadReport } from './testing/steady-load';
 
@@ -61,28 +69,17 @@ const figures: Record<string, unknown> = {};
 let receiver: Receiver;
 let projectKey: string;
 let p: string;
-interface Endpoint {
-  uid: string;
-  secret: string;
-}
 /** Events API events go to `apiEndpoint` (no subscription: its catch-all one), source events to `sourceEndpoint`. */
-let apiEndpoint: Endpoint;
-let sourceEndpoint: Endpoint;
+let apiEndpoint: CreatedEndpoint;
+let sourceEndpoint: CreatedEndpoint;
 let sourceUrl: string;
 
-async function createEndpoint(name: string): Promise<Endpoint> {
-  const created = await api<{ uid: string; secrets: { value: string }[] }>(
-    projectKey,
-    'POST',
-    `${p}/endpoints`,
-    {
-      name,
-      url: `${receiver.url}/${name}`,
-      owner_id: 'customer-1',
-    },
-  );
-  return { uid: created.uid, secret: created.secrets[created.secrets.length - 1].value };
-}
+const endpointAt = (name: string) =>
+  createEndpoint(`${GATEWAY}/api`, projectKey, p, {
+    name,
+    url: `${receiver.url}/${name}`,
+    owner_id: 'customer-1',
+  });
 
 /** Even events through the events API, odd ones through the HTTP source (ingest). */
 async function sendOne(marker: string, seq: number): Promise<true | string> {
@@ -180,8 +177,8 @@ describe('helm install on a single-node Kubernetes', () => {
     });
     projectKey = project.api_key.key;
     p = `/v1/projects/${project.uid}`;
-    apiEndpoint = await createEndpoint('from-api');
-    sourceEndpoint = await createEndpoint('from-source');
+    apiEndpoint = await endpointAt('from-api');
+    sourceEndpoint = await endpointAt('from-source');
     const source = await api<{ uid: string; url: string }>(projectKey, 'POST', `${p}/sources`, {
       name: 'orders',
       type: 'http',

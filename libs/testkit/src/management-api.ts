@@ -20,3 +20,26 @@ export async function callApi<T = Record<string, unknown>>(
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
   return (JSON.parse(text) as { data: T }).data;
 }
+
+/** An endpoint created through the API, with the signing secret it was given. */
+export interface CreatedEndpoint {
+  uid: string;
+  secret: string;
+}
+
+/** Creates an endpoint in the project at `projectPath` (`/v1/projects/<id>`); returns its id and secret. */
+export async function createEndpoint(
+  apiUrl: string,
+  key: string,
+  projectPath: string,
+  body: { name: string; url: string; owner_id?: string },
+): Promise<CreatedEndpoint> {
+  const created = await callApi<{ uid: string; secrets: { value: string }[] }>(
+    apiUrl,
+    key,
+    'POST',
+    `${projectPath}/endpoints`,
+    body,
+  );
+  return { uid: created.uid, secret: created.secrets[created.secrets.length - 1].value };
+}
