@@ -24,15 +24,7 @@ while [ $# -gt 0 ]; do
 done
 t0=$(date +%s)
 
-missing=()
-for pkg in podman buildah runc mmdebstrap uidmap; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "==> apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
-fi
+apt_install_missing podman buildah runc mmdebstrap uidmap
 
 # Node's official binary links libatomic, which minbase lacks.
 DEBIAN_PACKAGES=libatomic1

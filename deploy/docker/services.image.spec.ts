@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { SERVICE_NAMES } from '@hookrail/config';
 import { Store } from '@hookrail/store';
 import {
   callApi,
@@ -24,7 +25,7 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 /** Built by deploy/docker/build.sh (deploy/local/test.sh builds it before this project runs). */
 const IMAGE = process.env.HOOKRAIL_IMAGE ?? 'localhost/hookrail:dev';
-const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'retry-scheduler', 'meta-event'];
+const SERVICES: readonly string[] = SERVICE_NAMES;
 
 jest.setTimeout(240_000);
 
@@ -150,13 +151,9 @@ const carrying = (marker: string) => receiver.requests.filter((r) => r.body.incl
 
 /** The first request carrying `marker`, its signature checked with the endpoint's secret. */
 async function receivedSigned(marker: string, endpoint: CreatedEndpoint): Promise<Record<string, unknown>> {
-  const [got] = await waitFor(
-    `a delivery carrying ${marker}`,
-    () => carrying(marker)[0] && carrying(marker),
-    {
-      timeoutMs: 60_000,
-    },
-  );
+  const got = await waitFor(`a delivery carrying ${marker}`, () => carrying(marker)[0], {
+    timeoutMs: 60_000,
+  });
   expect(verifySimple(got.rawBody, got.headers['x-hookrail-signature'] ?? '', [endpoint.secret])).toBe(true);
   return JSON.parse(got.body) as Record<string, unknown>;
 }

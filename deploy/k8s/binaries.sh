@@ -5,7 +5,6 @@
 #   - Go module proxy: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
 #     kube-proxy, kubectl v1.32.13 (through the wrapper module kube-bins/), CoreDNS v1.12.0
 #     -> $CACHE/k8s-v1.32.13/bin/
-#   - helm -> $HELM_BIN (the same file deploy/local/provision.sh --test-tools builds)
 #   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
 #     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
 # A warm run builds nothing and takes about a second. Cold: ~6 min on 2 cores (see README.md).
@@ -19,26 +18,7 @@ die() { echo "k8s-binaries: ERROR: $*" >&2; exit 1; }
 
 need_go() { command -v go >/dev/null || die "Go is required (builds from the Go module proxy)"; }
 
-SUDO=""
-[[ "$(id -u)" == 0 ]] || SUDO="sudo"
-
 APT_PACKAGES=(etcd-server containerd runc containernetworking-plugins iptables conntrack iproute2 openssl podman)
-
-# Installs the Debian packages that are missing (CI machines start fresh).
-ensure_apt_packages() {
-  local missing=() p
-  for p in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [[ ${#missing[@]} == 0 ]] && return 0
-  log "installing ${missing[*]} (apt)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null ||
-      die "apt-get install ${missing[*]} failed"
-  fi
-}
 
 # Version stamps: without them the binaries report v0.0.0-master, which breaks Helm's
 # kubeVersion checks and kubectl's skew warnings.
@@ -123,23 +103,15 @@ build_image() {
   mv -f "$tar.tmp" "$tar"
 }
 
-# Helm: the same file as deploy/local/provision.sh's provision_helm ($HELM_BIN, from lib.sh), so
-# whichever runs first builds it for both.
-build_helm() {
-  go_install_to "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "$HELM_BIN" "$CACHE/bin/helm.build.log"
-}
-
 main() {
   mkdir -p "$K8S_BIN" "$K8S_IMAGES" "$CACHE/bin"
   # Two checkouts (or CI jobs) building at once share the cache: one at a time.
   exec 8>"$K8S_CACHE/.build.lock"
   flock 8
-  ensure_apt_packages
-  # CoreDNS and Helm build beside Kubernetes: their downloads overlap its long compile.
+  apt_install_missing "${APT_PACKAGES[@]}" || die "apt-get install failed"
+  # CoreDNS builds beside Kubernetes: its download overlaps the long compile.
   local pids=() p failed=0
   go_install_to "github.com/coredns/coredns@$COREDNS_VERSION" "$K8S_BIN/coredns" "$K8S_CACHE/coredns-build.log" &
-  pids+=($!)
-  build_helm &
   pids+=($!)
   build_kube || failed=1
   for p in "${pids[@]}"; do wait "$p" || failed=1; done

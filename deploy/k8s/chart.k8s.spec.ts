@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { SERVICE_NAMES } from '@hookrail/config';
 import {
   callApi,
   createEndpoint,
@@ -28,7 +29,7 @@ const NODE_IP = process.env.HOOKRAIL_K8S_NODE_IP ?? '10.250.0.2';
 const HOST_IP = process.env.HOOKRAIL_K8S_HOST_IP ?? '10.250.0.1';
 const GATEWAY = `http://${NODE_IP}:30080`;
 const RELEASE = 'hr';
-const SERVICES = ['api-gateway', 'ingest', 'source-consumer', 'dispatcher', 'retry-scheduler', 'meta-event'];
+const SERVICES: readonly string[] = SERVICE_NAMES;
 const deployment = (service: string) => `${RELEASE}-hookrail-${service}`;
 const LOAD_PER_SECOND = 20;
 
@@ -97,6 +98,12 @@ async function sendOne(marker: string, seq: number): Promise<true | string> {
   });
   const text = await res.text();
   return res.ok || `${res.status} from ${viaSource ? 'ingest' : 'the events API'}: ${text.slice(0, 120)}`;
+}
+
+/** Names (`pod/…`) of the pods of one service. */
+async function podsOf(service: string): Promise<string[]> {
+  const out = await kubectl('get', 'pods', '-l', `app.kubernetes.io/component=${service}`, '-o', 'name');
+  return out.trim().split('\n').filter(Boolean);
 }
 
 async function readyReplicas(service: string): Promise<number> {
@@ -228,21 +235,10 @@ describe('helm install on a single-node Kubernetes', () => {
     });
     await sleep(10_000);
     await kubectl('scale', 'deployment', deployment('dispatcher'), '--replicas=1');
-    await waitFor(
-      '1 dispatcher left',
-      async () => {
-        const pods = await kubectl(
-          'get',
-          'pods',
-          '-l',
-          'app.kubernetes.io/component=dispatcher',
-          '-o',
-          'name',
-        );
-        return pods.trim().split('\n').filter(Boolean).length === 1;
-      },
-      { timeoutMs: 120_000, intervalMs: 1000 },
-    );
+    await waitFor('1 dispatcher left', async () => (await podsOf('dispatcher')).length === 1, {
+      timeoutMs: 120_000,
+      intervalMs: 1000,
+    });
     await sleep(5_000);
     const r = report(await load.stop(receiver));
     expect(r.sent).toBeGreaterThan(0);
@@ -325,28 +321,16 @@ describe('helm install on a single-node Kubernetes', () => {
     const recovered: Record<string, number> = {};
     await sleep(3_000);
     for (const service of SERVICES) {
-      const [pod] = (
-        await kubectl('get', 'pods', '-l', `app.kubernetes.io/component=${service}`, '-o', 'name')
-      )
-        .trim()
-        .split('\n');
+      const [pod] = await podsOf(service);
       const t0 = Date.now();
       await kubectl('delete', pod, '--wait=false');
       await waitFor(
         `${service} ready again without ${pod}`,
         async () => {
-          const pods = await kubectl(
-            'get',
-            'pods',
-            '-l',
-            `app.kubernetes.io/component=${service}`,
-            '-o',
-            'name',
-          );
           const desired = Number(
             await kubectl('get', 'deployment', deployment(service), '-o', 'jsonpath={.spec.replicas}'),
           );
-          return !pods.includes(pod) && (await readyReplicas(service)) === desired;
+          return !(await podsOf(service)).includes(pod) && (await readyReplicas(service)) === desired;
         },
         { timeoutMs: 180_000, intervalMs: 1000 },
       );

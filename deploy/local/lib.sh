@@ -78,3 +78,21 @@ rabbit_nodename() {
   fi
   echo "${n:-rabbit@$(hostname -s)}"
 }
+
+# Installs those of the given Debian packages that are missing (CI machines start fresh); an
+# `apt-get update` only when the package lists are too old to know one of them.
+apt_install_missing() {
+  local missing=() p sudo=""
+  [[ "$(id -u)" == 0 ]] || sudo="sudo"
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [[ ${#missing[@]} == 0 ]] && return 0
+  echo "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null ||
+      { echo "apt-get install ${missing[*]} failed" >&2; return 1; }
+  fi
+}

@@ -178,12 +178,7 @@ provision_chromium() {
   [[ -x /usr/bin/chromium ]] && return 0
   did_work
   log "installing chromium (apt)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! $SUDO apt-get install -y --no-install-recommends chromium fonts-liberation >/dev/null 2>&1; then
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y --no-install-recommends chromium fonts-liberation >/dev/null ||
-      die "apt-get install chromium failed"
-  fi
+  apt_install_missing chromium fonts-liberation >/dev/null || die "apt-get install chromium failed"
 }
 
 # ---------------------------------------------------------------------------------------------
