@@ -1,5 +1,4 @@
-import { errorMessage } from '@hookrail/domain';
-import { backoffMs } from '@hookrail/retry';
+import { backoffMs, errorMessage } from '@hookrail/domain';
 import type { Session, Subscriber, SubscriberOptions } from './subscriber';
 
 /**

@@ -1,8 +1,7 @@
 import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
-import { errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
-import { backoffMs } from '@hookrail/retry';
+import { backoffMs, errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
 import { decodeBarrier, decodeMessage, PoisonMessageError } from './codec';
 import { OffsetTracker } from './offset-tracker';
 import type { ConfigBarrier, DeadLetterMessage } from './messages';

@@ -1,4 +1,4 @@
-import { backoffMs } from '@hookrail/retry';
+import { backoffMs } from '@hookrail/domain';
 
 /** Where the producer's partitioner puts a message key on a topic, for the topic as it is now. */
 export type Partitioner = (key: string) => number;

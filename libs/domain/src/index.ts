@@ -7,3 +7,4 @@ export * from './coalescer';
 export * from './map-paths';
 export * from './dead-letter';
 export * from './failure-throttle';
+export * from './backoff';

@@ -1,3 +1,2 @@
 export * from './policy';
-export * from './backoff';
 export * from './scheduler';

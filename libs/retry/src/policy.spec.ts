@@ -1,4 +1,3 @@
-import { backoffMs } from './backoff';
 import { decideRetry, parseRetryAfter } from './policy';
 
 describe('decideRetry', () => {
@@ -41,14 +40,5 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:00 GMT', now)).toBe(60);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
-  });
-});
-
-describe('backoffMs', () => {
-  it('grows exponentially within [ceiling/2, ceiling] and is capped', () => {
-    expect(backoffMs(0, { random: () => 0 })).toBe(100);
-    expect(backoffMs(0, { random: () => 1 })).toBe(200);
-    expect(backoffMs(3, { random: () => 1 })).toBe(1600);
-    expect(backoffMs(30, { random: () => 1 })).toBe(10_000);
   });
 });

@@ -1,8 +1,7 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { brokerEnvironment } from '@hookrail/brokers';
 import { KeyOwnership, PublishGuard, type ConfigMessage } from '@hookrail/bus';
-import { backoffMs } from '@hookrail/retry';
-import { SecretBox } from '@hookrail/domain';
+import { backoffMs, SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
 import { ConfigCache } from '@hookrail/store';
 import type { ServiceDefinition } from '@hookrail/runtime';

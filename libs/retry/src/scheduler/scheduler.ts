@@ -1,7 +1,6 @@
 import type { ScheduleDoc, Store } from '@hookrail/store';
 import { outsideAnyTrace, type Logger, type Metrics, type TraceContext } from '@hookrail/telemetry';
-import { Coalescer, errorMessage, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
-import { backoffMs } from '../backoff';
+import { backoffMs, Coalescer, errorMessage, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 import { scheduleEntry, type RetryRequest } from './schedule-entry';
 
