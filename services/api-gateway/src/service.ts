@@ -13,7 +13,7 @@ import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
-import { ROUTE_FILES } from './routes';
+import { managementRoutes } from './routes';
 
 const API_VERSION = '1.0.0';
 
@@ -40,7 +40,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         functions,
         now: () => new Date(),
       };
-      const routes = ROUTE_FILES.flatMap((file) => file(deps));
+      const routes = managementRoutes(deps);
       const openapi = buildOpenApi(routes, {
         version: API_VERSION,
         serverUrl: `${config.urls.gatewayPublic}/api`,

@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { validate } from '../http/validator';
-import { consoleSignInBody } from '../schemas/console.schema';
+import { consoleSignInBody } from '@hookrail/api-contract';
 import { consoleClaims, consoleSessionAuth, refuseCrossSite, type ConsoleAuthDeps } from './console-auth';
 import {
   CSRF_HEADER,

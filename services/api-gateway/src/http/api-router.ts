@@ -4,7 +4,7 @@ import type { AccessLogLocals } from '@hookrail/runtime';
 import type { ConfigCache } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 import { authenticate, authorizeProject, requireAdmin, type Principal } from '../auth/principal';
-import { object } from '../schemas/common.schema';
+import { object } from '@hookrail/api-contract';
 import { normaliseListQuery } from './list-query';
 import type { Call, RouteSpec } from './route';
 import { dropUnsetFields } from './unset-fields';

@@ -1,5 +1,5 @@
 import { ValidationError } from '@hookrail/domain';
-import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, idListQuery, idQuery, pageQuery } from '@hookrail/api-contract';
 import { filterFromQuery, listFilterFromQuery, normaliseListQuery } from './list-query';
 
 const declared = {

@@ -1,5 +1,5 @@
 import { ValidationError } from '@hookrail/domain';
-import type { JsonSchema } from '../schemas/common.schema';
+import type { JsonSchema } from '@hookrail/api-contract';
 
 /**
  * Convoy's names for list filters are camelCase; Hookrail's first names were snake_case. Routes

@@ -1,9 +1,7 @@
 import type { Request } from 'express';
+import type { BodyOf, Operation, OperationSet } from '@hookrail/api-contract';
 import type { ProjectDoc } from '@hookrail/store';
 import type { Principal } from '../auth/principal';
-import type { Static, TSchema } from '@sinclair/typebox';
-
-export type Method = 'get' | 'post' | 'put' | 'delete';
 
 export interface Call<B = unknown> {
   req: Request;
@@ -15,42 +13,41 @@ export interface Call<B = unknown> {
   project: ProjectDoc;
 }
 
+/** What the gateway runs for one operation; the router validated the body against its schema. */
+export type Handler<O extends Operation> = (call: Call<BodyOf<O>>) => Promise<unknown>;
+
+/** One handler for each operation of a set, typed by its body: a resource's handlers file returns this. */
+export type Handlers<S extends OperationSet> = { [K in keyof S]: Handler<S[K]> };
+
+/** An operation of the contract with the handler attached: what the router serves. */
+export interface RouteSpec extends Operation {
+  // method syntax: a handler typed for its operation's body is usable here
+  handler(call: Call): Promise<unknown>;
+}
+
 /**
- * One operation: its HTTP shape, auth, schemas and handler. The router and the OpenAPI document are
- * both built from these, so a route cannot be served without being documented.
+ * Attaches handlers to operations by operationId. Throws (at start-up, and in a unit test) when an
+ * operation has no handler, when two handler sets answer the same operation, or when a handler
+ * names no operation: a route cannot be served undocumented, nor documented and not served.
  */
-export interface RouteSpec<B = unknown> {
-  method: Method;
-  /** Express-style path under /api, e.g. `/v1/projects/:projectID/sources/:sourceID`. */
-  path: string;
-  operationId: string;
-  summary: string;
-  tag: string;
-  /** `admin`: the instance admin key only; `project`: a key of the path's project, or the admin key. */
-  auth: 'admin' | 'project';
-  body?: TSchema;
-  /** Query parameters (strings), documented and validated. */
-  query?: Record<string, TSchema>;
-  paginated?: boolean;
-  status: number;
-  message: string;
-  /** Schema of `data` (of each item when paginated). */
-  response: TSchema;
-  // method syntax: a route typed for its body (route()) is usable where a RouteSpec is expected
-  handler(call: Call<B>): Promise<unknown>;
-}
-
-/** Groups the routes of one file; `deps` is closed over by the handlers. */
-export type RouteFile<D> = (deps: D) => RouteSpec[];
-
-/** A route with a body, whose handler gets the body as its schema's static type. */
-interface BodyRoute<S extends TSchema> extends Omit<RouteSpec, 'body' | 'handler'> {
-  body: S;
-  // NoInfer: S comes from `body` alone; the handler is typed from it
-  handler(call: Call<Static<NoInfer<S>>>): Promise<unknown>;
-}
-
-/** Types a route's body for its handler from its schema (the router validated the body against it). */
-export function route<S extends TSchema>(spec: BodyRoute<S>): RouteSpec {
-  return spec as RouteSpec;
+export function bindHandlers(
+  operations: readonly Operation[],
+  handlerSets: readonly Record<string, RouteSpec['handler']>[],
+): RouteSpec[] {
+  const byId = new Map<string, RouteSpec['handler']>();
+  const problems: string[] = [];
+  for (const set of handlerSets)
+    for (const [id, handler] of Object.entries(set)) {
+      if (byId.has(id)) problems.push(`${id}: two handlers`);
+      byId.set(id, handler);
+    }
+  const known = new Set(operations.map((op) => op.operationId));
+  for (const id of byId.keys()) if (!known.has(id)) problems.push(`${id}: a handler for no operation`);
+  const routes = operations.map((op) => {
+    const handler = byId.get(op.operationId);
+    if (!handler) problems.push(`${op.operationId}: no handler`);
+    return { ...op, handler: handler as RouteSpec['handler'] };
+  });
+  if (problems.length > 0) throw new Error(`operations and handlers disagree: ${problems.join('; ')}`);
+  return routes;
 }

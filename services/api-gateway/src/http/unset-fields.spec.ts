@@ -1,7 +1,7 @@
-import { endpointCreateBody } from '../schemas/endpoint.schema';
-import { createEventBody } from '../schemas/event.schema';
-import { sourceCreateBody } from '../schemas/source.schema';
-import { subscriptionCreateBody } from '../schemas/subscription.schema';
+import { endpointCreateBody } from '@hookrail/api-contract';
+import { createEventBody } from '@hookrail/api-contract';
+import { sourceCreateBody } from '@hookrail/api-contract';
+import { subscriptionCreateBody } from '@hookrail/api-contract';
 import { documentUnsetFields, dropUnsetFields } from './unset-fields';
 import { acceptsEmptyString, validate } from './validator';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schemas/common.schema';
+import type { JsonSchema } from '@hookrail/api-contract';
 
 /**
  * Convoy's clients send every field of their request structs: an unset pointer as `null`, an unset

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ValidationError, type FieldError } from '@hookrail/domain';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { JsonSchema } from '../schemas/common.schema';
+import type { JsonSchema } from '@hookrail/api-contract';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);

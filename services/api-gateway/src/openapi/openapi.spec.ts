@@ -1,9 +1,9 @@
 import type { GatewayDeps } from '../deps';
-import { ROUTE_FILES } from '../routes';
+import { managementRoutes } from '../routes';
 import { buildOpenApi, openApiPath } from './openapi';
 
 // The handlers close over deps but are not called: building the specs needs none.
-const routes = ROUTE_FILES.flatMap((file) => file({} as GatewayDeps));
+const routes = managementRoutes({} as GatewayDeps);
 const doc = buildOpenApi(routes, { version: 'test', serverUrl: 'http://gateway.test/api' });
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; items?: Schema };

@@ -1,9 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { RouteSpec } from '../http/route';
+import type { Operation } from '@hookrail/api-contract';
 import { documentUnsetFields } from '../http/unset-fields';
 import { acceptsEmptyString } from '../http/validator';
-import { pageOf } from '../schemas/pagination.schema';
-import { resource, str } from '../schemas/common.schema';
+import { pageOf } from '@hookrail/api-contract';
+import { resource, str } from '@hookrail/api-contract';
 
 const errorEnvelope = resource({
   status: Type.Literal(false),
@@ -38,7 +38,7 @@ export function openApiPath(expressPath: string): string {
 }
 
 /** The OpenAPI 3.1 document, built from the very route specs and schemas the router validates with. */
-export function buildOpenApi(routes: RouteSpec[], info: { version: string; serverUrl: string }) {
+export function buildOpenApi(routes: readonly Operation[], info: { version: string; serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = openApiPath(r.path);

@@ -10,7 +10,7 @@ import {
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
 import { validate } from '../http/validator';
-import { portalTestEventBody } from '../schemas/portal-link.schema';
+import { portalTestEventBody } from '@hookrail/api-contract';
 import { publishEvent } from '../usecases/publish-event.usecase';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { authenticatePortal, portalCredential, requireManage, type PortalSession } from './portal-auth';

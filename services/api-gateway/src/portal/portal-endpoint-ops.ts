@@ -3,20 +3,20 @@ import type { EndpointDoc, ProjectDoc } from '@hookrail/store';
 import { Type } from '@sinclair/typebox';
 import type { GatewayDeps } from '../deps';
 import { validate } from '../http/validator';
-import { nonEmpty } from '../schemas/common.schema';
+import { nonEmpty } from '@hookrail/api-contract';
 import {
   endpointCreateBody,
   endpointUpdateBody,
   expireSecretBody,
   type EndpointUpdateBody,
-} from '../schemas/endpoint.schema';
+} from '@hookrail/api-contract';
 import {
   createEndpoint,
   deleteEndpoint,
   expireSecret,
   setEndpointStatus,
   updateEndpoint,
-} from '../usecases/endpoints.usecase';
+} from '../endpoints/endpoints.usecase';
 import { createSubscription } from '../usecases/subscriptions.usecase';
 import type { PortalSession } from './portal-auth';
 

@@ -7,8 +7,8 @@ import type {
   PortalLinkDoc,
   SubscriptionDoc,
 } from '@hookrail/store';
-import { presentEndpointState } from '../presenters/endpoint.presenter';
-import { parseStored, scopedOut } from '../presenters/scoped.presenter';
+import { presentEndpointState } from '../endpoints/endpoint.presenter';
+import { parseStored, scopedOut } from '../shared/scoped.presenter';
 
 /**
  * What a portal holder sees. Narrower than the management API on purpose: the endpoint's current

@@ -1,9 +1,10 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, Store } from '@hookrail/store';
-import type { AttemptResponse } from '../schemas/event.schema';
-import { endpointMetaData, presentEndpoint } from './endpoint.presenter';
-import { parseStored, scopedOut } from './scoped.presenter';
-import { presentSource, type PresentContext } from './source.presenter';
+import type { AttemptResponse } from '@hookrail/api-contract';
+import { endpointMetaData, presentEndpoint } from '../endpoints/endpoint.presenter';
+import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { presentSource } from './source.presenter';
+import type { PresentContext } from '../shared/scoped.presenter';
 
 /** `data` is the payload as JSON, parsed from the stored `raw`. */
 export function presentEvent(

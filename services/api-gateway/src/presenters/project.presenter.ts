@@ -1,7 +1,7 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { ApiKeyDoc, ProjectDoc } from '@hookrail/store';
-import type { ApiKeyResponse } from '../schemas/project.schema';
-import { scopedOut } from './scoped.presenter';
+import type { ApiKeyResponse } from '@hookrail/api-contract';
+import { scopedOut } from '../shared/scoped.presenter';
 
 export function presentProject(doc: ProjectDoc) {
   return {

@@ -1,13 +1,7 @@
-import type { HookrailConfig } from '@hookrail/config';
-import { nullableTimestamp, type SecretBox } from '@hookrail/domain';
+import { nullableTimestamp } from '@hookrail/domain';
 import type { SourceDoc, SourceHealthDoc } from '@hookrail/store';
-import { SOURCE_CREDENTIALS, open } from '../usecases/credentials';
-import { scopedOut } from './scoped.presenter';
-
-export interface PresentContext {
-  box: SecretBox;
-  config: Readonly<HookrailConfig>;
-}
+import { SOURCE_CREDENTIALS, open } from '../shared/credentials';
+import { scopedOut, type PresentContext } from '../shared/scoped.presenter';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 import type { EndpointDoc, SourceDoc, SubscriptionDoc } from '@hookrail/store';
-import { presentEndpoint } from './endpoint.presenter';
-import { parseStored, scopedOut } from './scoped.presenter';
-import { presentSource, type PresentContext } from './source.presenter';
+import { presentEndpoint } from '../endpoints/endpoint.presenter';
+import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { presentSource } from './source.presenter';
+import type { PresentContext } from '../shared/scoped.presenter';
 
 export function presentSubscription(
   doc: SubscriptionDoc,

@@ -1,10 +1,10 @@
 import { NotFoundError } from '@hookrail/domain';
 import { parsePageQuery } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentApiKey } from '../presenters/project.presenter';
-import { pageQuery } from '../schemas/pagination.schema';
-import { apiKeyCreateBody, apiKeyResponse, issuedApiKeyResponse } from '../schemas/project.schema';
+import { pageQuery } from '@hookrail/api-contract';
+import { apiKeyCreateBody, apiKeyResponse, issuedApiKeyResponse } from '@hookrail/api-contract';
 import { issueApiKey } from '../usecases/issue-api-key.usecase';
 
 const TAG = 'API keys';

@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import type { DeadLetterDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { RouteFile } from '../http/route';
-import { bool, enumOf, int, mapOf, nonEmpty, nullable, object, str } from '../schemas/common.schema';
+import type { RouteFile } from '../http/legacy-route';
+import { bool, enumOf, int, mapOf, nonEmpty, nullable, object, str } from '@hookrail/api-contract';
 
 const TAG = 'Dead letters';
 const BASE = '/v1/admin/dead-letters';

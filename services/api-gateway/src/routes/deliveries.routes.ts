@@ -7,16 +7,10 @@ import {
   type DeliveryStatus,
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { RouteFile } from '../http/route';
+import type { RouteFile } from '../http/legacy-route';
 import { presentAttempt, presentDeliveries } from '../presenters/event.presenter';
-import { DELIVERY_STATUSES, attemptResponse, deliveryResponse } from '../schemas/event.schema';
-import {
-  createdRangeQuery,
-  enumListQuery,
-  idListQuery,
-  idQuery,
-  pageQuery,
-} from '../schemas/pagination.schema';
+import { DELIVERY_STATUSES, attemptResponse, deliveryResponse } from '@hookrail/api-contract';
+import { createdRangeQuery, enumListQuery, idListQuery, idQuery, pageQuery } from '@hookrail/api-contract';
 
 const TAG = 'Event deliveries';
 const BASE = '/v1/projects/:projectID/eventdeliveries';

@@ -12,19 +12,10 @@ import {
 import type { GatewayDeps } from '../deps';
 import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
 import { filterFromQuery, listFilterFromQuery } from '../http/list-query';
-import { route, type RouteFile, type RouteSpec } from '../http/route';
+import { route, type RouteFile, type LegacyRouteSpec as RouteSpec } from '../http/legacy-route';
 import { presentPortalDelivery } from '../portal/portal.presenter';
-import {
-  anyObject,
-  bool,
-  enumOf,
-  int,
-  nonEmpty,
-  object,
-  strArray,
-  timestamp,
-} from '../schemas/common.schema';
-import { createdRangeQuery, enumListQuery, idListQuery, idQuery } from '../schemas/pagination.schema';
+import { anyObject, bool, enumOf, int, nonEmpty, object, strArray, timestamp } from '@hookrail/api-contract';
+import { createdRangeQuery, enumListQuery, idListQuery, idQuery } from '@hookrail/api-contract';
 
 const DELIVERIES = '/v1/projects/:projectID/eventdeliveries';
 const EVENTS = '/v1/projects/:projectID/events';

@@ -1,10 +1,10 @@
 import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import { OUTCOMES, STATS_WINDOWS, deliveryStats, type StatsWindow } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
-import type { RouteFile } from '../http/route';
+import type { RouteFile } from '../http/legacy-route';
 import { Type } from '@sinclair/typebox';
-import { bool, enumOf, int, nullable, object, sameFields, str, timestamp } from '../schemas/common.schema';
-import { idQuery } from '../schemas/pagination.schema';
+import { bool, enumOf, int, nullable, object, sameFields, str, timestamp } from '@hookrail/api-contract';
+import { idQuery } from '@hookrail/api-contract';
 
 const counts = object(sameFields(OUTCOMES, int()));
 const ms = nullable(int({ description: 'estimated from a fixed latency histogram (bucket width)' }));

@@ -1,9 +1,9 @@
 import { NotFoundError } from '@hookrail/domain';
 import { createdRangeOf, parsePageQuery, type EventListFilter, type EventStatus } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentEvents } from '../presenters/event.presenter';
-import { enumOf, str } from '../schemas/common.schema';
+import { enumOf, str } from '@hookrail/api-contract';
 import {
   EVENT_STATUSES,
   broadcastEventBody,
@@ -11,14 +11,8 @@ import {
   eventAcceptedResponse,
   eventResponse,
   fanoutEventBody,
-} from '../schemas/event.schema';
-import {
-  createdRangeQuery,
-  idListQuery,
-  idQuery,
-  pageQuery,
-  searchQuery,
-} from '../schemas/pagination.schema';
+} from '@hookrail/api-contract';
+import { createdRangeQuery, idListQuery, idQuery, pageQuery, searchQuery } from '@hookrail/api-contract';
 import { publishEvent } from '../usecases/publish-event.usecase';
 
 const TAG = 'Events';

@@ -1,11 +1,13 @@
 import type { GatewayDeps } from '../deps';
-import type { RouteFile } from '../http/route';
+import { endpointOperations } from '@hookrail/api-contract';
+import { endpointHandlers } from '../endpoints/endpoints.handlers';
+import { legacyRoutes, type RouteFile } from '../http/legacy-route';
+import { bindHandlers, type RouteSpec } from '../http/route';
 import { apiKeyRoutes } from './api-keys.routes';
 import { deadLetterRoutes } from './dead-letters.routes';
 import { deliveryRoutes } from './deliveries.routes';
 import { deliveryOpsRoutes } from './delivery-ops.routes';
 import { deliveryStatsRoutes } from './delivery-stats.routes';
-import { endpointRoutes } from './endpoints.routes';
 import { eventRoutes } from './events.routes';
 import { metaEventRoutes } from './meta-events.routes';
 import { portalLinkRoutes } from './portal-links.routes';
@@ -22,7 +24,6 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   projectRoutes,
   apiKeyRoutes,
   sourceRoutes,
-  endpointRoutes,
   subscriptionRoutes,
   portalLinkRoutes,
   eventRoutes,
@@ -32,3 +33,11 @@ export const ROUTE_FILES: RouteFile<GatewayDeps>[] = [
   deliveryStatsRoutes,
   deadLetterRoutes,
 ];
+
+/** Every operation of the management API with its handler attached. */
+export function managementRoutes(deps: GatewayDeps): RouteSpec[] {
+  return [
+    ...bindHandlers(Object.values(endpointOperations), [endpointHandlers(deps)]),
+    ...legacyRoutes(ROUTE_FILES.flatMap((file) => file(deps))),
+  ];
+}

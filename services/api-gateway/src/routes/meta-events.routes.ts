@@ -2,11 +2,11 @@ import { NotFoundError, type ProjectId } from '@hookrail/domain';
 import type { MetaEventType } from '@hookrail/bus';
 import { parsePageQuery, type MetaEventDoc, type MetaEventListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { RouteFile } from '../http/route';
+import type { RouteFile } from '../http/legacy-route';
 import { presentMetaEvent } from '../presenters/meta-event.presenter';
-import { enumOf, str } from '../schemas/common.schema';
-import { META_EVENT_STATUSES, metaEventResponse } from '../schemas/meta-event.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { enumOf, str } from '@hookrail/api-contract';
+import { META_EVENT_STATUSES, metaEventResponse } from '@hookrail/api-contract';
+import { pageQuery } from '@hookrail/api-contract';
 
 const TAG = 'Meta events';
 const BASE = '/v1/projects/:projectID/meta-events';

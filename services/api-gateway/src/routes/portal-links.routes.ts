@@ -1,14 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { parsePageQuery, type PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentPortalLink } from '../presenters/portal-link.presenter';
-import { idQuery, pageQuery } from '../schemas/pagination.schema';
-import {
-  portalLinkCreateBody,
-  portalLinkResponse,
-  portalLinkUpdateBody,
-} from '../schemas/portal-link.schema';
+import { idQuery, pageQuery } from '@hookrail/api-contract';
+import { portalLinkCreateBody, portalLinkResponse, portalLinkUpdateBody } from '@hookrail/api-contract';
 import {
   createPortalLink,
   getPortalLink,

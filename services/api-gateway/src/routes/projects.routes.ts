@@ -2,15 +2,15 @@ import { NotFoundError, newProjectId, toTimestamp, type ProjectId } from '@hookr
 import { parsePageQuery } from '@hookrail/store';
 import { Type } from '@sinclair/typebox';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentApiKey, presentProject } from '../presenters/project.presenter';
-import { pageQuery } from '../schemas/pagination.schema';
+import { pageQuery } from '@hookrail/api-contract';
 import {
   projectCreateBody,
   projectCreatedResponse,
   projectResponse,
   projectUpdateBody,
-} from '../schemas/project.schema';
+} from '@hookrail/api-contract';
 import { issueApiKey } from '../usecases/issue-api-key.usecase';
 import { fromConvoyConfig, mergeProjectConfig } from '../usecases/project-config';
 

@@ -3,11 +3,11 @@ import { NotFoundError } from '@hookrail/domain';
 import { parsePageQuery, type SourceDoc, type SourceListFilter } from '@hookrail/store';
 import { PROVIDERS } from '@hookrail/signing';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentSource } from '../presenters/source.presenter';
-import { enumOf, str } from '../schemas/common.schema';
-import { pageQuery } from '../schemas/pagination.schema';
-import { SOURCE_TYPES, sourceCreateBody, sourceResponse, sourceUpdateBody } from '../schemas/source.schema';
+import { enumOf, str } from '@hookrail/api-contract';
+import { pageQuery } from '@hookrail/api-contract';
+import { SOURCE_TYPES, sourceCreateBody, sourceResponse, sourceUpdateBody } from '@hookrail/api-contract';
 import { createSource, deleteSource, updateSource } from '../usecases/sources.usecase';
 
 const TAG = 'Sources';

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { parsePageQuery, type SubscriptionDoc, type SubscriptionListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { route, type RouteFile } from '../http/route';
+import { route, type RouteFile } from '../http/legacy-route';
 import { presentSubscriptions } from '../presenters/subscription.presenter';
-import { str } from '../schemas/common.schema';
-import { idListQuery, idQuery, pageQuery } from '../schemas/pagination.schema';
+import { str } from '@hookrail/api-contract';
+import { idListQuery, idQuery, pageQuery } from '@hookrail/api-contract';
 import {
   subscriptionCreateBody,
   subscriptionResponse,
@@ -13,7 +13,7 @@ import {
   testFilterResponse,
   testFunctionBody,
   testFunctionResponse,
-} from '../schemas/subscription.schema';
+} from '@hookrail/api-contract';
 import {
   createSubscription,
   deleteSubscription,

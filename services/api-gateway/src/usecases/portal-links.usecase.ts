@@ -8,7 +8,7 @@ import {
 } from '@hookrail/domain';
 import type { EndpointDoc, PortalLinkDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { PortalLinkCreateBody, PortalLinkUpdateBody } from '../schemas/portal-link.schema';
+import type { PortalLinkCreateBody, PortalLinkUpdateBody } from '@hookrail/api-contract';
 
 /** Lifetime of a refresh_token link's auth key. */
 export const AUTH_KEY_TTL_SECONDS = 3600;

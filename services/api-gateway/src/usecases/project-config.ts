@@ -1,6 +1,6 @@
 import { ValidationError, parseDurationSeconds, randomToken } from '@hookrail/domain';
 import { DEFAULT_PROJECT_CONFIG, type ProjectConfig } from '@hookrail/store';
-import type { ProjectConfigInput } from '../schemas/project.schema';
+import type { ProjectConfigInput } from '@hookrail/api-contract';
 
 type ConfigInput = { [K in keyof ProjectConfig]?: Partial<ProjectConfig[K]> | ProjectConfig[K] };
 

@@ -2,7 +2,7 @@ import { DomainError, ValidationError, newId } from '@hookrail/domain';
 import type { EventMessage, EventTarget } from '@hookrail/bus';
 import type { ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { BroadcastEventBody, CreateEventBody, FanoutEventBody } from '../schemas/event.schema';
+import type { BroadcastEventBody, CreateEventBody, FanoutEventBody } from '@hookrail/api-contract';
 
 /** An event to publish: each target mode with the body its route validated. */
 export type PublishRequest =

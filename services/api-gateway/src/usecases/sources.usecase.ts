@@ -2,9 +2,9 @@ import { ConflictError, NotFoundError, newId, randomToken, type ProjectId } from
 import { assertBrokerReachable } from './source-broker-check';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { publishConfigChange } from './config-changed';
-import { SOURCE_CREDENTIALS, open, seal } from './credentials';
-import type { SourceCreateBody, SourceUpdateBody } from '../schemas/source.schema';
+import { publishConfigChange } from '../shared/config-changed';
+import { SOURCE_CREDENTIALS, open, seal } from '../shared/credentials';
+import type { SourceCreateBody, SourceUpdateBody } from '@hookrail/api-contract';
 import { completePubSub, completeVerifier } from './source-input';
 
 type Json = Record<string, unknown>;

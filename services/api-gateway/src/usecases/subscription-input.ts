@@ -1,7 +1,7 @@
 import { ValidationError, parseDurationSeconds, type FieldError } from '@hookrail/domain';
 import { flatten, validateFilter, type Filter } from '@hookrail/filters';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
-import type { RetryConfigInput } from '../schemas/subscription.schema';
+import type { RetryConfigInput } from '@hookrail/api-contract';
 
 function invalid(field: string, message: string): never {
   throw new ValidationError(`${field} ${message}`, [{ field, message }]);

@@ -1,8 +1,8 @@
 import { NotFoundError, ValidationError, newId, type ProjectId } from '@hookrail/domain';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { publishConfigChange } from './config-changed';
-import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '../schemas/subscription.schema';
+import { publishConfigChange } from '../shared/config-changed';
+import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '@hookrail/api-contract';
 import { checkAlertThreshold, retryConfigOf, storedFilter } from './subscription-input';
 
 /** Referenced ids must name live resources of the same project; incoming projects route by source. */

@@ -1,7 +1,7 @@
 import { ValidationError, type ProjectId } from '@hookrail/domain';
 import { flatten, matchFilter, validateFilter } from '@hookrail/filters';
 import type { FunctionPool } from '@hookrail/functions';
-import type { TestFilterBody, TestFunctionBody } from '../schemas/subscription.schema';
+import type { TestFilterBody, TestFunctionBody } from '@hookrail/api-contract';
 
 /** test_filter: would a request with this body and headers pass these filters? (same engine as routing) */
 export function testFilter(input: TestFilterBody): { is_match: boolean } {

@@ -15,7 +15,7 @@ import {
   timestamp,
   typeSelects,
 } from './common.schema';
-import { PROVIDERS } from '@hookrail/signing';
+import { PROVIDERS } from '../vocabulary';
 
 export const SOURCE_TYPES = ['http', 'rest_api', 'pub_sub', 'db_change_stream'] as const;
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;

@@ -1,5 +1,12 @@
-import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
+import type { HookrailConfig } from '@hookrail/config';
+import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain';
 import type { ScopedDoc } from '@hookrail/store';
+
+/** What presenters need to open sealed credentials and build URLs. */
+export interface PresentContext {
+  box: SecretBox;
+  config: Readonly<HookrailConfig>;
+}
 
 /** The fields every project-scoped resource shares, in wire form (RFC 3339, `deleted_at` null). */
 export function scopedOut(doc: ScopedDoc) {

@@ -4,10 +4,10 @@ import { generateStandardWebhooksSecret } from '@hookrail/signing';
 import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { endpointMetaData } from '../presenters/endpoint.presenter';
-import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '../schemas/endpoint.schema';
-import { publishConfigChange } from './config-changed';
-import { ENDPOINT_CREDENTIALS, seal } from './credentials';
+import { endpointMetaData } from '../endpoints/endpoint.presenter';
+import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '@hookrail/api-contract';
+import { publishConfigChange } from '../shared/config-changed';
+import { ENDPOINT_CREDENTIALS, seal } from '../shared/credentials';
 import { rollSecret } from './roll-secret';
 
 /** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */

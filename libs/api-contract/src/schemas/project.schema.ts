@@ -1,4 +1,4 @@
-import { META_EVENT_TYPES } from '@hookrail/bus';
+import { META_EVENT_TYPES } from '../vocabulary';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   bool,

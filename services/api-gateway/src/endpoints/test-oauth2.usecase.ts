@@ -1,6 +1,6 @@
 import { fetchOAuth2Token, type HttpClient, type OAuth2Config } from '@hookrail/delivery';
 import { ValidationError } from '@hookrail/domain';
-import type { OAuth2TestBody, OAuth2TestResponse } from '../schemas/endpoint.schema';
+import type { OAuth2TestBody, OAuth2TestResponse } from '@hookrail/api-contract';
 
 type OAuth2Input = OAuth2TestBody['oauth2'];
 
