@@ -11,4 +11,6 @@ export * from './schemas/event.schema';
 export * from './schemas/meta-event.schema';
 export * from './schemas/portal-link.schema';
 export * from './schemas/console.schema';
+export * from './schemas/portal.schema';
 export * from './management/endpoints.operations';
+export * from './portal/portal.operations';

@@ -11,6 +11,7 @@ import { createConsole } from './console';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
+import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
 import { managementRoutes } from './routes';
@@ -41,9 +42,9 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         now: () => new Date(),
       };
       const routes = managementRoutes(deps);
-      const openapi = buildOpenApi(routes, {
+      const openapi = buildOpenApi([...routes, ...Object.values(portalOperations)], {
         version: API_VERSION,
-        serverUrl: `${config.urls.gatewayPublic}/api`,
+        gatewayUrl: config.urls.gatewayPublic,
       });
       app.use(accessLog(logger, config.log.requests));
       const api = Router();

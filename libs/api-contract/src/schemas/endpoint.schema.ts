@@ -160,7 +160,7 @@ export const oauth2TestResponse = resource(
 );
 export type OAuth2TestResponse = Static<typeof oauth2TestResponse>;
 
-const secretResponse = resource({
+export const secretResponse = resource({
   uid: str(),
   value: str(),
   created_at: timestamp,
@@ -168,6 +168,15 @@ const secretResponse = resource({
   deleted_at: nullableTimestamp,
   expires_at: nullableTimestamp,
 });
+
+export const circuitBreakerResponse = object(
+  {
+    state: enumOf(['closed', 'open', 'half_open']),
+    reason: nullable(str()),
+    since: nullableTimestamp,
+  },
+  ['state', 'reason', 'since'],
+);
 
 const endpointFields = {
   ...scopedFields,
@@ -179,14 +188,7 @@ const endpointFields = {
   status: enumOf(ENDPOINT_STATUSES),
   is_disabled: Type.Boolean({ description: "Convoy's flag: true exactly when status is inactive" }),
   status_reason: nullable(str({ description: 'why the endpoint is paused or inactive' })),
-  circuit_breaker: object(
-    {
-      state: enumOf(['closed', 'open', 'half_open']),
-      reason: nullable(str()),
-      since: nullableTimestamp,
-    },
-    ['state', 'reason', 'since'],
-  ),
+  circuit_breaker: circuitBreakerResponse,
   advanced_signatures: bool,
   http_timeout: int(),
   rate_limit: int(),

@@ -30,11 +30,11 @@ export interface RouteSpec extends Operation {
  * operation has no handler, when two handler sets answer the same operation, or when a handler
  * names no operation: a route cannot be served undocumented, nor documented and not served.
  */
-export function bindHandlers(
+export function bindHandlers<H>(
   operations: readonly Operation[],
-  handlerSets: readonly Record<string, RouteSpec['handler']>[],
-): RouteSpec[] {
-  const byId = new Map<string, RouteSpec['handler']>();
+  handlerSets: readonly Record<string, H>[],
+): (Operation & { handler: H })[] {
+  const byId = new Map<string, H>();
   const problems: string[] = [];
   for (const set of handlerSets)
     for (const [id, handler] of Object.entries(set)) {
@@ -43,11 +43,11 @@ export function bindHandlers(
     }
   const known = new Set(operations.map((op) => op.operationId));
   for (const id of byId.keys()) if (!known.has(id)) problems.push(`${id}: a handler for no operation`);
-  const routes = operations.map((op) => {
+  const bound = operations.map((op) => {
     const handler = byId.get(op.operationId);
-    if (!handler) problems.push(`${op.operationId}: no handler`);
-    return { ...op, handler: handler as RouteSpec['handler'] };
+    if (handler === undefined) problems.push(`${op.operationId}: no handler`);
+    return { ...op, handler: handler as H };
   });
   if (problems.length > 0) throw new Error(`operations and handlers disagree: ${problems.join('; ')}`);
-  return routes;
+  return bound;
 }

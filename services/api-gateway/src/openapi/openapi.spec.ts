@@ -1,10 +1,14 @@
 import type { GatewayDeps } from '../deps';
 import { managementRoutes } from '../routes';
+import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi, openApiPath } from './openapi';
 
 // The handlers close over deps but are not called: building the specs needs none.
 const routes = managementRoutes({} as GatewayDeps);
-const doc = buildOpenApi(routes, { version: 'test', serverUrl: 'http://gateway.test/api' });
+const doc = buildOpenApi([...routes, ...Object.values(portalOperations)], {
+  version: 'test',
+  gatewayUrl: 'http://gateway.test',
+});
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; items?: Schema };
 
@@ -29,5 +33,30 @@ describe('the OpenAPI document shows the schemas the router validates with', () 
     const body = op.requestBody?.content['application/json'].schema;
     expect(Object.keys(body?.properties ?? {})).toEqual(Object.keys(r.body?.properties ?? {}));
     expect(body?.required).toEqual(r.body?.required);
+  });
+});
+
+describe('the portal API is in the same document', () => {
+  const portal = Object.values(portalOperations);
+
+  it.each(portal.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
+    const item = doc.paths[openApiPath(`/portal-api${op.path}`)] as Record<string, unknown>;
+    expect(item.servers).toEqual([{ url: 'http://gateway.test' }]);
+    const documented = item[op.method] as {
+      security: unknown;
+      tags: string[];
+      responses: Record<string, unknown>;
+    };
+    expect(documented.security).toEqual([{ portalToken: [] }, { portalTokenQuery: [] }]);
+    expect(documented.tags).toEqual(['Portal']);
+    expect(documented.responses[String(op.status)]).toBeDefined();
+  });
+
+  it('declares the portal token schemes', () => {
+    expect(Object.keys(doc.components.securitySchemes)).toEqual([
+      'bearer',
+      'portalToken',
+      'portalTokenQuery',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { Operation } from '@hookrail/api-contract';
+import { SURFACE_PREFIX, type Operation } from '@hookrail/api-contract';
 import { documentUnsetFields } from '../http/unset-fields';
 import { acceptsEmptyString } from '../http/validator';
 import { pageOf } from '@hookrail/api-contract';
@@ -37,11 +37,24 @@ export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-/** The OpenAPI 3.1 document, built from the very route specs and schemas the router validates with. */
-export function buildOpenApi(routes: readonly Operation[], info: { version: string; serverUrl: string }) {
+const SECURITY: Partial<Record<Operation['auth'], Record<string, string[]>[]>> = {
+  admin: [{ bearer: [] }],
+  project: [{ bearer: [] }],
+  portal: [{ portalToken: [] }, { portalTokenQuery: [] }],
+};
+
+/**
+ * The OpenAPI 3.1 document, built from the contract's operations the routers validate with: the
+ * management API under the document's server (`/api`), the portal API under its own (`/portal-api`).
+ */
+export function buildOpenApi(
+  operations: readonly Operation[],
+  info: { version: string; gatewayUrl: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    const path = openApiPath(r.path);
+  for (const r of operations) {
+    const path = openApiPath(r.surface === 'api' ? r.path : `${SURFACE_PREFIX[r.surface]}${r.path}`);
+    if (r.surface !== 'api') paths[path] ??= { servers: [{ url: info.gatewayUrl }] };
     const pathParams = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
       name: m[1],
       in: 'path',
@@ -72,7 +85,7 @@ export function buildOpenApi(routes: readonly Operation[], info: { version: stri
       operationId: r.operationId,
       summary: r.summary,
       tags: [r.tag],
-      security: [{ bearer: [] }],
+      security: SECURITY[r.auth] ?? [],
       parameters: [...pathParams, ...queryParams],
       ...(r.body && {
         requestBody: {
@@ -91,12 +104,26 @@ export function buildOpenApi(routes: readonly Operation[], info: { version: stri
       version: info.version,
       description:
         'Envelope {status, message, data} on every response. Authenticate with "Authorization: Bearer <key>" ' +
-        '(a project key hr_<id>.<secret>, or the instance admin key).',
+        '(a project key hr_<id>.<secret>, or the instance admin key). The portal API (tag Portal, under ' +
+        "/portal-api) takes a portal link's token instead.",
     },
-    servers: [{ url: info.serverUrl }],
+    servers: [{ url: `${info.gatewayUrl}/api` }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'a project API key, or the instance admin key',
+        },
+        portalToken: { type: 'http', scheme: 'bearer', description: "a portal link's token" },
+        portalTokenQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description: "a portal link's token, as in the link's url",
+        },
+      },
       schemas: { Error: errorEnvelope },
     },
   };

@@ -1,15 +1,7 @@
 import { ValidationError } from '@hookrail/domain';
 import type { EndpointDoc, ProjectDoc } from '@hookrail/store';
-import { Type } from '@sinclair/typebox';
+import type { EndpointUpdateBody, ExpireSecretBody, PortalEndpointCreateBody } from '@hookrail/api-contract';
 import type { GatewayDeps } from '../deps';
-import { validate } from '../http/validator';
-import { nonEmpty } from '@hookrail/api-contract';
-import {
-  endpointCreateBody,
-  endpointUpdateBody,
-  expireSecretBody,
-  type EndpointUpdateBody,
-} from '@hookrail/api-contract';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -27,28 +19,19 @@ import type { PortalSession } from './portal-auth';
  * and is subscribed at once, so it receives the owner's events.
  */
 export interface PortalEndpointOps {
-  create(session: PortalSession, body: unknown): Promise<EndpointDoc>;
-  update(session: PortalSession, endpoint: EndpointDoc, body: unknown): Promise<EndpointDoc>;
+  create(session: PortalSession, body: PortalEndpointCreateBody): Promise<EndpointDoc>;
+  update(session: PortalSession, endpoint: EndpointDoc, body: EndpointUpdateBody): Promise<EndpointDoc>;
   remove(session: PortalSession, endpoint: EndpointDoc): Promise<void>;
   pause(session: PortalSession, endpoint: EndpointDoc): Promise<EndpointDoc>;
   activate(session: PortalSession, endpoint: EndpointDoc): Promise<EndpointDoc>;
-  expireSecret(session: PortalSession, endpoint: EndpointDoc, body: unknown): Promise<EndpointDoc>;
+  expireSecret(session: PortalSession, endpoint: EndpointDoc, body: ExpireSecretBody): Promise<EndpointDoc>;
 }
-
-/** The management API's endpoint body plus the event types its subscription takes (default all). */
-const portalEndpointCreateBody = Type.Object(
-  {
-    ...endpointCreateBody.properties,
-    event_types: Type.Optional(Type.Array(nonEmpty(200), { minItems: 1, maxItems: 100 })),
-  },
-  { additionalProperties: false },
-);
 
 /** The portal's bindings of the gateway's endpoint use cases. */
 export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
   return {
     async create(session, body) {
-      const { event_types: eventTypes, ...input } = validate(portalEndpointCreateBody, body);
+      const { event_types: eventTypes, ...input } = body;
       rejectOwnerChange(input);
       checkEventTypes(session.project, eventTypes);
       const doc = await createEndpoint(deps, session.project, { ...input, owner_id: session.link.owner_id });
@@ -59,17 +42,15 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       return doc;
     },
     async update(session, endpoint, body) {
-      const input = validate(endpointUpdateBody, body);
-      rejectOwnerChange(input);
-      return updateEndpoint(deps, session.project, endpoint._id, input);
+      rejectOwnerChange(body);
+      return updateEndpoint(deps, session.project, endpoint._id, body);
     },
     remove: (session, endpoint) => deleteEndpoint(deps, session.project._id, endpoint._id),
     pause: (session, endpoint) =>
       setEndpointStatus(deps, session.project._id, endpoint._id, 'paused', 'portal'),
     activate: (session, endpoint) =>
       setEndpointStatus(deps, session.project._id, endpoint._id, 'active', 'portal'),
-    expireSecret: (session, endpoint, body) =>
-      expireSecret(deps, session.project, endpoint._id, validate(expireSecretBody, body)),
+    expireSecret: (session, endpoint, body) => expireSecret(deps, session.project, endpoint._id, body),
   };
 }
 

@@ -1,0 +1,217 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperations, type OperationShape } from '../operation';
+import { enumOf, str } from '../schemas/common.schema';
+import { endpointUpdateBody, expireSecretBody } from '../schemas/endpoint.schema';
+import { DELIVERY_STATUSES, eventResponse } from '../schemas/event.schema';
+import { pageQuery } from '../schemas/pagination.schema';
+import {
+  eventTypeSeenResponse,
+  portalDeliveryResponse,
+  portalEndpointCreateBody,
+  portalEndpointResponse,
+  portalEventResponse,
+  portalLinkView,
+  portalReplayResponse,
+} from '../schemas/portal.schema';
+import { portalTestEventBody } from '../schemas/portal-link.schema';
+
+const tag = 'Portal';
+const ENDPOINT = '/endpoints/:endpointID';
+const DELIVERY = '/eventdeliveries/:deliveryID';
+const endpointFilter = str({ description: "only what was sent to this endpoint of the link's" });
+
+const endpointChange = <const P extends string>(path: P, summary: string, message: string) =>
+  ({
+    method: 'put',
+    path,
+    summary,
+    tag,
+    auth: 'portal',
+    status: 202,
+    message,
+    response: portalEndpointResponse,
+  }) satisfies OperationShape;
+
+/**
+ * The portal API (`/portal-api`): what a portal link's holder may do, each query limited to the
+ * link's endpoints at request time. Changes to endpoints need a link with `can_manage_endpoint`.
+ */
+export const portalOperations = defineOperations('portal', {
+  getPortalLink: {
+    method: 'get',
+    path: '/link',
+    summary: 'The link itself: its name, rights and how many endpoints it shows',
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Portal link fetched',
+    response: portalLinkView,
+  },
+  listPortalEndpoints: {
+    method: 'get',
+    path: '/endpoints',
+    summary: "The link's endpoints",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Endpoints fetched',
+    response: Type.Array(portalEndpointResponse),
+  },
+  getPortalEndpoint: {
+    method: 'get',
+    path: ENDPOINT,
+    summary: "One of the link's endpoints",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Endpoint fetched',
+    response: portalEndpointResponse,
+  },
+  createPortalEndpoint: {
+    method: 'post',
+    path: '/endpoints',
+    summary: 'Add an endpoint to the link, subscribed at once to the event types given (default all)',
+    tag,
+    auth: 'portal',
+    body: portalEndpointCreateBody,
+    status: 201,
+    message: 'Endpoint created',
+    response: portalEndpointResponse,
+  },
+  updatePortalEndpoint: {
+    ...endpointChange(ENDPOINT, "Update one of the link's endpoints", 'Endpoint updated'),
+    body: endpointUpdateBody,
+  },
+  deletePortalEndpoint: {
+    method: 'delete',
+    path: ENDPOINT,
+    summary: "Delete one of the link's endpoints",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Endpoint deleted',
+    response: Type.Null(),
+  },
+  pausePortalEndpoint: endpointChange(
+    `${ENDPOINT}/pause`,
+    'Pause an endpoint: deliveries are held, nothing is lost',
+    'Endpoint paused',
+  ),
+  activatePortalEndpoint: endpointChange(
+    `${ENDPOINT}/activate`,
+    'Activate an endpoint: held deliveries resume',
+    'Endpoint activated',
+  ),
+  sendPortalTestEvent: {
+    method: 'post',
+    path: `${ENDPOINT}/test-event`,
+    summary:
+      "Send a test event to the endpoint, delivered, signed and recorded like any other (its subscriptions' event-type filters apply)",
+    tag,
+    auth: 'portal',
+    body: portalTestEventBody,
+    status: 201,
+    message: 'Test event sent',
+    response: eventResponse,
+  },
+  expirePortalEndpointSecret: {
+    method: 'put',
+    path: `${ENDPOINT}/expire_secret`,
+    summary: 'Roll the endpoint secret: the current one expires after `expiration` seconds',
+    tag,
+    auth: 'portal',
+    body: expireSecretBody,
+    status: 200,
+    message: 'Endpoint secret expired',
+    response: portalEndpointResponse,
+  },
+  listPortalEvents: {
+    method: 'get',
+    path: '/events',
+    summary: "Events sent to the link's endpoints",
+    tag,
+    auth: 'portal',
+    query: { ...pageQuery, endpointId: endpointFilter },
+    paginated: true,
+    status: 200,
+    message: 'Events fetched',
+    response: portalEventResponse,
+  },
+  getPortalEvent: {
+    method: 'get',
+    path: '/events/:eventID',
+    summary: "An event sent to the link's endpoints",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event fetched',
+    response: portalEventResponse,
+  },
+  replayPortalEvent: {
+    method: 'put',
+    path: '/events/:eventID/replay',
+    summary: "Replay an event to the link's endpoints only",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event replayed',
+    response: portalReplayResponse,
+  },
+  listPortalEventTypes: {
+    method: 'get',
+    path: '/event-types',
+    summary: "The event types the link's endpoints have been sent, with when each was last sent",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event types fetched',
+    response: Type.Array(eventTypeSeenResponse),
+  },
+  listPortalDeliveries: {
+    method: 'get',
+    path: '/eventdeliveries',
+    summary: "Deliveries to the link's endpoints",
+    tag,
+    auth: 'portal',
+    query: {
+      ...pageQuery,
+      endpointId: endpointFilter,
+      eventId: str({ description: 'only deliveries of this event' }),
+      status: enumOf(DELIVERY_STATUSES),
+    },
+    paginated: true,
+    status: 200,
+    message: 'Event deliveries fetched',
+    response: portalDeliveryResponse,
+  },
+  getPortalDelivery: {
+    method: 'get',
+    path: DELIVERY,
+    summary: 'A delivery with its attempts',
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event delivery fetched',
+    response: portalDeliveryResponse,
+  },
+  resendPortalDelivery: {
+    method: 'put',
+    path: `${DELIVERY}/resend`,
+    summary: 'Send a failed delivery again, or one waiting for its next retry now',
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event delivery resent',
+    response: portalDeliveryResponse,
+  },
+  forceResendPortalDelivery: {
+    method: 'put',
+    path: `${DELIVERY}/forceresend`,
+    summary: 'Send a delivery again even when it succeeded',
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event delivery resent',
+    response: portalDeliveryResponse,
+  },
+});

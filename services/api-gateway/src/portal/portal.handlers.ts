@@ -1,0 +1,172 @@
+import { ConflictError, NotFoundError } from '@hookrail/domain';
+import type { BodyOf, portalOperations } from '@hookrail/api-contract';
+import { replayEvent } from '@hookrail/operations';
+import {
+  parsePageQuery,
+  type DeliveryListFilter,
+  type DeliveryStatus,
+  type EndpointDoc,
+} from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { publishEvent } from '../usecases/publish-event.usecase';
+import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
+import type { PortalSession } from './portal-auth';
+import type { PortalEndpointOps } from './portal-endpoint-ops';
+import {
+  eventTypeCatalog,
+  presentPortalDelivery,
+  presentPortalEndpoint,
+  presentPortalEvent,
+  presentPortalLink,
+} from './portal.presenter';
+import { linkEndpoint, linkEndpointIds, linkEndpoints, scopedEndpointIds } from './portal-scope';
+
+/** A link's catalog reads at most this many (endpoint, type) documents. */
+const CATALOG_LIMIT = 2_000;
+
+export interface PortalCall<B> {
+  session: PortalSession;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: B;
+}
+
+/**
+ * `read`: any link. `manage`: a link allowed to manage endpoints. `configure`: besides, the call
+ * changes configuration, which every dispatcher is told before the answer (a resend or a test event
+ * does not: it only publishes).
+ */
+export type PortalAccess = 'read' | 'manage' | 'configure';
+
+export interface PortalHandler<B = unknown> {
+  access: PortalAccess;
+  run(call: PortalCall<B>): Promise<unknown>;
+}
+
+type PortalOperations = typeof portalOperations;
+export type PortalHandlers = { [K in keyof PortalOperations]: PortalHandler<BodyOf<PortalOperations[K]>> };
+
+const read = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'read', run });
+const manage = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'manage', run });
+const configure = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'configure', run });
+
+/** Everything a link's holder may do, each query limited to the link's endpoints at request time. */
+export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps): PortalHandlers {
+  const { store, box } = deps;
+  // One subscription query per endpoint: a link shows one customer's few endpoints.
+  const present = async (e: EndpointDoc) =>
+    presentPortalEndpoint(e, box, deps.now(), await store.subscriptions.listByEndpoint(e.project_id, e._id));
+  const endpointOf = (s: PortalSession, params: Record<string, string>) =>
+    linkEndpoint(store, s, params.endpointID);
+  const eventOf = async (s: PortalSession, id: string) => {
+    const ids = await scopedEndpointIds(store, s, undefined);
+    const event = await store.events.findTargeting(s.link.project_id, id, ids);
+    if (!event) throw new NotFoundError('event');
+    return { event, ids };
+  };
+  const deliveryOf = async (s: PortalSession, id: string) => {
+    const ids = await scopedEndpointIds(store, s, undefined);
+    const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
+    if (!delivery) throw new NotFoundError('event delivery');
+    return delivery;
+  };
+
+  return {
+    getPortalLink: read(async ({ session }) =>
+      presentPortalLink(session.link, (await linkEndpoints(store, session)).length),
+    ),
+    listPortalEndpoints: read(async ({ session }) =>
+      Promise.all((await linkEndpoints(store, session)).map(present)),
+    ),
+    getPortalEndpoint: read(async ({ session, params }) => present(await endpointOf(session, params))),
+    createPortalEndpoint: configure(async ({ session, body }) =>
+      present(await endpointOps.create(session, body)),
+    ),
+    updatePortalEndpoint: configure(async ({ session, params, body }) =>
+      present(await endpointOps.update(session, await endpointOf(session, params), body)),
+    ),
+    deletePortalEndpoint: configure(async ({ session, params }) => {
+      await endpointOps.remove(session, await endpointOf(session, params));
+      return null;
+    }),
+    pausePortalEndpoint: configure(async ({ session, params }) =>
+      present(await endpointOps.pause(session, await endpointOf(session, params))),
+    ),
+    activatePortalEndpoint: configure(async ({ session, params }) =>
+      present(await endpointOps.activate(session, await endpointOf(session, params))),
+    ),
+    // A real event aimed at the endpoint (pick a type its subscriptions accept).
+    sendPortalTestEvent: manage(async ({ session, params, body }) => {
+      const endpoint = await endpointOf(session, params);
+      const eventType = body.event_type ?? 'hookrail.test';
+      const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
+      return publishEvent(deps, session.project, {
+        mode: 'single',
+        body: { endpoint_id: endpoint._id, event_type: eventType.trim(), data },
+      });
+    }),
+    expirePortalEndpointSecret: configure(async ({ session, params, body }) =>
+      present(await endpointOps.expireSecret(session, await endpointOf(session, params), body)),
+    ),
+    listPortalEvents: read(async ({ session, query }) => {
+      const ids = await scopedEndpointIds(store, session, query.endpointId);
+      const page = await store.events.page(
+        session.link.project_id,
+        { endpointIds: ids },
+        parsePageQuery(query),
+      );
+      const visible = new Set(ids);
+      return { ...page, content: page.content.map((e) => presentPortalEvent(e, visible)) };
+    }),
+    getPortalEvent: read(async ({ session, params }) => {
+      const { event, ids } = await eventOf(session, params.eventID);
+      return presentPortalEvent(event, new Set(ids));
+    }),
+    // To the link's endpoints only (never to another customer's): managing links.
+    replayPortalEvent: manage(async ({ session, params }) => {
+      const { event, ids } = await eventOf(session, params.eventID);
+      const out = await replayEvent(deps, session.link.project_id, event._id, new Set(ids));
+      if (out.kind !== 'replayed')
+        throw new ConflictError('the event has no delivery to your endpoints to replay');
+      return { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) };
+    }),
+    // From the catalog the dispatchers keep.
+    listPortalEventTypes: read(async ({ session }) =>
+      eventTypeCatalog(
+        await store.eventTypes.listForEndpoints(
+          session.link.project_id,
+          await linkEndpointIds(store, session),
+          CATALOG_LIMIT,
+        ),
+      ),
+    ),
+    listPortalDeliveries: read(async ({ session, query }) => {
+      const ids = await scopedEndpointIds(store, session, query.endpointId);
+      const filter: DeliveryListFilter = { endpointIds: ids };
+      if (typeof query.eventId === 'string' && query.eventId) filter.eventId = query.eventId;
+      if (typeof query.status === 'string' && query.status)
+        filter.statuses = [query.status as DeliveryStatus];
+      const page = await store.deliveries.page(session.link.project_id, filter, parsePageQuery(query));
+      return { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) };
+    }),
+    getPortalDelivery: read(async ({ session, params }) =>
+      presentPortalDelivery(await deliveryOf(session, params.deliveryID), true),
+    ),
+    // Also one still in Retry: its holder may want it now rather than at the next backoff.
+    resendPortalDelivery: read(async ({ session, params }) => {
+      const delivery = await deliveryOf(session, params.deliveryID);
+      return presentPortalDelivery(
+        await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'),
+        true,
+      );
+    }),
+    // Sends again even what succeeded: a management right, unlike the plain resend.
+    forceResendPortalDelivery: manage(async ({ session, params }) => {
+      const delivery = await deliveryOf(session, params.deliveryID);
+      return presentPortalDelivery(
+        await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'),
+        true,
+      );
+    }),
+  };
+}
