@@ -14,3 +14,4 @@ export * from './schemas/console.schema';
 export * from './schemas/portal.schema';
 export * from './management/endpoints.operations';
 export * from './portal/portal.operations';
+export * from './console/console.operations';

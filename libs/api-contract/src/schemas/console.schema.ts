@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { object, str } from './common.schema';
+import { enumOf, nullable, object, resource, str, timestamp } from './common.schema';
 
 /** The console's sign-in: the admin key or a project API key, exchanged for a session cookie. */
 export const consoleSignInBody = object(
@@ -14,3 +14,13 @@ export const consoleSignInBody = object(
   ['key'],
 );
 export type ConsoleSignInBody = Static<typeof consoleSignInBody>;
+
+/** A console session as sign-in and GET /console/session describe it (the cookie itself is HttpOnly). */
+export const consoleSessionResponse = resource({
+  kind: enumOf(['admin', 'project']),
+  project_id: nullable(str()),
+  expires_at: timestamp,
+  csrf_token: str({ description: 'send it in the header `csrf_header` names on every state-changing call' }),
+  csrf_header: str(),
+});
+export type ConsoleSessionResponse = Static<typeof consoleSessionResponse>;

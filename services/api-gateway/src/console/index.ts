@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { validate } from '../http/validator';
-import { consoleSignInBody } from '@hookrail/api-contract';
+import { consoleOperations, consoleSignInBody } from '@hookrail/api-contract';
 import { consoleClaims, consoleSessionAuth, refuseCrossSite, type ConsoleAuthDeps } from './console-auth';
 import {
   CSRF_HEADER,
@@ -19,7 +19,8 @@ import {
   type SessionClaims,
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
-import { consoleActions } from './console-actions';
+import { retryDeliveryNow, type ConsoleHandlers } from './console-actions';
+import { bindHandlers } from '../http/route';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /** The page runs only its own script and stylesheet and talks only to its own origin. */
@@ -60,80 +61,84 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
   const clearCookie = (res: Response) =>
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
 
-  const session = Router();
-  session.use(jsonBody(config.http.bodyLimitBytes));
-  session.post('/', async (req, res) => {
-    refuseCrossSite(req);
-    // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
-    if (!req.is('application/json'))
-      throw new DomainError('unsupported_media_type', 'sign-in needs a JSON body: {"key": "<API key>"}');
-    const { key } = validate(consoleSignInBody, req.body, 'invalid sign-in');
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const now = deps.now().getTime();
-    try {
-      throttle.check(ip, key.trim(), now);
-    } catch (err) {
-      if (err instanceof SignInThrottled) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      logger.warn({ ip }, 'console sign-in throttled');
-      throw err;
-    }
-    let principal: Principal;
-    try {
-      principal = await authenticate(`Bearer ${key.trim()}`, {
-        cache: deps.cache,
-        adminKey: config.security.adminKey,
-        now: deps.now,
-      });
-    } catch (err) {
-      if (err instanceof DomainError && err.code === 'unauthenticated') throttle.failed(ip, key.trim(), now);
-      logger.warn({ ip }, 'console sign-in refused');
-      throw err;
-    }
-    throttle.succeeded(key.trim());
-    const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
-    res.cookie(SESSION_COOKIE, signSession(claims, auth.secret), {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      maxAge: SESSION_TTL_MS,
-    });
-    logger.info({ kind: claims.kind, projectId: claims.projectId }, 'console sign-in');
-    res.status(201).json(ok('Signed in', describe(claims)));
-  });
-  session.get('/', async (req, res) => {
-    const claims = await consoleClaims(req, auth);
-    if (!claims) throw new DomainError('unauthenticated', 'not signed in');
-    res.set('cache-control', 'no-store').json(ok('Session', describe(claims)));
-  });
-  session.delete('/', async (req, res) => {
-    refuseCrossSite(req);
-    let claims: SessionClaims | undefined;
-    try {
-      claims = await consoleClaims(req, auth);
-    } catch {
-      claims = undefined; // an expired or broken session is simply cleared
-    }
-    if (claims) checkCsrf(claims, auth.secret, req.get(CSRF_HEADER));
-    clearCookie(res);
-    res.json(ok('Signed out', null));
-  });
-  session.use((req, res) => {
-    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
-  });
-  session.use(errorMapper(logger));
   const sessionAuth = consoleSessionAuth(auth);
-  const actions = consoleActions(deps, sessionAuth);
-  actions.use((req, res) => {
+  const handlers: ConsoleHandlers = {
+    async signIn(req, res) {
+      refuseCrossSite(req);
+      // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
+      if (!req.is('application/json'))
+        throw new DomainError('unsupported_media_type', 'sign-in needs a JSON body: {"key": "<API key>"}');
+      const { key } = validate(consoleSignInBody, req.body, 'invalid sign-in');
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const now = deps.now().getTime();
+      try {
+        throttle.check(ip, key.trim(), now);
+      } catch (err) {
+        if (err instanceof SignInThrottled) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        logger.warn({ ip }, 'console sign-in throttled');
+        throw err;
+      }
+      let principal: Principal;
+      try {
+        principal = await authenticate(`Bearer ${key.trim()}`, {
+          cache: deps.cache,
+          adminKey: config.security.adminKey,
+          now: deps.now,
+        });
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'unauthenticated')
+          throttle.failed(ip, key.trim(), now);
+        logger.warn({ ip }, 'console sign-in refused');
+        throw err;
+      }
+      throttle.succeeded(key.trim());
+      const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
+      res.cookie(SESSION_COOKIE, signSession(claims, auth.secret), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure,
+        maxAge: SESSION_TTL_MS,
+      });
+      logger.info({ kind: claims.kind, projectId: claims.projectId }, 'console sign-in');
+      return describe(claims);
+    },
+    async getSession(req, res) {
+      const claims = await consoleClaims(req, auth);
+      if (!claims) throw new DomainError('unauthenticated', 'not signed in');
+      res.set('cache-control', 'no-store');
+      return describe(claims);
+    },
+    async signOut(req, res) {
+      refuseCrossSite(req);
+      let claims: SessionClaims | undefined;
+      try {
+        claims = await consoleClaims(req, auth);
+      } catch {
+        claims = undefined; // an expired or broken session is simply cleared
+      }
+      if (claims) checkCsrf(claims, auth.secret, req.get(CSRF_HEADER));
+      clearCookie(res);
+      return null;
+    },
+    retryDeliveryNow: retryDeliveryNow(deps, sessionAuth),
+  };
+  const api = Router();
+  api.use(['/session', '/actions'], jsonBody(config.http.bodyLimitBytes));
+  for (const op of bindHandlers(Object.values(consoleOperations), [handlers]))
+    api[op.method](op.path, async (req, res) => {
+      const data = await op.handler(req, res);
+      res.status(op.status).json(ok(op.message, data));
+    });
+  api.use(['/session', '/actions'], (req, res) => {
     res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
-  actions.use(errorMapper(logger));
+  api.use(errorMapper(logger));
 
   return {
     session: sessionAuth,
     mount(app) {
-      app.use('/console/session', session);
-      app.use('/console/actions', actions);
+      app.use('/console', api);
       // The gateway's root used to answer "Cannot GET /": send people to the console.
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
       app.use('/console/assets', uiAssets());

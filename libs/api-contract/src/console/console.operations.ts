@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperations } from '../operation';
+import { consoleSessionResponse, consoleSignInBody } from '../schemas/console.schema';
+import { portalDeliveryResponse } from '../schemas/portal.schema';
+
+const tag = 'Console';
+
+/**
+ * The operator console's own operations (`/console`): its session, and the actions the management
+ * API does not offer. Everything else the console does is the management API, called with the
+ * session cookie.
+ */
+export const consoleOperations = defineOperations('console', {
+  signIn: {
+    method: 'post',
+    path: '/session',
+    summary: 'Sign in with the admin key or a project API key: sets the HttpOnly session cookie',
+    tag,
+    auth: 'public',
+    body: consoleSignInBody,
+    status: 201,
+    message: 'Signed in',
+    response: consoleSessionResponse,
+  },
+  getSession: {
+    method: 'get',
+    path: '/session',
+    summary: 'The current session',
+    tag,
+    auth: 'console',
+    status: 200,
+    message: 'Session',
+    response: consoleSessionResponse,
+  },
+  signOut: {
+    method: 'delete',
+    path: '/session',
+    summary: 'Sign out: clears the session cookie',
+    tag,
+    auth: 'console',
+    status: 200,
+    message: 'Signed out',
+    response: Type.Null(),
+  },
+  retryDeliveryNow: {
+    method: 'put',
+    path: '/actions/projects/:projectID/eventdeliveries/:deliveryID/retry-now',
+    summary: 'Send a delivery waiting for its next retry now',
+    tag,
+    auth: 'console',
+    status: 200,
+    message: 'Event delivery sent again now',
+    response: portalDeliveryResponse,
+  },
+});
