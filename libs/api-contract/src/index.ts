@@ -15,3 +15,5 @@ export * from './schemas/portal.schema';
 export * from './management/endpoints.operations';
 export * from './portal/portal.operations';
 export * from './console/console.operations';
+export * from './ingest/ingest.operations';
+export * from './bind-handlers';

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import getRawBody from 'raw-body';
+import { bindHandlers, ingestOperations, SURFACE_PREFIX } from '@hookrail/api-contract';
 import type { PublishGuard, Publisher } from '@hookrail/bus';
 import { fail, newId, ok, toTimestamp, type SecretBox, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
@@ -21,7 +22,9 @@ export interface IngestRouteDeps {
   acceptGuard: PublishGuard;
 }
 
-const INGEST_METHODS = ['POST', 'PUT', 'PATCH'];
+const INGEST_METHODS = Object.values(ingestOperations)
+  .filter((op) => op.operationId !== 'answerSourceChallenge')
+  .map((op) => op.method.toUpperCase());
 
 /** `/ingest/{maskID}`: thin adapter from HTTP to the accept-request use case. */
 export function ingestRouter(deps: IngestRouteDeps): Router {
@@ -35,7 +38,7 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
   );
   const router = Router();
 
-  router.all('/ingest/:maskId', async (req: Request<{ maskId: string }>, res: Response) => {
+  const accept = async (req: Request<{ maskId: string }>, res: Response) => {
     const started = process.hrtime.bigint();
     const reply: Reply = (outcome, status, body, contentType) => {
       requests.inc({ outcome });
@@ -102,7 +105,19 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
       deps.logger.error({ err, mask_id: req.params.maskId }, 'ingest failed');
       if (!res.headersSent) reply('error', 500, fail('internal error'));
     }
-  });
+  };
+  // One handler reads the source first for every method (an unknown source answers 404 whatever
+  // the method), then takes the challenge or the event.
+  const handlers: Record<keyof typeof ingestOperations, typeof accept> = {
+    ingestEvent: accept,
+    ingestEventPut: accept,
+    ingestEventPatch: accept,
+    answerSourceChallenge: accept,
+  };
+  for (const op of bindHandlers(Object.values(ingestOperations), [handlers]))
+    router[op.method](`${SURFACE_PREFIX.ingest}${op.path}`, op.handler);
+  // Any other method: 404 for an unknown source, else 405 naming the methods above.
+  router.all(`${SURFACE_PREFIX.ingest}/:maskId`, accept);
   return router;
 }
 

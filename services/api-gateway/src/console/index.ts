@@ -20,7 +20,7 @@ import {
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
 import { retryDeliveryNow, type ConsoleHandlers } from './console-actions';
-import { bindHandlers } from '../http/route';
+import { bindHandlers } from '@hookrail/api-contract';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /** The page runs only its own script and stylesheet and talks only to its own origin. */

@@ -3,7 +3,7 @@ import { object, portalOperations, type Operation } from '@hookrail/api-contract
 import { ok } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
-import { bindHandlers } from '../http/route';
+import { bindHandlers } from '@hookrail/api-contract';
 import { validate, validateQuery } from '../http/validator';
 import { authenticatePortal, portalCredential, requireManage } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';

@@ -1,6 +1,6 @@
-import { defineOperations } from '@hookrail/api-contract';
+import { defineOperations } from './operation';
 import { Type } from '@sinclair/typebox';
-import { bindHandlers } from './route';
+import { bindHandlers } from './bind-handlers';
 
 const shape = {
   summary: 's',
