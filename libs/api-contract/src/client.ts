@@ -1,13 +1,14 @@
+import type { TSchema } from '@sinclair/typebox';
 import { SURFACE_PREFIX, type BodyOf, type Operation, type PathParams, type ResponseOf } from './operation';
 
 /** Query values as the API reads them: a list is the parameter repeated. */
 export type QueryValues = Record<string, string | number | boolean | readonly string[] | undefined | null>;
 
 /** What a call of `O` needs: its path parameters, its query and its body, each only when it has one. */
-export type CallArgs<O extends Operation> = (keyof PathParams<O> extends never
+export type CallArgs<O extends Operation> = ([keyof PathParams<O>] extends [never]
   ? { params?: undefined }
   : { params: PathParams<O> }) &
-  (O['body'] extends undefined ? { body?: undefined } : { body: BodyOf<O> }) & { query?: QueryValues };
+  (O extends { body: TSchema } ? { body: BodyOf<O> } : { body?: undefined }) & { query?: QueryValues };
 
 /** The URL of one call: the surface's prefix, the path with its parameters, then the query. */
 export function operationUrl(
@@ -32,12 +33,13 @@ export function operationUrl(
 /** Sends one request and answers the envelope's `data` (throwing on an error envelope). */
 export type Transport = (method: string, url: string, body?: unknown) => Promise<unknown>;
 
+/** Operations with neither path parameters nor a body may be called without arguments. */
 export type Caller = <O extends Operation>(
   op: O,
-  ...args: keyof PathParams<O> extends never
-    ? O['body'] extends undefined
-      ? [args?: CallArgs<O>]
-      : [args: CallArgs<O>]
+  ...args: [keyof PathParams<O>] extends [never]
+    ? O extends { body: TSchema }
+      ? [args: CallArgs<O>]
+      : [args?: CallArgs<O>]
     : [args: CallArgs<O>]
 ) => Promise<ResponseOf<O>>;
 

@@ -75,7 +75,9 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
     : never;
 export type PathParams<O extends OperationShape> = { [K in ParamNames<O['path']>]: string };
 
-export type BodyOf<O extends OperationShape> = O['body'] extends TSchema ? Static<O['body']> : undefined;
+export type BodyOf<O extends OperationShape> = O extends { body: infer B extends TSchema }
+  ? Static<B>
+  : undefined;
 
 type Item<O extends OperationShape> = Static<O['response']>;
 export type ResponseOf<O extends OperationShape> = O['paginated'] extends true

@@ -2,8 +2,15 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { messageOf } from '../components/http';
 import { Banner } from '../components/Banner';
-import type { Delivery, Page } from '../components/types';
-import { portalApi, token, type EventTypeSeen, type PortalEndpoint, type PortalLink } from './api';
+import {
+  portal,
+  portalCall,
+  token,
+  type EventTypeSeen,
+  type PortalDeliveryPage,
+  type PortalEndpoint,
+  type PortalLink,
+} from './api';
 import { Portal, type PortalContext } from './context';
 import { DeliveriesSection, type Cursor } from './DeliveriesSection';
 import { DeliveryDetail } from './DeliveryDetail';
@@ -14,19 +21,17 @@ import { EventTypes } from './EventTypes';
 interface Data {
   link: PortalLink;
   endpoints: PortalEndpoint[];
-  deliveries: Page<Delivery>;
+  deliveries: PortalDeliveryPage;
   types: EventTypeSeen[];
 }
 
 /** Everything the page shows, read again after each action (a link holds a customer's few endpoints). */
 async function loadAll(filter: Record<string, string>, cursor: Cursor): Promise<Data> {
-  const q = new URLSearchParams({ perPage: '25' });
-  for (const [k, v] of Object.entries({ ...filter, ...cursor })) if (v) q.set(k, v);
   const [link, endpoints, deliveries, types] = await Promise.all([
-    portalApi<PortalLink>('GET', '/link'),
-    portalApi<PortalEndpoint[]>('GET', '/endpoints'),
-    portalApi<Page<Delivery>>('GET', `/eventdeliveries?${q}`),
-    portalApi<EventTypeSeen[]>('GET', '/event-types'),
+    portalCall(portal.getPortalLink),
+    portalCall(portal.listPortalEndpoints),
+    portalCall(portal.listPortalDeliveries, { query: { perPage: '25', ...filter, ...cursor } }),
+    portalCall(portal.listPortalEventTypes),
   ]);
   return { link, endpoints, deliveries, types };
 }

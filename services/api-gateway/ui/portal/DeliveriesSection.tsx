@@ -4,17 +4,16 @@ import { DataTable } from '../components/DataTable';
 import { FiltersBar } from '../components/FiltersBar';
 import { when } from '../components/format';
 import { Pager } from '../components/Pager';
-import type { Delivery, Page } from '../components/types';
-import { portalApi } from './api';
+import { portal, portalCall, type PortalDelivery, type PortalDeliveryPage } from './api';
 import { usePortal } from './context';
 
 const STATUSES = ['Success', 'Failure', 'Retry', 'Scheduled', 'Processing', 'Discarded'];
 export type Cursor = Record<string, string>;
 
 /** Resend a failed one, or one still in Retry now rather than at its next backoff; force resend (managing links) also a delivered one. */
-function DeliveryActions({ d }: { d: Delivery }) {
+function DeliveryActions({ d }: { d: PortalDelivery }) {
   const { link, act } = usePortal();
-  const path = `/eventdeliveries/${encodeURIComponent(d.uid)}`;
+  const params = { deliveryID: d.uid };
   const resendable = d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry';
   const forceable = link.can_manage_endpoint && !['Scheduled', 'Processing', 'Retry'].includes(d.status);
   const stop = (fn: () => unknown) => (ev: Event) => {
@@ -26,7 +25,9 @@ function DeliveryActions({ d }: { d: Delivery }) {
       {resendable && (
         <button
           type="button"
-          onClick={stop(() => act(() => portalApi('PUT', `${path}/resend`), 'Delivery resent'))}
+          onClick={stop(() =>
+            act(() => portalCall(portal.resendPortalDelivery, { params }), 'Delivery resent'),
+          )}
         >
           {d.status === 'Retry' ? 'Retry now' : 'Resend'}
         </button>
@@ -36,7 +37,7 @@ function DeliveryActions({ d }: { d: Delivery }) {
           type="button"
           onClick={stop(async () => {
             if (await confirmAction('Send this delivery again?', 'Force resend'))
-              await act(() => portalApi('PUT', `${path}/forceresend`), 'Delivery resent');
+              await act(() => portalCall(portal.forceResendPortalDelivery, { params }), 'Delivery resent');
           })}
         >
           Force resend
@@ -47,7 +48,7 @@ function DeliveryActions({ d }: { d: Delivery }) {
 }
 
 interface Props {
-  page: Page<Delivery> | null;
+  page: PortalDeliveryPage | null;
   filter: Record<string, string>;
   selected: string | null;
   onFilter: (filter: Record<string, string>) => void;
@@ -85,7 +86,7 @@ export function DeliveriesSection({ page, filter, selected, onFilter, onPage, on
           },
         ]}
       />
-      <DataTable<Delivery>
+      <DataTable<PortalDelivery>
         id="deliveries"
         rows={page?.content ?? []}
         empty={page ? 'No deliveries yet.' : 'Loading…'}

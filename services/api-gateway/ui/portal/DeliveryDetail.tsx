@@ -2,9 +2,8 @@ import { AttemptList } from '../components/AttemptDetail';
 import { confirmAction } from '../components/ConfirmDialog';
 import { messageOf } from '../components/http';
 import { JsonView } from '../components/JsonView';
-import type { Delivery } from '../components/types';
 import { useLoad } from '../components/useLoad';
-import { portalApi } from './api';
+import { portal, portalCall } from './api';
 import { usePortal } from './context';
 import { Loaded } from '../components/Loaded';
 
@@ -12,8 +11,8 @@ import { Loaded } from '../components/Loaded';
 export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
   const { link, act } = usePortal();
   const load = useLoad(async () => {
-    const d = await portalApi<Delivery>('GET', `/eventdeliveries/${encodeURIComponent(id)}`);
-    const payload = portalApi<{ data: unknown }>('GET', `/events/${encodeURIComponent(d.event_id)}`).then(
+    const d = await portalCall(portal.getPortalDelivery, { params: { deliveryID: id } });
+    const payload = portalCall(portal.getPortalEvent, { params: { eventID: d.event_id } }).then(
       (e) => ({ value: e.data }),
       (err: unknown) => ({ text: messageOf(err) }),
     );
@@ -43,7 +42,7 @@ export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
                       )
                     )
                       await act(
-                        () => portalApi('PUT', `/events/${encodeURIComponent(d.event_id)}/replay`),
+                        () => portalCall(portal.replayPortalEvent, { params: { eventID: d.event_id } }),
                         'Event replayed; the new deliveries appear in a moment',
                       );
                   }}

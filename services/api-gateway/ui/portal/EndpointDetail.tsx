@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { when } from '../components/format';
 import { SecretValue } from '../components/SecretValue';
-import { portalApi, type PortalEndpoint } from './api';
+import { portal, portalCall, type PortalEndpoint } from './api';
 import { usePortal } from './context';
 import { StateBadges } from './EndpointState';
 
@@ -35,8 +35,9 @@ function RollSecret({ e }: { e: PortalEndpoint }) {
         onClick={() =>
           act(
             () =>
-              portalApi('PUT', `/endpoints/${encodeURIComponent(e.uid)}/expire_secret`, {
-                expiration: seconds,
+              portalCall(portal.expirePortalEndpointSecret, {
+                params: { endpointID: e.uid },
+                body: { expiration: seconds },
               }),
             `Secret rolled; the old one expires ${label}`,
           )
@@ -68,7 +69,10 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
           onClick={() =>
             act(
               () =>
-                portalApi('POST', `/endpoints/${encodeURIComponent(e.uid)}/test-event`, { event_type: type }),
+                portalCall(portal.sendPortalTestEvent, {
+                  params: { endpointID: e.uid },
+                  body: { event_type: type },
+                }),
               'Test event sent; it appears under Deliveries in a moment',
             )
           }
@@ -103,7 +107,7 @@ function EditEndpoint({ e }: { e: PortalEndpoint }) {
         onSubmit={(ev) => {
           ev.preventDefault();
           void act(
-            () => portalApi('PUT', `/endpoints/${encodeURIComponent(e.uid)}`, fields),
+            () => portalCall(portal.updatePortalEndpoint, { params: { endpointID: e.uid }, body: fields }),
             'Endpoint saved',
           );
         }}

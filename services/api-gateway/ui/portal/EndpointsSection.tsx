@@ -1,6 +1,6 @@
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
-import { portalApi, type PortalEndpoint } from './api';
+import { portal, portalCall, type PortalEndpoint } from './api';
 import { usePortal } from './context';
 import { StateBadges, StateReasons } from './EndpointState';
 
@@ -25,7 +25,8 @@ function CreateEndpointForm() {
           url: field('url'),
           ...(types.length ? { event_types: types } : {}),
         };
-        if (await act(() => portalApi('POST', '/endpoints', body), 'Endpoint added')) form.reset();
+        if (await act(() => portalCall(portal.createPortalEndpoint, { body }), 'Endpoint added'))
+          form.reset();
       }}
     >
       <label>
@@ -93,7 +94,7 @@ export function EndpointsSection({
             label: 'Actions',
             hiddenLabel: true,
             cell: (e) => {
-              const path = `/endpoints/${encodeURIComponent(e.uid)}`;
+              const params = { endpointID: e.uid };
               return (
                 <span class="row-actions">
                   <button
@@ -107,7 +108,9 @@ export function EndpointsSection({
                     (e.status === 'active' ? (
                       <button
                         type="button"
-                        onClick={stop(() => act(() => portalApi('PUT', `${path}/pause`), 'Endpoint paused'))}
+                        onClick={stop(() =>
+                          act(() => portalCall(portal.pausePortalEndpoint, { params }), 'Endpoint paused'),
+                        )}
                       >
                         Pause
                       </button>
@@ -115,7 +118,10 @@ export function EndpointsSection({
                       <button
                         type="button"
                         onClick={stop(() =>
-                          act(() => portalApi('PUT', `${path}/activate`), 'Endpoint activated'),
+                          act(
+                            () => portalCall(portal.activatePortalEndpoint, { params }),
+                            'Endpoint activated',
+                          ),
                         )}
                       >
                         Activate
@@ -127,7 +133,10 @@ export function EndpointsSection({
                       class="danger"
                       onClick={stop(async () => {
                         if (await confirmAction(`Delete endpoint ${e.name}?`, 'Delete'))
-                          await act(() => portalApi('DELETE', path), 'Endpoint deleted');
+                          await act(
+                            () => portalCall(portal.deletePortalEndpoint, { params }),
+                            'Endpoint deleted',
+                          );
                       })}
                     >
                       Delete

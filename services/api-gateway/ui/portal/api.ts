@@ -1,34 +1,20 @@
+import { createCaller, portalOperations, type ResponseOf } from '@hookrail/api-contract';
 import { requestJson } from '../components/http';
-import type { CircuitBreaker, Secret } from '../components/types';
 
 /** The link's credential: the page is opened as `/portal?token=...`. */
 export const token = new URLSearchParams(location.search).get('token') ?? '';
 
-/** A call to the portal API with the link's token as a Bearer credential. */
-export const portalApi = <T>(method: string, path: string, body?: unknown) =>
-  requestJson<T>(method, `/portal-api${path}`, { headers: { authorization: `Bearer ${token}` }, body });
+/** The portal API's operations, as the contract declares them. */
+export const portal = portalOperations;
 
-export interface PortalLink {
-  name: string;
-  can_manage_endpoint: boolean;
-  endpoint_count: number;
-}
+/** A typed call to the portal API with the link's token as a Bearer credential. */
+export const portalCall = createCaller((method, url, body) =>
+  requestJson(method, url, { headers: { authorization: `Bearer ${token}` }, body }),
+);
 
-export interface PortalEndpoint {
-  uid: string;
-  name: string;
-  description: string;
-  url: string;
-  status: string;
-  status_reason: string | null;
-  circuit_breaker: CircuitBreaker;
-  events: number;
-  failure_rate: number;
-  event_types: string[];
-  secrets: Secret[];
-}
-
-export interface EventTypeSeen {
-  event_type: string;
-  last_seen_at: string;
-}
+type Ops = typeof portalOperations;
+export type PortalLink = ResponseOf<Ops['getPortalLink']>;
+export type PortalEndpoint = ResponseOf<Ops['getPortalEndpoint']>;
+export type PortalDelivery = ResponseOf<Ops['getPortalDelivery']>;
+export type PortalDeliveryPage = ResponseOf<Ops['listPortalDeliveries']>;
+export type EventTypeSeen = ResponseOf<Ops['listPortalEventTypes']>[number];
