@@ -7,13 +7,13 @@ describe('operationUrl', () => {
     expect(operationUrl(endpointOperations.getEndpoint, { projectID: 'p 1', endpointID: 'e/2' })).toBe(
       '/api/v1/projects/p%201/endpoints/e%2F2',
     );
-    expect(operationUrl(portalOperations.getPortalLink)).toBe('/portal-api/link');
+    expect(operationUrl(portalOperations.portalGetLink)).toBe('/portal-api/link');
   });
 
   it('repeats a list parameter and leaves out empty values', () => {
     expect(
       operationUrl(
-        portalOperations.listPortalDeliveries,
+        portalOperations.portalListDeliveries,
         {},
         {
           status: 'Failure',
@@ -39,7 +39,7 @@ describe('createCaller', () => {
       sent.push(args);
       return { ok: true };
     });
-    await call(portalOperations.sendPortalTestEvent, {
+    await call(portalOperations.portalSendTestEvent, {
       params: { endpointID: 'e1' },
       body: { event_type: 'order.paid' },
     });

@@ -37,7 +37,7 @@ const endpointChange = <const P extends string>(path: P, summary: string, messag
  * link's endpoints at request time. Changes to endpoints need a link with `can_manage_endpoint`.
  */
 export const portalOperations = defineOperations('portal', {
-  getPortalLink: {
+  portalGetLink: {
     method: 'get',
     path: '/link',
     summary: 'The link itself: its name, rights and how many endpoints it shows',
@@ -47,7 +47,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Portal link fetched',
     response: portalLinkView,
   },
-  listPortalEndpoints: {
+  portalListEndpoints: {
     method: 'get',
     path: '/endpoints',
     summary: "The link's endpoints",
@@ -57,7 +57,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Endpoints fetched',
     response: Type.Array(portalEndpointResponse),
   },
-  getPortalEndpoint: {
+  portalGetEndpoint: {
     method: 'get',
     path: ENDPOINT,
     summary: "One of the link's endpoints",
@@ -67,7 +67,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Endpoint fetched',
     response: portalEndpointResponse,
   },
-  createPortalEndpoint: {
+  portalCreateEndpoint: {
     method: 'post',
     path: '/endpoints',
     summary: 'Add an endpoint to the link, subscribed at once to the event types given (default all)',
@@ -78,11 +78,11 @@ export const portalOperations = defineOperations('portal', {
     message: 'Endpoint created',
     response: portalEndpointResponse,
   },
-  updatePortalEndpoint: {
+  portalUpdateEndpoint: {
     ...endpointChange(ENDPOINT, "Update one of the link's endpoints", 'Endpoint updated'),
     body: endpointUpdateBody,
   },
-  deletePortalEndpoint: {
+  portalDeleteEndpoint: {
     method: 'delete',
     path: ENDPOINT,
     summary: "Delete one of the link's endpoints",
@@ -92,17 +92,17 @@ export const portalOperations = defineOperations('portal', {
     message: 'Endpoint deleted',
     response: Type.Null(),
   },
-  pausePortalEndpoint: endpointChange(
+  portalPauseEndpoint: endpointChange(
     `${ENDPOINT}/pause`,
     'Pause an endpoint: deliveries are held, nothing is lost',
     'Endpoint paused',
   ),
-  activatePortalEndpoint: endpointChange(
+  portalActivateEndpoint: endpointChange(
     `${ENDPOINT}/activate`,
     'Activate an endpoint: held deliveries resume',
     'Endpoint activated',
   ),
-  sendPortalTestEvent: {
+  portalSendTestEvent: {
     method: 'post',
     path: `${ENDPOINT}/test-event`,
     summary:
@@ -114,7 +114,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Test event sent',
     response: eventResponse,
   },
-  expirePortalEndpointSecret: {
+  portalExpireEndpointSecret: {
     method: 'put',
     path: `${ENDPOINT}/expire_secret`,
     summary: 'Roll the endpoint secret: the current one expires after `expiration` seconds',
@@ -125,7 +125,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Endpoint secret expired',
     response: portalEndpointResponse,
   },
-  listPortalEvents: {
+  portalListEvents: {
     method: 'get',
     path: '/events',
     summary: "Events sent to the link's endpoints",
@@ -137,7 +137,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Events fetched',
     response: portalEventResponse,
   },
-  getPortalEvent: {
+  portalGetEvent: {
     method: 'get',
     path: '/events/:eventID',
     summary: "An event sent to the link's endpoints",
@@ -147,7 +147,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event fetched',
     response: portalEventResponse,
   },
-  replayPortalEvent: {
+  portalReplayEvent: {
     method: 'put',
     path: '/events/:eventID/replay',
     summary: "Replay an event to the link's endpoints only",
@@ -157,7 +157,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event replayed',
     response: portalReplayResponse,
   },
-  listPortalEventTypes: {
+  portalListEventTypes: {
     method: 'get',
     path: '/event-types',
     summary: "The event types the link's endpoints have been sent, with when each was last sent",
@@ -167,7 +167,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event types fetched',
     response: Type.Array(eventTypeSeenResponse),
   },
-  listPortalDeliveries: {
+  portalListDeliveries: {
     method: 'get',
     path: '/eventdeliveries',
     summary: "Deliveries to the link's endpoints",
@@ -184,7 +184,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event deliveries fetched',
     response: portalDeliveryResponse,
   },
-  getPortalDelivery: {
+  portalGetDelivery: {
     method: 'get',
     path: DELIVERY,
     summary: 'A delivery with its attempts',
@@ -194,7 +194,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event delivery fetched',
     response: portalDeliveryResponse,
   },
-  resendPortalDelivery: {
+  portalResendDelivery: {
     method: 'put',
     path: `${DELIVERY}/resend`,
     summary: 'Send a failed delivery again, or one waiting for its next retry now',
@@ -204,7 +204,7 @@ export const portalOperations = defineOperations('portal', {
     message: 'Event delivery resent',
     response: portalDeliveryResponse,
   },
-  forceResendPortalDelivery: {
+  portalForceResendDelivery: {
     method: 'put',
     path: `${DELIVERY}/forceresend`,
     summary: 'Send a delivery again even when it succeeded',

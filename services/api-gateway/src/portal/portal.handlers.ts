@@ -72,31 +72,31 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
   };
 
   return {
-    getPortalLink: read(async ({ session }) =>
+    portalGetLink: read(async ({ session }) =>
       presentPortalLink(session.link, (await linkEndpoints(store, session)).length),
     ),
-    listPortalEndpoints: read(async ({ session }) =>
+    portalListEndpoints: read(async ({ session }) =>
       Promise.all((await linkEndpoints(store, session)).map(present)),
     ),
-    getPortalEndpoint: read(async ({ session, params }) => present(await endpointOf(session, params))),
-    createPortalEndpoint: configure(async ({ session, body }) =>
+    portalGetEndpoint: read(async ({ session, params }) => present(await endpointOf(session, params))),
+    portalCreateEndpoint: configure(async ({ session, body }) =>
       present(await endpointOps.create(session, body)),
     ),
-    updatePortalEndpoint: configure(async ({ session, params, body }) =>
+    portalUpdateEndpoint: configure(async ({ session, params, body }) =>
       present(await endpointOps.update(session, await endpointOf(session, params), body)),
     ),
-    deletePortalEndpoint: configure(async ({ session, params }) => {
+    portalDeleteEndpoint: configure(async ({ session, params }) => {
       await endpointOps.remove(session, await endpointOf(session, params));
       return null;
     }),
-    pausePortalEndpoint: configure(async ({ session, params }) =>
+    portalPauseEndpoint: configure(async ({ session, params }) =>
       present(await endpointOps.pause(session, await endpointOf(session, params))),
     ),
-    activatePortalEndpoint: configure(async ({ session, params }) =>
+    portalActivateEndpoint: configure(async ({ session, params }) =>
       present(await endpointOps.activate(session, await endpointOf(session, params))),
     ),
     // A real event aimed at the endpoint (pick a type its subscriptions accept).
-    sendPortalTestEvent: manage(async ({ session, params, body }) => {
+    portalSendTestEvent: manage(async ({ session, params, body }) => {
       const endpoint = await endpointOf(session, params);
       const eventType = body.event_type ?? 'hookrail.test';
       const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
@@ -105,10 +105,10 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
         body: { endpoint_id: endpoint._id, event_type: eventType.trim(), data },
       });
     }),
-    expirePortalEndpointSecret: configure(async ({ session, params, body }) =>
+    portalExpireEndpointSecret: configure(async ({ session, params, body }) =>
       present(await endpointOps.expireSecret(session, await endpointOf(session, params), body)),
     ),
-    listPortalEvents: read(async ({ session, query }) => {
+    portalListEvents: read(async ({ session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const page = await store.events.page(
         session.link.project_id,
@@ -118,12 +118,12 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       const visible = new Set(ids);
       return { ...page, content: page.content.map((e) => presentPortalEvent(e, visible)) };
     }),
-    getPortalEvent: read(async ({ session, params }) => {
+    portalGetEvent: read(async ({ session, params }) => {
       const { event, ids } = await eventOf(session, params.eventID);
       return presentPortalEvent(event, new Set(ids));
     }),
     // To the link's endpoints only (never to another customer's): managing links.
-    replayPortalEvent: manage(async ({ session, params }) => {
+    portalReplayEvent: manage(async ({ session, params }) => {
       const { event, ids } = await eventOf(session, params.eventID);
       const out = await replayEvent(deps, session.link.project_id, event._id, new Set(ids));
       if (out.kind !== 'replayed')
@@ -131,7 +131,7 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       return { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) };
     }),
     // From the catalog the dispatchers keep.
-    listPortalEventTypes: read(async ({ session }) =>
+    portalListEventTypes: read(async ({ session }) =>
       eventTypeCatalog(
         await store.eventTypes.listForEndpoints(
           session.link.project_id,
@@ -140,7 +140,7 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
         ),
       ),
     ),
-    listPortalDeliveries: read(async ({ session, query }) => {
+    portalListDeliveries: read(async ({ session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const filter: DeliveryListFilter = { endpointIds: ids };
       if (typeof query.eventId === 'string' && query.eventId) filter.eventId = query.eventId;
@@ -149,11 +149,11 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       const page = await store.deliveries.page(session.link.project_id, filter, parsePageQuery(query));
       return { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) };
     }),
-    getPortalDelivery: read(async ({ session, params }) =>
+    portalGetDelivery: read(async ({ session, params }) =>
       presentPortalDelivery(await deliveryOf(session, params.deliveryID), true),
     ),
     // Also one still in Retry: its holder may want it now rather than at the next backoff.
-    resendPortalDelivery: read(async ({ session, params }) => {
+    portalResendDelivery: read(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
       return presentPortalDelivery(
         await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'),
@@ -161,7 +161,7 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       );
     }),
     // Sends again even what succeeded: a management right, unlike the plain resend.
-    forceResendPortalDelivery: manage(async ({ session, params }) => {
+    portalForceResendDelivery: manage(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
       return presentPortalDelivery(
         await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'),

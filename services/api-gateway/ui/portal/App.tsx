@@ -28,10 +28,10 @@ interface Data {
 /** Everything the page shows, read again after each action (a link holds a customer's few endpoints). */
 async function loadAll(filter: Record<string, string>, cursor: Cursor): Promise<Data> {
   const [link, endpoints, deliveries, types] = await Promise.all([
-    portalCall(portal.getPortalLink),
-    portalCall(portal.listPortalEndpoints),
-    portalCall(portal.listPortalDeliveries, { query: { perPage: '25', ...filter, ...cursor } }),
-    portalCall(portal.listPortalEventTypes),
+    portalCall(portal.portalGetLink),
+    portalCall(portal.portalListEndpoints),
+    portalCall(portal.portalListDeliveries, { query: { perPage: '25', ...filter, ...cursor } }),
+    portalCall(portal.portalListEventTypes),
   ]);
   return { link, endpoints, deliveries, types };
 }

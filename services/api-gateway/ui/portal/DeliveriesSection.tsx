@@ -26,7 +26,7 @@ function DeliveryActions({ d }: { d: PortalDelivery }) {
         <button
           type="button"
           onClick={stop(() =>
-            act(() => portalCall(portal.resendPortalDelivery, { params }), 'Delivery resent'),
+            act(() => portalCall(portal.portalResendDelivery, { params }), 'Delivery resent'),
           )}
         >
           {d.status === 'Retry' ? 'Retry now' : 'Resend'}
@@ -37,7 +37,7 @@ function DeliveryActions({ d }: { d: PortalDelivery }) {
           type="button"
           onClick={stop(async () => {
             if (await confirmAction('Send this delivery again?', 'Force resend'))
-              await act(() => portalCall(portal.forceResendPortalDelivery, { params }), 'Delivery resent');
+              await act(() => portalCall(portal.portalForceResendDelivery, { params }), 'Delivery resent');
           })}
         >
           Force resend

@@ -11,8 +11,8 @@ import { Loaded } from '../components/Loaded';
 export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
   const { link, act } = usePortal();
   const load = useLoad(async () => {
-    const d = await portalCall(portal.getPortalDelivery, { params: { deliveryID: id } });
-    const payload = portalCall(portal.getPortalEvent, { params: { eventID: d.event_id } }).then(
+    const d = await portalCall(portal.portalGetDelivery, { params: { deliveryID: id } });
+    const payload = portalCall(portal.portalGetEvent, { params: { eventID: d.event_id } }).then(
       (e) => ({ value: e.data }),
       (err: unknown) => ({ text: messageOf(err) }),
     );
@@ -42,7 +42,7 @@ export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
                       )
                     )
                       await act(
-                        () => portalCall(portal.replayPortalEvent, { params: { eventID: d.event_id } }),
+                        () => portalCall(portal.portalReplayEvent, { params: { eventID: d.event_id } }),
                         'Event replayed; the new deliveries appear in a moment',
                       );
                   }}

@@ -35,7 +35,7 @@ function RollSecret({ e }: { e: PortalEndpoint }) {
         onClick={() =>
           act(
             () =>
-              portalCall(portal.expirePortalEndpointSecret, {
+              portalCall(portal.portalExpireEndpointSecret, {
                 params: { endpointID: e.uid },
                 body: { expiration: seconds },
               }),
@@ -69,7 +69,7 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
           onClick={() =>
             act(
               () =>
-                portalCall(portal.sendPortalTestEvent, {
+                portalCall(portal.portalSendTestEvent, {
                   params: { endpointID: e.uid },
                   body: { event_type: type },
                 }),
@@ -107,7 +107,7 @@ function EditEndpoint({ e }: { e: PortalEndpoint }) {
         onSubmit={(ev) => {
           ev.preventDefault();
           void act(
-            () => portalCall(portal.updatePortalEndpoint, { params: { endpointID: e.uid }, body: fields }),
+            () => portalCall(portal.portalUpdateEndpoint, { params: { endpointID: e.uid }, body: fields }),
             'Endpoint saved',
           );
         }}

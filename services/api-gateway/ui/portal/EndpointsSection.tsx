@@ -25,7 +25,7 @@ function CreateEndpointForm() {
           url: field('url'),
           ...(types.length ? { event_types: types } : {}),
         };
-        if (await act(() => portalCall(portal.createPortalEndpoint, { body }), 'Endpoint added'))
+        if (await act(() => portalCall(portal.portalCreateEndpoint, { body }), 'Endpoint added'))
           form.reset();
       }}
     >
@@ -109,7 +109,7 @@ export function EndpointsSection({
                       <button
                         type="button"
                         onClick={stop(() =>
-                          act(() => portalCall(portal.pausePortalEndpoint, { params }), 'Endpoint paused'),
+                          act(() => portalCall(portal.portalPauseEndpoint, { params }), 'Endpoint paused'),
                         )}
                       >
                         Pause
@@ -119,7 +119,7 @@ export function EndpointsSection({
                         type="button"
                         onClick={stop(() =>
                           act(
-                            () => portalCall(portal.activatePortalEndpoint, { params }),
+                            () => portalCall(portal.portalActivateEndpoint, { params }),
                             'Endpoint activated',
                           ),
                         )}
@@ -134,7 +134,7 @@ export function EndpointsSection({
                       onClick={stop(async () => {
                         if (await confirmAction(`Delete endpoint ${e.name}?`, 'Delete'))
                           await act(
-                            () => portalCall(portal.deletePortalEndpoint, { params }),
+                            () => portalCall(portal.portalDeleteEndpoint, { params }),
                             'Endpoint deleted',
                           );
                       })}

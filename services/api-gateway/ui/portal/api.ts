@@ -13,8 +13,8 @@ export const portalCall = createCaller((method, url, body) =>
 );
 
 type Ops = typeof portalOperations;
-export type PortalLink = ResponseOf<Ops['getPortalLink']>;
-export type PortalEndpoint = ResponseOf<Ops['getPortalEndpoint']>;
-export type PortalDelivery = ResponseOf<Ops['getPortalDelivery']>;
-export type PortalDeliveryPage = ResponseOf<Ops['listPortalDeliveries']>;
-export type EventTypeSeen = ResponseOf<Ops['listPortalEventTypes']>[number];
+export type PortalLink = ResponseOf<Ops['portalGetLink']>;
+export type PortalEndpoint = ResponseOf<Ops['portalGetEndpoint']>;
+export type PortalDelivery = ResponseOf<Ops['portalGetDelivery']>;
+export type PortalDeliveryPage = ResponseOf<Ops['portalListDeliveries']>;
+export type EventTypeSeen = ResponseOf<Ops['portalListEventTypes']>[number];
