@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperations, type OperationShape } from '../operation';
 import { enumOf, str } from '../schemas/common.schema';
 import { endpointUpdateBody, expireSecretBody } from '../schemas/endpoint.schema';
-import { DELIVERY_STATUSES, eventResponse } from '../schemas/event.schema';
+import { DELIVERY_STATUSES, eventAcceptedResponse } from '../schemas/event.schema';
 import { pageQuery } from '../schemas/pagination.schema';
 import {
   eventTypeSeenResponse,
@@ -112,7 +112,7 @@ export const portalOperations = defineOperations('portal', {
     body: portalTestEventBody,
     status: 201,
     message: 'Test event sent',
-    response: eventResponse,
+    response: eventAcceptedResponse,
   },
   portalExpireEndpointSecret: {
     method: 'put',

@@ -9,20 +9,8 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
   beforeAll(() => h.start());
   afterAll(() => h.stop());
 
-  async function portal(method: string, path: string, token: string | null, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${h.gateway.url}/portal-api${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return {
-      status: res.status,
-      body: (await res.json()) as { status: boolean; message: string; data: any }, // eslint-disable-line @typescript-eslint/no-explicit-any,
-    };
-  }
+  const portal = (method: string, path: string, token: string | null, body?: unknown) =>
+    h.portal(method, path, token, body);
 
   const endpoint = (projectId: ProjectId, owner: string | null) => seedEndpoint(h.store, projectId, owner);
   const link = (projectId: ProjectId, opts: LinkOptions = {}) => seedLink(h.store, projectId, opts);

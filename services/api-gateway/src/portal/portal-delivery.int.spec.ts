@@ -30,14 +30,10 @@ describe('portal-created endpoints receive events end to end', () => {
   });
 
   async function portal(token: string, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${h.gateway.url}/portal-api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
-    return json.data;
+    const res = await h.portal(method, path, token, body);
+    if (res.status >= 400)
+      throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.data;
   }
 
   const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);

@@ -45,12 +45,8 @@ describe('portal page: signing secrets and endpoint state', () => {
   }
 
   async function portal(token: string, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${h.gateway.url}/portal-api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, data: ((await res.json()) as { data: any }).data }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const res = await h.portal(method, path, token, body);
+    return { status: res.status, data: res.body.data };
   }
   const secretsOf = async (token: string, id: string): Promise<PortalSecret[]> =>
     (await portal(token, 'GET', `/endpoints/${id}`)).data.secrets;

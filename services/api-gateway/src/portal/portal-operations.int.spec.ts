@@ -18,14 +18,7 @@ describe('portal API: retry now, replay, event types, connection errors', () => 
   });
   afterAll(() => h.stop());
 
-  async function portal(method: string, path: string, token: string) {
-    const res = await fetch(`${h.gateway.url}/portal-api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { status: res.status, body: (await res.json()) as { message: string; data: any } };
-  }
+  const portal = (method: string, path: string, token: string) => h.portal(method, path, token);
 
   it('retries a delivery still in Retry now, on any link, only for the link endpoints', async () => {
     const p = await h.createProject();
