@@ -13,6 +13,8 @@ export * from './schemas/portal-link.schema';
 export * from './schemas/console.schema';
 export * from './schemas/portal.schema';
 export * from './management/endpoints.operations';
+export * from './management';
+export * from './operations';
 export * from './portal/portal.operations';
 export * from './console/console.operations';
 export * from './ingest/ingest.operations';
