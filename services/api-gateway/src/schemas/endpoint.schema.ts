@@ -1,4 +1,4 @@
-import { SUPPORTED_ALGORITHMS } from '@hookrail/delivery';
+import { SUPPORTED_ALGORITHMS } from '@hookrail/outbound';
 import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
