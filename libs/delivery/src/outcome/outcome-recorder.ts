@@ -25,7 +25,7 @@ export interface DeliveryStatsSink {
   add(outcome: CountedOutcome): void;
 }
 
-export interface OutcomeRecorderDeps {
+interface OutcomeRecorderDeps {
   store: Store;
   publisher: Publisher;
   stats: DeliveryStatsSink;
