@@ -1,5 +1,6 @@
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
-import { amqpSocketOptions, refusedLiteral } from './outbound-guard';
+import { refusedLiteral } from '@hookrail/outbound';
+import { amqpSocketOptions } from './outbound-guard';
 import type { AmqpSettings } from './settings';
 import { headerValues, InFlight, type Session, type SubscriberOptions } from './subscriber';
 

@@ -1,21 +1,15 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { ISocketFactory, Kafka } from 'kafkajs';
-import { guardedLookup, isBlockedAddress, SsrfRefusedError } from '@hookrail/delivery';
+import { guardedLookup, refusedLiteral } from '@hookrail/outbound';
 import type { KafkaSettings } from './settings';
 
-/**
- * Where a tenant's broker source may connect (docs/brokers.md). Broker hosts are the tenant's
- * choice, so unless the deployment allows private hosts (`HOOKRAIL_ALLOW_PRIVATE_BROKERS`: its
- * brokers live on the internal network) they pass the same address guard as webhooks: every
- * connection's DNS answer is checked, on the addresses actually connected to, and IP literals
- * before connecting. Kafka's metadata names further brokers, so the guard sits in the socket
- * factory, which sees every broker connection, not only the bootstrap list.
- */
-export function refusedLiteral(host: string, allowPrivate: boolean): SsrfRefusedError | undefined {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return !allowPrivate && net.isIP(bare) && isBlockedAddress(bare) ? new SsrfRefusedError(bare) : undefined;
-}
+// Where a tenant's broker source may connect (docs/brokers.md). Broker hosts are the tenant's
+// choice, so unless the deployment allows private hosts (`HOOKRAIL_ALLOW_PRIVATE_BROKERS`: its
+// brokers live on the internal network) they pass the webhooks' address guard (libs/outbound):
+// every connection's DNS answer is checked, on the addresses actually connected to, and IP
+// literals before connecting. Kafka's metadata names further brokers, so the guard sits in the
+// socket factory, which sees every broker connection, not only the bootstrap list.
 
 /** Socket options for amqplib: its connection goes through the guarded lookup. */
 export function amqpSocketOptions(allowPrivate: boolean): { lookup?: typeof guardedLookup } {

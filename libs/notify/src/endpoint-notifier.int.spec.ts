@@ -1,4 +1,4 @@
-import { HttpClient } from '@hookrail/delivery';
+import { HttpClient } from '@hookrail/outbound';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createLogger } from '@hookrail/telemetry';

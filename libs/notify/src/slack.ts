@@ -1,4 +1,4 @@
-import type { HttpClient } from '@hookrail/delivery';
+import type { HttpClient } from '@hookrail/outbound';
 import type { ComposedNotice } from './messages';
 
 /** A notice is tried this many times in all when Slack fails in a way a retry may fix. */

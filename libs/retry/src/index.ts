@@ -1,2 +1,3 @@
 export * from './policy';
+export * from './attempt-outcome';
 export * from './scheduler';

@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import { matchEventType, matchFilter, type Filter } from '@hookrail/filters';
+import { filterConfigAccepts, type FilterConfig } from '@hookrail/filters';
 
 /** Where an event goes (libs/bus EventTarget, restated so the matching rules stay free of the bus). */
 export type RoutingTarget =
@@ -13,7 +12,7 @@ export interface RoutableSubscription {
   _id: string;
   source_id: string | null;
   endpoint_id: string;
-  filter_config: { event_types: string[]; filter: { body_json: string; headers_json: string } };
+  filter_config: FilterConfig;
 }
 
 export interface RoutableEvent {
@@ -49,30 +48,6 @@ export function targetedSubscriptions<S extends RoutableSubscription>(
   }
 }
 
-const parsed = new LRUCache<string, { filter: Filter | null }>({ max: 10_000 });
-
-/** Filters are parsed once per distinct text, kept in an LRU bounded well above live subscriptions. */
-function parseFilter(json: string | undefined): Filter | null {
-  if (!json || json === '{}' || json === 'null') return null;
-  let f = parsed.get(json);
-  if (f === undefined) {
-    f = { filter: JSON.parse(json) as Filter };
-    parsed.set(json, f);
-  }
-  return f.filter;
-}
-
-/** Event type, then body filter, then header filter. */
-export function subscriptionAccepts(
-  sub: RoutableSubscription,
-  event: Pick<RoutableEvent, 'event_type' | 'data' | 'headers'>,
-): boolean {
-  const fc = sub.filter_config;
-  if (!matchEventType(fc?.event_types, event.event_type)) return false;
-  if (!matchFilter(parseFilter(fc?.filter?.body_json), event.data)) return false;
-  return matchFilter(parseFilter(fc?.filter?.headers_json), event.headers);
-}
-
 /** Every subscription that should receive the event, at most one per subscription id. */
 export function matchSubscriptions<S extends RoutableSubscription>(
   event: RoutableEvent,
@@ -81,7 +56,7 @@ export function matchSubscriptions<S extends RoutableSubscription>(
 ): S[] {
   const seen = new Set<string>();
   return targetedSubscriptions(event, subscriptions, ownerEndpointIds).filter((s) => {
-    if (seen.has(s._id) || !subscriptionAccepts(s, event)) return false;
+    if (seen.has(s._id) || !filterConfigAccepts(s.filter_config, event)) return false;
     seen.add(s._id);
     return true;
   });

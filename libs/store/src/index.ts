@@ -35,6 +35,7 @@ export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/
 export type { DeliveryListFilter, DeliveryRepository } from './deliveries/delivery.repository';
 export type { DeliveryOutcome } from './deliveries/delivery-outcome';
 export { ALL_ENDPOINTS, type DeliveryStatsDoc } from './delivery-stats/delivery-stats.schema';
+export type { CountedOutcome } from './delivery-stats/counted-outcome';
 export type {
   DeliveryStatsIncrement,
   DeliveryStatsRepository,

@@ -1,6 +1,6 @@
 import type { HookrailConfig } from '@hookrail/config';
 import type { Bus, PublishGuard, Publisher } from '@hookrail/bus';
-import type { HttpClient } from '@hookrail/delivery';
+import type { HttpClient } from '@hookrail/outbound';
 import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
 import type { ConfigCache, Store } from '@hookrail/store';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
 import { SecretBox, fail } from '@hookrail/domain';
-import { HttpClient } from '@hookrail/delivery';
+import { HttpClient } from '@hookrail/outbound';
 import { FunctionPool } from '@hookrail/functions';
 import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ConfigCache } from '@hookrail/store';

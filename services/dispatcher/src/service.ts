@@ -3,17 +3,11 @@ import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
-import {
-  createFirstSends,
-  createSender,
-  endpointStatusGate,
-  fetchOAuth2Token,
-  HttpClient,
-  OAuth2TokenCache,
-  type Gate,
-} from '@hookrail/delivery';
+import { createFirstSends, createSender, endpointStatusGate, type Gate } from '@hookrail/delivery';
+import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
 import { createEndpointHealth } from '@hookrail/endpoint-health';
 import { FunctionPool } from '@hookrail/functions';
+import { DeliveryStatsBuffer } from '@hookrail/operations';
 import { createRouter } from '@hookrail/routing';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
@@ -27,6 +21,8 @@ export interface DispatcherOptions {
   trustedCa?: string;
   /** Gates consulted before each send, after the endpoint-status gate. */
   extraGates?: Gate[];
+  /** How often delivery counters are written (tests lengthen it to see the flush on stop). */
+  statsFlushMs?: number;
 }
 
 export function definition(
@@ -70,6 +66,7 @@ export function definition(
         health.rateLimitGate,
       ];
 
+      const stats = new DeliveryStatsBuffer(store, logger, opts.statsFlushMs);
       const send = createSender({
         store,
         config: cache,
@@ -77,6 +74,7 @@ export function definition(
         tokens,
         box,
         publisher,
+        stats,
         logger,
         metrics,
         gates,
@@ -121,6 +119,8 @@ export function definition(
       return {
         stop: async () => {
           await Promise.all([router.stop(), sender.stop()]);
+          // Counters of outcomes recorded since the last flush: written before the store closes.
+          await stats.flush();
           http.close();
           await functions.close();
         },

@@ -1,4 +1,4 @@
-import { fetchOAuth2Token, HttpClient, SsrfRefusedError, type Resolve } from '@hookrail/delivery';
+import { fetchOAuth2Token, HttpClient, SsrfRefusedError, type Resolve } from '@hookrail/outbound';
 import { SlackSender } from '@hookrail/notify';
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { MetaMessage, RetryMessage } from '@hookrail/bus';
-import { HttpClient } from '@hookrail/delivery';
+import { HttpClient } from '@hookrail/outbound';
 import { newId, SecretBox, newProjectId, type ProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import { DEFAULT_PROJECT_CONFIG, type ProjectConfig, type Store } from '@hookrail/store';

@@ -1,5 +1,5 @@
 import type { HookrailConfig } from '@hookrail/config';
-import { HttpClient } from '@hookrail/delivery';
+import { HttpClient } from '@hookrail/outbound';
 import { SecretBox } from '@hookrail/domain';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { handleMetaMessage } from '@hookrail/notify';

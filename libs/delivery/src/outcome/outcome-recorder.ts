@@ -1,8 +1,7 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
-import { Coalescer, RECORD_WRITES, toTimestamp } from '@hookrail/domain';
-import { countDeliveryOutcome } from '@hookrail/operations';
-import { metaEventDestination } from '@hookrail/routing';
+import { Coalescer, metaEventDestination, RECORD_WRITES, toTimestamp } from '@hookrail/domain';
 import type {
+  CountedOutcome,
   DeliveryAttempt,
   DeliveryDoc,
   DeliveryOutcome,
@@ -10,12 +9,29 @@ import type {
   ProjectDoc,
   Store,
 } from '@hookrail/store';
+import type { AttemptOutcome } from '@hookrail/retry';
 import type { Logger } from '@hookrail/telemetry';
 import type { GateDecision } from '../sender/gates';
-import type { AttemptOutcome } from './attempt-outcome';
 
 /** An attempt's outcome, or a delivery discarded without an attempt. */
 export type FinalOutcome = AttemptOutcome | { status: 'Discarded'; reason: string };
+
+/**
+ * Where recorded outcomes are counted for the console's charts and the portal's event types
+ * (the wiring passes libs/operations' DeliveryStatsBuffer). Must not wait: it is told after the
+ * outcome is durable and only buffers.
+ */
+export interface DeliveryStatsSink {
+  add(outcome: CountedOutcome): void;
+}
+
+interface OutcomeRecorderDeps {
+  store: Store;
+  publisher: Publisher;
+  stats: DeliveryStatsSink;
+  logger: Logger;
+  now?: () => number;
+}
 
 /**
  * Makes an outcome durable, then tells the rest of the system. The delivery document is written
@@ -31,9 +47,7 @@ export class OutcomeRecorder {
   /** Deliveries of first sends: no document exists yet, so their first write is an insert. */
   private readonly unrecorded = new WeakSet<DeliveryDoc>();
 
-  constructor(
-    private readonly deps: { store: Store; publisher: Publisher; logger: Logger; now?: () => number },
-  ) {
+  constructor(private readonly deps: OutcomeRecorderDeps) {
     this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o), RECORD_WRITES);
     this.now = deps.now ?? Date.now;
   }
@@ -59,8 +73,7 @@ export class OutcomeRecorder {
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
     ]);
-    // The console's charts and the portal's event types: buffered, written in batches, best-effort.
-    countDeliveryOutcome(this.deps, {
+    this.count({
       projectId: delivery.project_id,
       endpointId: delivery.endpoint_id,
       eventType: delivery.event_type,
@@ -68,6 +81,15 @@ export class OutcomeRecorder {
       latencyMs: attempt?.latency_ms ?? null,
       at: this.now(),
     });
+  }
+
+  /** The charts are best-effort: a failing count never fails a recorded delivery. */
+  private count(outcome: CountedOutcome): void {
+    try {
+      this.deps.stats.add(outcome);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'delivery outcome not counted');
+    }
   }
 
   /** Held by a gate: waits without spending a retry and comes back through the retry scheduler. */

@@ -1,6 +1,6 @@
 import { newId } from '@hookrail/domain';
 import type { DeliveryAttempt } from '@hookrail/store';
-import type { AttemptResult } from '../outcome/attempt-outcome';
+import type { AttemptResult } from '@hookrail/retry';
 
 /**
  * The attempt as stored and shown: the request headers with the endpoint's credential headers

@@ -1,4 +1,4 @@
-import { USER_AGENT } from '../http/user-agent';
+import { USER_AGENT } from '@hookrail/outbound';
 import { signatureHeaders, type SignatureConfig, type SigningSecret } from '@hookrail/signing';
 import type { SecretBox } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';

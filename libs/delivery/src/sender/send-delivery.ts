@@ -1,18 +1,20 @@
 import { LRUCache } from 'lru-cache';
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
 import type { SecretBox } from '@hookrail/domain';
-import type { RetryPolicy } from '@hookrail/retry';
-import { subscriptionChangeReason } from '@hookrail/routing';
+import {
+  credentialHeaderNames,
+  endpointAuthHeaders,
+  type HttpClient,
+  type OAuth2TokenCache,
+} from '@hookrail/outbound';
+import { answerClass, decideAttemptOutcome, type AttemptResult, type RetryPolicy } from '@hookrail/retry';
 import type { ConfigCache, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
-import { endpointAuthHeaders, credentialHeaderNames } from '../auth/endpoint-auth';
-import type { HttpClient } from '../http/http-client';
-import type { OAuth2TokenCache } from '../oauth2/token-cache';
-import { answerClass, decideAttemptOutcome, type AttemptResult } from '../outcome/attempt-outcome';
-import { OutcomeRecorder } from '../outcome/outcome-recorder';
+import { OutcomeRecorder, type DeliveryStatsSink } from '../outcome/outcome-recorder';
 import { attemptRecord } from './attempt-record';
 import { buildRequest } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
+import { subscriptionChangeReason } from './still-routed';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 
 export interface SenderDeps {
@@ -22,6 +24,8 @@ export interface SenderDeps {
   tokens: OAuth2TokenCache;
   box: SecretBox;
   publisher: Publisher;
+  /** Counts every recorded outcome for the charts (one buffer per process, flushed on stop). */
+  stats: DeliveryStatsSink;
   logger: Logger;
   metrics: Metrics;
   gates: readonly Gate[];

@@ -1,5 +1,5 @@
 import type { Publisher } from '@hookrail/bus';
-import type { HttpClient } from '@hookrail/delivery';
+import type { HttpClient } from '@hookrail/outbound';
 import type { ProjectId } from '@hookrail/domain';
 import { EmailSender, EndpointNotifier, SlackSender } from '@hookrail/notify';
 import type { Store } from '@hookrail/store';

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { AttemptResult, Gate, GateContext } from '@hookrail/delivery';
+import type { Gate, GateContext } from '@hookrail/delivery';
+import type { AttemptResult } from '@hookrail/retry';
 import { AlertThreshold } from '../alert-threshold';
 import { CircuitBreaker } from '../circuit-breaker';
 import { deliveryRateLimits, RateLimiter } from '../rate-limiter';

@@ -1,5 +1,5 @@
 import type { MetaMessage, Publisher, RetryMessage } from '@hookrail/bus';
-import type { HttpClient, OutboundResult } from '@hookrail/delivery';
+import type { HttpClient, OutboundResult } from '@hookrail/outbound';
 import type { ProjectId, SecretBox } from '@hookrail/domain';
 import type { MetaEventDoc, ProjectConfig, Store } from '@hookrail/store';
 import { createLogger, Metrics } from '@hookrail/telemetry';

@@ -1,7 +1,7 @@
 import type { MessageContext, MetaEventType, MetaMessage, Publisher } from '@hookrail/bus';
-import { decideAttemptOutcome, type HttpClient } from '@hookrail/delivery';
-import { idFrom, toTimestamp, type SecretBox } from '@hookrail/domain';
-import { metaEventDestination } from '@hookrail/routing';
+import { idFrom, metaEventDestination, toTimestamp, type SecretBox } from '@hookrail/domain';
+import type { HttpClient } from '@hookrail/outbound';
+import { decideAttemptOutcome } from '@hookrail/retry';
 import type { MetaEventDoc, MetaEventStatus, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';

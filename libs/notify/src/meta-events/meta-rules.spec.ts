@@ -1,4 +1,4 @@
-import { decideAttemptOutcome } from '@hookrail/delivery';
+import { decideAttemptOutcome } from '@hookrail/retry';
 import { initialMetadata, metaPayload, policyOf, shouldSend } from './meta-rules';
 
 describe('meta event rules', () => {

@@ -1,4 +1,4 @@
-import { USER_AGENT, type HttpClient, type OutboundResult } from '@hookrail/delivery';
+import { USER_AGENT, type HttpClient, type OutboundResult } from '@hookrail/outbound';
 import { signSimple } from '@hookrail/signing';
 import type { MetaEventDoc } from '@hookrail/store';
 

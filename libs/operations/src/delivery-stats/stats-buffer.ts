@@ -1,24 +1,12 @@
-import type { ProjectId } from '@hookrail/domain';
 import {
   ALL_ENDPOINTS,
+  type CountedOutcome,
   type DeliveryStatsIncrement,
   type EventTypeSighting,
   type Store,
 } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 import { latencyBucket } from './latency-buckets';
-
-/** One recorded outcome, as the dispatcher knows it. */
-export interface CountedOutcome {
-  projectId: ProjectId;
-  endpointId: string;
-  /** Also recorded in the event-type catalog (the portal's "event types seen so far"). */
-  eventType: string;
-  status: string;
-  /** The attempt's latency; null when no request was made (discarded before sending). */
-  latencyMs: number | null;
-  at: number;
-}
 
 const FLUSH_MS = 2_000;
 /** A flush is started early when this many minute rows are waiting. */
@@ -27,9 +15,11 @@ const MAX_ROWS = 5_000;
 /**
  * Adds outcomes up in memory per (project, endpoint, minute) — and per (project, "*", minute) for
  * the project's totals — and writes them every couple of seconds as one bulk write of `$inc`
- * upserts, with the (endpoint, event type) pairs seen meanwhile as one bulk write of upserts. Best-effort by design: it never delays or fails a delivery; a failed write is logged
- * and its counts dropped, and counts not yet written are lost if the process dies (the charts are
- * a picture, the deliveries stay the record).
+ * upserts, with the (endpoint, event type) pairs seen meanwhile as one bulk write of upserts.
+ * Best-effort by design: it never delays or fails a delivery; a failed write is logged and its
+ * counts dropped. A graceful stop flushes what is pending (the dispatcher's stop); counts not yet
+ * written are lost only if the process dies (the charts are a picture, the deliveries stay the
+ * record). One buffer per process, made by its wiring, so every sender shares one flush.
  */
 export class DeliveryStatsBuffer {
   private rows = new Map<string, DeliveryStatsIncrement>();
@@ -88,24 +78,5 @@ export class DeliveryStatsBuffer {
       ),
       write(() => this.store.eventTypes.recordSeen(seen), seen.length, 'event types seen not written'),
     ]);
-  }
-}
-
-const buffers = new WeakMap<object, DeliveryStatsBuffer>();
-
-/**
- * Counts a recorded delivery outcome for the console's charts: one buffer per store, so every
- * sender of a process shares one flush. Never throws and never waits.
- */
-export function countDeliveryOutcome(
-  deps: { store: Pick<Store, 'deliveryStats' | 'eventTypes'>; logger: Pick<Logger, 'warn'> },
-  outcome: CountedOutcome,
-): void {
-  try {
-    let buffer = buffers.get(deps.store);
-    if (!buffer) buffers.set(deps.store, (buffer = new DeliveryStatsBuffer(deps.store, deps.logger)));
-    buffer.add(outcome);
-  } catch (err) {
-    deps.logger.warn({ err }, 'delivery outcome not counted');
   }
 }

@@ -1,4 +1,4 @@
-import { fetchOAuth2Token, type HttpClient, type OAuth2Config } from '@hookrail/delivery';
+import { fetchOAuth2Token, type HttpClient, type OAuth2Config } from '@hookrail/outbound';
 import { ValidationError } from '@hookrail/domain';
 import type { OAuth2TestBody, OAuth2TestResponse } from '@hookrail/api-contract';
 

@@ -1,23 +1,7 @@
+import { SUPPORTED_ALGORITHMS } from '@hookrail/api-contract';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { OAuth2Config } from './oauth2.types';
-
-/** Algorithms a signing key may use (RFC 7518); `none` and HMAC with a public key are excluded. */
-export const SUPPORTED_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'HS256',
-  'HS384',
-  'HS512',
-] as const;
 
 /** Lifetime of a client assertion: short, it is used once. */
 const ASSERTION_TTL_SECONDS = 300;

@@ -56,11 +56,14 @@ export class SsrfRefusedError extends Error {
   }
 }
 
-/** Checks a URL whose host is an IP literal (those never go through DNS lookup). */
-export function checkLiteralTarget(url: URL, allowPrivate: boolean): SsrfRefusedError | undefined {
+/**
+ * Checks a host that is an IP literal (bracketed IPv6 too): literals never go through DNS lookup,
+ * so the guarded lookup never sees them. Names are left to the lookup.
+ */
+export function refusedLiteral(host: string, allowPrivate: boolean): SsrfRefusedError | undefined {
   if (allowPrivate) return undefined;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return isIP(host) && isBlockedAddress(host) ? new SsrfRefusedError(host) : undefined;
+  const bare = host.replace(/^\[|\]$/g, '');
+  return isIP(bare) && isBlockedAddress(bare) ? new SsrfRefusedError(bare) : undefined;
 }
 
 type LookupCallback = (

@@ -1,8 +1,8 @@
 import {
-  checkLiteralTarget,
   createGuardedLookup,
   guardedLookup,
   isBlockedAddress,
+  refusedLiteral,
   SsrfRefusedError,
   type Resolve,
 } from './ssrf-guard';
@@ -38,12 +38,20 @@ describe('SSRF guard', () => {
   );
 
   it('refuses IP-literal URLs in private ranges, including bracketed IPv6, unless allowed', () => {
-    expect(checkLiteralTarget(new URL('http://169.254.169.254/latest/meta-data'), false)).toBeInstanceOf(
+    expect(refusedLiteral(new URL('http://169.254.169.254/latest/meta-data').hostname, false)).toBeInstanceOf(
       SsrfRefusedError,
     );
-    expect(checkLiteralTarget(new URL('http://[::1]:8080/'), false)).toBeInstanceOf(SsrfRefusedError);
-    expect(checkLiteralTarget(new URL('http://127.0.0.1/'), true)).toBeUndefined();
-    expect(checkLiteralTarget(new URL('https://example.com/'), false)).toBeUndefined();
+    expect(refusedLiteral(new URL('http://[::1]:8080/').hostname, false)).toBeInstanceOf(SsrfRefusedError);
+    expect(refusedLiteral(new URL('http://127.0.0.1/').hostname, true)).toBeUndefined();
+    expect(refusedLiteral(new URL('https://example.com/').hostname, false)).toBeUndefined();
+  });
+
+  it('refuses bare IP-literal hosts (broker addresses) the same way; names are left to the lookup', () => {
+    for (const ip of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '[::1]', '::ffff:192.168.0.1'])
+      expect(refusedLiteral(ip, false)?.message).toMatch(/not allowed/);
+    expect(refusedLiteral('127.0.0.1', true)).toBeUndefined();
+    expect(refusedLiteral('8.8.8.8', false)).toBeUndefined();
+    expect(refusedLiteral('rabbit.internal', false)).toBeUndefined();
   });
 
   it('refuses a host name that resolves to loopback at lookup time', async () => {
@@ -54,7 +62,7 @@ describe('SSRF guard', () => {
 
   it('refuses IPv6 literal forms of private IPv4 addresses (mapped and compatible)', () => {
     for (const url of ['http://[::ffff:127.0.0.1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[::127.0.0.1]/']) {
-      expect(checkLiteralTarget(new URL(url), false)).toBeInstanceOf(SsrfRefusedError);
+      expect(refusedLiteral(new URL(url).hostname, false)).toBeInstanceOf(SsrfRefusedError);
     }
   });
 

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import got, { type Got, type Agents, RequestError, TimeoutError } from 'got';
 import { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
-import { checkLiteralTarget, createGuardedLookup, type Resolve } from '../ssrf/ssrf-guard';
+import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -149,7 +149,7 @@ export class HttpClient {
         latencyMs: 0,
       };
     }
-    const refused = checkLiteralTarget(url, this.options.allowPrivateTargets);
+    const refused = refusedLiteral(url.hostname, this.options.allowPrivateTargets);
     if (refused)
       return {
         kind: 'error',

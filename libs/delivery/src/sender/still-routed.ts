@@ -1,4 +1,4 @@
-import { subscriptionAccepts, type RoutableEvent, type RoutableSubscription } from './match-subscriptions';
+import { filterConfigAccepts, type FilterConfig, type FilterableEvent } from '@hookrail/filters';
 
 /**
  * Why a delivery may no longer be sent because its subscription changed after it was made, or
@@ -8,13 +8,13 @@ import { subscriptionAccepts, type RoutableEvent, type RoutableSubscription } fr
  * retry is not filtered again: the filter decides which events make deliveries.
  */
 export function subscriptionChangeReason(
-  subscription: RoutableSubscription | null,
+  subscription: { endpoint_id: string; filter_config: FilterConfig } | null,
   endpointId: string,
-  event: Pick<RoutableEvent, 'event_type' | 'data' | 'headers'> | null,
+  event: FilterableEvent | null,
 ): string | null {
   if (!subscription) return 'subscription deleted';
   if (subscription.endpoint_id !== endpointId) return 'subscription now targets another endpoint';
-  if (event && !subscriptionAccepts(subscription, event))
+  if (event && !filterConfigAccepts(subscription.filter_config, event))
     return 'subscription filter changed: the event no longer matches';
   return null;
 }

@@ -1,5 +1,5 @@
-import { decideRetry, parseRetryAfter, type RetryPolicy } from '@hookrail/retry';
-import type { OutboundResult } from '../http/http-client';
+import type { OutboundResult } from '@hookrail/outbound';
+import { decideRetry, parseRetryAfter, type RetryPolicy } from './policy';
 
 export type AttemptOutcome =
   | { status: 'Success' }
