@@ -20,7 +20,7 @@ function signingKeyOf(input: OAuth2Input): OAuth2Config['signing_key'] {
 }
 
 /**
- * Operation 11: the token request exactly as delivery performs it (libs/delivery). A failed
+ * The token request exactly as delivery performs it (libs/outbound). A failed
  * exchange is a result (HTTP 200, success false), not an error.
  */
 export async function testOAuth2(http: HttpClient, input: OAuth2Input): Promise<OAuth2TestResponse> {
