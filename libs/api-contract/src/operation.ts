@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { pageOf } from './schemas/pagination.schema';
+import type { paginationResponse } from './schemas/pagination.schema';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -79,7 +79,12 @@ export type BodyOf<O extends OperationShape> = O extends { body: infer B extends
   ? Static<B>
   : undefined;
 
-type Item<O extends OperationShape> = Static<O['response']>;
-export type ResponseOf<O extends OperationShape> = O['paginated'] extends true
-  ? Static<ReturnType<typeof pageOf<O['response']>>>
-  : Item<O>;
+/** One page of a list: its items and where the next and previous pages are. */
+export interface Page<T> {
+  content: T[];
+  pagination: Static<typeof paginationResponse>;
+}
+
+/** The response schema's type: a list's item when the operation is paginated. */
+export type ItemOf<O extends OperationShape> = Static<O['response']>;
+export type ResponseOf<O extends OperationShape> = O['paginated'] extends true ? Page<ItemOf<O>> : ItemOf<O>;

@@ -38,3 +38,10 @@ export const SUPPORTED_ALGORITHMS = [
   'HS384',
   'HS512',
 ] as const;
+
+/** The outcomes delivery statistics count. */
+export const DELIVERY_OUTCOMES = ['Success', 'Retry', 'Failure', 'Discarded'] as const;
+
+/** The windows delivery statistics cover (each with its own step). */
+export const STATS_WINDOW_NAMES = ['hour', 'day'] as const;
+export type StatsWindowName = (typeof STATS_WINDOW_NAMES)[number];

@@ -14,11 +14,11 @@ import { jsonBody } from './http/json-body';
 import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
-import { managementRoutes } from './routes';
+import { managementRoutes } from './http/management-routes';
 
 const API_VERSION = '1.0.0';
 
-/** The management API under /api: routes from routes/index.ts, the OpenAPI document, one error mapper. */
+/** The management API under /api: operations from libs/api-contract with handlers by resource, the OpenAPI document, one error mapper. */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,

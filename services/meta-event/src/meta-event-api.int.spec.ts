@@ -26,7 +26,7 @@ describe('meta events end to end: api-gateway and meta-event service on the same
 
   const signatureOf = (body: Buffer) => createHmac('sha256', SECRET).update(body).digest('hex');
 
-  it('delivers endpoint.created signed, lists and gets it, and resends it through operation 12', async () => {
+  it('delivers endpoint.created signed, lists and gets it, and resends it through the resend operation', async () => {
     const p = await h.createProject('outgoing', {
       meta_event: { is_enabled: true, url: `${receiver.url}/meta`, secret: SECRET },
     });

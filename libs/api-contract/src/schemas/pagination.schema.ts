@@ -47,7 +47,7 @@ export const enumListQuery = (values: readonly string[], what: string) =>
 /** Free text (Convoy's `q`, `query`): compared as text, never as a pattern. */
 export const searchQuery = (what: string) => str({ maxLength: 200, description: what });
 
-const pagination = resource({
+export const paginationResponse = resource({
   per_page: int(),
   has_next_page: bool,
   has_prev_page: bool,
@@ -56,5 +56,5 @@ const pagination = resource({
 });
 
 export function pageOf<T extends TSchema>(item: T) {
-  return resource({ content: Type.Array(item), pagination });
+  return resource({ content: Type.Array(item), pagination: paginationResponse });
 }

@@ -1,13 +1,13 @@
+import { DELIVERY_OUTCOMES, type StatsWindowName } from '@hookrail/api-contract';
 import type { DeliveryStatsDoc } from '@hookrail/store';
 import { LATENCY_BUCKETS, estimateQuantile } from './latency-buckets';
 
-export const OUTCOMES = ['Success', 'Retry', 'Failure', 'Discarded'] as const;
-export type OutcomeCounts = Record<(typeof OUTCOMES)[number], number>;
+export type OutcomeCounts = Record<(typeof DELIVERY_OUTCOMES)[number], number>;
 
 export const STATS_WINDOWS = {
   hour: { minutes: 60, stepMinutes: 1 },
   day: { minutes: 1440, stepMinutes: 10 },
-} as const;
+} as const satisfies Record<StatsWindowName, { minutes: number; stepMinutes: number }>;
 export type StatsWindow = keyof typeof STATS_WINDOWS;
 
 export interface StatsPoint {
@@ -56,13 +56,13 @@ export function buildSeries(
   for (const d of docs) {
     const i = Math.floor((new Date(d.minute).getTime() - from.getTime()) / stepMs);
     if (i < 0 || i >= steps) continue;
-    for (const k of OUTCOMES) outcomes[i][k] += d.outcomes?.[k] ?? 0;
+    for (const k of DELIVERY_OUTCOMES) outcomes[i][k] += d.outcomes?.[k] ?? 0;
     histogramOf(d.latency, histograms[i]);
   }
   const totals = zero();
   const all = new Array<number>(LATENCY_BUCKETS).fill(0);
   outcomes.forEach((o, i) => {
-    for (const k of OUTCOMES) totals[k] += o[k];
+    for (const k of DELIVERY_OUTCOMES) totals[k] += o[k];
     histograms[i].forEach((n, b) => (all[b] += n));
   });
   return {

@@ -4,7 +4,7 @@ import { DomainError } from '@hookrail/domain';
 import { authorizeProject, type Principal } from '../auth/principal';
 import type { GatewayDeps } from '../deps';
 import { presentPortalDelivery } from '../portal/portal.presenter';
-import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
+import { resendDeliveryOrThrow } from '../deliveries/resend-delivery.usecase';
 
 /** A console operation's handler: it answers the envelope's data; cookies and headers go on `res`. */
 export type ConsoleHandler = (req: Request, res: Response) => Promise<unknown>;

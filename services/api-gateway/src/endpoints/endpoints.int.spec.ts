@@ -103,7 +103,7 @@ describe('endpoints API (operations 9, 10, 11, CRUD, pause/activate)', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('rolls the secret (operation 10): the old one expires after `expiration` seconds, the new one is newest', async () => {
+  it('rolls the secret: the old one expires after `expiration` seconds, the new one is newest', async () => {
     const e = (await create({ name: 'roll', url: 'https://e.com', advanced_signatures: true })).body.data;
     const before = Date.now();
     const res = await h.call('PUT', `${base()}/${e.uid}/expire_secret`, {
@@ -210,7 +210,7 @@ describe('endpoints API (operations 9, 10, 11, CRUD, pause/activate)', () => {
     expect(second.body.data.pagination.has_next_page).toBe(false);
   });
 
-  describe('operation 11: oauth2/test performs a real token request', () => {
+  describe('oauth2/test performs a real token request', () => {
     it('succeeds with a shared secret', async () => {
       const server = await startOAuth2Server({ clientId: 'c1', clientSecret: 'sec', expiresIn: 300 });
       servers.push(server);

@@ -1,5 +1,5 @@
 import type { GatewayDeps } from '../deps';
-import { managementRoutes } from '../routes';
+import { managementRoutes } from '../http/management-routes';
 import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi, openApiPath } from './openapi';
 

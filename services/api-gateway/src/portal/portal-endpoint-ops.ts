@@ -9,7 +9,7 @@ import {
   setEndpointStatus,
   updateEndpoint,
 } from '../endpoints/endpoints.usecase';
-import { createSubscription } from '../usecases/subscriptions.usecase';
+import { createSubscription } from '../subscriptions/subscriptions.usecase';
 import type { PortalSession } from './portal-auth';
 
 /**

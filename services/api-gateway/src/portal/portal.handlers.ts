@@ -8,8 +8,8 @@ import {
   type EndpointDoc,
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { publishEvent } from '../usecases/publish-event.usecase';
-import { resendDeliveryOrThrow } from '../usecases/resend-delivery.usecase';
+import { publishEvent } from '../events/publish-event.usecase';
+import { resendDeliveryOrThrow } from '../deliveries/resend-delivery.usecase';
 import type { PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
 import {

@@ -20,5 +20,5 @@ export function withQuery(path: string, params: Record<string, string | number |
 }
 
 /** An attempt's outcome in words: `HTTP 500`, or why there was no response. */
-export const attemptOutcome = (a: { http_status?: number | null; error?: string | null }): string =>
+export const attemptOutcome = (a: { http_status?: number | string | null; error?: string | null }): string =>
   a.http_status === null || a.http_status === undefined ? a.error || 'no response' : `HTTP ${a.http_status}`;

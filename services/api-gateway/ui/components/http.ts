@@ -14,12 +14,15 @@ interface Envelope {
   errors?: { field?: string; message: string }[];
 }
 
-/** One JSON call to the gateway's own origin; answers the envelope's `data` or throws ApiError. */
-export async function requestJson<T>(
+/**
+ * One JSON call to the gateway's own origin; answers the envelope's `data` or throws ApiError. The
+ * transport under the contract's typed caller: pages call operations, never this.
+ */
+export async function requestJson(
   method: string,
   url: string,
   opts: { headers?: Record<string, string>; body?: unknown } = {},
-): Promise<T> {
+): Promise<unknown> {
   const headers: Record<string, string> = { ...opts.headers };
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (opts.body !== undefined) {
@@ -32,7 +35,7 @@ export async function requestJson<T>(
     const detail = (data.errors ?? []).map((e) => (e.field ? `${e.field}: ` : '') + e.message).join('; ');
     throw new ApiError((data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''), res.status);
   }
-  return data.data as T;
+  return data.data;
 }
 
 /** The message of anything thrown, for a toast or an alert. */

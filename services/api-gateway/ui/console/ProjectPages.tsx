@@ -1,5 +1,7 @@
 import type { RefObject } from 'preact';
-import { useConsole, apiProject, pageProject } from './context';
+import type { ResponseOf } from '@hookrail/api-contract';
+import { api } from './api';
+import { useConsole, pageProject } from './context';
 import { Link } from './Link';
 import { Loaded } from '../components/Loaded';
 import { Screen } from './Screen';
@@ -13,12 +15,7 @@ import { SubscriptionsView } from './views/SubscriptionsView';
 import { PortalLinksView } from './views/PortalLinksView';
 import { MetaEventsView } from './views/MetaEventsView';
 
-export interface Project {
-  uid: string;
-  name: string;
-  type: string;
-  created_at: string;
-}
+export type Project = ResponseOf<typeof api.getProject>;
 
 const SECTIONS: [string, string][] = [
   ['overview', 'Overview'],
@@ -68,7 +65,7 @@ export function ProjectPages(props: {
   main: RefObject<HTMLElement | null>;
 }) {
   const ctx = useConsole();
-  const load = useLoad(() => ctx.call<Project>('GET', apiProject(props.pid)), [props.pid]);
+  const load = useLoad(() => ctx.call(api.getProject, { params: { projectID: props.pid } }), [props.pid]);
   const project = load.state === 'done' ? load.data : null;
   return (
     <div class="layout">

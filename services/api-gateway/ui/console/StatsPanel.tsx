@@ -1,21 +1,14 @@
+import type { DELIVERY_OUTCOMES, ResponseOf } from '@hookrail/api-contract';
 import { Chart } from '../components/Chart';
+import { api } from './api';
 import { withQuery } from '../components/format';
 import { pageProject, useConsole } from './context';
 import { Link } from './Link';
 
-type Outcome = 'Success' | 'Retry' | 'Failure' | 'Discarded';
+type Outcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** GET /delivery-stats: counts per step by outcome, latency percentiles, the retry backlog. */
-export interface DeliveryStats {
-  window: 'hour' | 'day';
-  step_seconds: number;
-  endpoint_id?: string | null;
-  points: { at: string; outcomes: Record<Outcome, number>; p50_ms: number | null; p95_ms: number | null }[];
-  totals: Record<Outcome, number>;
-  p50_ms: number | null;
-  p95_ms: number | null;
-  retry_backlog: { count: number; capped: boolean };
-}
+export type DeliveryStats = ResponseOf<typeof api.getDeliveryStats>;
 
 const OUTCOMES: [Outcome, string, string][] = [
   ['Success', 'succeeded', '#2f8f57'],

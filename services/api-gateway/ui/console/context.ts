@@ -22,7 +22,5 @@ export function useConsole(): ConsoleContext {
   return ctx;
 }
 
-/** `/api/v1/projects/<id>`: the management API's project path. */
-export const apiProject = (pid: string) => `/api/v1/projects/${encodeURIComponent(pid)}`;
 /** `/console/projects/<id>`: the console's pages of a project. */
 export const pageProject = (pid: string) => `/console/projects/${encodeURIComponent(pid)}`;

@@ -2,12 +2,14 @@ import { Badge } from '../components/Badge';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable, type Column } from '../components/DataTable';
 import { when } from '../components/format';
-import type { Delivery } from '../components/types';
+import { consoleOperations, DELIVERY_STATUSES, type ResponseOf } from '@hookrail/api-contract';
 import { act } from './actions';
-import { apiProject, pageProject, useConsole } from './context';
+import { api } from './api';
+import { pageProject, useConsole } from './context';
 import { Link } from './Link';
 
-export const DELIVERY_STATUSES = ['Scheduled', 'Processing', 'Success', 'Failure', 'Retry', 'Discarded'];
+export type Delivery = ResponseOf<typeof api.getEventDelivery>;
+export { DELIVERY_STATUSES };
 
 /**
  * What an operator can do with one delivery, by its status (the rules of libs/operations):
@@ -16,14 +18,14 @@ export const DELIVERY_STATUSES = ['Scheduled', 'Processing', 'Success', 'Failure
  */
 export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
   const ctx = useConsole();
-  const one = `${apiProject(pid)}/eventdeliveries/${encodeURIComponent(d.uid)}`;
+  const params = { projectID: pid, deliveryID: d.uid };
   const failed = d.status === 'Failure' || d.status === 'Discarded';
   return (
     <span class="row-actions">
       {failed && (
         <button
           type="button"
-          onClick={() => act(ctx, () => ctx.call('PUT', `${one}/resend`), 'Delivery retried')}
+          onClick={() => act(ctx, () => ctx.call(api.resendEventDelivery, { params }), 'Delivery retried')}
         >
           Retry
         </button>
@@ -34,11 +36,7 @@ export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
           onClick={() =>
             act(
               ctx,
-              () =>
-                ctx.call(
-                  'PUT',
-                  `/console/actions/projects/${encodeURIComponent(pid)}/eventdeliveries/${encodeURIComponent(d.uid)}/retry-now`,
-                ),
+              () => ctx.call(consoleOperations.retryDeliveryNow, { params }),
               'Delivery sent again now',
             )
           }
@@ -51,7 +49,7 @@ export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
           type="button"
           onClick={async () => {
             if (await confirmAction('Send this delivery again, even if it succeeded?', 'Force resend'))
-              await act(ctx, () => ctx.call('PUT', `${one}/forceresend`), 'Delivery resent');
+              await act(ctx, () => ctx.call(api.forceResendEventDelivery, { params }), 'Delivery resent');
           }}
         >
           Force resend
@@ -87,8 +85,7 @@ export function deliveryColumns(pid: string): Column<Delivery>[] {
     { label: 'Attempts', cell: (d) => String(d.attempts_made) },
     {
       label: 'Last HTTP',
-      cell: (d) =>
-        d.last_http_status === null || d.last_http_status === undefined ? '—' : String(d.last_http_status),
+      cell: (d) => (d.last_http_status === null ? '—' : String(d.last_http_status)),
     },
     { label: 'Actions', cell: (d) => <DeliveryActions pid={pid} d={d} /> },
   ];

@@ -1,13 +1,12 @@
+import {
+  consoleOperations,
+  createCaller,
+  type Caller,
+  type ConsoleSessionResponse,
+} from '@hookrail/api-contract';
 import { ApiError, HandledError, requestJson } from '../components/http';
 
-/** The console session as GET/POST /console/session describe it. */
-export interface Session {
-  kind: 'admin' | 'project';
-  project_id: string | null;
-  expires_at: string;
-  csrf_token: string;
-  csrf_header: string;
-}
+export type Session = ConsoleSessionResponse;
 
 /** Thrown by a call whose session has ended: the page shows the sign-in instead of an error. */
 export class SessionEnded extends HandledError {}
@@ -15,20 +14,25 @@ export class SessionEnded extends HandledError {}
 /** The messages of a session that existed but no longer holds (as opposed to no session at all). */
 export const isExpiry = (message: string) => /expired|no longer valid|invalid console session/.test(message);
 
-export const fetchSession = () => requestJson<Session>('GET', '/console/session');
-export const signIn = (key: string) => requestJson<Session>('POST', '/console/session', { body: { key } });
+/** Calls made before there is a session (or to end it). */
+const anonymous = createCaller((method, url, body) => requestJson(method, url, { body }));
+
+export const fetchSession = () => anonymous(consoleOperations.getSession);
+export const signIn = (key: string) => anonymous(consoleOperations.signIn, { body: { key } });
 export const signOut = (session: Session) =>
-  requestJson<null>('DELETE', '/console/session', { headers: { [session.csrf_header]: session.csrf_token } });
+  createCaller((method, url) =>
+    requestJson(method, url, { headers: { [session.csrf_header]: session.csrf_token } }),
+  )(consoleOperations.signOut);
 
 /**
- * A client of the management API (and the console's own actions) for a session: state-changing
+ * A caller of the management API (and the console's own actions) for a session: state-changing
  * calls carry the anti-CSRF header; a 401 reports the ended session and throws SessionEnded.
  */
-export function sessionClient(session: Session, onEnded: (message: string) => void) {
-  return async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+export function sessionClient(session: Session, onEnded: (message: string) => void): Caller {
+  return createCaller(async (method, url, body) => {
     const headers = method === 'GET' ? {} : { [session.csrf_header]: session.csrf_token };
     try {
-      return await requestJson<T>(method, url, { headers, body });
+      return await requestJson(method, url, { headers, body });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         onEnded(err.message);
@@ -36,6 +40,6 @@ export function sessionClient(session: Session, onEnded: (message: string) => vo
       }
       throw err;
     }
-  };
+  });
 }
-export type Call = ReturnType<typeof sessionClient>;
+export type Call = Caller;

@@ -2,12 +2,12 @@ import { useRef } from 'preact/hooks';
 import { AttemptList } from '../../components/AttemptDetail';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
-import { when, withQuery } from '../../components/format';
+import { when } from '../../components/format';
 import { messageOf } from '../../components/http';
-import type { Attempt, Delivery, Page } from '../../components/types';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
-import { apiProject, pageProject, useConsole, type ConsoleContext } from '../context';
+import { api } from '../api';
+import { pageProject, useConsole, type ConsoleContext } from '../context';
 import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
@@ -23,10 +23,9 @@ const BATCH_KEYS = ['endpoint_id', 'event_id', 'start_date', 'end_date'];
  * one list call per status (100 at most each), so the confirmation says how many.
  */
 async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) {
-  const api = `${apiProject(pid)}/eventdeliveries`;
   const filter: Filter = {};
   for (const k of BATCH_KEYS) if (listFilter[k]) filter[k] = listFilter[k];
-  const statuses =
+  const statuses: ('Failure' | 'Discarded')[] =
     listFilter.status === 'Failure' || listFilter.status === 'Discarded'
       ? [listFilter.status]
       : ['Failure', 'Discarded'];
@@ -34,24 +33,20 @@ async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) 
   try {
     const counts = await Promise.all(
       statuses.map(async (status) => {
-        const page = await ctx.call<Page<Delivery>>(
-          'GET',
-          withQuery(api, { ...filter, status, perPage: 100 }),
-        );
+        const page = await ctx.call(api.listEventDeliveries, {
+          params: { projectID: pid },
+          query: { ...filter, status, perPage: 100 },
+        });
         return `${page.content.length}${page.pagination.has_next_page ? '+' : ''}`;
       }),
     );
     const howMany = statuses.map((s, i) => `${counts[i]} ${s}`).join(' and ');
     const message = `Retry ${howMany} deliveries${describe.length ? ` with ${describe.join(', ')}` : ' of this project'} (up to 1,000 per run)?`;
     if (!(await confirmAction(message, 'Retry'))) return;
-    const r = await ctx.call<{ matched: number; resent: number; more: boolean }>(
-      'POST',
-      `${api}/batchretry`,
-      {
-        ...filter,
-        status: statuses,
-      },
-    );
+    const r = await ctx.call(api.batchRetryEventDeliveries, {
+      params: { projectID: pid },
+      body: { ...filter, status: statuses },
+    });
     ctx.notify(
       `Batch retry: ${r.resent} of ${r.matched} matching deliveries resent${r.more ? '; more remain, run it again' : ''}`,
     );
@@ -66,12 +61,13 @@ export function DeliveriesView({ pid }: { pid: string }) {
   const selected = useRef(new Set<string>());
   return (
     <Screen title="Deliveries">
-      <ListView<Delivery>
-        path={`/projects/${encodeURIComponent(pid)}/eventdeliveries`}
+      <ListView
+        op={api.listEventDeliveries}
+        params={{ projectID: pid }}
         id="deliveries"
         empty="No deliveries yet."
         filters={[
-          { key: 'status', label: 'Status', options: DELIVERY_STATUSES },
+          { key: 'status', label: 'Status', options: [...DELIVERY_STATUSES] },
           { key: 'endpoint_id', label: 'Endpoint id' },
           { key: 'event_id', label: 'Event id' },
           { key: 'start_date', label: 'From (ISO time)', placeholder: '2026-01-01T00:00:00Z' },
@@ -102,7 +98,8 @@ export function DeliveriesView({ pid }: { pid: string }) {
                 if (await confirmAction(`Force resend ${ids.length} selected deliveries?`, 'Force resend'))
                   await act(
                     ctx,
-                    () => ctx.call('POST', `${apiProject(pid)}/eventdeliveries/forceresend`, { ids }),
+                    () =>
+                      ctx.call(api.forceResendEventDeliveries, { params: { projectID: pid }, body: { ids } }),
                     `Resent ${ids.length} deliveries`,
                   );
               }}
@@ -122,12 +119,15 @@ export function DeliveriesView({ pid }: { pid: string }) {
 /** One delivery: its state, the actions its status allows, and every attempt's request and response. */
 export function DeliveryView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
-  const one = `${apiProject(pid)}/eventdeliveries/${encodeURIComponent(id)}`;
+  const params = { projectID: pid, deliveryID: id };
   const base = pageProject(pid);
   const load = useLoad(
     () =>
-      Promise.all([ctx.call<Delivery>('GET', one), ctx.call<Attempt[]>('GET', `${one}/deliveryattempts`)]),
-    [one, ctx.tick],
+      Promise.all([
+        ctx.call(api.getEventDelivery, { params }),
+        ctx.call(api.listDeliveryAttempts, { params }),
+      ]),
+    [pid, id, ctx.tick],
   );
   return (
     <Loaded load={load}>

@@ -2,33 +2,22 @@ import { useState } from 'preact/hooks';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
-import { when, withQuery } from '../../components/format';
+import { when } from '../../components/format';
 import { SecretValue } from '../../components/SecretValue';
-import type { CircuitBreaker, Secret } from '../../components/types';
+import type { ResponseOf } from '@hookrail/api-contract';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
-import { apiProject, pageProject, useConsole } from '../context';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { LiveToggle } from '../LiveToggle';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
-import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';
+import { StatsPanel, statsWindow } from '../StatsPanel';
 
-export interface Endpoint {
-  uid: string;
-  name: string;
-  url: string;
-  status: string;
-  status_reason?: string | null;
-  circuit_breaker?: CircuitBreaker;
-  failure_rate?: number;
-  owner_id?: string | null;
-  http_timeout: number;
-  rate_limit: number;
-  rate_limit_duration: number;
-  secrets?: Secret[];
-}
+type Endpoint = ResponseOf<typeof api.getEndpoint>;
+type Secret = Endpoint['secrets'][number];
 
 function StateWithReason({ state, reason }: { state: string; reason?: string | null }) {
   return (
@@ -39,22 +28,26 @@ function StateWithReason({ state, reason }: { state: string; reason?: string | n
   );
 }
 const Breaker = ({ e }: { e: Endpoint }) => (
-  <StateWithReason state={e.circuit_breaker?.state ?? 'closed'} reason={e.circuit_breaker?.reason} />
+  <StateWithReason state={e.circuit_breaker.state} reason={e.circuit_breaker.reason} />
 );
-const failureRate = (e: Endpoint) => `${Math.round((e.failure_rate ?? 0) * 100)} %`;
+// The API's failure_rate is already a percentage (0-100).
+const failureRate = (e: Endpoint) => `${Math.round(e.failure_rate)} %`;
 
 function PauseButton({ pid, e }: { pid: string; e: Endpoint }) {
   const ctx = useConsole();
-  const path = `${apiProject(pid)}/endpoints/${encodeURIComponent(e.uid)}`;
+  const params = { projectID: pid, endpointID: e.uid };
   return e.status === 'paused' ? (
     <button
       type="button"
-      onClick={() => act(ctx, () => ctx.call('PUT', `${path}/activate`), 'Endpoint activated')}
+      onClick={() => act(ctx, () => ctx.call(api.activateEndpoint, { params }), 'Endpoint activated')}
     >
       Activate
     </button>
   ) : (
-    <button type="button" onClick={() => act(ctx, () => ctx.call('PUT', `${path}/pause`), 'Endpoint paused')}>
+    <button
+      type="button"
+      onClick={() => act(ctx, () => ctx.call(api.pauseEndpoint, { params }), 'Endpoint paused')}
+    >
       Pause
     </button>
   );
@@ -64,8 +57,9 @@ export function EndpointsView({ pid }: { pid: string }) {
   const base = pageProject(pid);
   return (
     <Screen title="Endpoints">
-      <ListView<Endpoint>
-        path={`/projects/${encodeURIComponent(pid)}/endpoints`}
+      <ListView
+        op={api.listEndpoints}
+        params={{ projectID: pid }}
         id="endpoints"
         empty="No endpoints yet."
         filters={[
@@ -112,8 +106,9 @@ function RollSecretForm({ pid, id }: { pid: string; id: string }) {
         await act(
           ctx,
           () =>
-            ctx.call('PUT', `${apiProject(pid)}/endpoints/${encodeURIComponent(id)}/expire_secret`, {
-              expiration: Number(seconds),
+            ctx.call(api.expireSecret, {
+              params: { projectID: pid, endpointID: id },
+              body: { expiration: Number(seconds) },
             }),
           'Secret rolled',
         );
@@ -138,16 +133,18 @@ function RollSecretForm({ pid, id }: { pid: string; id: string }) {
 /** One endpoint: its state, charts, signing secrets (hidden until revealed) and the secret roll. */
 export function EndpointView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
-  const api = apiProject(pid);
   const base = pageProject(pid);
   const win = statsWindow(ctx.where.query);
   const load = useLoad(
     () =>
       Promise.all([
-        ctx.call<Endpoint>('GET', `${api}/endpoints/${encodeURIComponent(id)}`),
-        ctx.call<DeliveryStats>('GET', withQuery(`${api}/delivery-stats`, { window: win, endpointId: id })),
+        ctx.call(api.getEndpoint, { params: { projectID: pid, endpointID: id } }),
+        ctx.call(api.getDeliveryStats, {
+          params: { projectID: pid },
+          query: { window: win, endpointId: id },
+        }),
       ]),
-    [api, id, win, ctx.tick],
+    [pid, id, win, ctx.tick],
   );
   return (
     <Loaded load={load}>

@@ -3,38 +3,29 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/clipboard';
 import { prettyJson, when } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
-import type { Delivery, Page } from '../../components/types';
+import type { ResponseOf } from '@hookrail/api-contract';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
-import { apiProject, pageProject, useConsole } from '../context';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 
-interface Event {
-  uid: string;
-  event_type: string;
-  status: string;
-  status_reason?: string | null;
-  created_at: string;
-  idempotency_key?: string | null;
-  source_id?: string | null;
-  source_metadata?: { name: string } | null;
-  endpoint_metadata?: { name: string }[];
-  data: unknown;
-  headers?: Record<string, string>;
-}
+type Event = ResponseOf<typeof api.getEvent>;
 
+// The list filters by the event's own status and by its deliveries' (Scheduled, Discarded).
 const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry', 'Scheduled', 'Discarded'];
 
 export function EventsView({ pid }: { pid: string }) {
   const base = pageProject(pid);
   return (
     <Screen title="Events">
-      <ListView<Event>
-        path={`/projects/${encodeURIComponent(pid)}/events`}
+      <ListView
+        op={api.listEvents}
+        params={{ projectID: pid }}
         id="events"
         empty="No events yet."
         filters={[
@@ -72,17 +63,16 @@ export function EventsView({ pid }: { pid: string }) {
 /** One event: its payload and headers, its deliveries, and the replay. */
 export function EventView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
-  const api = apiProject(pid);
   const load = useLoad(
     () =>
       Promise.all([
-        ctx.call<Event>('GET', `${api}/events/${encodeURIComponent(id)}`),
-        ctx.call<Page<Delivery>>(
-          'GET',
-          `${api}/eventdeliveries?perPage=100&event_id=${encodeURIComponent(id)}`,
-        ),
+        ctx.call(api.getEvent, { params: { projectID: pid, eventID: id } }),
+        ctx.call(api.listEventDeliveries, {
+          params: { projectID: pid },
+          query: { perPage: 100, event_id: id },
+        }),
       ]),
-    [api, id, ctx.tick],
+    [pid, id, ctx.tick],
   );
   return (
     <Loaded load={load}>
@@ -100,7 +90,7 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
                 if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
                   await act(
                     ctx,
-                    () => ctx.call('PUT', `${api}/events/${encodeURIComponent(id)}/replay`),
+                    () => ctx.call(api.replayEvent, { params: { projectID: pid, eventID: id } }),
                     'Event replayed',
                   );
               }}

@@ -2,24 +2,18 @@ import { Badge } from '../../components/Badge';
 import { when } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
 import { act } from '../actions';
-import { apiProject, useConsole } from '../context';
+import { useConsole } from '../context';
+import { api } from '../api';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
-
-interface MetaEvent {
-  uid: string;
-  created_at: string;
-  event_type: string;
-  status: string;
-  metadata?: { data?: unknown } | null;
-}
 
 export function MetaEventsView({ pid }: { pid: string }) {
   const ctx = useConsole();
   return (
     <Screen title="Meta events">
-      <ListView<MetaEvent>
-        path={`/projects/${encodeURIComponent(pid)}/meta-events`}
+      <ListView
+        op={api.listMetaEvents}
+        params={{ projectID: pid }}
         id="meta-events"
         empty="No meta events yet (configure them on the project)."
         filters={[
@@ -44,8 +38,7 @@ export function MetaEventsView({ pid }: { pid: string }) {
                 onClick={() =>
                   act(
                     ctx,
-                    () =>
-                      ctx.call('PUT', `${apiProject(pid)}/meta-events/${encodeURIComponent(m.uid)}/resend`),
+                    () => ctx.call(api.resendMetaEvent, { params: { projectID: pid, metaEventID: m.uid } }),
                     'Meta event resent',
                   )
                 }

@@ -1,30 +1,29 @@
-import { when, withQuery } from '../../components/format';
-import type { Delivery, Page } from '../../components/types';
+import { when } from '../../components/format';
 import { useLoad } from '../../components/useLoad';
-import { apiProject, pageProject, useConsole } from '../context';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import type { Project } from '../ProjectPages';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { LiveToggle } from '../LiveToggle';
-import { StatsPanel, statsWindow, type DeliveryStats } from '../StatsPanel';
-import type { Endpoint } from './EndpointViews';
+import { StatsPanel, statsWindow } from '../StatsPanel';
 
 /** A project at a glance: endpoint health, the charts, the latest failures. */
 export function OverviewView({ project }: { project: Project }) {
   const ctx = useConsole();
-  const api = apiProject(project.uid);
+  const params = { projectID: project.uid };
   const base = pageProject(project.uid);
   const win = statsWindow(ctx.where.query);
   const load = useLoad(
     () =>
       Promise.all([
-        ctx.call<Page<Endpoint>>('GET', `${api}/endpoints?perPage=100`),
-        ctx.call<Page<Delivery>>('GET', `${api}/eventdeliveries?perPage=10&status=Failure`),
-        ctx.call<DeliveryStats>('GET', withQuery(`${api}/delivery-stats`, { window: win })),
+        ctx.call(api.listEndpoints, { params, query: { perPage: 100 } }),
+        ctx.call(api.listEventDeliveries, { params, query: { perPage: 10, status: 'Failure' } }),
+        ctx.call(api.getDeliveryStats, { params, query: { window: win } }),
       ]),
-    [api, win, ctx.tick],
+    [project.uid, win, ctx.tick],
   );
   return (
     <Screen title={project.name}>
@@ -32,7 +31,7 @@ export function OverviewView({ project }: { project: Project }) {
       <Loaded load={load}>
         {([endpoints, failed, stats]) => {
           const list = endpoints.content;
-          const open = list.filter((e) => e.circuit_breaker && e.circuit_breaker.state !== 'closed');
+          const open = list.filter((e) => e.circuit_breaker.state !== 'closed');
           const paused = list.filter((e) => e.status !== 'active');
           const backlog = `${stats.retry_backlog.count}${stats.retry_backlog.capped ? '+' : ''}`;
           return (

@@ -1,18 +1,10 @@
 import { useState } from 'preact/hooks';
 import { act } from '../actions';
-import { apiProject, useConsole } from '../context';
+import { useConsole } from '../context';
+import { api } from '../api';
 import { CopyButton } from '../CopyButton';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
-
-interface PortalLink {
-  uid: string;
-  name: string;
-  owner_id?: string | null;
-  endpoints?: string[];
-  can_manage_endpoint: boolean;
-  url?: string | null;
-}
 
 function CreateLinkForm({ pid }: { pid: string }) {
   const ctx = useConsole();
@@ -29,10 +21,9 @@ function CreateLinkForm({ pid }: { pid: string }) {
         void act(
           ctx,
           () =>
-            ctx.call('POST', `${apiProject(pid)}/portal-links`, {
-              name,
-              owner_id: owner,
-              can_manage_endpoint: manage,
+            ctx.call(api.createPortalLink, {
+              params: { projectID: pid },
+              body: { name, owner_id: owner, can_manage_endpoint: manage },
             }),
           'Portal link created',
         );
@@ -64,8 +55,9 @@ export function PortalLinksView({ pid }: { pid: string }) {
   return (
     <Screen title="Portal links">
       <CreateLinkForm pid={pid} />
-      <ListView<PortalLink>
-        path={`/projects/${encodeURIComponent(pid)}/portal-links`}
+      <ListView
+        op={api.listPortalLinks}
+        params={{ projectID: pid }}
         id="portal-links"
         empty="No portal links yet."
         filters={[{ key: 'owner_id', label: 'Owner id' }]}

@@ -2,15 +2,16 @@ import { when } from '../../components/format';
 import { pageProject } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import type { Project } from '../ProjectPages';
 import { Screen } from '../Screen';
+import { api } from '../api';
 
 /** Every project (the admin key only). */
 export function ProjectsView() {
   return (
     <Screen title="Projects">
-      <ListView<Project>
-        path="/projects"
+      <ListView
+        op={api.listProjects}
+        params={{}}
         id="projects"
         empty="No projects yet. Create one with POST /api/v1/projects."
         columns={[

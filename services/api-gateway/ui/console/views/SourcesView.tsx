@@ -2,24 +2,14 @@ import { Badge } from '../../components/Badge';
 import { CopyButton } from '../CopyButton';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
-
-interface Source {
-  uid: string;
-  name: string;
-  type: string;
-  provider?: string | null;
-  verifier?: { type?: string } | null;
-  url?: string | null;
-  body_function?: string | null;
-  header_function?: string | null;
-  is_disabled?: boolean;
-}
+import { api } from '../api';
 
 export function SourcesView({ pid }: { pid: string }) {
   return (
     <Screen title="Sources">
-      <ListView<Source>
-        path={`/projects/${encodeURIComponent(pid)}/sources`}
+      <ListView
+        op={api.listSources}
+        params={{ projectID: pid }}
         id="sources"
         empty="No sources yet."
         filters={[

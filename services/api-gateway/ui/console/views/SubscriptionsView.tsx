@@ -4,18 +4,14 @@ import { prettyJson } from '../../components/format';
 import { messageOf } from '../../components/http';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../Link';
-import { apiProject, pageProject, useConsole } from '../context';
+import type { ResponseOf } from '@hookrail/api-contract';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
 
-interface Subscription {
-  uid: string;
-  name: string;
-  function?: string | null;
-  endpoint_metadata?: { uid: string; name: string } | null;
-  filter_config: { event_types?: string[]; filter: { body: unknown; headers: unknown } };
-}
+type Subscription = ResponseOf<typeof api.getSubscription>;
 
 type Result = { kind: 'match' | 'no-match' | 'error'; text: string } | null;
 
@@ -37,18 +33,18 @@ function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
   const [payload, setPayload] = useState('{}');
   const [headers, setHeaders] = useState('{}');
   const [result, setResult] = useState<Result>(null);
-  const api = apiProject(pid);
-  const parsedFilter = () => JSON.parse(filter) as { body?: unknown; headers?: unknown };
+  type Json = Record<string, unknown>;
+  const parsedFilter = () => JSON.parse(filter) as { body?: Json; headers?: Json };
 
   const run = async () => {
     setResult(null);
     try {
       const f = parsedFilter();
       const body = {
-        request: { body: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as unknown },
+        request: { body: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as Json },
         schema: { body: f.body ?? {}, headers: f.headers ?? {} },
       };
-      const r = await ctx.call<{ is_match: boolean }>('POST', `${api}/subscriptions/test_filter`, body);
+      const r = await ctx.call(api.testSubscriptionFilter, { params: { projectID: pid }, body });
       setResult(
         r.is_match
           ? { kind: 'match', text: 'Match: this subscription would receive the event.' }
@@ -62,10 +58,13 @@ function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
     try {
       const f = parsedFilter();
       if (!(await confirmAction(`Replace the filter of subscription ${s.name}?`, 'Save filter'))) return;
-      await ctx.call('PUT', `${api}/subscriptions/${encodeURIComponent(s.uid)}`, {
-        filter_config: {
-          event_types: s.filter_config.event_types,
-          filter: { body: f.body ?? {}, headers: f.headers ?? {} },
+      await ctx.call(api.updateSubscription, {
+        params: { projectID: pid, subscriptionID: s.uid },
+        body: {
+          filter_config: {
+            event_types: s.filter_config.event_types,
+            filter: { body: f.body ?? {}, headers: f.headers ?? {} },
+          },
         },
       });
       ctx.notify('Filter saved');
@@ -120,14 +119,10 @@ function FunctionTester({ pid, s }: { pid: string; s: Subscription }) {
   const run = async () => {
     setOut('');
     try {
-      const r = await ctx.call<{ payload: unknown }>(
-        'POST',
-        `${apiProject(pid)}/subscriptions/test_function`,
-        {
-          function: source,
-          payload: JSON.parse(sample) as unknown,
-        },
-      );
+      const r = await ctx.call(api.testSubscriptionFunction, {
+        params: { projectID: pid },
+        body: { function: source, payload: JSON.parse(sample) as unknown },
+      });
       setOut(prettyJson(r.payload));
     } catch (err) {
       setOut(problem(err)?.text ?? '');
@@ -162,8 +157,9 @@ export function SubscriptionsView({ pid }: { pid: string }) {
   const base = pageProject(pid);
   return (
     <Screen title="Subscriptions">
-      <ListView<Subscription>
-        path={`/projects/${encodeURIComponent(pid)}/subscriptions`}
+      <ListView
+        op={api.listSubscriptions}
+        params={{ projectID: pid }}
         id="subscriptions"
         empty="No subscriptions yet."
         filters={[

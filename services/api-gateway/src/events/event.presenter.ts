@@ -3,7 +3,7 @@ import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, St
 import type { AttemptResponse } from '@hookrail/api-contract';
 import { endpointMetaData, presentEndpoint } from '../endpoints/endpoint.presenter';
 import { parseStored, scopedOut } from '../shared/scoped.presenter';
-import { presentSource } from './source.presenter';
+import { presentSource } from '../sources/source.presenter';
 import type { PresentContext } from '../shared/scoped.presenter';
 
 /** `data` is the payload as JSON, parsed from the stored `raw`. */

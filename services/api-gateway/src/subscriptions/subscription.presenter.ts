@@ -1,7 +1,7 @@
 import type { EndpointDoc, SourceDoc, SubscriptionDoc } from '@hookrail/store';
 import { presentEndpoint } from '../endpoints/endpoint.presenter';
 import { parseStored, scopedOut } from '../shared/scoped.presenter';
-import { presentSource } from './source.presenter';
+import { presentSource } from '../sources/source.presenter';
 import type { PresentContext } from '../shared/scoped.presenter';
 
 export function presentSubscription(

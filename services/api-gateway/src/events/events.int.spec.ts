@@ -108,7 +108,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     expect(big.status).toBe(413);
   });
 
-  it('gets a stored event (operation 13) with payload as JSON, targeted endpoints and source, and lists events', async () => {
+  it('gets a stored event with payload as JSON, targeted endpoints and source, and lists events', async () => {
     const eventId = newId();
     await makeEvent(h.store, p.id, {
       _id: eventId,
@@ -277,7 +277,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     expect(statusOf.get(ids[0])).toBe('Success');
   });
 
-  it('lists, gets and resends a meta event (operation 12): Scheduled again and published with its id', async () => {
+  it('lists, gets and resends a meta event: Scheduled again and published with its id', async () => {
     const id = newId();
     await h.store.metaEvents.insert(p.id, {
       _id: id,

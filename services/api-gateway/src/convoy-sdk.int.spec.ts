@@ -15,8 +15,8 @@ import {
   type Receiver,
   type RecordedRequest,
 } from '@hookrail/testkit';
-import { definition as dispatcher } from '../../../dispatcher/src/service';
-import { ADMIN_KEY, GatewayHarness, type ApiResponse } from '../testing/gateway-harness';
+import { definition as dispatcher } from '../../dispatcher/src/service';
+import { ADMIN_KEY, GatewayHarness, type ApiResponse } from './testing/gateway-harness';
 import {
   DeliveryAttemptResponse,
   EndpointResponse,
@@ -28,7 +28,7 @@ import {
   SourceResponse,
   SubscriptionResponse,
   listOf,
-} from './convoy-models';
+} from './testing/convoy-compat/convoy-models';
 import {
   createEndpointRequest,
   createEventRequest,
@@ -43,8 +43,8 @@ import {
   portalLinkRequest,
   rollSecretRequest,
   subscriptionParams,
-} from './convoy-sdk';
-import { convoyVerify } from './convoy-verifier';
+} from './testing/convoy-compat/convoy-sdk';
+import { convoyVerify } from './testing/convoy-compat/convoy-verifier';
 import {
   GenDeliveryAttempt,
   GenEndpoint,
@@ -57,8 +57,8 @@ import {
   GenSource,
   GenSubscription,
   genPage,
-} from './generated-client-models';
-import { goDecode, slice, type GoType } from './go-decode';
+} from './testing/convoy-compat/convoy-go-generated-models';
+import { goDecode, slice, type GoType } from './testing/convoy-compat/go-decode';
 
 jest.setTimeout(120_000);
 

@@ -4,7 +4,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 
 const ENCRYPTION_KEY = 'sources-test-encryption-key';
 
-describe('sources API (operations 1 and 2, list, get, delete)', () => {
+describe('sources API: create, update, list, get, delete', () => {
   const h = new GatewayHarness();
   let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
   let configMessages: ConfigMessage[];
@@ -198,6 +198,31 @@ describe('sources API (operations 1 and 2, list, get, delete)', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors[0].field).toBe('pub_sub');
+  });
+
+  it("takes convoy-go's POST as the same update: the change reads back, a bad body is the same 400", async () => {
+    const s = (await create({ name: 'sdk-update', type: 'http' })).body.data;
+    const res = await h.call('POST', `/v1/projects/${p.id}/sources/${s.uid}`, {
+      key: p.key,
+      body: { name: 'sdk-updated', forward_headers: ['X-Sdk'] },
+    });
+    expect(res.status).toBe(202);
+    const read = await h.call('GET', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key });
+    expect(read.body.data).toMatchObject({
+      name: 'sdk-updated',
+      forward_headers: ['X-Sdk'],
+      mask_id: s.mask_id,
+    });
+    const viaPost = await h.call('POST', `/v1/projects/${p.id}/sources/${s.uid}`, {
+      key: p.key,
+      body: { type: 'pub_sub' },
+    });
+    const viaPut = await h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, {
+      key: p.key,
+      body: { type: 'pub_sub' },
+    });
+    expect(viaPost.status).toBe(400);
+    expect(viaPost.body).toEqual(viaPut.body);
   });
 
   it("keeps projects apart: another project's source is 404, another project's path 403", async () => {

@@ -1,0 +1,40 @@
+import { NotFoundError, type ProjectId } from '@hookrail/domain';
+import {
+  createdRangeOf,
+  parsePageQuery,
+  type DeliveryListFilter,
+  type DeliveryStatus,
+} from '@hookrail/store';
+import type { GatewayDeps } from '../deps';
+import { presentAttempt, presentDeliveries } from '../events/event.presenter';
+import { deliveryOperations } from '@hookrail/api-contract';
+import type { Handlers } from '../http/route';
+
+export function deliveryHandlers(deps: GatewayDeps): Handlers<typeof deliveryOperations> {
+  const { store } = deps;
+  const find = async (projectId: ProjectId, id: string) => {
+    const doc = await store.deliveries.findById(projectId, id);
+    if (!doc) throw new NotFoundError('event delivery');
+    return doc;
+  };
+  return {
+    async listEventDeliveries({ project, query }) {
+      const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
+      const filter: DeliveryListFilter = {
+        eventId: text('eventId'),
+        endpointIds: query.endpointId as string[] | undefined,
+        subscriptionId: text('subscriptionId'),
+        statuses: query.status as DeliveryStatus[] | undefined,
+        createdRange: createdRangeOf(text('startDate'), text('endDate')),
+      };
+      const page = await store.deliveries.page(project._id, filter, parsePageQuery(query));
+      return { content: await presentDeliveries(page.content, deps), pagination: page.pagination };
+    },
+    getEventDelivery: async ({ project, params }) =>
+      (await presentDeliveries([await find(project._id, params.deliveryID)], deps))[0],
+    async listDeliveryAttempts({ project, params }) {
+      const delivery = await find(project._id, params.deliveryID);
+      return (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));
+    },
+  };
+}
