@@ -3,7 +3,6 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/clipboard';
 import { prettyJson, when } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
-import type { ResponseOf } from '@hookrail/api-contract';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { api } from '../api';
@@ -13,8 +12,6 @@ import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
-
-type Event = ResponseOf<typeof api.getEvent>;
 
 // The list filters by the event's own status and by its deliveries' (Scheduled, Discarded).
 const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry', 'Scheduled', 'Discarded'];
