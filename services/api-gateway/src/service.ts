@@ -11,6 +11,7 @@ import { createConsole } from './console';
 import { buildApiRouter } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
@@ -77,6 +78,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
           announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
         }),
       );
+      api.use(methodNotAllowed(routes));
       api.use((req, res) => {
         res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
       });

@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperations } from '../operation';
 import { consoleSessionResponse, consoleSignInBody } from '../schemas/console.schema';
-import { portalDeliveryResponse } from '../schemas/portal.schema';
 
 const tag = 'Console';
 
 /**
- * The operator console's own operations (`/console`): its session, and the actions the management
- * API does not offer. Everything else the console does is the management API, called with the
- * session cookie.
+ * The operator console's own operations (`/console`): its session. Everything else the console
+ * does is the management API, called with the session cookie.
  */
 export const consoleOperations = defineOperations('console', {
   signIn: {
@@ -41,15 +39,5 @@ export const consoleOperations = defineOperations('console', {
     status: 200,
     message: 'Signed out',
     response: Type.Null(),
-  },
-  retryDeliveryNow: {
-    method: 'put',
-    path: '/actions/projects/:projectID/eventdeliveries/:deliveryID/retry-now',
-    summary: 'Send a delivery waiting for its next retry now',
-    tag,
-    auth: 'console',
-    status: 200,
-    message: 'Event delivery sent again now',
-    response: portalDeliveryResponse,
   },
 });

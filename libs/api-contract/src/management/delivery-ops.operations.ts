@@ -73,6 +73,17 @@ export const deliveryOpsOperations = defineOperations('api', {
     message: 'Event delivery resent',
     response: deliveryResponse,
   },
+  retryEventDeliveryNow: {
+    method: 'put',
+    path: `${DELIVERIES}/:deliveryID/retry-now`,
+    summary:
+      'Send a delivery waiting for its next retry now, instead of at its scheduled time (resend takes failed and discarded ones)',
+    tag: 'Event deliveries',
+    auth: 'project',
+    status: 200,
+    message: 'Event delivery sent again now',
+    response: deliveryResponse,
+  },
   forceResendEventDelivery: {
     method: 'put',
     path: `${DELIVERIES}/:deliveryID/forceresend`,

@@ -83,9 +83,9 @@ describe('console: retry now of a delivery still retrying', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('answers retry now only to a console session with its anti-CSRF header', async () => {
+  it('is the management API: a console session needs its anti-CSRF header, a project key reaches its own project', async () => {
     const p = await h.createProject();
-    const path = `/console/actions/projects/${p.id}/eventdeliveries/01JX00000000000000000000AA/retry-now`;
+    const path = `/api/v1/projects/${p.id}/eventdeliveries/01JX00000000000000000000AA/retry-now`;
     const none = await fetch(`${h.gateway.url}${path}`, { method: 'PUT' });
     expect(none.status).toBe(401);
     const signIn = await fetch(`${h.gateway.url}/console/session`, {
@@ -107,5 +107,13 @@ describe('console: retry now of a delivery still retrying', () => {
       headers: { cookie, 'x-hookrail-csrf': csrf },
     });
     expect(elsewhere.status).toBe(403);
+    const byKey = await h.call(
+      'PUT',
+      `/v1/projects/${p.id}/eventdeliveries/01JX00000000000000000000AA/retry-now`,
+      {
+        key: p.key,
+      },
+    );
+    expect(byKey.status).toBe(404);
   });
 });

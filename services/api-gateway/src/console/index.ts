@@ -3,6 +3,7 @@ import { DomainError, fail, ok } from '@hookrail/domain';
 import { authenticate, type Principal } from '../auth/principal';
 import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
+import { methodNotAllowed } from '../http/method-not-allowed';
 import { jsonBody } from '../http/json-body';
 import { validate } from '../http/validator';
 import { consoleOperations, consoleSignInBody } from '@hookrail/api-contract';
@@ -19,7 +20,6 @@ import {
   type SessionClaims,
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
-import { retryDeliveryNow, type ConsoleHandlers } from './console-actions';
 import { bindHandlers } from '@hookrail/api-contract';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
@@ -37,6 +37,9 @@ export interface GatewayConsole {
   session: (req: Request) => Promise<Principal | undefined>;
   mount(app: Express): void;
 }
+
+/** A console operation's handler: it answers the envelope's data; cookies and headers go on `res`. */
+type ConsoleHandler = (req: Request, res: Response) => Promise<unknown>;
 
 /** The operator console at /console: sign-in/out under /console/session, the page and its assets. */
 export function createConsole(deps: GatewayDeps): GatewayConsole {
@@ -62,7 +65,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
 
   const sessionAuth = consoleSessionAuth(auth);
-  const handlers: ConsoleHandlers = {
+  const handlers: Record<keyof typeof consoleOperations, ConsoleHandler> = {
     async signIn(req, res) {
       refuseCrossSite(req);
       // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
@@ -121,16 +124,16 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
       clearCookie(res);
       return null;
     },
-    retryDeliveryNow: retryDeliveryNow(deps, sessionAuth),
   };
   const api = Router();
-  api.use(['/session', '/actions'], jsonBody(config.http.bodyLimitBytes));
+  api.use('/session', jsonBody(config.http.bodyLimitBytes));
   for (const op of bindHandlers(Object.values(consoleOperations), [handlers]))
     api[op.method](op.path, async (req, res) => {
       const data = await op.handler(req, res);
       res.status(op.status).json(ok(op.message, data));
     });
-  api.use(['/session', '/actions'], (req, res) => {
+  api.use(methodNotAllowed(Object.values(consoleOperations)));
+  api.use('/session', (req, res) => {
     res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
   api.use(errorMapper(logger));
@@ -143,7 +146,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
       app.use('/console/assets', uiAssets());
       // Every other /console path is the single page: it reads the view and filters from the URL.
-      app.get(/^\/console(\/(?!assets\/|session\b|actions\/).*)?$/, (_req, res) =>
+      app.get(/^\/console(\/(?!assets\/|session\b).*)?$/, (_req, res) =>
         sendUiPage(res, 'console', 'Hookrail console', '/console/assets', {
           ...PAGE_HEADERS,
           'cache-control': 'no-store',

@@ -54,6 +54,11 @@ export function deliveryOpsHandlers(deps: GatewayDeps): Handlers<typeof delivery
         await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'resend'),
         false,
       ),
+    retryEventDeliveryNow: async ({ project, params }) => {
+      const delivery = await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'retry_now');
+      deps.logger.info({ projectId: project._id, deliveryId: delivery._id }, 'delivery retried now');
+      return presentPortalDelivery(delivery, false);
+    },
     forceResendEventDelivery: async ({ project, params }) =>
       presentPortalDelivery(
         await resendDeliveryOrThrow(deps, project._id, params.deliveryID, 'force'),

@@ -41,7 +41,7 @@ describe('the portal API is in the same document', () => {
 
   it.each(portal.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
     const item = doc.paths[openApiPath(`/portal-api${op.path}`)] as Record<string, unknown>;
-    expect(item.servers).toEqual([{ url: 'http://gateway.test' }]);
+    expect(item.servers).toEqual([expect.objectContaining({ url: '/' })]);
     const documented = item[op.method] as {
       security: unknown;
       tags: string[];

@@ -54,7 +54,11 @@ export function buildOpenApi(
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of operations) {
     const path = openApiPath(r.surface === 'api' ? r.path : `${SURFACE_PREFIX[r.surface]}${r.path}`);
-    if (r.surface !== 'api') paths[path] ??= { servers: [{ url: info.gatewayUrl }] };
+    // Relative to where the document is served: the gateway's root, whatever address reached it.
+    if (r.surface !== 'api')
+      paths[path] ??= {
+        servers: [{ url: '/', description: "the gateway's root (the path names its mount)" }],
+      };
     const pathParams = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
       name: m[1],
       in: 'path',

@@ -3,6 +3,7 @@ import { object, portalOperations, type Operation } from '@hookrail/api-contract
 import { ok } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { jsonBody } from '../http/json-body';
+import { methodNotAllowed } from '../http/method-not-allowed';
 import { bindHandlers } from '@hookrail/api-contract';
 import { validate, validateQuery } from '../http/validator';
 import { authenticatePortal, portalCredential, requireManage } from './portal-auth';
@@ -21,6 +22,7 @@ export function portalApiRouter(deps: GatewayDeps, endpointOps: PortalEndpointOp
     portalHandlers(deps, endpointOps) as Record<string, PortalHandler>,
   ]);
   for (const op of operations) router[op.method](op.path, serve(deps, op));
+  router.use(methodNotAllowed(operations));
   return router;
 }
 

@@ -2,7 +2,7 @@ import { Badge } from '../components/Badge';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable, type Column } from '../components/DataTable';
 import { when } from '../components/format';
-import { consoleOperations, DELIVERY_STATUSES, type ResponseOf } from '@hookrail/api-contract';
+import { DELIVERY_STATUSES, type ResponseOf } from '@hookrail/api-contract';
 import { act } from './actions';
 import { api } from './api';
 import { pageProject, useConsole } from './context';
@@ -13,8 +13,8 @@ export { DELIVERY_STATUSES };
 
 /**
  * What an operator can do with one delivery, by its status (the rules of libs/operations):
- * Retry a failed or discarded one; Retry now one still waiting for its next retry (the console's
- * own action: the management API resends only failed ones); Force resend also a delivered one.
+ * Retry a failed or discarded one; Retry now one still waiting for its next retry; Force resend
+ * also a delivered one.
  */
 export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
   const ctx = useConsole();
@@ -34,11 +34,7 @@ export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
         <button
           type="button"
           onClick={() =>
-            act(
-              ctx,
-              () => ctx.call(consoleOperations.retryDeliveryNow, { params }),
-              'Delivery sent again now',
-            )
+            act(ctx, () => ctx.call(api.retryEventDeliveryNow, { params }), 'Delivery sent again now')
           }
         >
           Retry now
