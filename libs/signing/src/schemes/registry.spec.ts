@@ -25,12 +25,11 @@ describe('the signature scheme registry', () => {
   });
 
   it('reserves every header a scheme writes, lower-cased', () => {
-    expect([...signatureHeaderNames(config)].sort()).toEqual([
-      'webhook-id',
-      'webhook-signature',
-      'webhook-timestamp',
-      'x-test-signature',
-    ]);
+    const names = [...signatureHeaderNames(config)];
+    expect(names).toEqual(
+      expect.arrayContaining(['x-test-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
+    );
+    expect(names.every((h) => h === h.toLowerCase())).toBe(true);
   });
 
   describe.each(SIGNATURE_SCHEMES.map((s) => [s.name, s] as const))('%s', (_name, scheme) => {
