@@ -8,3 +8,4 @@ export * from './map-paths';
 export * from './dead-letter';
 export * from './failure-throttle';
 export * from './backoff';
+export * from './signature-config';

@@ -1,3 +1,2 @@
-export * from './config';
 export * from './schemes';
 export * from './verifiers';

@@ -1,11 +1,6 @@
 import { USER_AGENT } from '../http/user-agent';
-import {
-  signatureHeaderNames,
-  signatureHeaders,
-  type SignatureConfig,
-  type SigningSecret,
-} from '@hookrail/signing';
-import type { SecretBox } from '@hookrail/domain';
+import { signatureHeaderNames, signatureHeaders, type SigningSecret } from '@hookrail/signing';
+import type { SecretBox, SignatureConfig } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
 
 /** What a request needs of the delivery's event. */

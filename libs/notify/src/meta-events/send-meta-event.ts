@@ -1,5 +1,6 @@
 import { USER_AGENT, type HttpClient, type OutboundResult } from '@hookrail/delivery';
-import { signatureScheme, type SignatureConfig } from '@hookrail/signing';
+import type { SignatureConfig } from '@hookrail/domain';
+import { signatureScheme } from '@hookrail/signing';
 import type { MetaEventDoc } from '@hookrail/store';
 
 /** Meta events are signed like a simple endpoint signature under the project's header, always SHA-256 hex. */

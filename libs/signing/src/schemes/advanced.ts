@@ -1,5 +1,4 @@
-import { safeEqual } from '@hookrail/domain';
-import { signatureVersions, type SignatureVersion } from '../config';
+import { safeEqual, signatureVersions, type SignatureVersion } from '@hookrail/domain';
 import { hmac } from './hmac';
 import { withinReplayWindow } from './replay-window';
 import type { SignatureScheme } from './scheme';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { SignatureEncoding, SignatureHash } from '../config';
+import type { SignatureEncoding, SignatureHash } from '@hookrail/domain';
 
 export function hmac(
   hash: SignatureHash,

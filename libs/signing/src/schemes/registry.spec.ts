@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SignatureConfig } from '../config';
+import type { SignatureConfig } from '@hookrail/domain';
 import { SIGNATURE_SCHEMES, signatureHeaderNames } from './registry';
 
 const doc = readFileSync(path.resolve(__dirname, '../../../../docs/verifying-webhooks.md'), 'utf8');

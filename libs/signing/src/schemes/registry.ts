@@ -1,5 +1,5 @@
 import { advancedScheme } from './advanced';
-import type { SignatureConfig } from '../config';
+import type { SignatureConfig } from '@hookrail/domain';
 import type { SignatureScheme } from './scheme';
 import { simpleScheme } from './simple';
 import { standardWebhooksScheme } from './standard-webhooks';

@@ -1,4 +1,4 @@
-import type { SignatureConfig } from '../config';
+import type { SignatureConfig } from '@hookrail/domain';
 
 /** What a scheme signs: the exact body bytes sent, with the endpoint's valid secrets. */
 export interface SignInput {

@@ -1,4 +1,4 @@
-import type { SignatureConfig } from '../config';
+import type { SignatureConfig } from '@hookrail/domain';
 import { SIGNATURE_SCHEMES } from './registry';
 import { activeSecrets, type SigningSecret } from './secrets';
 

@@ -1,5 +1,4 @@
-import { safeEqual } from '@hookrail/domain';
-import { signatureVersions, type SignatureConfig, type SignatureVersion } from '../config';
+import { safeEqual, signatureVersions, type SignatureConfig, type SignatureVersion } from '@hookrail/domain';
 import { hmac } from './hmac';
 import type { SignatureScheme } from './scheme';
 

@@ -1,5 +1,4 @@
-import { safeEqual } from '@hookrail/domain';
-import type { SignatureEncoding, SignatureHash } from '../config';
+import { safeEqual, type SignatureEncoding, type SignatureHash } from '@hookrail/domain';
 import { hmac } from '../schemes';
 import type { VerifiableRequest, Verification } from './types';
 

@@ -1,4 +1,4 @@
-import type { SignatureEncoding, SignatureHash } from '../config';
+import type { SignatureEncoding, SignatureHash } from '@hookrail/domain';
 
 /** A source's `verifier` as stored (field names of the API; secrets possibly sealed). */
 export interface VerifierConfig {

@@ -1,7 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { Mixed } from '../base/schema';
-import type { ProjectId } from '@hookrail/domain';
-import { DEFAULT_SIGNATURE_CONFIG, type SignatureConfig } from '@hookrail/signing';
+import { DEFAULT_SIGNATURE_CONFIG, type ProjectId, type SignatureConfig } from '@hookrail/domain';
 
 export interface ProjectConfig {
   max_payload_bytes: number;

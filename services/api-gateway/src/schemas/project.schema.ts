@@ -1,5 +1,5 @@
 import { META_EVENT_TYPES } from '@hookrail/bus';
-import { SignatureVersionSchema, signatureConfigOf } from '@hookrail/signing';
+import { SignatureVersionSchema, signatureConfigOf } from '@hookrail/domain';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   bool,
@@ -37,7 +37,7 @@ const projectConfigFields = {
   max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
   retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
   strategy: retryStrategy,
-  // The stored shape (libs/signing), each member optional.
+  // The stored shape (libs/domain), each member optional.
   signature: object(signatureConfigOf(signatureVersion).properties),
   disable_endpoint: bool,
   meta_event: object({

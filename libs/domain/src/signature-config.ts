@@ -17,7 +17,7 @@ export type SignatureHash = SignatureVersion['hash'];
 export type SignatureEncoding = SignatureVersion['encoding'];
 
 /**
- * A project's `config.signature` around a version shape: the store and the schemes take
+ * A project's `config.signature` around a version shape: the store and the signature schemes take
  * SignatureVersionSchema, the gateway's API one that also accepts the fields it ignores.
  */
 export function signatureConfigOf<V extends TSchema>(version: V) {
