@@ -2,6 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SIGNATURE_SCHEMES, type SignatureSchemeName } from '@hookrail/signing';
 import {
   callApi,
   sparePort,
@@ -19,7 +20,7 @@ const doc = readFileSync(path.join(here, '../verifying-webhooks.md'), 'utf8');
 
 /** One verification the snippets must agree on. */
 interface Case {
-  scheme: 'simple' | 'advanced' | 'standard';
+  scheme: SignatureSchemeName;
   header: string;
   algorithm: 'sha256' | 'sha512';
   encoding: 'hex' | 'base64';
@@ -43,6 +44,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
   let receiver: Receiver;
   let work: string;
   const verifiers: Verifier[] = [];
+  const verifiedSchemes = new Set<SignatureSchemeName>();
 
   const runner =
     (name: string, cmd: string, args: string[]): Verifier['run'] =>
@@ -166,6 +168,7 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
       cases.push(['ten minutes later', { ...good, now: good.now + 600 }, 'invalid']);
       cases.push(['ten minutes earlier', { ...good, now: good.now - 600 }, 'invalid']);
     }
+    verifiedSchemes.add(good.scheme);
     const results = verifiers.flatMap((v) => cases.map(([name, c]) => `${v.name} ${name}: ${v.run(c)}`));
     expect(results).toEqual(
       verifiers.flatMap((v) => cases.map(([name, , want]) => `${v.name} ${name}: ${want}`)),
@@ -249,7 +252,13 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
       { timestamped: true },
     );
     expectVerified(
-      caseOf(req, { ...common, scheme: 'standard', version: 1, algorithm: 'sha256', encoding: 'base64' }),
+      caseOf(req, {
+        ...common,
+        scheme: 'standard_webhooks',
+        version: 1,
+        algorithm: 'sha256',
+        encoding: 'base64',
+      }),
       {
         timestamped: true,
       },
@@ -286,9 +295,12 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
       expectVerified(caseOf(req, { ...base, scheme: 'advanced', algorithm: 'sha256', encoding: 'hex' }), {
         timestamped: true,
       });
-      expectVerified(caseOf(req, { ...base, scheme: 'standard', algorithm: 'sha256', encoding: 'base64' }), {
-        timestamped: true,
-      });
+      expectVerified(
+        caseOf(req, { ...base, scheme: 'standard_webhooks', algorithm: 'sha256', encoding: 'base64' }),
+        {
+          timestamped: true,
+        },
+      );
     }
 
     let sreq!: RecordedRequest;
@@ -317,6 +329,11 @@ describe('docs/verifying-webhooks.md verifiers on real deliveries', () => {
     expect(verifiers.map((v) => `${v.name}: ${v.run(simpleCase([oldSimple]))}`)).toEqual(
       verifiers.map((v) => `${v.name}: invalid`),
     );
+  });
+
+  // Runs after the scheme tests above: a scheme added to the registry needs its case here.
+  it('every scheme of the registry was verified by every snippet', () => {
+    expect([...verifiedSchemes].sort()).toEqual(SIGNATURE_SCHEMES.map((s) => s.name).sort());
   });
 
   it("the doc's example receiver (node verify.js serve) answers 200 to a real delivery and 401 to a forgery", async () => {

@@ -14,6 +14,7 @@ export * from './schemas/console.schema';
 export * from './schemas/portal.schema';
 export * from './schemas/dead-letter.schema';
 export * from './schemas/delivery-stats.schema';
+export * from './schemas/signature-config.schema';
 export * from './management';
 export * from './operations';
 export * from './portal/portal.operations';

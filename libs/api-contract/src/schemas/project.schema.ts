@@ -1,4 +1,5 @@
 import { META_EVENT_TYPES } from '../vocabulary';
+import { SignatureVersionSchema, signatureConfigOf } from './signature-config.schema';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   bool,
@@ -25,26 +26,19 @@ export const retryStrategy = object(
   [],
 );
 
+/** A signature version as sent and returned: Convoy's fields are accepted too, and ignored. */
+const signatureVersion = object(
+  { ...SignatureVersionSchema.properties, ...responseOnlyFields(['uid', 'created_at']) },
+  ['hash', 'encoding'],
+);
+
 /** Project config as stored and returned. */
 const projectConfigFields = {
   max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
   retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
   strategy: retryStrategy,
-  signature: object({
-    header: nonEmpty(100),
-    versions: Type.Array(
-      object(
-        {
-          hash: enumOf(['SHA256', 'SHA512']),
-          encoding: enumOf(['hex', 'base64']),
-          ...responseOnlyFields(['uid', 'created_at']),
-        },
-        ['hash', 'encoding'],
-      ),
-      { minItems: 1, maxItems: 10 },
-    ),
-    standard_webhooks: bool,
-  }),
+  // The stored shape (libs/domain), each member optional.
+  signature: object(signatureConfigOf(signatureVersion).properties),
   disable_endpoint: bool,
   meta_event: object({
     is_enabled: bool,

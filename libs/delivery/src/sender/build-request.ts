@@ -1,5 +1,6 @@
+import type { SignatureConfig } from '@hookrail/api-contract';
 import { USER_AGENT } from '@hookrail/outbound';
-import { signatureHeaders, type SignatureConfig, type SigningSecret } from '@hookrail/signing';
+import { signatureHeaderNames, signatureHeaders, type SigningSecret } from '@hookrail/signing';
 import type { SecretBox } from '@hookrail/domain';
 import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
 
@@ -23,12 +24,12 @@ const RESERVED = new Set([
 ]);
 
 /**
- * Ours and Standard Webhooks' names, and the project's signature header: a forwarded or custom
- * header must never pass for (or sit beside) a signature Hookrail computed, which would happen
- * where the endpoint has no valid secret or the name differs only in case.
+ * Ours and every signature scheme's headers: a forwarded or custom header must never pass for (or
+ * sit beside) a signature Hookrail computed, which would happen where the endpoint has no valid
+ * secret or the name differs only in case.
  */
-function isSignatureHeader(lower: string, signatureHeader: string): boolean {
-  return lower === signatureHeader || lower.startsWith('x-hookrail-') || lower.startsWith('webhook-');
+function isSignatureHeader(lower: string, reserved: Set<string>): boolean {
+  return reserved.has(lower) || lower.startsWith('x-hookrail-');
 }
 
 /**
@@ -47,10 +48,11 @@ export function buildRequest(opts: {
   const { delivery, event, endpoint } = opts;
   const body = Buffer.from(delivery.payload ?? event.raw, 'utf8');
   const headers: Record<string, string> = {};
-  const signatureHeader = opts.signature.header.toLowerCase();
+  const reservedForSignatures = signatureHeaderNames(opts.signature);
   for (const [name, value] of Object.entries(event.forward_headers)) {
     const lower = name.toLowerCase();
-    if (!RESERVED.has(lower) && !isSignatureHeader(lower, signatureHeader)) headers[name] = String(value);
+    if (!RESERVED.has(lower) && !isSignatureHeader(lower, reservedForSignatures))
+      headers[name] = String(value);
   }
   Object.assign(headers, {
     'Content-Type': 'application/json',

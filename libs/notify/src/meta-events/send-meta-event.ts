@@ -1,9 +1,14 @@
+import type { SignatureConfig } from '@hookrail/api-contract';
 import { USER_AGENT, type HttpClient, type OutboundResult } from '@hookrail/outbound';
-import { signSimple } from '@hookrail/signing';
+import { signatureScheme } from '@hookrail/signing';
 import type { MetaEventDoc } from '@hookrail/store';
 
-/** Meta events are signed like a simple endpoint signature, always SHA-256 hex. */
-const META_SIGNATURE = { hash: 'SHA256', encoding: 'hex' } as const;
+/** Meta events are signed like a simple endpoint signature under the project's header, always SHA-256 hex. */
+const metaSignature = (header: string): SignatureConfig => ({
+  header,
+  versions: [{ hash: 'SHA256', encoding: 'hex' }],
+  standard_webhooks: false,
+});
 const META_TIMEOUT_MS = 10_000;
 
 export interface MetaSendResult {
@@ -26,7 +31,17 @@ export async function sendMetaEvent(
     'x-hookrail-meta-event-id': doc._id,
     'x-hookrail-event-type': doc.event_type,
   };
-  if (target.secret) headers[target.signatureHeader] = signSimple(body, target.secret, META_SIGNATURE);
+  if (target.secret)
+    Object.assign(
+      headers,
+      signatureScheme('simple').sign({
+        body,
+        secrets: [target.secret],
+        config: metaSignature(target.signatureHeader),
+        msgId: doc._id,
+        timestampSeconds: Math.floor(Date.now() / 1000),
+      }),
+    );
   const result = await http.send({
     url: target.url,
     headers,

@@ -1,13 +1,5 @@
 import { createHmac } from 'node:crypto';
-
-export type SignatureHash = 'SHA256' | 'SHA512';
-export type SignatureEncoding = 'hex' | 'base64';
-
-/** One configured signature version (project `signature.versions[]`). */
-export interface SignatureVersion {
-  hash: SignatureHash;
-  encoding: SignatureEncoding;
-}
+import type { SignatureEncoding, SignatureHash } from '@hookrail/api-contract';
 
 export function hmac(
   hash: SignatureHash,

@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { hmac } from './hmac';
-import { signAdvanced } from './advanced';
+import { advancedScheme, signAdvanced } from './advanced';
 import { signSimple } from './simple';
 import {
   generateStandardWebhooksSecret,
   signStandardWebhooks,
   standardWebhooksKey,
+  standardWebhooksScheme,
 } from './standard-webhooks';
 import { activeSecrets } from './secrets';
 import { signatureHeaders } from './signature-headers';
@@ -105,6 +106,26 @@ describe('HMAC signature schemes', () => {
     });
     expect(new Webhook(secret).verify(body, headers)).toEqual({ n: 1 });
   });
+
+  it.each([advancedScheme, standardWebhooksScheme])(
+    '$name: verify accepts any secret of a rollover and rejects a timestamp outside the replay window',
+    (scheme) => {
+      const config = { header: 'X-Sig', versions: [], standard_webhooks: true };
+      const t = 1700000000;
+      const signed = scheme.sign({
+        body: 'b',
+        secrets: ['old', 'new'],
+        config,
+        msgId: 'd1',
+        timestampSeconds: t,
+      });
+      const headers = Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.toLowerCase(), v]));
+      const verify = (secret: string, nowSeconds: number) =>
+        scheme.verify({ body: 'b', headers, secrets: [secret], config, nowSeconds });
+      expect([verify('old', t), verify('new', t + 300), verify('new', t - 300)]).toEqual([true, true, true]);
+      expect([verify('new', t + 301), verify('new', t - 301)]).toEqual([false, false]);
+    },
+  );
 
   it('activeSecrets: drops expired and deleted secrets and orders oldest first', () => {
     const now = new Date('2026-01-01T00:00:00Z');

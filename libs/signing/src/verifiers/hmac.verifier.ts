@@ -1,5 +1,6 @@
 import { safeEqual } from '@hookrail/domain';
-import { hmac, type SignatureEncoding, type SignatureHash } from '../schemes';
+import { type SignatureEncoding, type SignatureHash } from '@hookrail/api-contract';
+import { hmac } from '../schemes';
 import type { VerifiableRequest, Verification } from './types';
 
 export interface HmacCheck {

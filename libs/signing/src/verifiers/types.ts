@@ -1,4 +1,4 @@
-import type { SignatureEncoding, SignatureHash } from '../schemes';
+import type { SignatureEncoding, SignatureHash } from '@hookrail/api-contract';
 
 /** A source's `verifier` as stored (field names of the API; secrets possibly sealed). */
 export interface VerifierConfig {

@@ -1,6 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
 import { Mixed } from '../base/schema';
-import type { ProjectId } from '@hookrail/domain';
+import { type ProjectId } from '@hookrail/domain';
+import { DEFAULT_SIGNATURE_CONFIG, type SignatureConfig } from '@hookrail/api-contract';
 
 export interface ProjectConfig {
   max_payload_bytes: number;
@@ -11,11 +12,7 @@ export interface ProjectConfig {
     retry_count: number;
     max_retry_seconds?: number;
   };
-  signature: {
-    header: string;
-    versions: { hash: 'SHA256' | 'SHA512'; encoding: 'hex' | 'base64' }[];
-    standard_webhooks: boolean;
-  };
+  signature: SignatureConfig;
   disable_endpoint: boolean;
   meta_event: { is_enabled: boolean; url?: string; secret?: string; event_type: string[] };
   ssl: { enforce_secure_endpoints: boolean };
@@ -43,11 +40,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   max_payload_bytes: 1024 * 1024,
   retention_seconds: 30 * 86400,
   strategy: { type: 'linear', duration: 100, retry_count: 10 },
-  signature: {
-    header: 'X-Hookrail-Signature',
-    versions: [{ hash: 'SHA256', encoding: 'hex' }],
-    standard_webhooks: false,
-  },
+  signature: DEFAULT_SIGNATURE_CONFIG,
   disable_endpoint: false,
   meta_event: { is_enabled: false, event_type: [] },
   ssl: { enforce_secure_endpoints: false },
