@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { HookrailConfig } from '@hookrail/config';
 import { Bus, type Publisher } from '@hookrail/bus';
 import { Store } from '@hookrail/store';
-import { createLogger, Metrics, startTracing, type Logger } from '@hookrail/telemetry';
+import { createLogger, Metrics, startTracing, stopTracing, type Logger } from '@hookrail/telemetry';
 import { errorMessage, fail } from '@hookrail/domain';
 import { DependencyWatch } from './dependency-watch';
 import { healthRouter } from './health';
@@ -186,13 +186,17 @@ export function runMain(def: ServiceDefinition, graceMs = 10_000): void {
           process.exit(1);
         }, graceMs - 500);
         timer.unref();
-        svc.stop().then(
-          () => process.exit(0),
-          (err) => {
-            console.error(`${def.config.service}: error during shutdown after ${signal}`, err);
-            process.exit(1);
-          },
-        );
+        svc
+          .stop()
+          // The exporter batches: without a flush the spans of the last seconds are lost.
+          .then(() => stopTracing())
+          .then(
+            () => process.exit(0),
+            (err) => {
+              console.error(`${def.config.service}: error during shutdown after ${signal}`, err);
+              process.exit(1);
+            },
+          );
       };
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       process.once('SIGINT', () => shutdown('SIGINT'));

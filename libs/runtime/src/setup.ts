@@ -6,8 +6,10 @@ import { errorMessage } from '@hookrail/domain';
 
 /**
  * One-shot set-up of the shared infrastructure: every catalog topic and every collection with its
- * indexes. Idempotent, so a Helm pre-install/pre-upgrade Job can run it on every release and the
- * services find everything in place instead of racing to create it at start-up.
+ * indexes. Idempotent, so a Helm pre-install/pre-upgrade Job runs it on every release and an
+ * install is complete before its first pod starts. Each service still ensures the same at start-up
+ * (`startService`, idempotent too): a stack without the Job (the local stack, the tests, compose)
+ * works, and a service never waits on the Job.
  */
 export async function runSetup(
   config: Readonly<HookrailConfig>,

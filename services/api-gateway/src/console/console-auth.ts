@@ -46,7 +46,7 @@ export function refuseCrossSite(req: Request): void {
 export async function consoleClaims(req: Request, deps: ConsoleAuthDeps): Promise<SessionClaims | undefined> {
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
   if (token === undefined || token === '') return undefined;
-  const check = verifySession(token, deps.secret, deps.now());
+  const check = await verifySession(token, deps.secret, deps.now());
   if (!check.ok)
     throw unauthenticated(
       check.reason === 'expired'

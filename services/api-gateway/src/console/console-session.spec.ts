@@ -15,36 +15,44 @@ const now = new Date('2026-01-01T12:00:00Z');
 const PROJECT = asProjectId('01JBZ0000000000000000000PJ');
 
 describe('console session tokens', () => {
-  it('round-trips a project session and keeps its principal', () => {
+  it('round-trips a project session and keeps its principal', async () => {
     const claims = principalClaims({ kind: 'project', projectId: PROJECT, keyId: 'k1' }, now, 60_000);
-    const check = verifySession(signSession(claims, secret), secret, now);
+    const token = await signSession(claims, secret);
+    expect(token.split('.')).toHaveLength(3); // a compact JWS
+    const check = await verifySession(token, secret, now);
     expect(check).toEqual({ ok: true, claims });
     expect(claimsPrincipal(claims)).toEqual({ kind: 'project', projectId: PROJECT, keyId: 'k1' });
   });
 
-  it('refuses a token after its expiry, and tokens signed with another secret or altered', () => {
-    const token = signSession(principalClaims({ kind: 'admin' }, now, 60_000), secret);
-    expect(verifySession(token, secret, new Date(now.getTime() + 60_000))).toEqual({
+  it('refuses a token after its expiry, and tokens signed with another secret or altered', async () => {
+    const token = await signSession(principalClaims({ kind: 'admin' }, now, 60_000), secret);
+    expect(await verifySession(token, secret, new Date(now.getTime() + 60_000))).toEqual({
       ok: false,
       reason: 'expired',
     });
     // Rotating the admin key (or the encryption key) ends every session.
-    expect(verifySession(token, sessionSecret('enc-key', 'new-admin-key'), now).ok).toBe(false);
-    const [v, body, sig] = token.split('.');
-    const altered = Buffer.from(JSON.stringify({ kind: 'admin', exp: 9e15, nonce: 'x' })).toString(
+    expect((await verifySession(token, sessionSecret('enc-key', 'new-admin-key'), now)).ok).toBe(false);
+    const [header, body, sig] = token.split('.');
+    const altered = Buffer.from(JSON.stringify({ kind: 'admin', exp: 9e9, nonce: 'x' })).toString(
       'base64url',
     );
-    expect(verifySession(`${v}.${altered}.${sig}`, secret, now)).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifySession(`${v}.${body}`, secret, now).ok).toBe(false);
-    expect(verifySession('garbage', secret, now).ok).toBe(false);
+    expect(await verifySession(`${header}.${altered}.${sig}`, secret, now)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect((await verifySession(`${header}.${body}`, secret, now)).ok).toBe(false);
+    expect((await verifySession('garbage', secret, now)).ok).toBe(false);
+    // `alg: none` (an unsigned token) is never accepted
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    expect((await verifySession(`${none}.${body}.`, secret, now)).ok).toBe(false);
   });
 
-  it('refuses well-signed claims that are malformed (a project session without a valid project id)', () => {
-    const token = signSession(
-      { kind: 'project', projectId: 'nope', keyId: 'k', exp: now.getTime() + 1, nonce: 'n' },
+  it('refuses well-signed claims that are malformed (a project session without a valid project id)', async () => {
+    const token = await signSession(
+      { kind: 'project', projectId: 'nope', keyId: 'k', exp: now.getTime() + 60_000, nonce: 'n' },
       secret,
     );
-    expect(verifySession(token, secret, now)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifySession(token, secret, now)).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('derives a per-session CSRF token and checks the header against it', () => {

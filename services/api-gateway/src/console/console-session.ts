@@ -1,10 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
 import { DomainError, asProjectId, isId, safeEqual } from '@hookrail/domain';
 import type { Principal } from '../auth/principal';
 
 /**
  * The console's session: the API key typed at sign-in is exchanged for a signed, short-lived token
- * kept only in an httpOnly, SameSite=Strict cookie. The token is stateless (HMAC over its claims) so
+ * kept only in an httpOnly, SameSite=Strict cookie. The token is a stateless JWT (HS256, jose) so
  * any gateway replica accepts it; the key itself is never stored in it.
  */
 export const SESSION_COOKIE = 'hookrail_console';
@@ -40,35 +41,48 @@ export function sessionSecret(encryptionKey: string | undefined, adminKey: strin
 const mac = (secret: Buffer, data: string) => b64(createHmac('sha256', secret).update(data).digest());
 
 export function principalClaims(principal: Principal, now: Date, ttlMs = SESSION_TTL_MS): SessionClaims {
-  const base = { exp: now.getTime() + ttlMs, nonce: b64(randomBytes(16)) };
+  // whole seconds: a JWT's exp is in seconds
+  const base = { exp: Math.floor((now.getTime() + ttlMs) / 1000) * 1000, nonce: b64(randomBytes(16)) };
   return principal.kind === 'admin'
     ? { kind: 'admin', ...base }
     : { kind: 'project', projectId: principal.projectId, keyId: principal.keyId, ...base };
 }
 
-export function signSession(claims: SessionClaims, secret: Buffer): string {
-  const body = b64(JSON.stringify(claims));
-  return `v1.${body}.${mac(secret, `v1.${body}`)}`;
+const ISSUER = 'hookrail-console';
+
+/** A compact JWS (HS256 JWT) over the claims, expiring with the session. */
+export async function signSession(claims: SessionClaims, secret: Buffer): Promise<string> {
+  const { exp, ...rest } = claims;
+  return new SignJWT({ ...rest })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setExpirationTime(Math.floor(exp / 1000))
+    .sign(secret);
 }
 
-export function verifySession(token: string, secret: Buffer, now: Date): SessionCheck {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== 'v1') return { ok: false, reason: 'invalid' };
-  if (!safeEqual(mac(secret, `v1.${parts[1]}`), parts[2])) return { ok: false, reason: 'invalid' };
-  let claims: SessionClaims;
+export async function verifySession(token: string, secret: Buffer, now: Date): Promise<SessionCheck> {
+  let payload: Record<string, unknown>;
   try {
-    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as SessionClaims;
-  } catch {
-    return { ok: false, reason: 'invalid' };
+    ({ payload } = await jwtVerify(token, secret, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      currentDate: now,
+    }));
+  } catch (err) {
+    return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
   }
+  const claims = {
+    kind: payload.kind,
+    ...(payload.projectId !== undefined && { projectId: payload.projectId }),
+    ...(payload.keyId !== undefined && { keyId: payload.keyId }),
+    exp: Number(payload.exp) * 1000,
+    nonce: payload.nonce,
+  } as SessionClaims;
   const wellFormed =
-    typeof claims.exp === 'number' &&
     typeof claims.nonce === 'string' &&
     (claims.kind === 'admin' ||
       (claims.kind === 'project' && isId(claims.projectId ?? '') && typeof claims.keyId === 'string'));
-  if (!wellFormed) return { ok: false, reason: 'invalid' };
-  if (claims.exp <= now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, claims };
+  return wellFormed ? { ok: true, claims } : { ok: false, reason: 'invalid' };
 }
 
 /** The anti-CSRF token: readable only by a same-origin script (from GET /console/session). */
@@ -96,7 +110,10 @@ export function claimsPrincipal(claims: SessionClaims): Principal {
     : { kind: 'project', projectId: asProjectId(claims.projectId!), keyId: claims.keyId! };
 }
 
-/** One cookie's value from a Cookie header (no other cookie matters here). */
+/**
+ * One cookie's value from a Cookie header (no other cookie matters here). Express sets cookies but
+ * does not parse them; this is the whole of what the console needs, not worth a parser package.
+ */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');

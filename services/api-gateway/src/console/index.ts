@@ -96,7 +96,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
       }
       throttle.succeeded(key.trim());
       const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
-      res.cookie(SESSION_COOKIE, signSession(claims, auth.secret), {
+      res.cookie(SESSION_COOKIE, await signSession(claims, auth.secret), {
         path: '/',
         httpOnly: true,
         sameSite: 'strict',
