@@ -1,6 +1,6 @@
 /**
  * Checks the documentation against the repository:
- * - every relative link and every repository path in README.md, docs/*.md and deploy/local/README.md
+ * - every relative link and every repository path in README.md, CONTRIBUTING.md, docs/*.md and deploy/local/README.md
  *   names a file or directory that exists, and none points outside the repository;
  * - every `<!-- include: path -->` in those files is followed by a code block holding exactly that
  *   file, so the verifiers shown in docs/verifying-webhooks.md are the ones the tests run.
@@ -19,7 +19,9 @@ export function documents(base = root): string[] {
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => `docs/${f}`);
-  return ['README.md', ...docs, 'deploy/local/README.md'].filter((f) => existsSync(path.join(base, f)));
+  return ['README.md', 'CONTRIBUTING.md', ...docs, 'deploy/local/README.md'].filter((f) =>
+    existsSync(path.join(base, f)),
+  );
 }
 
 const FENCE_LANG: Record<string, string> = {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import NODE_FLAGS from '../../tools/node-flags.json';
 
-export const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '../..');
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;

@@ -13,3 +13,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
+# The pre-push hook mirrors CI's static checks (.githooks/pre-push): installed in a developer's
+# checkout only, and never over hooks of their own.
+if [ -z "${CI:-}" ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1 \
+  && [ -z "$(git config core.hooksPath || true)" ]; then
+  git config core.hooksPath .githooks
+fi

@@ -4,7 +4,7 @@ import { definition as gateway } from '../../services/api-gateway/src/service';
 import { definition as dispatcher } from '../../services/dispatcher/src/service';
 
 /** The admin key testConfig gives every service under test. */
-export const TEST_ADMIN_KEY = 'hr_admin.test-admin-key-0123456789';
+const TEST_ADMIN_KEY = 'hr_admin.test-admin-key-0123456789';
 
 export interface DeliveryStack {
   /** The management API base, as in .local/stack.json `gateway_url`. */

@@ -6,12 +6,12 @@ import { RE2JS } from 're2js';
  * pattern like `(a+)+$` cannot pin a core on a long field (ReDoS). RE2 has no backreferences or
  * lookaround; such patterns are refused when a subscription is saved.
  */
-export type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; message: string };
+type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; message: string };
 
 /** Compiled patterns kept warm: bounded by distinct live patterns, evicted least recently used. */
 const compiled = new LRUCache<string, CompiledRegex>({ max: 2_000 });
 
-export function compileRegex(pattern: string): CompiledRegex {
+function compileRegex(pattern: string): CompiledRegex {
   let c = compiled.get(pattern);
   if (!c) {
     try {

@@ -15,8 +15,6 @@ export const COMPARISON_OPERATORS = [
 ] as const;
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 
-export const LOGICAL_OPERATORS = ['$or', '$and'] as const;
-
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,7 +15,7 @@ export const CONFIG_TTL_MS = 2000;
  * With version checks an entry is current until its project's token changes; this bounds how long
  * a write made outside the API (a script writing the database directly) can go unseen.
  */
-export const VERSIONED_CONFIG_TTL_MS = 30_000;
+const VERSIONED_CONFIG_TTL_MS = 30_000;
 /**
  * A read that has not answered by then fails (retriable). Every caller of a key waits on one
  * shared read: a read that never settled (a connection lost mid-request) would stall routing and

@@ -48,7 +48,7 @@ export function isDuplicateKey(err: unknown): boolean {
 }
 
 /** The typed error for a duplicate key error from the driver; any other error is returned as it is. */
-export function typedStoreError(err: unknown): unknown {
+function typedStoreError(err: unknown): unknown {
   if (err instanceof DuplicateKeyError || !isDuplicateKey(err)) return err;
   const e = err as DriverError;
   const text = e.errmsg ?? e.message ?? 'duplicate key';

@@ -11,8 +11,8 @@ import { DeliveryStatsBuffer } from '@hookrail/operations';
 import { createRouter } from '@hookrail/routing';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
-export const ROUTER_GROUP = 'dispatcher-router';
-export const SENDER_GROUP = 'dispatcher-sender';
+const ROUTER_GROUP = 'dispatcher-router';
+const SENDER_GROUP = 'dispatcher-sender';
 /** First sends this process runs itself at once (createFirstSends); more are published. */
 const MAX_LOCAL_FIRST_SENDS = 500;
 

@@ -13,7 +13,7 @@ import type { Logger, Metrics } from '@hookrail/telemetry';
 import { messageHandler, type HandlerDeps } from './message-handler';
 
 /** Unacknowledged messages per worker (AMQP prefetch, Kafka messages in flight per partition…). */
-export const PREFETCH = 100;
+const PREFETCH = 100;
 
 interface Running {
   projectId: ProjectId;

@@ -11,7 +11,7 @@ export interface ApiKeyDoc extends ScopedDoc {
   last_used_at: Date | null;
 }
 
-export const apiKeySchema = scopedSchema<ApiKeyDoc>(
+const apiKeySchema = scopedSchema<ApiKeyDoc>(
   {
     name: { type: String, required: true },
     secret_hash: { type: String, required: true },

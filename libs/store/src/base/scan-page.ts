@@ -1,7 +1,7 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from './pagination';
 
 /** Documents read at most by one scanned page call (the next call goes on from there). */
-export const SCAN_LIMIT = 2000;
+const SCAN_LIMIT = 2000;
 
 /**
  * A page of a filter no index can answer (a derived status, a substring of a name or payload):

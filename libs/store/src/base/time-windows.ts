@@ -1,7 +1,7 @@
 import { idBoundAt, MAX_ID_TIME, timeOfId } from '@hookrail/domain';
 
 /** One end of an `_id` range. */
-export interface IdBound {
+interface IdBound {
   id: string;
   inclusive: boolean;
 }
@@ -13,8 +13,8 @@ export interface IdBounds {
 }
 
 /** The first window reaches this far from where the scan starts; each next one is GROWTH times wider. */
-export const FIRST_WINDOW_MS = 1_000;
-export const GROWTH = 4;
+const FIRST_WINDOW_MS = 1_000;
+const GROWTH = 4;
 
 const RANGE_OPERATORS: Record<string, (b: IdBounds, id: string) => IdBounds> = {
   $gte: (b, id) => ({ ...b, lower: tighter(b.lower, { id, inclusive: true }, 'lower') }),

@@ -8,7 +8,7 @@ import { Store } from '../store';
  * MongoDB-protocol server; each test file then uses a fresh database on it and drops it
  * afterwards), else the per-file test database of the integration set-up.
  */
-export function contractUrl(): string {
+function contractUrl(): string {
   const target = process.env.HOOKRAIL_MONGODB_URI;
   if (!target) {
     const url = process.env.HOOKRAIL_TEST_MONGODB_URL;

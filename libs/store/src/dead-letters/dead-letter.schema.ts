@@ -19,7 +19,7 @@ export interface DeadLetterDoc extends Omit<DeadLetterRecord, 'failed_at'> {
   redrive_count: number;
 }
 
-export const deadLetterSchema = new Schema<DeadLetterDoc>(
+const deadLetterSchema = new Schema<DeadLetterDoc>(
   {
     _id: { type: String, required: true },
     topic: { type: String, required: true },

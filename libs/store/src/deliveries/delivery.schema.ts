@@ -37,7 +37,7 @@ export interface DeliveryDoc extends ScopedDoc {
   metadata: Record<string, unknown>;
 }
 
-export const deliverySchema = scopedSchema<DeliveryDoc>(
+const deliverySchema = scopedSchema<DeliveryDoc>(
   {
     event_id: { type: String, required: true },
     endpoint_id: { type: String, required: true },

@@ -22,7 +22,7 @@ export interface DeliveryStatsDoc {
   latency: Record<string, number>;
 }
 
-export const deliveryStatsSchema = new Schema<DeliveryStatsDoc>(
+const deliveryStatsSchema = new Schema<DeliveryStatsDoc>(
   {
     _id: { type: String, required: true },
     project_id: { type: String, required: true },

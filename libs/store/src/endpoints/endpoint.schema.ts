@@ -48,7 +48,7 @@ export interface EndpointDoc extends ScopedDoc {
   authentication: Record<string, unknown> | null;
 }
 
-export const endpointSchema = scopedSchema<EndpointDoc>(
+const endpointSchema = scopedSchema<EndpointDoc>(
   {
     owner_id: { type: String, default: null },
     name: { type: String, required: true },

@@ -17,7 +17,7 @@ export interface EventTypeSeenDoc {
   last_seen_at: Date;
 }
 
-export const eventTypeSeenSchema = new Schema<EventTypeSeenDoc>(
+const eventTypeSeenSchema = new Schema<EventTypeSeenDoc>(
   {
     _id: { type: String, required: true },
     project_id: { type: String, required: true },

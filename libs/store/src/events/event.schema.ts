@@ -29,7 +29,7 @@ export interface EventDoc extends ScopedDoc {
   acknowledged_at: Date | null;
 }
 
-export const eventSchema = scopedSchema<EventDoc>(
+const eventSchema = scopedSchema<EventDoc>(
   {
     source_id: { type: String, default: null },
     app_id: { type: String, default: null },

@@ -13,7 +13,7 @@ export interface IdempotencyClaimDoc {
   created_at: Date;
 }
 
-export const idempotencyClaimSchema = new Schema<IdempotencyClaimDoc>(
+const idempotencyClaimSchema = new Schema<IdempotencyClaimDoc>(
   {
     _id: { type: String, required: true },
     project_id: { type: String, required: true },

@@ -25,7 +25,7 @@ export interface MetaEventDoc extends ScopedDoc {
   };
 }
 
-export const metaEventSchema = scopedSchema<MetaEventDoc>(
+const metaEventSchema = scopedSchema<MetaEventDoc>(
   {
     event_type: { type: String, required: true },
     status: { type: String, default: 'Scheduled' },

@@ -16,7 +16,7 @@ export interface PortalLinkDoc extends ScopedDoc {
   auth_key_expires_at: Date | null;
 }
 
-export const portalLinkSchema = scopedSchema<PortalLinkDoc>(
+const portalLinkSchema = scopedSchema<PortalLinkDoc>(
   {
     name: { type: String, required: true },
     owner_id: { type: String, default: null },

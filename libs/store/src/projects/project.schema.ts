@@ -47,7 +47,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   add_event_id_trace_headers: false,
 };
 
-export const projectSchema = new Schema<ProjectDoc>(
+const projectSchema = new Schema<ProjectDoc>(
   {
     _id: { type: String, required: true },
     name: { type: String, required: true },

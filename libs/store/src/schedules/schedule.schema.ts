@@ -27,7 +27,7 @@ export interface ScheduleDoc {
   created_at: Date;
 }
 
-export const scheduleSchema = new Schema<ScheduleDoc>(
+const scheduleSchema = new Schema<ScheduleDoc>(
   {
     _id: { type: String, required: true },
     shard: { type: String, required: true },

@@ -22,7 +22,7 @@ export interface SourceHealthDoc {
   updated_at: Date;
 }
 
-export const sourceHealthSchema = new Schema<SourceHealthDoc>(
+const sourceHealthSchema = new Schema<SourceHealthDoc>(
   {
     _id: { type: String, required: true },
     project_id: { type: String, required: true },

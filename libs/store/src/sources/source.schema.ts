@@ -22,7 +22,7 @@ export interface SourceDoc extends ScopedDoc {
   verifier: Record<string, unknown> | null;
 }
 
-export const sourceSchema = scopedSchema<SourceDoc>(
+const sourceSchema = scopedSchema<SourceDoc>(
   {
     name: { type: String, required: true },
     type: { type: String, required: true },

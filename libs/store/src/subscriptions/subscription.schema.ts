@@ -25,7 +25,7 @@ export interface SubscriptionDoc extends ScopedDoc {
   } | null;
 }
 
-export const subscriptionSchema = scopedSchema<SubscriptionDoc>(
+const subscriptionSchema = scopedSchema<SubscriptionDoc>(
   {
     name: { type: String, required: true },
     type: { type: String, default: 'api' },

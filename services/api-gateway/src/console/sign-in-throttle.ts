@@ -2,8 +2,8 @@ import { DomainError, FailureThrottle } from '@hookrail/domain';
 import { projectKeyId } from '../auth/principal';
 
 /** Failed console sign-ins allowed per client IP and per key id in a window. */
-export const SIGN_IN_FAILURES = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN_FAILURES = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 /**
  * Guessing keys through the console's sign-in: after SIGN_IN_FAILURES failures from one client IP,

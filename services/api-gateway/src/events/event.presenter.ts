@@ -7,7 +7,7 @@ import { presentSource } from '../sources/source.presenter';
 import type { PresentContext } from '../shared/scoped.presenter';
 
 /** `data` is the payload as JSON, parsed from the stored `raw`. */
-export function presentEvent(
+function presentEvent(
   doc: EventDoc,
   related: { endpoints: EndpointDoc[]; source: SourceDoc | null },
   ctx: PresentContext,
@@ -99,7 +99,7 @@ export async function presentDeliveries(docs: DeliveryDoc[], ctx: PresentContext
   }));
 }
 
-export function presentDelivery(doc: DeliveryDoc) {
+function presentDelivery(doc: DeliveryDoc) {
   const attempts = doc.attempts ?? [];
   return {
     ...scopedOut(doc),

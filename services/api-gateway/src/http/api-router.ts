@@ -84,7 +84,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
  * portal links, the project itself). Publishing, replaying and resending events, reading, and the
  * test helpers change none.
  */
-export function changesConfiguration(spec: Pick<RouteSpec, 'method' | 'path'>): boolean {
+function changesConfiguration(spec: Pick<RouteSpec, 'method' | 'path'>): boolean {
   if (spec.method === 'get') return false;
   return !/\/(meta-)?events\b|\/eventdeliveries\b|\/test_(filter|function)$|\/oauth2\/test$/.test(spec.path);
 }

@@ -3,7 +3,7 @@ import { DomainError, fail, type ErrorCode } from '@hookrail/domain';
 import type { Logger } from '@hookrail/telemetry';
 
 /** The one place DomainError codes become HTTP statuses. */
-export const STATUS_OF: Record<ErrorCode, number> = {
+const STATUS_OF: Record<ErrorCode, number> = {
   validation: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -16,7 +16,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-export function statusOf(err: unknown): number {
+function statusOf(err: unknown): number {
   return err instanceof DomainError ? STATUS_OF[err.code] : 500;
 }
 

@@ -5,7 +5,7 @@ import type { JsonSchema } from '@hookrail/api-contract';
  * Convoy's names for list filters are camelCase; Hookrail's first names were snake_case. Routes
  * declare the camelCase name and the snake_case one is read as its alias.
  */
-export const QUERY_ALIASES: Readonly<Record<string, string>> = {
+const QUERY_ALIASES: Readonly<Record<string, string>> = {
   owner_id: 'ownerId',
   endpoint_id: 'endpointId',
   event_id: 'eventId',

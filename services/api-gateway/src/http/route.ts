@@ -14,7 +14,7 @@ export interface Call<B = unknown> {
 }
 
 /** What the gateway runs for one operation; the router validated the body against its schema. */
-export type Handler<O extends Operation> = (call: Call<BodyOf<O>>) => Promise<unknown>;
+type Handler<O extends Operation> = (call: Call<BodyOf<O>>) => Promise<unknown>;
 
 /** One handler for each operation of a set, typed by its body: a resource's handlers file returns this. */
 export type Handlers<S extends OperationSet> = { [K in keyof S]: Handler<S[K]> };

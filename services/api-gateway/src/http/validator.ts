@@ -36,7 +36,7 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
   }
 }
 
-export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {
@@ -52,7 +52,7 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
-export function compile(schema: JsonSchema): ValidateFunction {
+function compile(schema: JsonSchema): ValidateFunction {
   let fn = cache.get(schema);
   if (!fn) {
     fn = ajv.compile(schema);

@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../deps';
 import type { PortalLinkCreateBody, PortalLinkUpdateBody } from '@hookrail/api-contract';
 
 /** Lifetime of a refresh_token link's auth key. */
-export const AUTH_KEY_TTL_SECONDS = 3600;
+const AUTH_KEY_TTL_SECONDS = 3600;
 
 /** The link's endpoints: every endpoint with its owner id, looked up now, plus the deprecated ids. */
 export async function linkEndpoints(deps: GatewayDeps, link: PortalLinkDoc): Promise<EndpointDoc[]> {

@@ -24,7 +24,7 @@ import { linkEndpoint, linkEndpointIds, linkEndpoints, scopedEndpointIds } from 
 /** A link's catalog reads at most this many (endpoint, type) documents. */
 const CATALOG_LIMIT = 2_000;
 
-export interface PortalCall<B> {
+interface PortalCall<B> {
   session: PortalSession;
   params: Record<string, string>;
   query: Record<string, unknown>;
@@ -36,7 +36,7 @@ export interface PortalCall<B> {
  * changes configuration, which every dispatcher is told before the answer (a resend or a test event
  * does not: it only publishes).
  */
-export type PortalAccess = 'read' | 'manage' | 'configure';
+type PortalAccess = 'read' | 'manage' | 'configure';
 
 export interface PortalHandler<B = unknown> {
   access: PortalAccess;

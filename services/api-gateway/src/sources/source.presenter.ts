@@ -35,7 +35,7 @@ function presentProviderConfig(doc: SourceDoc): Json | null {
 }
 
 /** A broker source's consumer state, as the replica running it last reported it. */
-export function presentSourceHealth(health: SourceHealthDoc | null) {
+function presentSourceHealth(health: SourceHealthDoc | null) {
   if (!health) return null;
   return {
     state: health.state,

@@ -4,7 +4,7 @@ import { parseStored, scopedOut } from '../shared/scoped.presenter';
 import { presentSource } from '../sources/source.presenter';
 import type { PresentContext } from '../shared/scoped.presenter';
 
-export function presentSubscription(
+function presentSubscription(
   doc: SubscriptionDoc,
   related: { source: SourceDoc | null; endpoint: EndpointDoc | null },
   ctx: PresentContext,

@@ -3,7 +3,7 @@ import { JsonView } from './JsonView';
 import type { Attempt } from './types';
 
 /** One delivery attempt: what was sent and what came back (or why nothing did). */
-export function AttemptDetail({ attempt: a, number }: { attempt: Attempt; number: number }) {
+function AttemptDetail({ attempt: a, number }: { attempt: Attempt; number: number }) {
   return (
     <section class="card attempt" aria-label={`Attempt ${number}`}>
       <h3>

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export const ARTIFACTS = path.resolve(__dirname, '../../../../../test-artifacts/portal');
+const ARTIFACTS = path.resolve(__dirname, '../../../../../test-artifacts/portal');
 
 const CHROMIUM_ARGS = [
   '--headless',

@@ -9,7 +9,7 @@ import { map, slice, struct } from './go-decode';
 
 const raw = map('raw');
 
-export const GenSecret = struct({
+const GenSecret = struct({
   created_at: 'string',
   deleted_at: 'string',
   expires_at: 'string',

@@ -7,7 +7,7 @@ import { map, slice, struct } from './go-decode';
  * shape, Convoy's own API models. Each descriptor maps a json tag to the Go type behind it.
  */
 
-export const Pagination = struct({
+const Pagination = struct({
   per_page: 'int',
   has_next_page: 'bool',
   has_prev_page: 'bool',
@@ -15,7 +15,7 @@ export const Pagination = struct({
   next_page_cursor: 'string',
 });
 
-export const Secret = struct({
+const Secret = struct({
   uid: 'string',
   value: 'string',
   expires_at: 'time',
@@ -24,7 +24,7 @@ export const Secret = struct({
   deleted_at: 'time',
 });
 
-export const EndpointAuth = struct({
+const EndpointAuth = struct({
   type: 'string',
   api_key: struct({ header_value: 'string', header_name: 'string' }),
 });
@@ -53,7 +53,7 @@ export const EndpointResponse = struct({
   updated_at: 'time',
 });
 
-export const VerifierConfig = struct({
+const VerifierConfig = struct({
   type: 'string',
   hmac: struct({ header: 'string', hash: 'string', secret: 'string', encoding: 'string' }),
   basic_auth: struct({ username: 'string', password: 'string' }),

@@ -8,7 +8,7 @@
 const GO_ZERO_TIME = '0001-01-01T00:00:00';
 
 /** `time.Time` with convoy-go's `layout:"2006-01-02T15:04:05"` tag (UTC, no zone). */
-export function goTime(d?: Date): string {
+function goTime(d?: Date): string {
   return d ? d.toISOString().slice(0, 19) : GO_ZERO_TIME;
 }
 
