@@ -3,9 +3,15 @@ import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
 import { backoffMs, errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
 import { decodeBarrier, decodeMessage, PoisonMessageError } from './codec';
+import { CommitSchedule } from './commit-schedule';
+import { ConsumerMetrics } from './consumer-metrics';
+import { giveUp, type DeadLetterSink } from './give-up';
+import { InFlight } from './in-flight';
 import { OffsetTracker } from './offset-tracker';
-import type { ConfigBarrier, DeadLetterMessage } from './messages';
+import type { ConfigBarrier } from './messages';
 import { CONFIG_BARRIER_HEADER, type MessageOf, type TopicKey } from './topics';
+
+export type { DeadLetterSink } from './give-up';
 
 /** The ids a message carries, as span attributes: a trace can be found by any of them. */
 const TRACED_IDS = ['project_id', 'event_id', 'delivery_id', 'endpoint_id', 'source_id'] as const;
@@ -47,9 +53,6 @@ export interface ConsumeOptions<K extends TopicKey> {
   onBarrier?: (barrier: ConfigBarrier) => void;
 }
 
-/** Where a message goes when its consumer gives up on it; resolves once it is stored durably. */
-export type DeadLetterSink = (letter: DeadLetterMessage) => Promise<void>;
-
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
 /** A running consumer: `drain` finishes what was started and commits it (graceful shutdown). */
@@ -57,8 +60,15 @@ export interface RunningConsumer {
   drain(timeoutMs: number): Promise<void>;
 }
 
-/** How often finished offsets are committed. */
-const COMMIT_INTERVAL_MS = 50;
+interface ConsumeDeps {
+  logger: Logger;
+  metrics: Metrics;
+  partitionsConcurrently?: number;
+  /** Without one, a message given up on is logged, counted and skipped. */
+  deadLetter?: DeadLetterSink;
+  /** Named in dead letters. */
+  group?: string;
+}
 
 /**
  * Runs a handler over a topic with at-least-once semantics, pipelined: messages are started as
@@ -66,152 +76,115 @@ const COMMIT_INTERVAL_MS = 50;
  * so a handler's slow tail (a database write, an HTTP request) never holds the partition. An
  * offset is committed only once its message and every earlier one of the partition finished.
  * A retriable failure is retried in place with backoff (the commit point waits for it); a
- * non-retriable one (poison, programming error) is logged, counted and skipped so it never
- * blocks the partition. After a rebalance, uncommitted messages are delivered again.
+ * non-retriable one (poison, programming error) is dead-lettered so it never blocks the
+ * partition. After a rebalance, uncommitted messages are delivered again.
  */
 export async function consume<K extends TopicKey>(
   consumer: Consumer,
   opts: ConsumeOptions<K>,
-  deps: {
-    logger: Logger;
-    metrics: Metrics;
-    partitionsConcurrently?: number;
-    /** Without one, a message given up on is logged, counted and skipped. */
-    deadLetter?: DeadLetterSink;
-    /** Named in dead letters. */
-    group?: string;
-  },
+  deps: ConsumeDeps,
 ): Promise<RunningConsumer> {
-  const handled = deps.metrics.counter('hookrail_bus_messages_total', 'Messages consumed, by outcome', [
-    'topic',
-    'outcome',
-  ]);
-  const duration = deps.metrics.histogram(
-    'hookrail_bus_handler_duration_seconds',
-    'Handler time per message',
-    ['topic'],
-  );
-  const deadLetters = deps.metrics.counter(
-    'hookrail_dead_letters_total',
-    'Messages a consumer gave up on and dead-lettered',
-    ['topic'],
-  );
-  const lag = deps.metrics.gauge(
-    'hookrail_kafka_consumer_lag',
-    "Messages of a partition not yet finished by this consumer: the partition's high watermark minus the next offset to commit",
-    ['topic', 'partition'],
-  );
-  /** Per partition: the high watermark of the newest batch, and the next offset to commit. */
-  const positions = new Map<number, { highWatermark: number; next: number | null }>();
-  const showLag = (partition: number): void => {
-    const p = positions.get(partition);
-    if (p && p.next !== null)
-      lag.set({ topic: opts.topic, partition: String(partition) }, Math.max(0, p.highWatermark - p.next));
-  };
-  const maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-  const limit = Math.max(1, opts.concurrency ?? 1);
-  let inFlight = 0;
-  const slotWaiters = new Set<() => void>();
-  let idle: (() => void) | null = null;
-  let stopping = false;
-  // A rebalance starts a new generation: work of the old one must not commit anything.
-  let generation = 0;
-  let trackers = new Map<number, OffsetTracker>();
-  const toCommit = new Map<number, string>();
-  let commitTimer: NodeJS.Timeout | undefined;
-
-  consumer.on(consumer.events.REBALANCING, () => {
-    generation++;
-    trackers = new Map();
-    toCommit.clear();
-    positions.clear();
-    lag.reset();
+  const loop = new ConsumerLoop(consumer, opts, deps);
+  consumer.on(consumer.events.REBALANCING, () => loop.newGeneration());
+  await consumer.subscribe({ topic: opts.topicName, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: deps.partitionsConcurrently ?? 3,
+    eachBatch: (payload) => loop.eachBatch(payload),
   });
+  return { drain: (timeoutMs) => loop.drain(timeoutMs) };
+}
 
-  const commit = async (): Promise<void> => {
-    commitTimer = undefined;
-    if (toCommit.size === 0) return;
-    const offsets = [...toCommit].map(([partition, offset]) => ({
-      topic: opts.topicName,
-      partition,
-      offset,
-    }));
-    toCommit.clear();
-    await consumer.commitOffsets(offsets).catch((err: unknown) => {
-      deps.logger.warn({ err, topic: opts.topicName }, `offset commit failed: ${errorMessage(err)}`);
-    });
-  };
+/** One consumer's state between batches: what is in flight, what may be committed, and when to stop. */
+class ConsumerLoop<K extends TopicKey> {
+  private readonly metrics: ConsumerMetrics;
+  private readonly inFlight: InFlight;
+  private readonly commits: CommitSchedule;
+  private readonly maxAttempts: number;
+  private stopping = false;
+  /** A rebalance starts a new generation: work of the old one must not commit anything. */
+  private generation = 0;
+  private trackers = new Map<number, OffsetTracker>();
 
-  const handleOnce = async (m: KafkaMessage, partition: number): Promise<void> => {
-    const end = duration.startTimer({ topic: opts.topic });
-    try {
-      const message = decodeMessage(opts.topic, m.value);
-      const ctx: MessageContext = {
-        topic: opts.topicName,
-        partition,
-        offset: m.offset,
-        headers: m.headers ?? {},
-      };
-      await withSpan(
-        `consume ${opts.topicName}`,
-        {
-          parent: extractTraceContext(m.headers as Record<string, Buffer | string | undefined>),
-          kind: SpanKind.CONSUMER,
-          attributes: traceAttributes(message),
-        },
-        () => opts.handle(message, ctx),
-      );
-    } finally {
-      end();
-    }
-  };
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly opts: ConsumeOptions<K>,
+    private readonly deps: ConsumeDeps,
+  ) {
+    this.metrics = new ConsumerMetrics(deps.metrics, opts.topic);
+    this.inFlight = new InFlight(Math.max(1, opts.concurrency ?? 1));
+    this.commits = new CommitSchedule(consumer, opts.topicName, deps.logger);
+    this.maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+  }
 
-  /** Stores a message given up on, retrying the store itself until it succeeds or we stop. */
-  const giveUp = async (
-    m: KafkaMessage,
-    partition: number,
-    gen: number,
-    err: unknown,
-    retriable: boolean,
-    attempts: number,
-  ): Promise<void> => {
-    const where = { err, topic: opts.topicName, partition, offset: m.offset, attempts };
-    if (!deps.deadLetter) {
-      handled.inc({ topic: opts.topic, outcome: 'skipped' });
-      deps.logger.error(where, `skipping message: ${errorMessage(err)}`);
-      return;
-    }
-    const letter: DeadLetterMessage = {
-      topic: opts.topicName,
-      partition,
-      offset: m.offset,
-      group: deps.group ?? '',
-      key: m.key ? m.key.toString('utf8') : null,
-      value: m.value ? m.value.toString('utf8') : null,
-      headers: headerText(m.headers),
-      error: errorMessage(err),
-      error_name: err instanceof Error ? err.name : typeof err,
-      retriable,
-      attempts,
-      failed_at: new Date().toISOString(),
-    };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await deps.deadLetter(letter);
-        break;
-      } catch (storeErr) {
-        if (stopping || gen !== generation) throw storeErr;
-        deps.logger.warn(
-          { ...where, err: storeErr },
-          `dead-lettering failed, retrying: ${errorMessage(storeErr)}`,
-        );
-        await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
+  newGeneration(): void {
+    this.generation++;
+    this.trackers = new Map();
+    this.commits.clear();
+    this.metrics.reset();
+  }
+
+  async eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const highWatermark = Number(batch.highWatermark);
+    this.metrics.batchSeen(batch.partition, highWatermark, Number(batch.firstOffset() ?? highWatermark));
+    for (const m of batch.messages) {
+      while (this.inFlight.full) {
+        await this.inFlight.slotFreed();
+        await heartbeat();
       }
+      if (!isRunning() || isStale() || this.stopping) return;
+      this.start(m, batch.partition);
+      // Moves the fetch position only (autoCommit is off): commits follow the finished prefix.
+      resolveOffset(m.offset);
     }
-    handled.inc({ topic: opts.topic, outcome: 'dead_lettered' });
-    deadLetters.inc({ topic: opts.topic });
-    deps.logger.error(where, `message dead-lettered after ${attempts} attempt(s): ${errorMessage(err)}`);
-  };
+    await heartbeat();
+  }
+
+  async drain(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.consumer.pause([{ topic: this.opts.topicName }]);
+    await this.inFlight.settled(timeoutMs);
+    await this.commits.commit();
+  }
+
+  /** Starts a message without waiting for it; when it ends, the partition's commit point may move. */
+  private start(m: KafkaMessage, partition: number): void {
+    const gen = this.generation;
+    let tracker = this.trackers.get(partition);
+    if (!tracker) this.trackers.set(partition, (tracker = new OffsetTracker()));
+    const t = tracker;
+    t.start(m.offset);
+    this.inFlight.started();
+    const work =
+      m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? this.applyBarrier(m) : this.run(m, partition, gen);
+    work
+      .then(
+        () => {
+          if (gen !== this.generation) return;
+          const next = t.finish(m.offset);
+          if (next === null) return;
+          this.commits.set(partition, next);
+          this.metrics.finishedUpTo(partition, Number(next));
+        },
+        () => undefined, // left uncommitted: redelivered after the rebalance or restart
+      )
+      .finally(() => this.inFlight.finished());
+  }
+
+  /** A barrier is applied at once, so every later message of its partition starts after it. */
+  private async applyBarrier(m: KafkaMessage): Promise<void> {
+    try {
+      this.opts.onBarrier?.(decodeBarrier(this.opts.topic, m.value));
+      this.metrics.count('barrier');
+    } catch (err) {
+      this.metrics.count('skipped');
+      this.deps.logger.error(
+        { err, topic: this.opts.topicName, offset: m.offset },
+        `skipping a configuration barrier: ${errorMessage(err)}`,
+      );
+    }
+  }
 
   /**
    * Handles one message to its end: a retriable failure is retried in place with backoff, at most
@@ -219,119 +192,60 @@ export async function consume<K extends TopicKey>(
    * is not at fault and every other one would fail the same way); then, or at once for a
    * non-retriable failure, the message is dead-lettered and the partition moves on.
    */
-  const run = async (m: KafkaMessage, partition: number, gen: number): Promise<void> => {
+  private async run(m: KafkaMessage, partition: number, gen: number): Promise<void> {
+    const stillOwned = () => !this.stopping && gen === this.generation;
     for (let attempt = 0; ; attempt++) {
       try {
-        await handleOnce(m, partition);
-        handled.inc({ topic: opts.topic, outcome: 'ok' });
+        await this.handleOnce(m, partition);
+        this.metrics.count('ok');
         return;
       } catch (err) {
         const retriable = isRetriable(err) && !(err instanceof PoisonMessageError);
-        if (!retriable || (attempt + 1 >= maxAttempts && !isDependencyOutage(err))) {
-          await giveUp(m, partition, gen, err, retriable, attempt + 1);
+        if (!retriable || (attempt + 1 >= this.maxAttempts && !isDependencyOutage(err))) {
+          const giveUpDeps = {
+            topic: this.opts.topicName,
+            group: this.deps.group ?? '',
+            logger: this.deps.logger,
+            metrics: this.metrics,
+            deadLetter: this.deps.deadLetter,
+          };
+          await giveUp(giveUpDeps, m, partition, { err, retriable, attempts: attempt + 1 }, stillOwned);
           return;
         }
-        handled.inc({ topic: opts.topic, outcome: 'retry' });
+        this.metrics.count('retry');
         // Another member owns the partition now, or we are stopping: it will be delivered again.
-        if (stopping || gen !== generation) throw err;
-        deps.logger.warn(
-          { err, topic: opts.topicName, partition, offset: m.offset, attempt },
+        if (!stillOwned()) throw err;
+        this.deps.logger.warn(
+          { err, topic: this.opts.topicName, partition, offset: m.offset, attempt },
           `handler failed, retrying: ${errorMessage(err)}`,
         );
         await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
       }
     }
-  };
-
-  /** A barrier is applied at once, so every later message of its partition starts after it. */
-  const applyBarrier = async (m: KafkaMessage): Promise<void> => {
-    try {
-      opts.onBarrier?.(decodeBarrier(opts.topic, m.value));
-      handled.inc({ topic: opts.topic, outcome: 'barrier' });
-    } catch (err) {
-      handled.inc({ topic: opts.topic, outcome: 'skipped' });
-      deps.logger.error(
-        { err, topic: opts.topicName, offset: m.offset },
-        `skipping a configuration barrier: ${errorMessage(err)}`,
-      );
-    }
-  };
-
-  const start = (m: KafkaMessage, partition: number): void => {
-    const gen = generation;
-    let tracker = trackers.get(partition);
-    if (!tracker) trackers.set(partition, (tracker = new OffsetTracker()));
-    const t = tracker;
-    t.start(m.offset);
-    inFlight++;
-    (m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? applyBarrier(m) : run(m, partition, gen))
-      .then(
-        () => {
-          if (gen !== generation) return;
-          const next = t.finish(m.offset);
-          if (next === null) return;
-          toCommit.set(partition, next);
-          const p = positions.get(partition);
-          if (p) p.next = Number(next);
-          showLag(partition);
-          commitTimer ??= setTimeout(() => void commit(), COMMIT_INTERVAL_MS);
-        },
-        () => undefined, // left uncommitted: redelivered after the rebalance or restart
-      )
-      .finally(() => {
-        inFlight--;
-        for (const wake of slotWaiters) wake();
-        slotWaiters.clear();
-        if (inFlight === 0) idle?.();
-      });
-  };
-
-  await consumer.subscribe({ topic: opts.topicName, fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: deps.partitionsConcurrently ?? 3,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) => {
-      const p = positions.get(batch.partition);
-      const highWatermark = Number(batch.highWatermark);
-      // Until something finishes here, the batch's first offset is the next to commit.
-      if (p) p.highWatermark = highWatermark;
-      else
-        positions.set(batch.partition, { highWatermark, next: Number(batch.firstOffset() ?? highWatermark) });
-      showLag(batch.partition);
-      for (const m of batch.messages) {
-        while (inFlight >= limit) {
-          await new Promise<void>((r) => slotWaiters.add(r));
-          await heartbeat();
-        }
-        if (!isRunning() || isStale() || stopping) return;
-        start(m, batch.partition);
-        // Moves the fetch position only (autoCommit is off): commits follow the finished prefix.
-        resolveOffset(m.offset);
-      }
-      await heartbeat();
-    },
-  });
-
-  return {
-    async drain(timeoutMs: number): Promise<void> {
-      stopping = true;
-      consumer.pause([{ topic: opts.topicName }]);
-      if (inFlight > 0) {
-        const done = new Promise<void>((r) => (idle = r));
-        await Promise.race([done, new Promise((r) => setTimeout(r, timeoutMs))]);
-      }
-      clearTimeout(commitTimer);
-      await commit();
-    },
-  };
-}
-
-function headerText(headers: IHeaders | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    out[name] = (Array.isArray(value) ? value : [value]).map((v) => v.toString()).join(',');
   }
-  return out;
+
+  /** Decodes the message and runs the handler once, in a consumer span continuing the producer's trace. */
+  private async handleOnce(m: KafkaMessage, partition: number): Promise<void> {
+    const end = this.metrics.timeHandler();
+    try {
+      const message = decodeMessage(this.opts.topic, m.value);
+      const ctx: MessageContext = {
+        topic: this.opts.topicName,
+        partition,
+        offset: m.offset,
+        headers: m.headers ?? {},
+      };
+      await withSpan(
+        `consume ${this.opts.topicName}`,
+        {
+          parent: extractTraceContext(m.headers as Record<string, Buffer | string | undefined>),
+          kind: SpanKind.CONSUMER,
+          attributes: traceAttributes(message),
+        },
+        () => this.opts.handle(message, ctx),
+      );
+    } finally {
+      end();
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { kafkaSecurity } from './bus';
+import { kafkaSecurity } from './kafka-client';
 
 describe('kafkaSecurity', () => {
   it('is plaintext without TLS or SASL', () => {

@@ -1,0 +1,44 @@
+import type { Admin, Kafka } from 'kafkajs';
+
+/**
+ * Readiness: Kafka answers a metadata request in time. One connected admin client serves every
+ * ping and is dropped when one fails: a client per ping meant a new connection and its handshake
+ * every few seconds in every process.
+ */
+export class KafkaPing {
+  private admin?: Promise<Admin>;
+
+  constructor(private readonly kafka: Kafka) {}
+
+  /** No retries: readiness must answer fast. */
+  async ping(timeoutMs = 2000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const check = (async () => {
+      await (await this.client()).describeCluster();
+      return true;
+    })().catch(() => false);
+    try {
+      const ok = await Promise.race([check, timeout]);
+      if (!ok) this.close();
+      return ok;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close(): void {
+    const admin = this.admin;
+    this.admin = undefined;
+    void admin?.then((a) => a.disconnect()).catch(() => undefined);
+  }
+
+  private client(): Promise<Admin> {
+    this.admin ??= (async () => {
+      const admin = this.kafka.admin({ retry: { retries: 0 } });
+      await admin.connect();
+      return admin;
+    })();
+    return this.admin;
+  }
+}
