@@ -1,3 +1,4 @@
+import { META_EVENT_TYPES } from '@hookrail/api-contract';
 import type { DeadLetter, ProjectId } from '@hookrail/domain';
 import { Type, type Static } from '@sinclair/typebox';
 /**
@@ -86,21 +87,6 @@ export const DeliveryMessageSchema = Type.Object({
 });
 export type DeliveryMessage = Static<typeof DeliveryMessageSchema>;
 
-/** Meta event types: what a project can select and receive. */
-export const META_EVENT_TYPES = [
-  'endpoint.created',
-  'endpoint.updated',
-  'endpoint.deleted',
-  'endpoint.disabled',
-  'eventdelivery.success',
-  'eventdelivery.failed',
-  'endpoint.alert',
-  // A broker source's broker became unreachable / consumption resumed (source-consumer).
-  'source.unreachable',
-  'source.recovered',
-] as const;
-
-export type MetaEventType = (typeof META_EVENT_TYPES)[number];
 const metaEventType = oneOf(META_EVENT_TYPES);
 
 export const RetryMessageSchema = Type.Object({

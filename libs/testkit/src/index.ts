@@ -14,3 +14,4 @@ export * from './spans';
 export * from './gated-proxy';
 export * from './pipeline';
 export * from './management-api';
+export * from './service-process';

@@ -1,4 +1,5 @@
-import type { DeliveryMessage, MetaEventType, MetaMessage, Publisher } from '@hookrail/bus';
+import type { MetaEventType } from '@hookrail/api-contract';
+import type { DeliveryMessage, MetaMessage, Publisher } from '@hookrail/bus';
 import { toTimestamp } from '@hookrail/domain';
 import type { ScheduleDoc } from '@hookrail/store';
 import { withinStoredTrace } from '@hookrail/telemetry';

@@ -1,4 +1,5 @@
-import type { MessageContext, MetaEventType, MetaMessage, Publisher } from '@hookrail/bus';
+import type { MetaEventType } from '@hookrail/api-contract';
+import type { MessageContext, MetaMessage, Publisher } from '@hookrail/bus';
 import { idFrom, metaEventDestination, toTimestamp, type SecretBox } from '@hookrail/domain';
 import type { HttpClient } from '@hookrail/outbound';
 import { decideAttemptOutcome } from '@hookrail/retry';

@@ -1,8 +1,6 @@
+import { PROVIDERS, type Provider } from '@hookrail/api-contract';
 import { hmac } from '../schemes';
 import type { HmacCheck } from './hmac.verifier';
-
-export const PROVIDERS = ['github', 'shopify', 'twitter'] as const;
-export type Provider = (typeof PROVIDERS)[number];
 
 export function isProvider(value: unknown): value is Provider {
   return (PROVIDERS as readonly unknown[]).includes(value);

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError, newId, randomToken, type ProjectId } from '@hookrail/domain';
-import type { MetaEventType } from '@hookrail/bus';
+import type { MetaEventType } from '@hookrail/api-contract';
 import { generateStandardWebhooksSecret } from '@hookrail/signing';
 import { releaseHeldDeliveries } from '@hookrail/operations';
 import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';

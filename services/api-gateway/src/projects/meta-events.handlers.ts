@@ -1,5 +1,5 @@
 import { NotFoundError, type ProjectId } from '@hookrail/domain';
-import type { MetaEventType } from '@hookrail/bus';
+import type { MetaEventType } from '@hookrail/api-contract';
 import { parsePageQuery, type MetaEventDoc, type MetaEventListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { presentMetaEvent } from './meta-event.presenter';
