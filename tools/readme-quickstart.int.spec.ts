@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sparePort, waitFor } from '@hookrail/testkit';
 import { startDeliveryStack, type DeliveryStack } from './support/delivery-stack';
@@ -30,8 +31,20 @@ describe("README.md's API quick start", () => {
     expect(commands).not.toContain('8080');
     expect(commands).not.toContain('3000');
 
+    // The example receiver starts late, as on a busy laptop: the snippet must wait for it rather
+    // than send its event into a closed port (then the delivery waits for a retry minutes away).
+    const slowNode = mkdtempSync(path.join(tmpdir(), 'slow-node-'));
+    writeFileSync(
+      path.join(slowNode, 'node'),
+      `#!/usr/bin/env bash\n[ "\${2:-}" = serve ] && sleep 1.5\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+      { mode: 0o755 },
+    );
     let out = '';
-    const sh = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: root, detached: true });
+    const sh = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, PATH: `${slowNode}:${process.env.PATH}` },
+    });
     sh.stdout.on('data', (c: Buffer) => (out += c.toString()));
     sh.stderr.on('data', (c: Buffer) => (out += c.toString()));
     try {
