@@ -74,7 +74,7 @@ describe('console: retry now of a delivery still retrying', () => {
       const d = await h.store.deliveries.findById(p.id, retrying.uid);
       return d?.status === 'Success' && d.attempts.length === 2 ? d : undefined;
     });
-    await page.reload();
+    // the page follows the delivery on its way: the new attempt shows without a reload
     await page.getByRole('heading', { name: 'Attempts (2)' }).waitFor();
     expect(await page.locator('section.attempt').first().innerText()).toContain('HTTP 200');
     expect(await page.locator('main .badge').first().innerText()).toBe('Success');

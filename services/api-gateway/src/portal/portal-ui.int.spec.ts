@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '@hookrail/domain';
-import { makeDelivery, makeEvent } from '@hookrail/testkit';
+import { makeDelivery, makeEvent, waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 import { confirmDialog, launchChromium, screenshot, seriousViolations } from './testing/portal-browser';
 import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
@@ -134,6 +134,16 @@ describe('portal page in a real headless Chromium', () => {
     await page.goto(`${h.gateway.url}/portal?token=${token}`);
     await page.locator('#deliveries tr[data-delivery]').nth(24).waitFor();
     expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(25);
+    // a row far down the list opens its detail in view, not below the fold (a short window: a laptop's)
+    await page.setViewportSize({ width: 1200, height: 500 });
+    await page.locator('#deliveries tr[data-delivery]').nth(20).locator('td').first().click();
+    await page.locator('#detail pre').first().waitFor();
+    await waitFor('the detail scrolled into view', () =>
+      page.evaluate<boolean>(
+        '(() => { const r = document.getElementById("detail").getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; })()',
+      ),
+    );
+    await page.setViewportSize({ width: 1200, height: 900 });
     await page.locator('#older').click();
     await page.locator('#newer:not([hidden])').waitFor();
     expect(await page.locator('#deliveries tr[data-delivery]').count()).toBe(2);

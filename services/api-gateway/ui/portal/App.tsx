@@ -118,7 +118,13 @@ export function App() {
                 setCursor({});
               }}
               onPage={setCursor}
-              onSelect={setDelivery}
+              onSelect={(id) => {
+                setDelivery(id);
+                // the detail opens below the list: bring it into view
+                requestAnimationFrame(() =>
+                  document.getElementById('detail')?.scrollIntoView({ block: 'start' }),
+                );
+              }}
               onRefresh={() => {
                 setNotice('');
                 setTick((t) => t + 1);

@@ -1,4 +1,4 @@
-import { useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { AttemptList } from '../../components/AttemptDetail';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -129,6 +129,8 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
       ]),
     [pid, id, ctx.tick],
   );
+  const status = load.state === 'done' ? load.data[0].status : undefined;
+  useFollowUntilSettled(status);
   return (
     <Loaded load={load}>
       {([d, attempts]) => (
@@ -149,4 +151,28 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
       )}
     </Loaded>
   );
+}
+
+/** How long the page follows a delivery on its way (retried now, resent), reading it every second. */
+const FOLLOW_MS = 30_000;
+
+/**
+ * While the delivery is on its way (Scheduled after a retry or resend, Processing), the page reads
+ * it again every second, so the new attempt shows without a reload; it stops once the delivery
+ * settles, or after FOLLOW_MS.
+ */
+function useFollowUntilSettled(status: string | undefined) {
+  const ctx = useConsole();
+  const since = useRef<number | null>(null);
+  useEffect(() => {
+    const moving = status === 'Scheduled' || status === 'Processing';
+    if (!moving) {
+      since.current = null;
+      return;
+    }
+    since.current ??= Date.now();
+    if (Date.now() - since.current > FOLLOW_MS) return;
+    const timer = setTimeout(() => ctx.refresh(), 1000);
+    return () => clearTimeout(timer);
+  }, [status, ctx.tick]);
 }
