@@ -1,7 +1,7 @@
 // Bundles the operator console and the customer portal (Preact + uPlot, services/api-gateway/ui)
 // into services/api-gateway/dist/ui/assets, minified with content-hashed file names, and
 // dist/ui/manifest.json naming each page's script and stylesheet. The gateway serves these files; nothing is loaded from a CDN.
-// Run by tools/build-service.mjs (npm start, the image) and by the integration tests' global setup.
+// Run by tools/build-services.mjs (npm start, the image) and by the integration tests' global setup.
 import { build } from 'esbuild';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

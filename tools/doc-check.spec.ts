@@ -4,7 +4,7 @@ import path from 'node:path';
 import { checkDocuments, documents, expandIncludes } from './doc-check';
 
 describe('documentation references (tools/doc-check.ts)', () => {
-  it('README.md, docs/*.md and deploy/local/README.md reference only files of the repository', () => {
+  it('README.md, CONTRIBUTING.md, docs/*.md and deploy/local/README.md reference only files of the repository', () => {
     expect(documents()).toEqual(
       expect.arrayContaining(['README.md', 'docs/verifying-webhooks.md', 'deploy/local/README.md']),
     );

@@ -6,11 +6,12 @@ describe('a stopping service process', () => {
     const svc = await startServiceProcess('meta-event', {
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      // the batch would be sent only in 10 minutes: only the flush on the way out can send it
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
     });
     const traceExports = () => collector.requests.filter((r) => r.path === '/v1/traces');
     try {
-      // A request the service traces (health probes are not), then at once the stop: the batch
-      // exporter would send it only seconds later.
+      // A request the service traces (health probes are not), then the stop.
       expect((await fetch(`${svc.url}/flush-probe`)).status).toBe(404);
       expect(traceExports()).toEqual([]);
       svc.child.kill('SIGTERM');
