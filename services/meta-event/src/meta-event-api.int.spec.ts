@@ -98,7 +98,11 @@ describe('meta events end to end: api-gateway and meta-event service on the same
     });
     expect(listed).toMatchObject({ event_type: 'endpoint.created', attempt: null });
     const one = await h.call('GET', `${base}/${listed.uid}`, { key: p.key });
-    expect(one.body.data).toMatchObject({ status: 'Discarded', attempt: null });
+    expect(one.body.data).toMatchObject({
+      status: 'Discarded',
+      status_reason: 'meta event type endpoint.created is not selected',
+      attempt: null,
+    });
 
     expect((await h.call('GET', `${base}/01ARZ3NDEKTSV4RRFFQ69G5FAV`, { key: p.key })).status).toBe(404);
     expect((await h.call('PUT', `${base}/01ARZ3NDEKTSV4RRFFQ69G5FAV/resend`, { key: p.key })).status).toBe(

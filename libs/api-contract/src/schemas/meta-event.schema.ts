@@ -24,6 +24,9 @@ export const metaEventResponse = resource({
   ...scopedFields,
   event_type: str(),
   status: enumOf(META_EVENT_STATUSES),
+  status_reason: nullable(
+    str({ description: 'Discarded: why it was not sent (meta events off, no URL, its type not selected)' }),
+  ),
   attempt: nullable(
     resource({ request_http_header: anyObject, response_http_header: anyObject, response_data: str() }),
   ),

@@ -56,11 +56,14 @@ export async function handleMetaMessage(
 
   const decision = metaEventDestination(project.config.meta_event, doc.event_type);
   if (decision.kind === 'discard') {
-    await deps.store.metaEvents.update(projectId, doc._id, { status: 'Discarded' });
+    await deps.store.metaEvents.update(projectId, doc._id, {
+      status: 'Discarded',
+      status_reason: decision.reason,
+    });
     return { kind: 'discarded', meta_event_id: doc._id, reason: decision.reason };
   }
 
-  await deps.store.metaEvents.update(projectId, doc._id, { status: 'Processing' });
+  await deps.store.metaEvents.update(projectId, doc._id, { status: 'Processing', status_reason: null });
   const started = performance.now();
   const sent = await sendMetaEvent(deps.http, doc, {
     url: decision.url,

@@ -8,6 +8,8 @@ export type MetaEventStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' |
 export interface MetaEventDoc extends ScopedDoc {
   event_type: string;
   status: MetaEventStatus;
+  /** Why it is Discarded: not sent at all (meta events off, no URL, its type not selected). */
+  status_reason?: string | null;
   /** Last attempt; header objects as JSON text (user header names are not safe keys). */
   attempt: {
     request_http_header_json: string;
@@ -29,6 +31,7 @@ const metaEventSchema = scopedSchema<MetaEventDoc>(
   {
     event_type: { type: String, required: true },
     status: { type: String, default: 'Scheduled' },
+    status_reason: { type: String, default: null },
     attempt: { type: Mixed, default: null },
     metadata: { type: Mixed, required: true },
   },

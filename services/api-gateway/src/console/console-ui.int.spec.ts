@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DeliveryMessage } from '@hookrail/bus';
+import { newId } from '@hookrail/domain';
 import { ALL_ENDPOINTS } from '@hookrail/store';
 import { makeSubscription, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
@@ -128,6 +129,33 @@ describe('operator console in a real headless Chromium', () => {
       expect(await page.locator('main [role="alert"]').count()).toBe(0);
     }
     expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a meta event recorded while meta events are off as not sent, with why, not as a failure', async () => {
+    const p = await h.createProject();
+    await h.store.metaEvents.insert(p.id, {
+      _id: newId(),
+      event_type: 'endpoint.created',
+      status: 'Discarded',
+      status_reason: 'meta events are disabled for the project',
+      attempt: null,
+      metadata: {
+        raw: '{}',
+        strategy: 'linear',
+        interval_seconds: 10,
+        max_retry_seconds: 0,
+        num_trials: 0,
+        retry_limit: 3,
+        next_send_time: null,
+      },
+    });
+    await page.goto(`${h.gateway.url}/console/projects/${p.id}/meta-events`);
+    await signIn(p.key);
+    const row = page.locator('#meta-events tr', { hasText: 'endpoint.created' });
+    await row.waitFor();
+    expect(await row.locator('.badge').innerText()).toBe('not sent');
+    expect(await row.innerText()).toContain('meta events are disabled for the project');
+    expect(await row.locator('.s-Discarded').count()).toBe(0);
   });
 
   it('project key: sees its project only, tests a filter with the real engine, signs out', async () => {

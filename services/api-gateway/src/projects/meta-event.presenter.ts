@@ -9,6 +9,7 @@ export function presentMetaEvent(doc: MetaEventDoc): MetaEventResponse {
     ...scopedOut(doc),
     event_type: doc.event_type,
     status: doc.status ?? 'Scheduled',
+    status_reason: doc.status_reason ?? null,
     attempt: doc.attempt
       ? {
           request_http_header: parseStored<Record<string, unknown>>(doc.attempt.request_http_header_json, {}),

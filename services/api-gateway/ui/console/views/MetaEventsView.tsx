@@ -27,7 +27,19 @@ export function MetaEventsView({ pid }: { pid: string }) {
         columns={[
           { label: 'Created', cell: (m) => when(m.created_at) },
           { label: 'Type', cell: (m) => m.event_type },
-          { label: 'Status', cell: (m) => <Badge status={m.status} /> },
+          {
+            label: 'Status',
+            // Discarded here means never sent (meta events off, or the type not selected): not a failure
+            cell: (m) =>
+              m.status === 'Discarded' ? (
+                <>
+                  <Badge status="not-sent">not sent</Badge>
+                  {m.status_reason && <div class="muted">{m.status_reason}</div>}
+                </>
+              ) : (
+                <Badge status={m.status} />
+              ),
+          },
           { label: 'Payload', cell: (m) => <JsonView value={m.metadata?.data} /> },
           {
             label: 'Actions',
