@@ -85,6 +85,10 @@ describe('operator console in a real headless Chromium', () => {
     expect(ids.sort()).toEqual([f1.delivery._id, f2.delivery._id].sort());
     expect(ids).not.toContain(ok.delivery._id);
     expect(await page.locator('select[name="status"]').inputValue()).toBe('Failure');
+    // the endpoint by its name, not its id
+    const row = await page.locator(`tr[data-id="${f1.delivery._id}"]`).innerText();
+    expect(row).toContain('billing');
+    expect(row).not.toContain(billing._id);
     await shot('02-deliveries-filtered');
     expect(await seriousViolations(page)).toEqual([]);
 

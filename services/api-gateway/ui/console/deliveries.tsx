@@ -63,11 +63,13 @@ export function deliveryColumns(pid: string): Column<Delivery>[] {
     { label: 'Event type', cell: (d) => d.event_type },
     {
       label: 'Endpoint',
-      cell: (d) => (
-        <Link class="mono" href={`${base}/endpoints/${d.endpoint_id}`}>
-          {d.endpoint_id}
-        </Link>
-      ),
+      // its name; the id only once the endpoint is deleted
+      cell: (d) =>
+        d.endpoint_metadata ? (
+          <Link href={`${base}/endpoints/${d.endpoint_id}`}>{d.endpoint_metadata.name}</Link>
+        ) : (
+          <span class="mono">{d.endpoint_id}</span>
+        ),
     },
     {
       label: 'Status',
