@@ -62,7 +62,7 @@ const projectConfigFields = {
 
 /**
  * Project config as sent: every member optional, merged over the stored (or default) config.
- * Convoy's own names are accepted beside ours (usecases/project-config.ts translates them).
+ * Convoy's own names are accepted beside ours (the gateway's projects/project-config.ts translates them).
  */
 export const projectConfigInput = object({
   ...projectConfigFields,
