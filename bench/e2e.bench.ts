@@ -1,12 +1,18 @@
 /**
  * End-to-end benchmark on the local stack: the six services run as their own processes on the
- * real Kafka and MongoDB-protocol server; events are POSTed alternately to HTTP ingest and to the
- * gateway's events API and delivered to a keep-alive receiver in this process that verifies
- * every signature. Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted
- * request sent → request received by the endpoint) and CPU ms per delivered event of every process;
- * then lost, duplicated and badly signed counts.
+ * real Kafka and MongoDB-protocol server; events are delivered to a keep-alive receiver in this
+ * process that verifies every signature. Two kinds of traffic, each with its phases:
+ *  - mixed: events POSTed alternately to HTTP ingest and to the gateway's events API, at max rate
+ *    over BENCH_SIZES events, then BENCH_RATE/s for BENCH_RATE_SECONDS;
+ *  - api: events POSTed only to the events API (`POST /api/v1/projects/{p}/events`, the shape
+ *    peers are compared on), at max rate over BENCH_API_SIZE events, then BENCH_RATE/s for
+ *    BENCH_API_RATE_SECONDS.
+ * Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted request sent →
+ * request received by the endpoint) and CPU ms per delivered event of every process; then lost,
+ * duplicated and badly signed counts.
  *
- *   npm run bench                                        # max rate over 3,000 and 20,000 events, then 200/s for 20 s
+ *   npm run bench                      # mixed: 3,000 and 20,000 at max rate, 200/s for 20 s; then api: 20,000 at max rate, 200/s for 15 s
+ *   BENCH_TRAFFIC=api npm run bench    # only the events-API phases, on services just started
  *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
  *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
  *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start)
@@ -38,6 +44,11 @@ const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 20);
+const API_SIZE = Number(process.env.BENCH_API_SIZE ?? 20_000);
+const API_RATE_SECONDS = Number(process.env.BENCH_API_RATE_SECONDS ?? 15);
+/** Which traffic to run, in order: `mixed`, `api` or both (comma-separated). */
+const TRAFFIC = (process.env.BENCH_TRAFFIC ?? 'mixed,api').split(',') as Traffic[];
+type Traffic = 'mixed' | 'api';
 /** How long to wait for stragglers before calling an accepted event lost. */
 const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
 const DATABASE = `hookrail-bench-${Date.now()}`;
@@ -127,12 +138,14 @@ async function main(): Promise<void> {
   const eventsUrl = new URL(`${gw.url}/api/v1/projects/${projectId}/events`);
   let sendErrors = 0;
   let sequence = 0;
-  // Even events go to HTTP ingest, odd ones through the events API (to the same endpoint).
+  // Mixed traffic: even events go to HTTP ingest, odd ones through the events API (to the same
+  // endpoint); api traffic: every event through the events API.
+  let traffic: Traffic = 'mixed';
   const post = () =>
     new Promise<void>((resolve) => {
       const i = sequence++;
       const payload = { n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } };
-      const viaApi = i % 2 === 1;
+      const viaApi = traffic === 'api' || i % 2 === 1;
       const body = JSON.stringify(
         viaApi ? { endpoint_id: ep._id, event_type: 'bench.event', data: payload } : payload,
       );
@@ -218,26 +231,34 @@ async function main(): Promise<void> {
     );
   };
 
-  for (const n of SIZES) {
-    await phase(`max rate (N=${n}, ${CONCURRENCY} connections)`, async () => {
-      const stopAt = sequence + n;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (sequence < stopAt) await post();
-        }),
-      );
-    });
-  }
-  await phase(`fixed rate ${RATE}/s for ${RATE_SECONDS} s`, async () => {
+  const maxRate = (n: number) => async () => {
+    const stopAt = sequence + n;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (sequence < stopAt) await post();
+      }),
+    );
+  };
+  const fixedRate = (seconds: number) => async () => {
     const t0 = Date.now();
     const inflight: Promise<void>[] = [];
-    for (let i = 0; i < RATE * RATE_SECONDS; i++) {
+    for (let i = 0; i < RATE * seconds; i++) {
       const wait = t0 + (i * 1000) / RATE - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       inflight.push(post());
     }
     await Promise.all(inflight);
-  });
+  };
+  for (const kind of TRAFFIC) {
+    traffic = kind;
+    if (kind === 'mixed') {
+      for (const n of SIZES) await phase(`mixed, max rate (N=${n}, ${CONCURRENCY} connections)`, maxRate(n));
+      await phase(`mixed, fixed rate ${RATE}/s for ${RATE_SECONDS} s`, fixedRate(RATE_SECONDS));
+    } else {
+      await phase(`events API, max rate (N=${API_SIZE}, ${CONCURRENCY} connections)`, maxRate(API_SIZE));
+      await phase(`events API, fixed rate ${RATE}/s for ${API_RATE_SECONDS} s`, fixedRate(API_RATE_SECONDS));
+    }
+  }
 
   // Where the time goes inside the services: mean time per message of each consumer.
   for (const svc of services) {
@@ -256,6 +277,9 @@ async function main(): Promise<void> {
         console.log(
           `  ${svc.name} handles a ${topic} message in ${((e.sum / e.count) * 1000).toFixed(1)} ms on average (${e.count} messages)`,
         );
+    // First sends the router's process made itself, and those that went round the deliveries topic.
+    for (const m of text.matchAll(/^hookrail_first_sends_total\{[^}]*path="([^"]+)"[^}]*\} (\S+)$/gm))
+      console.log(`  ${svc.name} first sends ${m[1]}: ${m[2]}`);
     // Pauses the process made itself: its garbage collections, and how many took over 10 ms.
     const value = (re: RegExp) => [...text.matchAll(re)].reduce((sum, m) => sum + Number(m[1]), 0);
     const gcs = value(/^nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm);

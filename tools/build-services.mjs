@@ -80,7 +80,9 @@ await Promise.all([
     target: `node${nodeMajor}`,
     format: 'esm',
     banner: { js: banner },
-    minify: true,
+    // HOOKRAIL_BUNDLE_NAMES=1 (benches with BENCH_PROFILE_DIR): not minified, so CPU profiles name
+    // the functions and their lines.
+    minify: process.env.HOOKRAIL_BUNDLE_NAMES !== '1',
     // Minified, but stack traces keep function and class names even without the source maps.
     keepNames: true,
     sourcemap: true,

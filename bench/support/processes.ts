@@ -46,6 +46,8 @@ export function buildServices(): void {
   execFileSync(process.execPath, [path.join(root, 'tools/build-services.mjs')], {
     cwd: root,
     stdio: 'inherit',
+    // Profiles name the functions only when the bundles keep their identifiers.
+    env: { ...process.env, ...(process.env.BENCH_PROFILE_DIR && { HOOKRAIL_BUNDLE_NAMES: '1' }) },
   });
 }
 

@@ -62,6 +62,9 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
   const metrics = new Metrics(config.service);
   const app = express();
   app.disable('x-powered-by');
+  // Express hashes every response body for an ETag; API answers are not revalidated by clients,
+  // and static assets (express.static) keep their own.
+  app.set('etag', false);
   // Behind an Ingress every connection comes from the proxy: believe its X-Forwarded-For (for
   // req.ip: console sign-in throttling, access logs) only from the proxies configured.
   if (config.http.trustedProxies.length > 0) app.set('trust proxy', config.http.trustedProxies);

@@ -15,6 +15,9 @@ const ROUTER_GROUP = 'dispatcher-router';
 const SENDER_GROUP = 'dispatcher-sender';
 /** First sends this process runs itself at once (createFirstSends); more are published. */
 const MAX_LOCAL_FIRST_SENDS = 500;
+/** How long a first send may wait for a local slot, and after how long without a slot released it does not. */
+const LOCAL_SLOT_WAIT_MS = 5000;
+const LOCAL_SLOT_STALL_MS = 1000;
 
 export interface DispatcherOptions {
   /** Extra trusted CA for HTTPS endpoints (tests with a local CA). */
@@ -98,6 +101,8 @@ export function definition(
           publisher,
           metrics,
           maxLocal: MAX_LOCAL_FIRST_SENDS,
+          slotWaitMs: LOCAL_SLOT_WAIT_MS,
+          slotStallMs: LOCAL_SLOT_STALL_MS,
         }),
         logger,
         metrics,

@@ -11,7 +11,12 @@ const message = (endpointId: string, n: number): DeliveryMessage =>
     reason: 'initial',
   }) as DeliveryMessage;
 
-function harness(maxLocal: number) {
+function harness(
+  maxLocal: number,
+  slotWaitMs = 0,
+  slotStallMs = 0,
+  owns = (endpointId: string) => endpointId === 'mine',
+) {
   const published: string[] = [];
   const started: string[] = [];
   const finish = new Map<string, () => void>();
@@ -21,7 +26,7 @@ function harness(maxLocal: number) {
     },
   };
   const deliver = createFirstSends({
-    owns: (endpointId) => endpointId === 'mine',
+    owns,
     send: (m) =>
       new Promise<void>((resolve) => {
         started.push(m.delivery_id);
@@ -30,6 +35,8 @@ function harness(maxLocal: number) {
     publisher,
     metrics: new Metrics('tests', { defaultMetrics: false }),
     maxLocal,
+    slotWaitMs,
+    slotStallMs,
   });
   return { deliver, published, started, finish };
 }
@@ -65,5 +72,45 @@ describe('createFirstSends', () => {
     expect(h.started).toEqual(['d1', 'd3']);
     h.finish.get('d3')!();
     await third;
+  });
+
+  it("waits for a local slot while the endpoint's slots turn over, and publishes when they stall", async () => {
+    const h = harness(1, 5000, 100);
+    const first = h.deliver([message('mine', 1)]);
+    await new Promise((r) => setImmediate(r));
+    h.finish.get('d1')!();
+    await first;
+    // The slot turned over just now: d3 waits for d2's slot and gets it when d2 finishes.
+    const second = h.deliver([message('mine', 2)]);
+    const third = h.deliver([message('mine', 3)]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.started).toEqual(['d1', 'd2']);
+    h.finish.get('d2')!();
+    await second;
+    await new Promise((r) => setImmediate(r));
+    expect(h.started).toEqual(['d1', 'd2', 'd3']);
+    expect(h.published).toEqual([]);
+    // d3 hangs: no slot released for 100 ms, so d4 is published well before its 5 s wait.
+    const waited = Date.now();
+    await h.deliver([message('mine', 4)]);
+    expect(Date.now() - waited).toBeLessThan(1000);
+    expect(h.published).toEqual(['d4']);
+    h.finish.get('d3')!();
+    await third;
+  });
+
+  it('publishes at once a first send to an endpoint holding no slot while all are taken', async () => {
+    const h = harness(1, 5000, 100, (id) => id !== 'theirs');
+    const first = h.deliver([message('mine', 1)]);
+    await new Promise((r) => setImmediate(r));
+    h.finish.get('d1')!();
+    await first;
+    const second = h.deliver([message('mine', 2)]);
+    const waited = Date.now();
+    await h.deliver([message('other', 3)]);
+    expect(Date.now() - waited).toBeLessThan(50);
+    expect(h.published).toEqual(['d3']);
+    h.finish.get('d2')!();
+    await second;
   });
 });

@@ -1,5 +1,6 @@
 import { traceAttributes, type DeliveryMessage, type Publisher } from '@hookrail/bus';
 import { SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
+import { LocalSlots } from './local-slots';
 
 /** The span of a first send made by the router's process (in place of the deliveries consumer's). */
 export const LOCAL_SEND_SPAN = 'send delivery';
@@ -13,6 +14,16 @@ export interface FirstSendsDeps {
   metrics: Metrics;
   /** First sends running here at once; more are published (a slow endpoint must not hold routing). */
   maxLocal: number;
+  /**
+   * How long a first send may wait for one of the maxLocal slots before it is published instead.
+   * Under a backlog to an endpoint its slots turn over as its sends are recorded (in bursts, one
+   * per record batch), and a send made here costs a produce, a fetch and a decode less than one
+   * that goes round the topic. Only a send to an endpoint that already holds slots waits, and only
+   * while some slot was released in the last `slotStallMs`: an endpoint with nothing running here
+   * does not queue behind others, and nobody waits on endpoints that hang.
+   */
+  slotWaitMs: number;
+  slotStallMs: number;
 }
 
 /**
@@ -28,16 +39,21 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
     'First sends of deliveries, by whether this process sent them or published them',
     ['path'],
   );
-  let local = 0;
+  const slots = new LocalSlots({
+    max: deps.maxLocal,
+    maxWaitMs: deps.slotWaitMs,
+    stallMs: deps.slotStallMs,
+  });
+  const takeLocal = async (endpointId: string): Promise<boolean> => {
+    if (!deps.owns(endpointId) || !(await slots.take(endpointId))) return false;
+    if (deps.owns(endpointId)) return true;
+    slots.release(endpointId); // the partition moved to another process while this send waited
+    return false;
+  };
   return async (messages) => {
     const here: DeliveryMessage[] = [];
     const published: DeliveryMessage[] = [];
-    for (const m of messages) {
-      if (local < deps.maxLocal && deps.owns(m.endpoint_id)) {
-        local++;
-        here.push(m);
-      } else published.push(m);
-    }
+    for (const m of messages) ((await takeLocal(m.endpoint_id)) ? here : published).push(m);
     if (here.length) sent.inc({ path: 'local' }, here.length);
     if (published.length) sent.inc({ path: 'published' }, published.length);
     await Promise.all([
@@ -45,7 +61,7 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
       ...here.map((m) =>
         withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
           deps.send(m),
-        ).finally(() => local--),
+        ).finally(() => slots.release(m.endpoint_id)),
       ),
     ]);
   };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpClient } from './http-client';
+import zlib from 'node:zlib';
+import { HttpClient, MAX_RESPONSE_BYTES } from './http-client';
 
 /** A receiver that closes a connection, unanswered, on the chosen requests. */
 async function receiver(closeIf: (nthOnConnection: number) => boolean) {
@@ -69,6 +70,106 @@ describe('HttpClient on a kept-alive connection the endpoint closed', () => {
       expect(r.seen.requests).toBe(4 + 4);
     } finally {
       await r.close();
+    }
+  });
+});
+
+describe('HttpClient requests and answers', () => {
+  let client: HttpClient;
+  beforeEach(() => (client = new HttpClient({ allowPrivateTargets: true })));
+  afterEach(() => client.close());
+
+  async function server(handler: http.RequestListener) {
+    const s = http.createServer(handler);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`;
+    return {
+      url,
+      close: () => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r()))),
+    };
+  }
+
+  it('sends the body with its length and asks for compressed answers, whose body it decodes and cuts at 64 KiB', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const big = 'y'.repeat(100 * 1024);
+    const s = await server((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(200, { 'content-encoding': 'gzip', 'x-answer': 'yes' }).end(zlib.gzipSync(big)),
+      );
+    });
+    try {
+      const result = await send(client, s.url);
+      expect(seen[0]).toMatchObject({ 'content-length': '2', 'accept-encoding': 'gzip, deflate, br' });
+      expect(seen[0]['transfer-encoding']).toBeUndefined();
+      expect(result).toMatchObject({ kind: 'response', status: 200, headers: { 'x-answer': 'yes' } });
+      expect(result.kind === 'response' && result.body).toBe(big.slice(0, MAX_RESPONSE_BYTES));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('answers a redirect as it came, without following it', async () => {
+    let requests = 0;
+    const s = await server((req, res) => {
+      requests++;
+      req.resume();
+      req.on('end', () => res.writeHead(302, { location: '/elsewhere' }).end());
+    });
+    try {
+      expect(await send(client, s.url)).toMatchObject({
+        kind: 'response',
+        status: 302,
+        headers: { location: '/elsewhere' },
+      });
+      expect(requests).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('times out an endpoint that does not answer, as an attempt that may have reached it', async () => {
+    const s = await server((req) => req.resume());
+    try {
+      const result = await client.send({
+        url: s.url,
+        headers: {},
+        body: '{}',
+        timeoutMs: 200,
+        poolKey: s.url,
+      });
+      expect(result).toMatchObject({
+        kind: 'error',
+        code: 'ETIMEDOUT',
+        message: 'timed out (request)',
+        maybeReached: true,
+      });
+      expect(result.latencyMs).toBeGreaterThanOrEqual(190);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reports a refused connection as never sent', async () => {
+    const s = await server(() => undefined);
+    await s.close();
+    expect(await send(client, s.url)).toMatchObject({
+      kind: 'error',
+      code: 'ECONNREFUSED',
+      maybeReached: false,
+    });
+  });
+
+  it('refuses a private target before connecting unless private targets are allowed', async () => {
+    const guarded = new HttpClient({ allowPrivateTargets: false });
+    try {
+      expect(await send(guarded, 'http://127.0.0.1:9/hook')).toMatchObject({
+        kind: 'error',
+        maybeReached: false,
+      });
+    } finally {
+      guarded.close();
     }
   });
 });

@@ -2,7 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import got, { type Got, type Agents, RequestError, TimeoutError } from 'got';
+import zlib from 'node:zlib';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
@@ -56,7 +58,6 @@ const NOT_SENT_CODES = new Set([
   'CERT_HAS_EXPIRED',
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
-const PRE_SEND_TIMEOUT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
 
 /**
  * A kept-alive connection the endpoint closed while it sat idle in the pool fails the next request
@@ -67,16 +68,25 @@ const PRE_SEND_TIMEOUT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
 const MAX_REUSED_SOCKET_RESETS = 3;
 const IDLE_CLOSE_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-function closedWhileIdle(request: http.ClientRequest | undefined, err: unknown): boolean {
-  return (
-    request?.reusedSocket === true &&
-    err instanceof RequestError &&
-    err.response === undefined &&
-    IDLE_CLOSE_CODES.has(err.code)
-  );
+/** A request that failed, and whether it failed as a pooled connection closed by the endpoint does. */
+class SendFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly maybeReached: boolean,
+    readonly closedWhileIdle = false,
+  ) {
+    super(message);
+  }
 }
 
-type PoolAgents = Agents & { http: http.Agent; https: https.Agent };
+interface PoolAgents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** Asked for as got did, so endpoints may compress their answers; the stored body is decoded. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export interface HttpClientOptions {
   allowPrivateTargets: boolean;
@@ -91,12 +101,13 @@ export interface HttpClientOptions {
 }
 
 /**
- * Outbound HTTP for deliveries and token requests: one got instance, keep-alive agents per pool
- * key, no automatic retries (the retry scheduler decides), no redirects, the SSRF guard on every
- * connection, and response capture truncated to 64 KiB.
+ * Outbound HTTP for deliveries and token requests, on node:http: keep-alive agents per pool key,
+ * no automatic retries (the retry scheduler decides), no redirects, the SSRF guard on every
+ * connection, and response capture truncated to 64 KiB. (got did this at three times the CPU per
+ * request: docs/decisions.md, "Outbound HTTP".)
  */
 export class HttpClient {
-  private readonly got: Got;
+  private readonly lookup: ReturnType<typeof createGuardedLookup> | undefined;
   private readonly pools: LRUCache<string, PoolAgents>;
 
   constructor(private readonly options: HttpClientOptions) {
@@ -107,14 +118,7 @@ export class HttpClient {
         agents.https.destroy();
       },
     });
-    this.got = got.extend({
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'buffer',
-      decompress: true,
-      ...(options.allowPrivateTargets ? {} : { dnsLookup: createGuardedLookup(options.resolve) as never }),
-    });
+    this.lookup = options.allowPrivateTargets ? undefined : createGuardedLookup(options.resolve);
   }
 
   /** One outbound request, as a client span in the caller's trace (a delivery attempt's, say). */
@@ -159,30 +163,71 @@ export class HttpClient {
         latencyMs: 0,
       };
     for (let reusedResets = 0; ; reusedResets++) {
-      let request: http.ClientRequest | undefined;
       try {
-        const pending = this.got(url, {
-          method: req.method ?? 'POST',
-          headers: req.headers,
-          body: req.body,
-          timeout: { request: req.timeoutMs },
-          agent: this.agents(req.poolKey, req.clientCert),
-        });
-        void pending.on('request', (r) => (request = r as http.ClientRequest));
-        const res = await pending;
-        const raw = res.rawBody;
-        return {
-          kind: 'response',
-          status: res.statusCode,
-          headers: flattenHeaders(res.headers),
-          body: raw.subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
-          latencyMs: latency(),
-        };
+        const res = await this.sendOnce(url, req);
+        return { kind: 'response', ...res, latencyMs: latency() };
       } catch (err) {
-        if (reusedResets < MAX_REUSED_SOCKET_RESETS && closedWhileIdle(request, err)) continue;
-        return { kind: 'error', ...describeFailure(err), latencyMs: latency() };
+        const failure = err instanceof SendFailure ? err : new SendFailure('ERR_REQUEST', String(err), true);
+        if (reusedResets < MAX_REUSED_SOCKET_RESETS && failure.closedWhileIdle) continue;
+        const { code, message, maybeReached } = failure;
+        return { kind: 'error', code, message, maybeReached, latencyMs: latency() };
       }
     }
+  }
+
+  /** One request on a pooled connection; rejects with a SendFailure. */
+  private sendOnce(
+    url: URL,
+    req: OutboundRequest,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const agents = this.agents(req.poolKey, req.clientCert);
+    const tls = url.protocol === 'https:';
+    const headers: Record<string, string | number> = { 'accept-encoding': ACCEPT_ENCODING, ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    return new Promise((resolve, reject) => {
+      // Where the request was when it failed: before 'connect' nothing was sent.
+      let phase: 'lookup' | 'connect' | 'secureConnect' | 'request' = isIP(
+        url.hostname.replace(/^\[|\]$/g, ''),
+      )
+        ? 'connect'
+        : 'lookup';
+      let answered = false;
+      const options: http.RequestOptions = {
+        method: req.method ?? 'POST',
+        headers,
+        agent: tls ? agents.https : agents.http,
+        ...(this.lookup && { lookup: this.lookup as never }),
+      };
+      const request = (tls ? https : http).request(url, options, (res) => {
+        answered = true;
+        readBody(res).then(
+          (body) => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
+          },
+          (err: unknown) => fail(err),
+        );
+      });
+      const fail = (err: unknown) => {
+        clearTimeout(timer);
+        request.destroy();
+        reject(describeFailure(err, request.reusedSocket && !answered));
+      };
+      const timer = setTimeout(() => {
+        fail(new SendFailure('ETIMEDOUT', `timed out (${phase})`, !PRE_SEND_PHASES.has(phase)));
+      }, req.timeoutMs);
+      request.on('socket', (socket) => {
+        // A pooled connection is already connected (and through TLS).
+        if (!socket.connecting) phase = 'request';
+        else {
+          socket.once('lookup', () => (phase = 'connect'));
+          socket.once(tls ? 'secureConnect' : 'connect', () => (phase = 'request'));
+          if (tls) socket.once('connect', () => (phase = 'secureConnect'));
+        }
+      });
+      request.on('error', fail);
+      request.end(req.body);
+    });
   }
 
   /** Closes every pooled connection (service shutdown). */
@@ -197,11 +242,11 @@ export class HttpClient {
       : poolKey;
     let agents = this.pools.get(key);
     if (!agents) {
-      const common = {
-        keepAlive: true,
-        maxSockets: this.options.maxSocketsPerPool ?? 50,
-        maxFreeSockets: 16,
-      };
+      const maxSockets = this.options.maxSocketsPerPool ?? 50;
+      // Every socket a busy endpoint used stays pooled: with fewer free sockets kept than opened,
+      // each burst closed the extra ones and the next opened them again (a connect and a close
+      // per request beyond the bound, on both sides).
+      const common = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
       agents = {
         http: new http.Agent(common),
         https: new https.Agent({
@@ -224,17 +269,46 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   return out;
 }
 
-function describeFailure(err: unknown): { code: string; message: string; maybeReached: boolean } {
-  if (err instanceof TimeoutError) {
-    return {
-      code: 'ETIMEDOUT',
-      message: `timed out (${err.event})`,
-      maybeReached: !PRE_SEND_TIMEOUT_EVENTS.has(err.event),
-    };
-  }
-  const code = (err as RequestError).code ?? 'ERR_REQUEST';
-  const message = (err as Error).message ?? String(err);
-  return { code, message, maybeReached: !NOT_SENT_CODES.has(code) };
+const PRE_SEND_PHASES = new Set(['lookup', 'connect', 'secureConnect']);
+
+function describeFailure(err: unknown, onReusedSocket: boolean): SendFailure {
+  if (err instanceof SendFailure) return err;
+  const code = (err as NodeJS.ErrnoException)?.code ?? 'ERR_REQUEST';
+  const message = (err as Error)?.message ?? String(err);
+  return new SendFailure(
+    code,
+    message,
+    !NOT_SENT_CODES.has(code),
+    onReusedSocket && IDLE_CLOSE_CODES.has(code),
+  );
+}
+
+/** The response body, decoded (gzip, deflate, br), kept up to MAX_RESPONSE_BYTES and read to its end. */
+function readBody(res: http.IncomingMessage): Promise<string> {
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  const stream: Readable = decoder ? res.pipe(decoder) : res;
+  if (decoder) res.on('error', (err) => decoder.destroy(err));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    stream.on('data', (chunk: Buffer) => {
+      if (kept >= MAX_RESPONSE_BYTES) return;
+      chunks.push(chunk);
+      kept += chunk.length;
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8')));
+    stream.on('error', reject);
+  });
 }
 
 function hostOf(url: string): string {

@@ -46,7 +46,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     project_id: project._id,
     event_type: body.event_type,
     target,
-    data: body.data,
+    // `data` is left out: the router parses `raw`, which is its JSON, when it needs the payload.
     raw,
     headers,
     forward_headers: headers,
