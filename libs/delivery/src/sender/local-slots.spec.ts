@@ -5,9 +5,9 @@ const tick = () => new Promise((r) => setImmediate(r));
 /** Full slots (max 1, held by `key`) that have turned over once. */
 function fullSlots(key: string, opts: { maxWaitMs: number; stallMs: number }) {
   const slots = new LocalSlots({ max: 1, ...opts });
-  slots.take(key);
+  void slots.take(key);
   slots.release(key);
-  slots.take(key);
+  void slots.take(key);
   return slots;
 }
 
