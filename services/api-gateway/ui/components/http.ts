@@ -1,8 +1,16 @@
+/** One refused field of a request, as the API names it (`url`, `pub_sub.sqs.queue_name`). */
+export interface FieldProblem {
+  field?: string;
+  message: string;
+}
+
 /** A refused API call: the envelope's message with its field errors, and the HTTP status. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The envelope's field-named errors (a 400's), for a form to show beside its fields. */
+    readonly fields: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -11,7 +19,7 @@ export class ApiError extends Error {
 interface Envelope {
   message?: string;
   data?: unknown;
-  errors?: { field?: string; message: string }[];
+  errors?: FieldProblem[];
 }
 
 /**
@@ -33,7 +41,11 @@ export async function requestJson(
   const data = (await res.json().catch(() => ({ message: `HTTP ${res.status}` }))) as Envelope;
   if (!res.ok) {
     const detail = (data.errors ?? []).map((e) => (e.field ? `${e.field}: ` : '') + e.message).join('; ');
-    throw new ApiError((data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''), res.status);
+    throw new ApiError(
+      (data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''),
+      res.status,
+      data.errors ?? [],
+    );
   }
   return data.data;
 }
