@@ -16,11 +16,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The gateway's envelope; a refusal's field errors are in `data.errors` (`field` '' for none). */
 interface Envelope {
   message?: string;
   data?: unknown;
-  errors?: FieldProblem[];
 }
+
+const problemsOf = (data: unknown): FieldProblem[] => {
+  const errors = (data as { errors?: unknown } | null | undefined)?.errors;
+  return Array.isArray(errors)
+    ? (errors as FieldProblem[]).filter((e) => typeof e?.message === 'string')
+    : [];
+};
 
 /**
  * One JSON call to the gateway's own origin; answers the envelope's `data` or throws ApiError. The
@@ -40,11 +47,12 @@ export async function requestJson(
   const res = await fetch(url, init);
   const data = (await res.json().catch(() => ({ message: `HTTP ${res.status}` }))) as Envelope;
   if (!res.ok) {
-    const detail = (data.errors ?? []).map((e) => (e.field ? `${e.field}: ` : '') + e.message).join('; ');
+    const fields = problemsOf(data.data).filter((e) => e.field);
+    const detail = fields.map((e) => `${e.field}: ${e.message}`).join('; ');
     throw new ApiError(
       (data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''),
       res.status,
-      data.errors ?? [],
+      fields,
     );
   }
   return data.data;

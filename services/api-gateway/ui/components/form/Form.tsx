@@ -19,8 +19,26 @@ interface Props {
   children: (values: Values) => ComponentChildren;
 }
 
+type Input = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+const filled = (el: Input) =>
+  el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value.trim() !== '';
+
+/**
+ * Whether the object holding a nested field is being sent: another shown field of it has a value
+ * (an optional group left entirely empty is left out, so its members are not required).
+ */
+function groupFilled(el: Input, shown: Input[]): boolean {
+  const parent = el.name.slice(0, el.name.lastIndexOf('.') + 1);
+  return shown.some((o) => o !== el && o.name.startsWith(parent) && filled(o));
+}
+
 /** What a field's raw value says wrong before sending ('' when nothing). */
-function checkElement(el: HTMLInputElement | HTMLTextAreaElement, schema: TSchema | undefined): string {
+function checkElement(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  shown: Input[],
+  schema: TSchema | undefined,
+): string {
   const raw = el.value.trim();
   if (el.dataset.json !== undefined && raw !== '') {
     try {
@@ -31,8 +49,10 @@ function checkElement(el: HTMLInputElement | HTMLTextAreaElement, schema: TSchem
     return '';
   }
   const declared = schema && fieldSchema(schema, el.name);
-  if (declared) return checkValue(declared.schema, declared.required || el.required, raw);
-  return el.required && raw === '' ? 'is required' : '';
+  const required =
+    el.required || (!!declared?.required && (!el.name.includes('.') || groupFilled(el, shown)));
+  if (declared) return checkValue(declared.schema, required, raw);
+  return required && raw === '' ? 'is required' : '';
 }
 
 /** The named field an API error belongs to: itself, else its nearest shown parent (`pub_sub.kafka` for `pub_sub.kafka.brokers.0`). */
@@ -73,11 +93,16 @@ export function Form({ id, label, schema, initial, submitLabel, onSubmit, childr
     e.preventDefault();
     const el = form.current!;
     const found: Errors = {};
-    for (const input of Array.from(
-      el.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[name], textarea[name]'),
-    )) {
-      if (input.type === 'checkbox' || input.disabled) continue;
-      const problem = checkElement(input, schema);
+    const shown = Array.from(el.querySelectorAll<Input>('input[name], textarea[name], select[name]')).filter(
+      (i) => !i.disabled,
+    );
+    for (const input of shown) {
+      if (
+        input instanceof HTMLSelectElement ||
+        (input instanceof HTMLInputElement && input.type === 'checkbox')
+      )
+        continue;
+      const problem = checkElement(input, shown, schema);
       if (problem) found[input.name] = problem;
     }
     if (Object.keys(found).length > 0) return show(found, '');

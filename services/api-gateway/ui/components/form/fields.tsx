@@ -53,7 +53,8 @@ export function TextField(
 ) {
   const f = useField(props.name);
   const declared = f.form.schema && fieldSchema(f.form.schema, props.name);
-  const required = props.required || declared?.required || false;
+  // a nested member is required only once its group is sent: the form checks that on submit
+  const required = props.required || (!props.name.includes('.') && !!declared?.required);
   const common = {
     id: f.id,
     name: props.name,

@@ -7,7 +7,9 @@ import { Link } from '../Link';
 import type { ResponseOf } from '@hookrail/api-contract';
 import { api } from '../api';
 import { pageProject, useConsole } from '../context';
+import { FunctionRunner } from '../FunctionRunner';
 import { ListView } from '../ListView';
+import { useEndpointChoices, useSourceChoices } from '../pickers';
 import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
 
@@ -110,24 +112,9 @@ function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
   );
 }
 
-/** Runs a transform function on a sample payload in the delivery sandbox. */
+/** A transform function to try on a sample payload in the delivery sandbox. */
 function FunctionTester({ pid, s }: { pid: string; s: Subscription }) {
-  const ctx = useConsole();
   const [source, setSource] = useState(s.function || 'function transform(payload) {\n  return payload;\n}');
-  const [sample, setSample] = useState('{}');
-  const [out, setOut] = useState('');
-  const run = async () => {
-    setOut('');
-    try {
-      const r = await ctx.call(api.testSubscriptionFunction, {
-        params: { projectID: pid },
-        body: { function: source, payload: JSON.parse(sample) as unknown },
-      });
-      setOut(prettyJson(r.payload));
-    } catch (err) {
-      setOut(problem(err)?.text ?? '');
-    }
-  };
   return (
     <>
       <h2>Function tester</h2>
@@ -137,17 +124,8 @@ function FunctionTester({ pid, s }: { pid: string; s: Subscription }) {
           Transform function
           <textarea id="function-source" value={source} onInput={(e) => setSource(e.currentTarget.value)} />
         </label>
-        <label>
-          Sample payload for the function
-          <textarea id="function-payload" value={sample} onInput={(e) => setSample(e.currentTarget.value)} />
-        </label>
+        <FunctionRunner pid={pid} id="function" fn={source} what="function" />
       </div>
-      <button type="button" id="function-run" onClick={run}>
-        Run function
-      </button>
-      <pre id="function-result" aria-live="polite">
-        {out}
-      </pre>
     </>
   );
 }
@@ -155,6 +133,8 @@ function FunctionTester({ pid, s }: { pid: string; s: Subscription }) {
 export function SubscriptionsView({ pid }: { pid: string }) {
   const [picked, setPicked] = useState<string | null>(null);
   const base = pageProject(pid);
+  const endpoints = useEndpointChoices(pid);
+  const sources = useSourceChoices(pid);
   return (
     <Screen title="Subscriptions">
       <ListView
@@ -164,11 +144,19 @@ export function SubscriptionsView({ pid }: { pid: string }) {
         empty="No subscriptions yet."
         filters={[
           { key: 'name', label: 'Name' },
-          { key: 'endpoint_id', label: 'Endpoint id' },
-          { key: 'source_id', label: 'Source id' },
+          { key: 'endpoint_id', label: 'Endpoint', options: endpoints },
+          { key: 'source_id', label: 'Source', options: sources },
         ]}
+        toolbar={() => (
+          <div class="toolbar">
+            <Link class="button primary" href={`${base}/subscriptions/new`}>
+              New subscription
+            </Link>
+          </div>
+        )}
         columns={[
-          { label: 'Name', cell: (s) => s.name },
+          { label: 'Name', cell: (s) => <Link href={`${base}/subscriptions/${s.uid}`}>{s.name}</Link> },
+          { label: 'Source', cell: (s) => s.source_metadata?.name ?? '—' },
           {
             label: 'Endpoint',
             cell: (s) =>
