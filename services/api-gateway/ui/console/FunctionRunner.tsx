@@ -35,13 +35,15 @@ export function FunctionRunner(props: {
   };
   return (
     <div class="function-runner">
-      <label for={`${props.id}-payload`}>Sample input for the {props.what}</label>
-      <textarea
-        id={`${props.id}-payload`}
-        value={sample}
-        spellcheck={false}
-        onInput={(e) => setSample(e.currentTarget.value)}
-      />
+      <div class="field">
+        <label for={`${props.id}-payload`}>Sample input for the {props.what}</label>
+        <textarea
+          id={`${props.id}-payload`}
+          value={sample}
+          spellcheck={false}
+          onInput={(e) => setSample(e.currentTarget.value)}
+        />
+      </div>
       <button type="button" id={`${props.id}-run`} disabled={!props.fn.trim()} onClick={run}>
         Run the {props.what}
       </button>

@@ -10,11 +10,13 @@ import { api } from '../api';
 import { pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { navigate } from '../location';
+import { OAuth2Tester } from '../OAuth2Tester';
 import { Screen } from '../Screen';
 
 type Endpoint = ResponseOf<typeof api.getEndpoint>;
 type Body = BodyOf<typeof api.createEndpoint>;
 type Auth = NonNullable<Body['authentication']>;
+type OAuth2 = NonNullable<Auth['oauth2']>;
 
 const AUTH_TYPES = [
   { value: 'api_key', label: 'API key header' },
@@ -115,7 +117,7 @@ function bodyOf(v: Values, editing: boolean): Body {
   };
 }
 
-function AuthFields({ v }: { v: Values }) {
+function AuthFields({ pid, v }: { pid: string; v: Values }) {
   const type = v['authentication.type'];
   const assertion = v['authentication.oauth2.authentication_type'] === 'client_assertion';
   return (
@@ -171,6 +173,7 @@ function AuthFields({ v }: { v: Values }) {
             <TextField name="authentication.oauth2.scope" label="Scope" />
             <TextField name="authentication.oauth2.audience" label="Audience" />
           </div>
+          <OAuth2Tester pid={pid} oauth2={() => (authOf(v) as { oauth2: OAuth2 }).oauth2} />
         </>
       )}
     </fieldset>
@@ -178,7 +181,7 @@ function AuthFields({ v }: { v: Values }) {
 }
 
 /** Every field of an endpoint; `e` is the endpoint being edited (none for a new one). */
-function EndpointFields({ v, editing }: { v: Values; editing: boolean }) {
+function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: boolean }) {
   return (
     <>
       <div class="field-row">
@@ -211,7 +214,7 @@ function EndpointFields({ v, editing }: { v: Values; editing: boolean }) {
           }
         />
       </fieldset>
-      <AuthFields v={v} />
+      <AuthFields pid={pid} v={v} />
       <fieldset>
         <legend>Client certificate (mTLS)</legend>
         <div class="field-row">
@@ -250,7 +253,7 @@ export function NewEndpointView({ pid }: { pid: string }) {
           navigate(`${pageProject(pid)}/endpoints/${e.uid}`);
         }}
       >
-        {(v) => <EndpointFields v={v} editing={false} />}
+        {(v) => <EndpointFields pid={pid} v={v} editing={false} />}
       </Form>
     </Screen>
   );
@@ -281,7 +284,7 @@ export function EditEndpointView({ pid, id }: { pid: string; id: string }) {
               navigate(page);
             }}
           >
-            {(v) => <EndpointFields v={v} editing />}
+            {(v) => <EndpointFields pid={pid} v={v} editing />}
           </Form>
         </Screen>
       )}

@@ -1,11 +1,13 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
 import { PROVIDERS, PUB_SUB_TYPES, SOURCE_TYPES, VERIFIER_TYPES } from '@hookrail/api-contract';
+import { confirmAction } from '../../components/ConfirmDialog';
 import type { Values } from '../../components/form/context';
 import { CheckField, SelectField, TextField } from '../../components/form/fields';
 import { Form } from '../../components/form/Form';
 import { field, flag, list, num, text } from '../../components/form/values';
 import { Loaded } from '../../components/Loaded';
 import { useLoad } from '../../components/useLoad';
+import { act } from '../actions';
 import { api } from '../api';
 import { pageProject, useConsole } from '../context';
 import { FunctionRunner } from '../FunctionRunner';
@@ -376,9 +378,20 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
     <Loaded load={load}>
       {(s) => (
         <Screen title={`Source ${s.name}`}>
-          <p>
+          <div class="toolbar">
             <Link href={`${pageProject(pid)}/sources`}>← All sources</Link>
-          </p>
+            <button
+              type="button"
+              class="danger"
+              onClick={async () => {
+                if (!(await confirmAction(`Delete source ${s.name}?`, 'Delete source'))) return;
+                if (await act(ctx, () => ctx.call(api.deleteSource, { params }), 'Source deleted'))
+                  navigate(`${pageProject(pid)}/sources`);
+              }}
+            >
+              Delete
+            </button>
+          </div>
           {s.url && (
             <p>
               Ingest URL{' '}

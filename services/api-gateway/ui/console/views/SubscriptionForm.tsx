@@ -96,7 +96,11 @@ function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
           options={sources}
           hint="Required in an incoming project"
         />
-        <SelectField name="delivery_mode" label="Delivery mode" options={DELIVERY_MODES} />
+        <SelectField
+          name="delivery_mode"
+          label="Delivery mode"
+          options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
+        />
       </div>
       <fieldset>
         <legend>Filter</legend>

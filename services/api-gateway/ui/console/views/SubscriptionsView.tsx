@@ -7,6 +7,7 @@ import { Link } from '../Link';
 import type { ResponseOf } from '@hookrail/api-contract';
 import { api } from '../api';
 import { pageProject, useConsole } from '../context';
+import { FilterRunner } from '../FilterRunner';
 import { FunctionRunner } from '../FunctionRunner';
 import { ListView } from '../ListView';
 import { useEndpointChoices, useSourceChoices } from '../pickers';
@@ -15,50 +16,30 @@ import { SessionEnded } from '../session';
 
 type Subscription = ResponseOf<typeof api.getSubscription>;
 
-type Result = { kind: 'match' | 'no-match' | 'error'; text: string } | null;
-
-/** A thrown error as the tester shows it (bad JSON named as such). */
-const problem = (err: unknown): Result =>
-  err instanceof SessionEnded
-    ? null
-    : { kind: 'error', text: err instanceof SyntaxError ? `Not valid JSON: ${err.message}` : messageOf(err) };
-
 const filterOf = (s: Subscription) => ({
   body: s.filter_config.filter.body,
   headers: s.filter_config.filter.headers,
 });
 
+type Json = Record<string, unknown>;
+
+/** The tester's filter text as its body and headers parts (the text itself when it is not JSON: the runner says so). */
+function parts(filter: string): { body: string; headers: string } {
+  try {
+    const f = JSON.parse(filter) as { body?: Json; headers?: Json };
+    return { body: JSON.stringify(f.body ?? {}), headers: JSON.stringify(f.headers ?? {}) };
+  } catch {
+    return { body: filter, headers: '{}' };
+  }
+}
+
 /** Runs a subscription's filter on a pasted payload with the routing engine; can save the edited filter. */
 function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
   const ctx = useConsole();
   const [filter, setFilter] = useState(prettyJson(filterOf(s)));
-  const [payload, setPayload] = useState('{}');
-  const [headers, setHeaders] = useState('{}');
-  const [result, setResult] = useState<Result>(null);
-  type Json = Record<string, unknown>;
-  const parsedFilter = () => JSON.parse(filter) as { body?: Json; headers?: Json };
-
-  const run = async () => {
-    setResult(null);
-    try {
-      const f = parsedFilter();
-      const body = {
-        request: { body: JSON.parse(payload) as unknown, headers: JSON.parse(headers) as Json },
-        schema: { body: f.body ?? {}, headers: f.headers ?? {} },
-      };
-      const r = await ctx.call(api.testSubscriptionFilter, { params: { projectID: pid }, body });
-      setResult(
-        r.is_match
-          ? { kind: 'match', text: 'Match: this subscription would receive the event.' }
-          : { kind: 'no-match', text: 'No match: this subscription would skip the event.' },
-      );
-    } catch (err) {
-      setResult(problem(err));
-    }
-  };
   const save = async () => {
     try {
-      const f = parsedFilter();
+      const f = JSON.parse(filter) as { body?: Json; headers?: Json };
       if (!(await confirmAction(`Replace the filter of subscription ${s.name}?`, 'Save filter'))) return;
       await ctx.call(api.updateSubscription, {
         params: { projectID: pid, subscriptionID: s.uid },
@@ -72,42 +53,25 @@ function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
       ctx.notify('Filter saved');
       ctx.refresh();
     } catch (err) {
-      setResult(problem(err));
+      if (!(err instanceof SessionEnded))
+        ctx.notify(
+          `Failed: ${err instanceof SyntaxError ? `the filter is not valid JSON (${err.message})` : messageOf(err)}`,
+        );
     }
   };
+  const { body, headers } = parts(filter);
   return (
     <>
       <h2>Filter tester · {s.name}</h2>
       <p class="muted">Runs the same filter engine as routing on a pasted payload and headers.</p>
-      <div class="grid">
-        <label>
-          Filter (body and headers)
-          <textarea id="tester-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-        </label>
-        <label>
-          Sample payload
-          <textarea id="tester-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} />
-        </label>
-        <label>
-          Sample headers
-          <textarea id="tester-headers" value={headers} onInput={(e) => setHeaders(e.currentTarget.value)} />
-        </label>
+      <div class="field">
+        <label for="tester-filter">Filter (body and headers)</label>
+        <textarea id="tester-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       </div>
-      <div class="toolbar">
-        <button type="button" class="primary" id="tester-run" onClick={run}>
-          Test
-        </button>
-        <button type="button" id="tester-save" onClick={save}>
-          Save as the subscription filter
-        </button>
-      </div>
-      <p
-        id="tester-result"
-        role="status"
-        class={result?.kind === 'error' ? 'alert' : `match ${result?.kind === 'match' ? 'yes' : 'no'}`}
-      >
-        {result?.text ?? ''}
-      </p>
+      <FilterRunner pid={pid} id="tester" body={body} headers={headers} />
+      <button type="button" id="tester-save" onClick={save}>
+        Save as the subscription filter
+      </button>
     </>
   );
 }
