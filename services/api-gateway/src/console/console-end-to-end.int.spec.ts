@@ -52,7 +52,7 @@ describe('console end to end: a project run from the console alone', () => {
     await page.getByRole('link', { name: 'New source' }).click();
     await page.locator('#source-form-name').fill('shop');
     await submit('source-form');
-    await page.getByRole('heading', { name: 'Source shop' }).waitFor();
+    await page.getByRole('heading', { name: 'Source shop', exact: true }).waitFor();
 
     // an endpoint: the receiver
     await nav('Endpoints');
@@ -60,7 +60,7 @@ describe('console end to end: a project run from the console alone', () => {
     await page.locator('#endpoint-form-name').fill('billing');
     await page.locator('#endpoint-form-url').fill(`${receiver.url}/billing`);
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
 
     // a subscription of the endpoint to the source's events
     await nav('Subscriptions');
@@ -72,13 +72,13 @@ describe('console end to end: a project run from the console alone', () => {
     await page.locator('#subscription-form-endpoint_id').selectOption({ label: 'billing' });
     await page.locator('#subscription-form-source_id').selectOption({ label: 'shop' });
     await submit('subscription-form');
-    await page.getByRole('heading', { name: 'Subscription billing-all' }).waitFor();
+    await page.getByRole('heading', { name: 'Subscription billing-all', exact: true }).waitFor();
 
     // a test event to the endpoint, from its page
     await nav('Endpoints');
     await page.locator('#endpoints').getByRole('link', { name: 'billing' }).click();
     await page.getByRole('link', { name: 'Send test event' }).click();
-    await page.getByRole('heading', { name: 'Send an event' }).waitFor();
+    await page.getByRole('heading', { name: 'Send an event', exact: true }).waitFor();
     await page
       .locator('#event-form-endpoint_id option', { hasText: 'billing' })
       .waitFor({ state: 'attached' });
@@ -86,7 +86,7 @@ describe('console end to end: a project run from the console alone', () => {
     await page.locator('#event-form-event_type').fill('invoice.paid');
     await page.locator('#event-form-data').fill('{"invoice": 42}');
     await submit('event-form');
-    await page.getByRole('heading', { name: 'Event invoice.paid' }).waitFor();
+    await page.getByRole('heading', { name: 'Event invoice.paid', exact: true }).waitFor();
 
     // watch it: the event's page refreshes live; the first attempt fails (500) and waits in Retry
     const row = page.locator('table.deliveries tbody tr').first();
@@ -105,7 +105,7 @@ describe('console end to end: a project run from the console alone', () => {
       .locator('table.deliveries tbody tr .badge', { hasText: 'Success' })
       .waitFor({ timeout: 30_000 });
     await row.getByRole('link').first().click();
-    await page.getByRole('heading', { name: 'Attempts (2)' }).waitFor();
+    await page.getByRole('heading', { name: 'Attempts (2)', exact: true }).waitFor();
     expect(await page.locator('#attempts tbody tr').first().innerText()).toContain('HTTP 200');
     await screenshot(page, 'console-e2e-02-delivered');
 

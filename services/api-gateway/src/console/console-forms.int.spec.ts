@@ -55,7 +55,7 @@ describe('console forms in a real headless Chromium', () => {
   /** Opens a console page and signs in there with the keyboard (the key field has the focus). */
   async function openSignedIn(path: string, key: string) {
     await page.goto(`${h.gateway.url}${path}`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await page.keyboard.type(key);
     await page.keyboard.press('Enter');
     await page.locator('#side, #projects').first().waitFor();
@@ -68,7 +68,7 @@ describe('console forms in a real headless Chromium', () => {
     await page.locator('#empty').waitFor();
     await tabTo(page, 'a[href$="/endpoints/new"]');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'New endpoint' }).waitFor();
+    await page.getByRole('heading', { name: 'New endpoint', exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     // An empty name is refused before sending, beside the field, which takes the focus.
@@ -97,7 +97,7 @@ describe('console forms in a real headless Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await tabTo(page, '#endpoint-form button[type="submit"]');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Endpoint billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
 
     const id = new URL(page.url()).pathname.split('/').pop()!;
     const created = await api(p.id, p.key, `/endpoints/${id}`);
@@ -111,7 +111,7 @@ describe('console forms in a real headless Chromium', () => {
 
     // Edit: the form starts from the endpoint; what is saved is what the API returns.
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit endpoint billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit endpoint billing', exact: true }).waitFor();
     expect(await page.locator('#endpoint-form-authentication-api_key-header_name').inputValue()).toBe(
       'X-Api-Key',
     );
@@ -120,7 +120,7 @@ describe('console forms in a real headless Chromium', () => {
     await page.locator('#endpoint-form-support_email').fill('ops@acme.example');
     expect(await seriousViolations(page)).toEqual([]);
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
     expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
       description: 'Invoices of acme',
       http_timeout: 12,
@@ -137,7 +137,7 @@ describe('console forms in a real headless Chromium', () => {
     await page.goBack();
 
     // Roll the secret to a given one: the old one stays valid for the chosen time.
-    await page.getByRole('heading', { name: 'Endpoint billing' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
     await page.locator('#roll-secret').fill('a-chosen-secret-123');
     await page.getByRole('button', { name: 'Roll secret' }).click();
     await confirmDialog(page);
@@ -161,7 +161,7 @@ describe('console forms in a real headless Chromium', () => {
     // corrected, it is created
     await page.locator('#endpoint-form-url').fill('https://acme.example/plain');
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint plain' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
 
     // OAuth2: the settings being edited are tried with the API's OAuth2 test (a real token request).
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
@@ -175,7 +175,7 @@ describe('console forms in a real headless Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     // saved, the endpoint authenticates with it
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint plain' }).waitFor();
+    await page.getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
     const [plain] = (await api(p.id, p.key, '/endpoints')).content;
     expect(plain.authentication).toMatchObject({
       type: 'oauth2',
@@ -187,7 +187,7 @@ describe('console forms in a real headless Chromium', () => {
     const p = await h.createProject('incoming');
     await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
     await page.getByRole('link', { name: 'New source' }).click();
-    await page.getByRole('heading', { name: 'New source' }).waitFor();
+    await page.getByRole('heading', { name: 'New source', exact: true }).waitFor();
     await page.locator('#source-form-name').fill('shop-hooks');
     await page.locator('#source-form-verifier-type').selectOption('hmac');
     await page.locator('#source-form-verifier-hmac-header').fill('X-Shop-Signature');
@@ -203,7 +203,7 @@ describe('console forms in a real headless Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shot('03-new-source');
     await submit('source-form');
-    await page.getByRole('heading', { name: 'Source shop-hooks' }).waitFor();
+    await page.getByRole('heading', { name: 'Source shop-hooks', exact: true }).waitFor();
     expect(await page.locator('#ingest-url').innerText()).toMatch(/^https?:\/\//);
     const id = new URL(page.url()).pathname.split('/').pop()!;
     expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
@@ -253,7 +253,7 @@ describe('console forms in a real headless Chromium', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     expect(await confirmDialog(page)).toBe('Delete source shop-hooks-2?');
     await page.locator('#toast', { hasText: 'Source deleted' }).waitFor();
-    await page.getByRole('heading', { name: 'Sources' }).waitFor();
+    await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor();
     expect((await api(p.id, p.key, '/sources')).content).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -274,7 +274,7 @@ describe('console forms in a real headless Chromium', () => {
     await page.locator('#empty').waitFor();
     await tabTo(page, 'a[href$="/subscriptions/new"]');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'New subscription' }).waitFor();
+    await page.getByRole('heading', { name: 'New subscription', exact: true }).waitFor();
     // the pickers list the endpoints and sources by name
     await page
       .locator('#subscription-form-endpoint_id option', { hasText: 'orders' })
@@ -322,7 +322,7 @@ describe('console forms in a real headless Chromium', () => {
     await shot('05-new-subscription');
     await tabTo(page, '#subscription-form button[type="submit"]');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Subscription paid-orders' }).waitFor();
+    await page.getByRole('heading', { name: 'Subscription paid-orders', exact: true }).waitFor();
 
     const [sub] = (await api(p.id, p.key, '/subscriptions')).content;
     expect(sub).toMatchObject({
@@ -509,6 +509,7 @@ describe('console forms in a real headless Chromium', () => {
     // An attempt's latency, as a column.
     await page.goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${a.delivery._id}`);
     await page.locator('#attempts').waitFor();
+    await page.getByRole('link', { name: 'endpoint billing' }).waitFor(); // the endpoint by name
     expect((await page.locator('#attempts thead').innerText()).toLowerCase()).toContain('latency');
     expect(await page.locator('#attempts tbody td').last().innerText()).toBe('12 ms');
 
@@ -531,6 +532,23 @@ describe('console forms in a real headless Chromium', () => {
     await page.waitForURL('**q=ship**');
     await page.locator(`#endpoints tr[data-id="${billing._id}"]`).waitFor({ state: 'detached' });
     expect(await page.locator('#endpoints tbody tr').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('portal link: created from the form (owner required before sending), listed with its URL', async () => {
+    const p = await h.createProject();
+    await openSignedIn(`/console/projects/${p.id}/portal-links`, p.key);
+    await page.locator('#portal-link-form-name').fill('acme portal');
+    await submit('portal-link-form');
+    await page.locator('#portal-link-form-owner_id-error', { hasText: 'is required' }).waitFor();
+    await page.locator('#portal-link-form-owner_id').fill('acme');
+    await page.locator('#portal-link-form-can_manage_endpoint').check();
+    await submit('portal-link-form');
+    await page.locator('#toast', { hasText: 'Portal link created' }).waitFor();
+    await page.locator('#portal-links tbody tr', { hasText: 'acme portal' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    const [link] = (await api(p.id, p.key, '/portal-links')).content;
+    expect(link).toMatchObject({ name: 'acme portal', owner_id: 'acme', can_manage_endpoint: true });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -144,7 +144,11 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
           <p>
             <span class="mono">{d.uid}</span> · <Badge status={d.status} /> · {d.event_type} ·{' '}
             <Link href={`${base}/events/${d.event_id}`}>event</Link> ·{' '}
-            <Link href={`${base}/endpoints/${d.endpoint_id}`}>endpoint</Link>
+            {d.endpoint_metadata ? (
+              <Link href={`${base}/endpoints/${d.endpoint_id}`}>endpoint {d.endpoint_metadata.name}</Link>
+            ) : (
+              <span class="mono">endpoint {d.endpoint_id} (deleted)</span>
+            )}
             {d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}
           </p>
           {d.status_reason && <p class="muted">{d.status_reason}</p>}
