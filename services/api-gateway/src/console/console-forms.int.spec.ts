@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { waitFor } from '@hookrail/testkit';
+import { kafkaTopic, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import {
   confirmDialog,
@@ -183,7 +183,7 @@ describe('console forms in a real headless Chromium', () => {
     });
   });
 
-  it('source: an HTTP source with an HMAC verifier and a tested body function; a broker 400 beside its field', async () => {
+  it('source: an HTTP source with an HMAC verifier and a tested body function; a Kafka source after its 400 beside the topic', async () => {
     const p = await h.createProject('incoming');
     await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
     await page.getByRole('link', { name: 'New source' }).click();
@@ -247,6 +247,34 @@ describe('console forms in a real headless Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     const sources = (await api(p.id, p.key, '/sources')).content as { name: string }[];
     expect(sources.map((s) => s.name)).toEqual(['shop-hooks-2']);
+
+    // With a topic that exists, the broker source is created.
+    const topicName = `console-source-${Date.now()}`;
+    const topic = await kafkaTopic(topicName);
+    try {
+      await page.locator('#source-form-pub_sub-kafka-topic_name').fill(topicName);
+      await page.locator('#source-form-pub_sub-kafka-consumer_group_id').fill('console-test');
+      await submit('source-form');
+      await page
+        .getByRole('heading', { name: 'Source orders-topic', exact: true })
+        .waitFor({ timeout: 30_000 });
+      const broker = (await api(p.id, p.key, '/sources')).content.find(
+        (s: { name: string }) => s.name === 'orders-topic',
+      );
+      expect(broker).toMatchObject({
+        type: 'pub_sub',
+        pub_sub: {
+          type: 'kafka',
+          kafka: { brokers: ['127.0.0.1:9092'], topic_name: topicName, consumer_group_id: 'console-test' },
+        },
+      });
+      expect(await page.locator('#source-form-pub_sub-kafka-topic_name').inputValue()).toBe(topicName);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await confirmDialog(page);
+      await page.locator('#toast', { hasText: 'Source deleted' }).waitFor();
+    } finally {
+      await topic.close();
+    }
 
     // Delete, after a confirmation.
     await page.goto(`${h.gateway.url}/console/projects/${p.id}/sources/${id}`);

@@ -38,6 +38,11 @@ function valuesOf(p: Project): Values {
     'config.meta_event.is_enabled': c.meta_event.is_enabled ?? false,
     'config.meta_event.url': field(c.meta_event.url),
     'config.meta_event.secret': field(c.meta_event.secret),
+    'config.circuit_breaker.min_requests': field(c.circuit_breaker?.min_requests),
+    'config.circuit_breaker.failure_rate': field(c.circuit_breaker?.failure_rate),
+    'config.circuit_breaker.consecutive_failures': field(c.circuit_breaker?.consecutive_failures),
+    'config.circuit_breaker.probe_interval_seconds': field(c.circuit_breaker?.probe_interval_seconds),
+    'config.circuit_breaker.disable_after_seconds': field(c.circuit_breaker?.disable_after_seconds),
   };
   versions.forEach((x, i) => {
     v[`${VERSIONS}.${i}.hash`] = x.hash;
@@ -47,6 +52,21 @@ function valuesOf(p: Project): Values {
     Object.assign(v, { [`${VERSIONS}.0.hash`]: 'SHA256', [`${VERSIONS}.0.encoding`]: 'hex' });
   for (const t of META_EVENT_TYPES) v[metaType(t)] = (c.meta_event.event_type ?? []).includes(t);
   return v;
+}
+
+const BREAKER = [
+  'min_requests',
+  'failure_rate',
+  'consecutive_failures',
+  'probe_interval_seconds',
+  'disable_after_seconds',
+] as const;
+
+/** The circuit breaker's settings given (none when all are left empty: the defaults stay). */
+function breakerOf(v: Values): Config['circuit_breaker'] {
+  const out: Partial<Record<(typeof BREAKER)[number], number>> = {};
+  for (const k of BREAKER) out[k] = num(v, `config.circuit_breaker.${k}`);
+  return Object.values(out).some((x) => x !== undefined) ? out : undefined;
 }
 
 function bodyOf(v: Values): Body {
@@ -77,6 +97,7 @@ function bodyOf(v: Values): Body {
       disable_endpoint: flag(v, 'config.disable_endpoint'),
       ssl: { enforce_secure_endpoints: flag(v, 'config.ssl.enforce_secure_endpoints') },
       add_event_id_trace_headers: flag(v, 'config.add_event_id_trace_headers'),
+      circuit_breaker: breakerOf(v),
       meta_event: {
         is_enabled: metaOn,
         url: text(v, 'config.meta_event.url'),
@@ -163,6 +184,36 @@ function SettingsFields({ v }: { v: Values }) {
         <CheckField name="config.ssl.enforce_secure_endpoints" label="Only https endpoints" />
         <CheckField name="config.disable_endpoint" label="Disable an endpoint that keeps failing" />
         <CheckField name="config.add_event_id_trace_headers" label="Add the event id as a trace header" />
+        <fieldset>
+          <legend>Circuit breaker</legend>
+          <div class="field-row">
+            <TextField
+              name="config.circuit_breaker.failure_rate"
+              label="Opens at failure rate (%)"
+              type="number"
+            />
+            <TextField
+              name="config.circuit_breaker.min_requests"
+              label="Over at least (attempts)"
+              type="number"
+            />
+            <TextField
+              name="config.circuit_breaker.consecutive_failures"
+              label="Or after consecutive failures"
+              type="number"
+            />
+            <TextField
+              name="config.circuit_breaker.probe_interval_seconds"
+              label="Probe every (seconds)"
+              type="number"
+            />
+            <TextField
+              name="config.circuit_breaker.disable_after_seconds"
+              label="Disable after open for (seconds)"
+              type="number"
+            />
+          </div>
+        </fieldset>
       </fieldset>
       <fieldset>
         <legend>Meta events</legend>

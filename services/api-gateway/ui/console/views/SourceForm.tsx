@@ -64,6 +64,11 @@ function valuesOf(s?: Source): Values {
     'pub_sub.kafka.brokers': (ps?.kafka?.brokers ?? []).join(', '),
     'pub_sub.kafka.topic_name': field(ps?.kafka?.topic_name),
     'pub_sub.kafka.consumer_group_id': field(ps?.kafka?.consumer_group_id),
+    'pub_sub.kafka.auth.type': field(ps?.kafka?.auth?.type),
+    'pub_sub.kafka.auth.hash': ps?.kafka?.auth?.hash ?? 'SHA256',
+    'pub_sub.kafka.auth.username': field(ps?.kafka?.auth?.username),
+    'pub_sub.kafka.auth.password': field(ps?.kafka?.auth?.password),
+    'pub_sub.kafka.auth.tls': ps?.kafka?.auth?.tls ?? false,
     'pub_sub.amqp.host': field(ps?.amqp?.host),
     'pub_sub.amqp.port': field(ps?.amqp?.port),
     'pub_sub.amqp.schema': ps?.amqp?.schema ?? 'amqp',
@@ -71,12 +76,16 @@ function valuesOf(s?: Source): Values {
     'pub_sub.amqp.queue': field(ps?.amqp?.queue),
     'pub_sub.amqp.auth.user': field(ps?.amqp?.auth?.user),
     'pub_sub.amqp.auth.password': field(ps?.amqp?.auth?.password),
+    'pub_sub.amqp.bindExchange.exchange': field(ps?.amqp?.bindedExchange),
+    'pub_sub.amqp.bindExchange.routingKey': field(ps?.amqp?.routingKey),
+    'pub_sub.amqp.deadLetterExchange': field(ps?.amqp?.deadLetterExchange),
     'pub_sub.sqs.queue_name': field(ps?.sqs?.queue_name),
     'pub_sub.sqs.default_region': field(ps?.sqs?.default_region),
     'pub_sub.sqs.access_key_id': field(ps?.sqs?.access_key_id),
     'pub_sub.sqs.secret_key': field(ps?.sqs?.secret_key),
     'pub_sub.google.project_id': field(ps?.google?.project_id),
     'pub_sub.google.subscription_id': field(ps?.google?.subscription_id),
+    'pub_sub.google.service_account': keyText(ps?.google?.service_account),
     forward_headers: (s?.forward_headers ?? []).join(', '),
     idempotency_keys: (s?.idempotency_keys ?? []).join(', '),
     'custom_response.content_type': field(s?.custom_response?.content_type),
@@ -116,6 +125,22 @@ function verifierOf(v: Values): Verifier | undefined {
   }
 }
 
+/** A key file's bytes as the API returns them (base64, or a list of bytes) as its text. */
+function keyText(bytes: string | number[] | undefined): string {
+  if (bytes === undefined || bytes.length === 0) return '';
+  const raw =
+    typeof bytes === 'string' ? Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0)) : Uint8Array.from(bytes);
+  return new TextDecoder().decode(raw);
+}
+
+/** A text as the base64 of its UTF-8 bytes (the API takes the key file's bytes so). */
+function base64(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let binary = '';
+  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
 function pubSubOf(v: Values): PubSub {
   const at = (k: string) => text(v, `pub_sub.${k}`);
   const type = v['pub_sub.type'] as PubSub['type'];
@@ -129,6 +154,18 @@ function pubSubOf(v: Values): PubSub {
           brokers: list(v, 'pub_sub.kafka.brokers') ?? [],
           topic_name: at('kafka.topic_name')!,
           consumer_group_id: at('kafka.consumer_group_id'),
+          auth: at('kafka.auth.type')
+            ? {
+                type: at('kafka.auth.type') as 'plain' | 'scram',
+                hash:
+                  at('kafka.auth.type') === 'scram'
+                    ? (at('kafka.auth.hash') as 'SHA256' | 'SHA512')
+                    : undefined,
+                username: at('kafka.auth.username'),
+                password: at('kafka.auth.password'),
+                tls: flag(v, 'pub_sub.kafka.auth.tls'),
+              }
+            : undefined,
         },
       };
     case 'amqp': {
@@ -144,6 +181,10 @@ function pubSubOf(v: Values): PubSub {
           vhost: at('amqp.vhost'),
           queue: at('amqp.queue')!,
           auth: user || password ? { user, password } : undefined,
+          deadLetterExchange: at('amqp.deadLetterExchange'),
+          bindExchange: at('amqp.bindExchange.exchange')
+            ? { exchange: at('amqp.bindExchange.exchange')!, routingKey: at('amqp.bindExchange.routingKey') }
+            : undefined,
         },
       };
     }
@@ -162,7 +203,11 @@ function pubSubOf(v: Values): PubSub {
       return {
         type: 'google',
         workers,
-        google: { project_id: at('google.project_id')!, subscription_id: at('google.subscription_id')! },
+        google: {
+          project_id: at('google.project_id')!,
+          subscription_id: at('google.subscription_id')!,
+          service_account: base64(at('google.service_account')),
+        },
       };
   }
 }
@@ -248,6 +293,25 @@ function BrokerFields({ v }: { v: Values }) {
           />
           <TextField name="pub_sub.kafka.topic_name" label="Topic" />
           <TextField name="pub_sub.kafka.consumer_group_id" label="Consumer group" />
+          <SelectField
+            name="pub_sub.kafka.auth.type"
+            label="Authentication"
+            none="none"
+            options={[
+              { value: 'plain', label: 'SASL PLAIN' },
+              { value: 'scram', label: 'SASL SCRAM' },
+            ]}
+          />
+          {v['pub_sub.kafka.auth.type'] === 'scram' && (
+            <SelectField name="pub_sub.kafka.auth.hash" label="SCRAM hash" options={['SHA256', 'SHA512']} />
+          )}
+          {v['pub_sub.kafka.auth.type'] !== '' && (
+            <>
+              <TextField name="pub_sub.kafka.auth.username" label="Username" />
+              <TextField name="pub_sub.kafka.auth.password" label="Password" type="password" />
+            </>
+          )}
+          <CheckField name="pub_sub.kafka.auth.tls" label="TLS" />
         </div>
       )}
       {type === 'amqp' && (
@@ -263,6 +327,11 @@ function BrokerFields({ v }: { v: Values }) {
             <TextField name="pub_sub.amqp.auth.user" label="User" />
             <TextField name="pub_sub.amqp.auth.password" label="Password" type="password" />
           </div>
+          <div class="field-row">
+            <TextField name="pub_sub.amqp.bindExchange.exchange" label="Bind the queue to exchange" />
+            <TextField name="pub_sub.amqp.bindExchange.routingKey" label="Routing key" />
+            <TextField name="pub_sub.amqp.deadLetterExchange" label="Dead-letter exchange" />
+          </div>
         </>
       )}
       {type === 'sqs' && (
@@ -277,6 +346,12 @@ function BrokerFields({ v }: { v: Values }) {
         <div class="field-row">
           <TextField name="pub_sub.google.project_id" label="Google project id" />
           <TextField name="pub_sub.google.subscription_id" label="Subscription id" />
+          <TextField
+            name="pub_sub.google.service_account"
+            label="Service account key (JSON)"
+            multiline
+            hint="The key file's content; empty: the deployment's own credentials"
+          />
         </div>
       )}
     </fieldset>
