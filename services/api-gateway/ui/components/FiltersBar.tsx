@@ -14,14 +14,14 @@ export interface Filter {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An ISO time as a datetime-local input's value (the browser's local time); '' if not a time. */
-export function toLocalInput(iso: string | undefined): string {
+function toLocalInput(iso: string | undefined): string {
   const d = iso ? new Date(iso) : null;
   if (!d || Number.isNaN(d.getTime())) return '';
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** A datetime-local input's value (local time) as an ISO timestamp; '' for none. */
-export function fromLocalInput(local: string): string {
+function fromLocalInput(local: string): string {
   const d = local ? new Date(local) : null;
   return d && !Number.isNaN(d.getTime()) ? d.toISOString() : '';
 }
