@@ -503,6 +503,11 @@ describe('console forms in a real headless Chromium', () => {
       key: p.key,
       body: { name: 'shop', type: 'http' },
     });
+    const sub = await h.call('POST', `/v1/projects/${p.id}/subscriptions`, {
+      key: p.key,
+      body: { name: 'billing-all', endpoint_id: billing._id },
+    });
+    expect(sub.status).toBe(201);
 
     await openSignedIn(`/console/projects/${p.id}/deliveries`, p.key);
     await page.locator(`tr[data-id="${b.delivery._id}"]`).waitFor();
@@ -511,6 +516,9 @@ describe('console forms in a real headless Chromium', () => {
     expect(await endpointSelect.locator('option').allInnerTexts()).toEqual(
       expect.arrayContaining(['billing', 'shipping']),
     );
+    await page
+      .locator('form.filters select[name="subscription_id"] option', { hasText: 'billing-all' })
+      .waitFor({ state: 'attached' });
     await endpointSelect.selectOption({ label: 'billing' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(`**endpoint_id=${billing._id}**`);

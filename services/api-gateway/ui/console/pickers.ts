@@ -1,3 +1,4 @@
+import type { Page } from '@hookrail/api-contract';
 import { useLoad } from '../components/useLoad';
 import { api } from './api';
 import { useConsole } from './context';
@@ -11,25 +12,25 @@ export interface Choice {
 /** How many a picker lists (the API's largest page); more are reached by the list's search. */
 const PICKER_SIZE = 100;
 
-const named = (items: { uid: string; name: string }[]): Choice[] =>
-  items.map((i) => ({ value: i.uid, label: i.name || i.uid }));
+/** The lists of named items a picker chooses from. */
+type NamedList = typeof api.listEndpoints | typeof api.listSources | typeof api.listSubscriptions;
 
-/** The project's endpoints as choices by name (none while loading or after a failure). */
-export function useEndpointChoices(pid: string): Choice[] {
+/** A project's items of a list as choices by name (none while loading or after a failure). */
+function useChoices(pid: string, op: NamedList): Choice[] {
   const ctx = useConsole();
   const load = useLoad(
-    () => ctx.call(api.listEndpoints, { params: { projectID: pid }, query: { perPage: PICKER_SIZE } }),
-    [pid],
+    () =>
+      ctx.call<NamedList>(op, {
+        params: { projectID: pid },
+        query: { perPage: PICKER_SIZE },
+      }) as Promise<Page<{ uid: string; name: string }>>,
+    [pid, op],
   );
-  return load.state === 'done' ? named(load.data.content) : [];
+  return load.state === 'done'
+    ? load.data.content.map((i) => ({ value: i.uid, label: i.name || i.uid }))
+    : [];
 }
 
-/** The project's sources as choices by name. */
-export function useSourceChoices(pid: string): Choice[] {
-  const ctx = useConsole();
-  const load = useLoad(
-    () => ctx.call(api.listSources, { params: { projectID: pid }, query: { perPage: PICKER_SIZE } }),
-    [pid],
-  );
-  return load.state === 'done' ? named(load.data.content) : [];
-}
+export const useEndpointChoices = (pid: string) => useChoices(pid, api.listEndpoints);
+export const useSourceChoices = (pid: string) => useChoices(pid, api.listSources);
+export const useSubscriptionChoices = (pid: string) => useChoices(pid, api.listSubscriptions);

@@ -11,7 +11,7 @@ import { pageProject, useConsole, type ConsoleContext } from '../context';
 import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
-import { useEndpointChoices } from '../pickers';
+import { useEndpointChoices, useSubscriptionChoices } from '../pickers';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
@@ -63,6 +63,7 @@ async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) 
 export function DeliveriesView({ pid }: { pid: string }) {
   const ctx = useConsole();
   const endpoints = useEndpointChoices(pid);
+  const subscriptions = useSubscriptionChoices(pid);
   const selected = useRef(new Set<string>());
   return (
     <Screen title="Deliveries">
@@ -75,7 +76,7 @@ export function DeliveriesView({ pid }: { pid: string }) {
           { key: 'status', label: 'Status', options: [...DELIVERY_STATUSES] },
           { key: 'endpoint_id', label: 'Endpoint', options: endpoints },
           { key: 'event_id', label: 'Event id' },
-          { key: 'subscription_id', label: 'Subscription id' },
+          { key: 'subscription_id', label: 'Subscription', options: subscriptions },
           { key: 'start_date', label: 'From', type: 'time' },
           { key: 'end_date', label: 'To', type: 'time' },
         ]}
