@@ -3,13 +3,18 @@ import type { RunningService } from '@hookrail/runtime';
 import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
 import { definition as dispatcher } from '../../../dispatcher/src/service';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot, seriousViolations } from '../portal/testing/portal-browser';
+import {
+  confirmDialog,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+} from '../portal/testing/portal-browser';
 
 jest.setTimeout(180_000);
 
 /**
  * Issue 33's end-to-end goal, in a real headless Chromium: an operator creates a source, an
- * endpoint and a subscription, sends a test event, watches it fail and retries it, all from the
+ * endpoint and a subscription, sends a test event, watches it fail, retries it and replays it, all from the
  * console (no API call by the test but to check), through the real dispatcher to a real receiver.
  */
 describe('console end to end: a project run from the console alone', () => {
@@ -40,7 +45,7 @@ describe('console end to end: a project run from the console alone', () => {
   const submit = (form: string) => page.locator(`#${form} button[type="submit"]`).click();
   const nav = (name: string) => page.locator('#side').getByRole('link', { name, exact: true }).click();
 
-  it('creates a source, an endpoint and a subscription, sends a test event, watches it fail and retries it', async () => {
+  it('creates a source, an endpoint and a subscription, sends a test event, watches it fail, retries it and replays it', async () => {
     const p = await h.createProject();
     await page.goto(`${h.gateway.url}/console`);
     await page.locator('#key').fill(p.key);
@@ -109,13 +114,24 @@ describe('console end to end: a project run from the console alone', () => {
     expect(await page.locator('#attempts tbody tr').first().innerText()).toContain('HTTP 200');
     await screenshot(page, 'console-e2e-02-delivered');
 
-    const deliveries = await h.call('GET', `/v1/projects/${p.id}/eventdeliveries`, { key: p.key });
-    expect(deliveries.body.data.content).toEqual([
+    // replay the event from its page: a new delivery, received a third time
+    await page.getByRole('link', { name: /^event$/ }).click();
+    await page.getByRole('button', { name: 'Replay event' }).click();
+    expect(await confirmDialog(page)).toBe('Replay this event to its endpoints?');
+    await page.locator('#toast', { hasText: 'Event replayed' }).waitFor();
+    await waitFor('the replayed delivery at the receiver', () => receiver.requests.length === 3 || undefined);
+    expect(JSON.parse(receiver.requests[2].body)).toEqual({ invoice: 42 });
+    await page.locator('table.deliveries tbody tr').nth(1).waitFor({ timeout: 30_000 });
+
+    const deliveries = await h.call('GET', `/v1/projects/${p.id}/eventdeliveries?status=Success`, {
+      key: p.key,
+    });
+    expect(deliveries.body.data.content).toContainEqual(
       expect.objectContaining({
         status: 'Success',
         attempts_made: 2,
         endpoint_metadata: expect.objectContaining({ name: 'billing' }),
       }),
-    ]);
+    );
   });
 });
