@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { kafkaTopic, waitFor } from '@hookrail/testkit';
+import { TEST_BROKERS, amqpQueue, kafkaTopic, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import {
   confirmDialog,
@@ -586,5 +586,56 @@ describe('console forms in a real headless Chromium', () => {
     const [link] = (await api(p.id, p.key, '/portal-links')).content;
     expect(link).toMatchObject({ name: 'acme portal', owner_id: 'acme', can_manage_endpoint: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('source: a RabbitMQ source with its credentials and exchange binding, then edited', async () => {
+    const p = await h.createProject('incoming');
+    const queue = `console-amqp-${Date.now()}`;
+    const exchange = `${queue}-x`;
+    const broker = await amqpQueue(queue, { exchange });
+    try {
+      await openSignedIn(`/console/projects/${p.id}/sources/new`, p.key);
+      await page.locator('#source-form-name').fill('orders-queue');
+      await page.locator('#source-form-type').selectOption('pub_sub');
+      await page.locator('#source-form-pub_sub-type').selectOption('amqp');
+      await page.locator('#source-form-pub_sub-amqp-host').fill(TEST_BROKERS.amqpHost);
+      await page.locator('#source-form-pub_sub-amqp-port').fill(TEST_BROKERS.amqpPort);
+      await page.locator('#source-form-pub_sub-amqp-queue').fill(queue);
+      await page.locator('#source-form-pub_sub-amqp-auth-user').fill(TEST_BROKERS.amqpUser);
+      await page.locator('#source-form-pub_sub-amqp-auth-password').fill(TEST_BROKERS.amqpPassword);
+      await page.locator('#source-form-pub_sub-amqp-bindExchange-exchange').fill(exchange);
+      await page.locator('#source-form-pub_sub-amqp-bindExchange-routingKey').fill('orders');
+      expect(await seriousViolations(page)).toEqual([]);
+      await submit('source-form');
+      await page
+        .getByRole('heading', { name: 'Source orders-queue', exact: true })
+        .waitFor({ timeout: 30_000 });
+      const id = new URL(page.url()).pathname.split('/').pop()!;
+      expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
+        type: 'pub_sub',
+        pub_sub: {
+          type: 'amqp',
+          amqp: {
+            host: TEST_BROKERS.amqpHost,
+            port: TEST_BROKERS.amqpPort,
+            queue,
+            auth: { user: TEST_BROKERS.amqpUser },
+            bindedExchange: exchange,
+            routingKey: 'orders',
+          },
+        },
+      });
+      // edited: the form starts from the stored settings
+      expect(await page.locator('#source-form-pub_sub-amqp-bindExchange-exchange').inputValue()).toBe(
+        exchange,
+      );
+      await page.locator('#source-form-pub_sub-workers').fill('2');
+      await submit('source-form');
+      await page.locator('#toast', { hasText: 'Source saved' }).waitFor({ timeout: 30_000 });
+      expect((await api(p.id, p.key, `/sources/${id}`)).pub_sub).toMatchObject({ type: 'amqp', workers: 2 });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await broker.close();
+    }
   });
 });
