@@ -1,3 +1,4 @@
+import { DataTable } from './DataTable';
 import { attemptOutcome, when } from './format';
 import { JsonView } from './JsonView';
 import type { Attempt } from './types';
@@ -34,5 +35,24 @@ export function AttemptList({ attempts }: { attempts: Attempt[] }) {
   if (attempts.length === 0) return <div class="empty">Not attempted yet.</div>;
   return (
     <>{attempts.map((a, i) => <AttemptDetail key={a.uid ?? i} attempt={a} number={i + 1} />).reverse()}</>
+  );
+}
+
+/** A delivery's attempts in a table, one row each, newest first: when, the outcome and its latency. */
+export function AttemptTable({ attempts }: { attempts: Attempt[] }) {
+  if (attempts.length === 0) return null;
+  const rows = attempts.map((a, i) => ({ a, number: i + 1 })).reverse();
+  return (
+    <DataTable
+      id="attempts"
+      rows={rows}
+      rowKey={(r) => String(r.number)}
+      columns={[
+        { label: 'Attempt', cell: (r) => String(r.number) },
+        { label: 'Time', cell: (r) => when(r.a.created_at) },
+        { label: 'Outcome', cell: (r) => attemptOutcome(r.a) },
+        { label: 'Latency', cell: (r) => `${Math.round(r.a.latency_ms)} ms` },
+      ]}
+    />
   );
 }

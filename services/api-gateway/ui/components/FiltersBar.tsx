@@ -7,6 +7,23 @@ export interface Filter {
   options?: (string | { value: string; label: string })[];
   anyLabel?: string;
   placeholder?: string;
+  /** `time`: picked in local time, applied as an ISO timestamp; `search`: free text. */
+  type?: 'time' | 'search';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO time as a datetime-local input's value (the browser's local time); '' if not a time. */
+function toLocalInput(iso: string | undefined): string {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local input's value (local time) as an ISO timestamp; '' for none. */
+function fromLocalInput(local: string): string {
+  const d = local ? new Date(local) : null;
+  return d && !Number.isNaN(d.getTime()) ? d.toISOString() : '';
 }
 
 interface Props {
@@ -45,6 +62,7 @@ export function FiltersBar({
         e.preventDefault();
         const out: Record<string, string> = {};
         new FormData(e.currentTarget).forEach((v, k) => (out[k] = String(v).trim()));
+        for (const f of filters) if (f.type === 'time') out[f.key] = fromLocalInput(out[f.key] ?? '');
         onApply(out);
       }}
     >
@@ -63,8 +81,16 @@ export function FiltersBar({
                 );
               })}
             </select>
+          ) : f.type === 'time' ? (
+            <input name={f.key} type="datetime-local" defaultValue={toLocalInput(values[f.key])} />
           ) : (
-            <input name={f.key} defaultValue={values[f.key] ?? ''} placeholder={f.placeholder ?? ''} />
+            <input
+              name={f.key}
+              // (a literal type: preact's input types are told apart by it)
+              type={(f.type === 'search' ? 'search' : 'text') as 'text'}
+              defaultValue={values[f.key] ?? ''}
+              placeholder={f.placeholder ?? ''}
+            />
           )}
         </label>
       ))}

@@ -16,7 +16,7 @@ type Gate =
   | { kind: 'signed-out'; heading: string; note?: string };
 
 /** Sections whose data `?live=<seconds>` refreshes on a timer. */
-const LIVE_SECTIONS = /^\/console\/projects\/[^/]+(\/endpoints\/[^/]+)?$/;
+const LIVE_SECTIONS = /^\/console\/projects\/[^/]+(\/endpoints\/[^/]+|\/events\/[^/]+|\/deliveries)?$/;
 
 /** The operator console: the session gate, the header and the project's pages. */
 export function App() {
@@ -125,6 +125,7 @@ export function App() {
               pid={decodeURIComponent(parts[1])}
               section={parts[2] ?? 'overview'}
               id={parts[3]}
+              action={parts[4]}
               main={main}
             />
           ) : (

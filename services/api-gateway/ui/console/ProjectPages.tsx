@@ -8,10 +8,15 @@ import { Screen } from './Screen';
 import { useLoad } from '../components/useLoad';
 import { OverviewView } from './views/OverviewView';
 import { EndpointsView, EndpointView } from './views/EndpointViews';
+import { EditEndpointView, NewEndpointView } from './views/EndpointForm';
 import { EventsView, EventView } from './views/EventViews';
+import { SendEventView } from './views/SendEventForm';
 import { DeliveriesView, DeliveryView } from './views/DeliveryViews';
 import { SourcesView } from './views/SourcesView';
+import { EditSourceView, NewSourceView } from './views/SourceForm';
 import { SubscriptionsView } from './views/SubscriptionsView';
+import { EditSubscriptionView, NewSubscriptionView } from './views/SubscriptionForm';
+import { SettingsView } from './views/SettingsView';
 import { PortalLinksView } from './views/PortalLinksView';
 import { MetaEventsView } from './views/MetaEventsView';
 
@@ -26,24 +31,36 @@ const SECTIONS: [string, string][] = [
   ['subscriptions', 'Subscriptions'],
   ['portal-links', 'Portal links'],
   ['meta-events', 'Meta events'],
+  ['settings', 'Settings and API keys'],
 ];
 
-/** A project's section (or one item of it), by the URL: /console/projects/:pid/:section/:id. */
-function SectionView({ project, section, id }: { project: Project; section: string; id?: string }) {
+/**
+ * A project's section (or one item of it), by the URL: /console/projects/:pid/:section/:id, where
+ * `new` is the create form and `:id/edit` an endpoint's edit form.
+ */
+function SectionView(props: { project: Project; section: string; id?: string; action?: string }) {
+  const { project, section, id, action } = props;
   const pid = project.uid;
   switch (section) {
     case 'overview':
       return <OverviewView project={project} />;
     case 'endpoints':
+      if (id === 'new') return <NewEndpointView pid={pid} />;
+      if (id && action === 'edit') return <EditEndpointView pid={pid} id={id} />;
       return id ? <EndpointView pid={pid} id={id} /> : <EndpointsView pid={pid} />;
     case 'events':
+      if (id === 'new') return <SendEventView pid={pid} />;
       return id ? <EventView pid={pid} id={id} /> : <EventsView pid={pid} />;
     case 'deliveries':
       return id ? <DeliveryView pid={pid} id={id} /> : <DeliveriesView pid={pid} />;
     case 'sources':
-      return <SourcesView pid={pid} />;
+      if (id === 'new') return <NewSourceView pid={pid} />;
+      return id ? <EditSourceView pid={pid} id={id} /> : <SourcesView pid={pid} />;
     case 'subscriptions':
-      return <SubscriptionsView pid={pid} />;
+      if (id === 'new') return <NewSubscriptionView pid={pid} />;
+      return id ? <EditSubscriptionView pid={pid} id={id} /> : <SubscriptionsView pid={pid} />;
+    case 'settings':
+      return <SettingsView project={project} />;
     case 'portal-links':
       return <PortalLinksView pid={pid} />;
     case 'meta-events':
@@ -62,6 +79,7 @@ export function ProjectPages(props: {
   pid: string;
   section: string;
   id?: string;
+  action?: string;
   main: RefObject<HTMLElement | null>;
 }) {
   const ctx = useConsole();
@@ -88,10 +106,11 @@ export function ProjectPages(props: {
         <Loaded load={load}>
           {(p) => (
             <SectionView
-              key={`${props.section}/${props.id}`}
+              key={`${props.section}/${props.id}/${props.action}`}
               project={p}
               section={props.section}
               id={props.id}
+              action={props.action}
             />
           )}
         </Loaded>

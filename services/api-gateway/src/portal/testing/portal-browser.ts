@@ -47,3 +47,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
 }
+
+/**
+ * Presses Tab until the element matching `selector` has the focus, as a keyboard user gets there
+ * (it fails when the element is not reachable by Tab within `max` presses).
+ */
+export async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate(`!!document.activeElement?.matches(${JSON.stringify(selector)})`)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`tabTo: ${selector} not reached in ${max} presses of Tab`);
+}

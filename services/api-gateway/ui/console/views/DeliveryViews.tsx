@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { AttemptList } from '../../components/AttemptDetail';
+import { AttemptList, AttemptTable } from '../../components/AttemptDetail';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { when } from '../../components/format';
@@ -11,6 +11,7 @@ import { pageProject, useConsole, type ConsoleContext } from '../context';
 import { DELIVERY_STATUSES, DeliveryActions, deliveryColumns } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
+import { useEndpointChoices, useSubscriptionChoices } from '../pickers';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { SessionEnded } from '../session';
@@ -23,6 +24,9 @@ const BATCH_KEYS = ['endpoint_id', 'event_id', 'start_date', 'end_date'];
  * one list call per status (100 at most each), so the confirmation says how many.
  */
 async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) {
+  // the API's batch retry filters by endpoint, event, status and time only
+  if (listFilter.subscription_id)
+    return ctx.notify('Batch retry cannot filter by subscription: clear that filter first');
   const filter: Filter = {};
   for (const k of BATCH_KEYS) if (listFilter[k]) filter[k] = listFilter[k];
   const statuses: ('Failure' | 'Discarded')[] =
@@ -58,6 +62,8 @@ async function batchRetry(ctx: ConsoleContext, pid: string, listFilter: Filter) 
 
 export function DeliveriesView({ pid }: { pid: string }) {
   const ctx = useConsole();
+  const endpoints = useEndpointChoices(pid);
+  const subscriptions = useSubscriptionChoices(pid);
   const selected = useRef(new Set<string>());
   return (
     <Screen title="Deliveries">
@@ -68,10 +74,11 @@ export function DeliveriesView({ pid }: { pid: string }) {
         empty="No deliveries yet."
         filters={[
           { key: 'status', label: 'Status', options: [...DELIVERY_STATUSES] },
-          { key: 'endpoint_id', label: 'Endpoint id' },
+          { key: 'endpoint_id', label: 'Endpoint', options: endpoints },
           { key: 'event_id', label: 'Event id' },
-          { key: 'start_date', label: 'From (ISO time)', placeholder: '2026-01-01T00:00:00Z' },
-          { key: 'end_date', label: 'To (ISO time)' },
+          { key: 'subscription_id', label: 'Subscription', options: subscriptions },
+          { key: 'start_date', label: 'From', type: 'time' },
+          { key: 'end_date', label: 'To', type: 'time' },
         ]}
         columns={[
           {
@@ -138,7 +145,11 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
           <p>
             <span class="mono">{d.uid}</span> · <Badge status={d.status} /> · {d.event_type} ·{' '}
             <Link href={`${base}/events/${d.event_id}`}>event</Link> ·{' '}
-            <Link href={`${base}/endpoints/${d.endpoint_id}`}>endpoint</Link>
+            {d.endpoint_metadata ? (
+              <Link href={`${base}/endpoints/${d.endpoint_id}`}>endpoint {d.endpoint_metadata.name}</Link>
+            ) : (
+              <span class="mono">endpoint {d.endpoint_id} (deleted)</span>
+            )}
             {d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}
           </p>
           {d.status_reason && <p class="muted">{d.status_reason}</p>}
@@ -146,6 +157,7 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
             <DeliveryActions pid={pid} d={d} />
           </div>
           <h2>Attempts ({attempts.length})</h2>
+          <AttemptTable attempts={attempts} />
           <AttemptList attempts={attempts} />
         </Screen>
       )}

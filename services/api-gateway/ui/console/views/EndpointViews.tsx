@@ -4,7 +4,7 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { DataTable } from '../../components/DataTable';
 import { when } from '../../components/format';
 import { SecretValue } from '../../components/SecretValue';
-import type { ResponseOf } from '@hookrail/api-contract';
+import { ENDPOINT_STATUSES, type ResponseOf } from '@hookrail/api-contract';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { api } from '../api';
@@ -12,6 +12,7 @@ import { pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { LiveToggle } from '../LiveToggle';
+import { navigate } from '../location';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { StatsPanel, statsWindow } from '../StatsPanel';
@@ -53,6 +54,30 @@ function PauseButton({ pid, e }: { pid: string; e: Endpoint }) {
   );
 }
 
+function DeleteEndpointButton({ pid, e }: { pid: string; e: Endpoint }) {
+  const ctx = useConsole();
+  return (
+    <button
+      type="button"
+      class="danger"
+      onClick={async () => {
+        if (!(await confirmAction(`Delete endpoint ${e.name} and its subscriptions?`, 'Delete endpoint')))
+          return;
+        if (
+          await act(
+            ctx,
+            () => ctx.call(api.deleteEndpoint, { params: { projectID: pid, endpointID: e.uid } }),
+            'Endpoint deleted',
+          )
+        )
+          navigate(`${pageProject(pid)}/endpoints`);
+      }}
+    >
+      Delete
+    </button>
+  );
+}
+
 export function EndpointsView({ pid }: { pid: string }) {
   const base = pageProject(pid);
   return (
@@ -63,9 +88,17 @@ export function EndpointsView({ pid }: { pid: string }) {
         id="endpoints"
         empty="No endpoints yet."
         filters={[
-          { key: 'status', label: 'Status', options: ['active', 'paused', 'inactive'] },
+          { key: 'q', label: 'Search names', type: 'search' },
+          { key: 'status', label: 'Status', options: [...ENDPOINT_STATUSES] },
           { key: 'owner_id', label: 'Owner id' },
         ]}
+        toolbar={() => (
+          <div class="toolbar">
+            <Link class="button primary" href={`${base}/endpoints/new`}>
+              New endpoint
+            </Link>
+          </div>
+        )}
         columns={[
           { label: 'Name', cell: (e) => <Link href={`${base}/endpoints/${e.uid}`}>{e.name}</Link> },
           { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
@@ -90,6 +123,7 @@ export function EndpointsView({ pid }: { pid: string }) {
 function RollSecretForm({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
   const [seconds, setSeconds] = useState('3600');
+  const [secret, setSecret] = useState('');
   return (
     <form
       class="filters"
@@ -108,7 +142,7 @@ function RollSecretForm({ pid, id }: { pid: string; id: string }) {
           () =>
             ctx.call(api.expireSecret, {
               params: { projectID: pid, endpointID: id },
-              body: { expiration: Number(seconds) },
+              body: { expiration: Number(seconds), secret: secret.trim() || undefined },
             }),
           'Secret rolled',
         );
@@ -123,6 +157,16 @@ function RollSecretForm({ pid, id }: { pid: string; id: string }) {
           class="narrow"
           value={seconds}
           onInput={(e) => setSeconds(e.currentTarget.value)}
+        />
+      </label>
+      <label>
+        New secret (generated when empty)
+        <input
+          id="roll-secret"
+          type="password"
+          autocomplete="new-password"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
         />
       </label>
       <button type="submit">Roll secret</button>
@@ -163,7 +207,14 @@ export function EndpointView({ pid, id }: { pid: string; id: string }) {
               {e.rate_limit_duration} s
             </p>
             <div class="toolbar">
+              <Link class="button" href={`${base}/endpoints/${e.uid}/edit`}>
+                Edit
+              </Link>
+              <Link class="button" href={`${base}/events/new?endpoint_id=${e.uid}`}>
+                Send test event
+              </Link>
               <PauseButton pid={pid} e={e} />
+              <DeleteEndpointButton pid={pid} e={e} />
               <Link href={`${base}/deliveries?endpoint_id=${e.uid}`}>Deliveries of this endpoint</Link>
               <Link href={`${base}/events?endpoint_id=${e.uid}`}>Events</Link>
             </div>

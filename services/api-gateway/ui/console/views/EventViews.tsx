@@ -3,6 +3,7 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/clipboard';
 import { prettyJson, when } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
+import { ApiError } from '../../components/http';
 import { useLoad } from '../../components/useLoad';
 import { act } from '../actions';
 import { api } from '../api';
@@ -10,6 +11,8 @@ import { pageProject, useConsole } from '../context';
 import { DeliveryTable } from '../deliveries';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
+import { LiveToggle } from '../LiveToggle';
+import { useEndpointChoices, useSourceChoices } from '../pickers';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 
@@ -18,6 +21,8 @@ const EVENT_STATUSES = ['Pending', 'Processing', 'Success', 'Failure', 'Retry', 
 
 export function EventsView({ pid }: { pid: string }) {
   const base = pageProject(pid);
+  const endpoints = useEndpointChoices(pid);
+  const sources = useSourceChoices(pid);
   return (
     <Screen title="Events">
       <ListView
@@ -26,14 +31,22 @@ export function EventsView({ pid }: { pid: string }) {
         id="events"
         empty="No events yet."
         filters={[
+          { key: 'query', label: 'Search payloads', type: 'search' },
           { key: 'event_type', label: 'Event type' },
-          { key: 'source_id', label: 'Source id' },
-          { key: 'endpoint_id', label: 'Endpoint id' },
+          { key: 'source_id', label: 'Source', options: sources },
+          { key: 'endpoint_id', label: 'Endpoint', options: endpoints },
           { key: 'idempotency_key', label: 'Idempotency key' },
           { key: 'status', label: 'Status', options: EVENT_STATUSES },
-          { key: 'start_date', label: 'From (ISO time)', placeholder: '2026-01-01T00:00:00Z' },
-          { key: 'end_date', label: 'To (ISO time)' },
+          { key: 'start_date', label: 'From', type: 'time' },
+          { key: 'end_date', label: 'To', type: 'time' },
         ]}
+        toolbar={() => (
+          <div class="toolbar">
+            <Link class="button primary" href={`${base}/events/new`}>
+              Send an event
+            </Link>
+          </div>
+        )}
         columns={[
           {
             label: 'Created',
@@ -71,6 +84,17 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
       ]),
     [pid, id, ctx.tick],
   );
+  // An event just sent is stored once routed: until then its page waits (and live refresh reloads it).
+  if (load.state === 'failed' && load.error instanceof ApiError && load.error.status === 404)
+    return (
+      <Screen title="Event">
+        <p id="event-pending" role="status">
+          Event <span class="mono">{id}</span> is not stored yet: an event just sent appears here once it is
+          routed.
+        </p>
+        <LiveToggle />
+      </Screen>
+    );
   return (
     <Loaded load={load}>
       {([e, deliveries]) => (
@@ -80,6 +104,8 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
             {e.idempotency_key ? ` · idempotency key ${e.idempotency_key}` : ''}
           </p>
           {e.status_reason && <p class="muted">{e.status_reason}</p>}
+          {e.source_metadata && <p>Source {e.source_metadata.name}</p>}
+          <LiveToggle />
           <div class="toolbar">
             <button
               type="button"

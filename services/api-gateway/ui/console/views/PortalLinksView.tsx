@@ -1,53 +1,50 @@
-import { useState } from 'preact/hooks';
-import { act } from '../actions';
+import { CheckField, TextField } from '../../components/form/fields';
+import { Form } from '../../components/form/Form';
+import { flag, text } from '../../components/form/values';
 import { useConsole } from '../context';
 import { api } from '../api';
 import { CopyButton } from '../CopyButton';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
 
+/** A new portal link for an owner's endpoints (its URL is in the list). */
 function CreateLinkForm({ pid }: { pid: string }) {
   const ctx = useConsole();
-  const [name, setName] = useState('');
-  const [owner, setOwner] = useState('');
-  const [manage, setManage] = useState(false);
   return (
-    <form
-      class="filters"
+    <Form
       id="portal-link-form"
-      aria-label="New portal link"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void act(
-          ctx,
-          () =>
-            ctx.call(api.createPortalLink, {
-              params: { projectID: pid },
-              body: { name, owner_id: owner, can_manage_endpoint: manage },
-            }),
-          'Portal link created',
-        );
+      label="New portal link"
+      schema={api.createPortalLink.body}
+      initial={{ name: '', owner_id: '', can_manage_endpoint: false }}
+      submitLabel="Create link"
+      onSubmit={async (v) => {
+        await ctx.call(api.createPortalLink, {
+          params: { projectID: pid },
+          body: {
+            name: text(v, 'name')!,
+            owner_id: text(v, 'owner_id'),
+            can_manage_endpoint: flag(v, 'can_manage_endpoint'),
+          },
+        });
+        ctx.notify('Portal link created');
+        ctx.refresh();
       }}
     >
-      <label>
-        Name
-        <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </label>
-      <label>
-        Owner id
-        <input name="owner_id" required value={owner} onInput={(e) => setOwner(e.currentTarget.value)} />
-      </label>
-      <label>
-        Can manage endpoints
-        <input
-          type="checkbox"
-          name="can_manage_endpoint"
-          checked={manage}
-          onChange={(e) => setManage(e.currentTarget.checked)}
-        />
-      </label>
-      <button type="submit">Create link</button>
-    </form>
+      {() => (
+        <>
+          <div class="field-row">
+            <TextField name="name" label="Name" />
+            <TextField
+              name="owner_id"
+              label="Owner id"
+              required
+              hint="The link opens this owner's endpoints"
+            />
+          </div>
+          <CheckField name="can_manage_endpoint" label="Can manage endpoints" />
+        </>
+      )}
+    </Form>
   );
 }
 

@@ -1,19 +1,75 @@
+import type { ResponseOf } from '@hookrail/api-contract';
+import { useState } from 'preact/hooks';
+import { SelectField, TextField } from '../../components/form/fields';
+import { Form } from '../../components/form/Form';
+import { text } from '../../components/form/values';
 import { when } from '../../components/format';
-import { pageProject } from '../context';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
+import { IssuedKey } from '../IssuedKey';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
-import { api } from '../api';
 
-/** Every project (the admin key only). */
+type Created = ResponseOf<typeof api.createProject>;
+
+/** A new project (the admin key): its first API key is shown once, with a link to the project. */
+function NewProjectForm() {
+  const ctx = useConsole();
+  const [created, setCreated] = useState<Created | null>(null);
+  return (
+    <>
+      {created && (
+        <>
+          <IssuedKey name={created.api_key.name} value={created.api_key.key} />
+          <p>
+            <Link href={pageProject(created.uid)}>Open project {created.name}</Link>
+          </p>
+        </>
+      )}
+      <Form
+        id="project-new-form"
+        label="New project"
+        schema={api.createProject.body}
+        initial={{ name: '', type: 'outgoing' }}
+        submitLabel="Create project"
+        onSubmit={async (v) => {
+          const p = await ctx.call(api.createProject, {
+            body: { name: text(v, 'name')!, type: v.type as 'outgoing' | 'incoming' },
+          });
+          setCreated(p);
+          ctx.notify(`Project ${p.name} created`);
+          ctx.refresh();
+        }}
+      >
+        {() => (
+          <div class="field-row">
+            <TextField name="name" label="Project name" />
+            <SelectField
+              name="type"
+              label="Type"
+              options={[
+                { value: 'outgoing', label: 'Outgoing (you send events)' },
+                { value: 'incoming', label: 'Incoming (sources receive them)' },
+              ]}
+            />
+          </div>
+        )}
+      </Form>
+    </>
+  );
+}
+
+/** Every project (the admin key only), and a new one. */
 export function ProjectsView() {
   return (
     <Screen title="Projects">
+      <NewProjectForm />
       <ListView
         op={api.listProjects}
         params={{}}
         id="projects"
-        empty="No projects yet. Create one with POST /api/v1/projects."
+        empty="No projects yet."
         columns={[
           { label: 'Name', cell: (p) => <Link href={pageProject(p.uid)}>{p.name}</Link> },
           { label: 'Type', cell: (p) => p.type },

@@ -1,10 +1,14 @@
+import { PROVIDERS, SOURCE_TYPES } from '@hookrail/api-contract';
 import { Badge } from '../../components/Badge';
+import { pageProject } from '../context';
+import { Link } from '../Link';
 import { CopyButton } from '../CopyButton';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
 import { api } from '../api';
 
 export function SourcesView({ pid }: { pid: string }) {
+  const base = pageProject(pid);
   return (
     <Screen title="Sources">
       <ListView
@@ -14,10 +18,18 @@ export function SourcesView({ pid }: { pid: string }) {
         empty="No sources yet."
         filters={[
           { key: 'name', label: 'Name' },
-          { key: 'type', label: 'Type', options: ['http', 'rest_api', 'pub_sub', 'db_change_stream'] },
+          { key: 'type', label: 'Type', options: [...SOURCE_TYPES] },
+          { key: 'provider', label: 'Provider', options: [...PROVIDERS] },
         ]}
+        toolbar={() => (
+          <div class="toolbar">
+            <Link class="button primary" href={`${base}/sources/new`}>
+              New source
+            </Link>
+          </div>
+        )}
         columns={[
-          { label: 'Name', cell: (s) => s.name },
+          { label: 'Name', cell: (s) => <Link href={`${base}/sources/${s.uid}`}>{s.name}</Link> },
           { label: 'Type', cell: (s) => s.type + (s.provider ? ` · ${s.provider}` : '') },
           { label: 'Verifier', cell: (s) => s.verifier?.type || 'none' },
           {

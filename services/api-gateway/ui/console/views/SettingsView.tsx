@@ -1,0 +1,64 @@
+import { useState } from 'preact/hooks';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { Loaded } from '../../components/Loaded';
+import { useLoad } from '../../components/useLoad';
+import { act } from '../actions';
+import { api } from '../api';
+import { useConsole } from '../context';
+import type { Project } from '../ProjectPages';
+import { Screen } from '../Screen';
+import { ApiKeysSection } from './ApiKeysSection';
+import { ProjectSettingsForm } from './ProjectSettingsForm';
+
+/** The project's settings form and its API keys. */
+export function SettingsView({ project }: { project: Project }) {
+  const ctx = useConsole();
+  const [saved, setSaved] = useState(0);
+  // read again after a save: the form starts from what the API stored
+  const load = useLoad(
+    () => ctx.call(api.getProject, { params: { projectID: project.uid } }),
+    [project.uid, saved],
+  );
+  return (
+    <Screen title="Settings and API keys">
+      <Loaded load={load}>
+        {(p) => <ProjectSettingsForm key={p.updated_at} project={p} onSaved={() => setSaved((n) => n + 1)} />}
+      </Loaded>
+      <ApiKeysSection pid={project.uid} />
+      {ctx.session.kind === 'admin' && <DeleteProject project={project} />}
+    </Screen>
+  );
+}
+
+function DeleteProject({ project }: { project: Project }) {
+  const ctx = useConsole();
+  return (
+    <section class="card" aria-label="Delete the project">
+      <h2>Delete the project</h2>
+      <p class="muted">Its keys stop working at once.</p>
+      <button
+        type="button"
+        class="danger"
+        onClick={async () => {
+          if (
+            !(await confirmAction(
+              `Delete project ${project.name}? Its keys stop working at once.`,
+              'Delete project',
+            ))
+          )
+            return;
+          if (
+            await act(
+              ctx,
+              () => ctx.call(api.deleteProject, { params: { projectID: project.uid } }),
+              'Project deleted',
+            )
+          )
+            location.assign('/console');
+        }}
+      >
+        Delete project
+      </button>
+    </section>
+  );
+}

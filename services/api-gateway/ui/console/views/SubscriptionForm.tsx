@@ -1,0 +1,239 @@
+import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
+import { DELIVERY_MODES, RETRY_TYPES } from '@hookrail/api-contract';
+import { confirmAction } from '../../components/ConfirmDialog';
+import type { Values } from '../../components/form/context';
+import { SelectField, TextField } from '../../components/form/fields';
+import { Form } from '../../components/form/Form';
+import { field, json, jsonField, list, num, text } from '../../components/form/values';
+import { Loaded } from '../../components/Loaded';
+import { useLoad } from '../../components/useLoad';
+import { act } from '../actions';
+import { api } from '../api';
+import { pageProject, useConsole } from '../context';
+import { FilterRunner } from '../FilterRunner';
+import { FunctionRunner } from '../FunctionRunner';
+import { Link } from '../Link';
+import { navigate } from '../location';
+import { useEndpointChoices, useSourceChoices } from '../pickers';
+import { Screen } from '../Screen';
+
+type Subscription = ResponseOf<typeof api.getSubscription>;
+type Body = BodyOf<typeof api.createSubscription>;
+type Json = Record<string, unknown>;
+
+/** An empty filter part is shown empty, not as `{}`. */
+const filterPart = (x: Json | undefined) => (x && Object.keys(x).length > 0 ? jsonField(x) : '');
+
+function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
+  const f = s?.filter_config;
+  return {
+    name: field(s?.name),
+    endpoint_id: s?.endpoint_metadata?.uid ?? query?.get('endpoint_id') ?? '',
+    source_id: s?.source_metadata?.uid ?? query?.get('source_id') ?? '',
+    delivery_mode: s?.delivery_mode ?? 'at_least_once',
+    'filter_config.event_types': (f?.event_types ?? []).filter((t) => t !== '*').join(', '),
+    'filter_config.filter.body': filterPart(f?.filter.body),
+    'filter_config.filter.headers': filterPart(f?.filter.headers),
+    function: field(s?.function),
+    'retry_config.type': s?.retry_config?.type ?? '',
+    'retry_config.duration': field(s?.retry_config?.duration),
+    'retry_config.retry_count': field(s?.retry_config?.retry_count),
+    'rate_limit_config.count': field(s?.rate_limit_config?.count),
+    'rate_limit_config.duration': field(s?.rate_limit_config?.duration),
+    'alert_config.count': field(s?.alert_config?.count),
+    'alert_config.threshold': field(s?.alert_config?.threshold),
+  };
+}
+
+function bodyOf(v: Values, editing: boolean): Body {
+  const retryType = text(v, 'retry_config.type');
+  const duration = text(v, 'retry_config.duration');
+  const retries = num(v, 'retry_config.retry_count');
+  const limit = num(v, 'rate_limit_config.count');
+  const alerts = num(v, 'alert_config.count');
+  return {
+    name: text(v, 'name')!,
+    endpoint_id: text(v, 'endpoint_id')!,
+    source_id: text(v, 'source_id') ?? (editing ? null : undefined),
+    delivery_mode: v.delivery_mode as Body['delivery_mode'],
+    filter_config: {
+      event_types: list(v, 'filter_config.event_types') ?? ['*'],
+      filter: {
+        body: json<Json>(v, 'filter_config.filter.body') ?? {},
+        headers: json<Json>(v, 'filter_config.filter.headers') ?? {},
+      },
+    },
+    function: text(v, 'function') ?? (editing ? null : undefined),
+    retry_config:
+      retryType || duration || retries !== undefined
+        ? {
+            type: retryType as (typeof RETRY_TYPES)[number] | undefined,
+            duration: duration && /^\d+$/.test(duration) ? Number(duration) : duration,
+            retry_count: retries,
+          }
+        : undefined,
+    rate_limit_config:
+      limit !== undefined ? { count: limit, duration: num(v, 'rate_limit_config.duration') ?? 1 } : undefined,
+    alert_config:
+      alerts !== undefined
+        ? { count: alerts, threshold: text(v, 'alert_config.threshold') ?? '1h' }
+        : undefined,
+  };
+}
+
+function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
+  const endpoints = useEndpointChoices(pid);
+  const sources = useSourceChoices(pid);
+  return (
+    <>
+      <div class="field-row">
+        <TextField name="name" label="Name" />
+        <SelectField name="endpoint_id" label="Endpoint" none="Choose an endpoint" options={endpoints} />
+        <SelectField
+          name="source_id"
+          label="Source"
+          none="none (events sent through the API)"
+          options={sources}
+          hint="Required in an incoming project"
+        />
+        <SelectField
+          name="delivery_mode"
+          label="Delivery mode"
+          options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
+        />
+      </div>
+      <fieldset>
+        <legend>Filter</legend>
+        <TextField
+          name="filter_config.event_types"
+          label="Event types"
+          placeholder="invoice.paid, invoice.failed"
+          hint="Separated by commas; empty: every event type"
+        />
+        <div class="grid">
+          <TextField
+            name="filter_config.filter.body"
+            label="Body filter (JSON)"
+            json
+            placeholder='{"amount": {"$gte": 100}}'
+          />
+          <TextField name="filter_config.filter.headers" label="Header filter (JSON)" json />
+        </div>
+        <FilterRunner
+          pid={pid}
+          id="filter-test"
+          body={String(v['filter_config.filter.body'])}
+          headers={String(v['filter_config.filter.headers'])}
+        />
+      </fieldset>
+      <fieldset>
+        <legend>Transform function</legend>
+        <div class="grid">
+          <TextField
+            name="function"
+            label="Function"
+            multiline
+            placeholder={'function transform(payload) {\n  return payload;\n}'}
+          />
+          <FunctionRunner pid={pid} id="subscription-function" fn={String(v.function)} what="function" />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Retries (the project's strategy when empty)</legend>
+        <div class="field-row">
+          <SelectField
+            name="retry_config.type"
+            label="Retry strategy"
+            none="project default"
+            options={RETRY_TYPES}
+          />
+          <TextField
+            name="retry_config.duration"
+            label="Interval"
+            placeholder="30s"
+            hint='Seconds, or "30s", "5m", "1h"'
+          />
+          <TextField name="retry_config.retry_count" label="Retries" type="number" />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Rate limit and alerts</legend>
+        <div class="field-row">
+          <TextField name="rate_limit_config.count" label="Rate limit (deliveries)" type="number" />
+          <TextField name="rate_limit_config.duration" label="Per (seconds)" type="number" />
+          <TextField name="alert_config.count" label="Alert after (failures)" type="number" />
+          <TextField name="alert_config.threshold" label="Within" placeholder="1h" />
+        </div>
+      </fieldset>
+    </>
+  );
+}
+
+export function NewSubscriptionView({ pid }: { pid: string }) {
+  const ctx = useConsole();
+  return (
+    <Screen title="New subscription">
+      <Form
+        id="subscription-form"
+        label="New subscription"
+        schema={api.createSubscription.body}
+        initial={valuesOf(undefined, ctx.where.query)}
+        submitLabel="Create subscription"
+        onSubmit={async (v) => {
+          const s = await ctx.call(api.createSubscription, {
+            params: { projectID: pid },
+            body: bodyOf(v, false),
+          });
+          ctx.notify(`Subscription ${s.name} created`);
+          navigate(`${pageProject(pid)}/subscriptions/${s.uid}`);
+        }}
+      >
+        {(v) => <SubscriptionFields pid={pid} v={v} />}
+      </Form>
+    </Screen>
+  );
+}
+
+export function EditSubscriptionView({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  const params = { projectID: pid, subscriptionID: id };
+  const load = useLoad(() => ctx.call(api.getSubscription, { params }), [pid, id]);
+  const list = `${pageProject(pid)}/subscriptions`;
+  return (
+    <Loaded load={load}>
+      {(s) => (
+        <Screen title={`Subscription ${s.name}`}>
+          <div class="toolbar">
+            <Link href={list}>← All subscriptions</Link>
+            <button
+              type="button"
+              class="danger"
+              onClick={async () => {
+                if (!(await confirmAction(`Delete subscription ${s.name}?`, 'Delete subscription'))) return;
+                if (
+                  await act(ctx, () => ctx.call(api.deleteSubscription, { params }), 'Subscription deleted')
+                )
+                  navigate(list);
+              }}
+            >
+              Delete
+            </button>
+          </div>
+          <Form
+            id="subscription-form"
+            label={`Edit subscription ${s.name}`}
+            schema={api.updateSubscription.body}
+            initial={valuesOf(s)}
+            submitLabel="Save subscription"
+            onSubmit={async (v) => {
+              await ctx.call(api.updateSubscription, { params, body: bodyOf(v, true) });
+              ctx.notify('Subscription saved');
+            }}
+          >
+            {(v) => <SubscriptionFields pid={pid} v={v} />}
+          </Form>
+        </Screen>
+      )}
+    </Loaded>
+  );
+}
