@@ -12,6 +12,10 @@ describe('node flags of the services', () => {
     expect(NODE_FLAGS).toContain('--no-memory-reducer');
   });
 
+  it('gives the young generation 32 MB semi-spaces (with ~1,000 messages in flight the dispatcher's collections took twice as long with the default)', () => {
+    expect(NODE_FLAGS).toContain('--max-semi-space-size=32');
+  });
+
   it('the image entrypoint passes exactly these flags', () => {
     const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(read('deploy/docker/Dockerfile'))?.[1];
     expect(entrypoint && JSON.parse(entrypoint)).toEqual(['/usr/local/bin/node', ...NODE_FLAGS]);
