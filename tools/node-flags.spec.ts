@@ -12,7 +12,7 @@ describe('node flags of the services', () => {
     expect(NODE_FLAGS).toContain('--no-memory-reducer');
   });
 
-  it('gives the young generation 32 MB semi-spaces (with ~1,000 messages in flight the dispatcher's collections took twice as long with the default)', () => {
+  it('gives the young generation 32 MB semi-spaces (with ~1,000 messages in flight the dispatcher collected for twice as long with the default)', () => {
     expect(NODE_FLAGS).toContain('--max-semi-space-size=32');
   });
 
