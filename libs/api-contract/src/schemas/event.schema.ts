@@ -91,6 +91,20 @@ export const eventResponse = resource({
   acknowledged_at: nullableTimestamp,
 });
 
+/** How much of the body a delivery sent its responses show at most, in UTF-8 bytes. */
+export const REQUEST_BODY_CAP = 64 * 1024;
+
+/**
+ * The body every attempt of a delivery sent (the subscription function's output, else the event's
+ * payload), read from what is stored: in a single delivery only, cut at REQUEST_BODY_CAP bytes.
+ */
+export const requestBodyFields = {
+  request_body: str({
+    description: `the body every attempt sent (single delivery only), at most ${REQUEST_BODY_CAP} bytes`,
+  }),
+  request_body_truncated: bool,
+};
+
 export const deliveryResponse = resource({
   ...scopedFields,
   event_id: str(),
@@ -107,7 +121,8 @@ export const deliveryResponse = resource({
   last_http_status: nullable(int()),
   event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
   endpoint_metadata: nullable(endpointMetadataResponse),
-});
+  ...requestBodyFields,
+}, ['request_body', 'request_body_truncated']);
 
 const headerMap = mapOf(str());
 
