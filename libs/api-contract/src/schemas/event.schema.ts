@@ -105,24 +105,27 @@ export const requestBodyFields = {
   request_body_truncated: bool,
 };
 
-export const deliveryResponse = resource({
-  ...scopedFields,
-  event_id: str(),
-  endpoint_id: str(),
-  subscription_id: str(),
-  source_id: str(),
-  event_type: str(),
-  status: enumOf(DELIVERY_STATUSES),
-  delivery_mode: enumOf(['at_least_once', 'at_most_once']),
-  attempts_made: int(),
-  retries_used: int(),
-  next_attempt_at: nullableTimestamp,
-  status_reason: nullable(str()),
-  last_http_status: nullable(int()),
-  event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
-  endpoint_metadata: nullable(endpointMetadataResponse),
-  ...requestBodyFields,
-}, ['request_body', 'request_body_truncated']);
+export const deliveryResponse = resource(
+  {
+    ...scopedFields,
+    event_id: str(),
+    endpoint_id: str(),
+    subscription_id: str(),
+    source_id: str(),
+    event_type: str(),
+    status: enumOf(DELIVERY_STATUSES),
+    delivery_mode: enumOf(['at_least_once', 'at_most_once']),
+    attempts_made: int(),
+    retries_used: int(),
+    next_attempt_at: nullableTimestamp,
+    status_reason: nullable(str()),
+    last_http_status: nullable(int()),
+    event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
+    endpoint_metadata: nullable(endpointMetadataResponse),
+    ...requestBodyFields,
+  },
+  ['request_body', 'request_body_truncated'],
+);
 
 const headerMap = mapOf(str());
 

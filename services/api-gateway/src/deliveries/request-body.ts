@@ -2,11 +2,17 @@ import { REQUEST_BODY_CAP } from '@hookrail/api-contract';
 import type { DeliveryDoc, Store } from '@hookrail/store';
 
 /** `text` cut to at most `cap` UTF-8 bytes, never inside a character. */
-export function capText(text: string, cap = REQUEST_BODY_CAP): { text: string; truncated: boolean } {
+function capText(text: string, cap = REQUEST_BODY_CAP): { text: string; truncated: boolean } {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= cap) return { text, truncated: false };
   // a character cut in two decodes as U+FFFD at the end: drop it
-  return { text: bytes.subarray(0, cap).toString('utf8').replace(/\uFFFD+$/, ''), truncated: true };
+  return {
+    text: bytes
+      .subarray(0, cap)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, ''),
+    truncated: true,
+  };
 }
 
 /**

@@ -52,7 +52,9 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       checkEventTypes(session.project, eventTypes);
       // Checked before anything changes: an edit is applied whole or not at all.
       const subscriptions =
-        eventTypes === undefined ? [] : await deps.store.subscriptions.listByEndpoint(session.project._id, endpoint._id);
+        eventTypes === undefined
+          ? []
+          : await deps.store.subscriptions.listByEndpoint(session.project._id, endpoint._id);
       if (subscriptions.length > 1)
         throw new ConflictError(
           'the endpoint has several subscriptions: their event types are set through the management API',

@@ -141,7 +141,9 @@ describe('portal page: message log filters, empty states, event types', () => {
     await page.fill('#edit-endpoint input[name="event_types"]', 'invoice.paid, invoice.failed');
     await page.click('#edit-endpoint button[type="submit"]');
     await page.locator('#notice', { hasText: 'Endpoint saved' }).waitFor();
-    await page.locator('#endpoint-detail', { hasText: 'Event types: invoice.paid, invoice.failed' }).waitFor();
+    await page
+      .locator('#endpoint-detail', { hasText: 'Event types: invoice.paid, invoice.failed' })
+      .waitFor();
     const [sub] = await h.store.subscriptions.listByEndpoint(p.id, id);
     expect(sub.filter_config?.event_types).toEqual(['invoice.paid', 'invoice.failed']);
     await shot('13-event-types-edited');
@@ -153,5 +155,8 @@ describe('portal page: message log filters, empty states, event types', () => {
 
   // (the page's CSP allows no string evaluation: counted from here)
   const waitRows = (n: number) =>
-    waitFor(`${n} delivery rows`, async () => (await page.locator('#deliveries tr[data-delivery]').count()) === n);
+    waitFor(
+      `${n} delivery rows`,
+      async () => (await page.locator('#deliveries tr[data-delivery]').count()) === n,
+    );
 });

@@ -75,7 +75,10 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
     return { event, ids };
   };
   // A single delivery: with its attempts and the body they sent.
-  const detail = async (d: DeliveryDoc) => ({ ...presentPortalDelivery(d, true), ...(await sentBody(store, d)) });
+  const detail = async (d: DeliveryDoc) => ({
+    ...presentPortalDelivery(d, true),
+    ...(await sentBody(store, d)),
+  });
   const deliveryOf = async (s: PortalSession, id: string) => {
     const ids = await scopedEndpointIds(store, s, undefined);
     const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
@@ -165,7 +168,9 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       const page = await store.deliveries.page(session.link.project_id, filter, parsePageQuery(query));
       return { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) };
     }),
-    portalGetDelivery: read(async ({ session, params }) => detail(await deliveryOf(session, params.deliveryID))),
+    portalGetDelivery: read(async ({ session, params }) =>
+      detail(await deliveryOf(session, params.deliveryID)),
+    ),
     // Also one still in Retry: its holder may want it now rather than at the next backoff.
     portalResendDelivery: read(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
