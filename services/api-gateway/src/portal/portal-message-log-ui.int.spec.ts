@@ -37,7 +37,7 @@ describe('portal page: message log filters, empty states, event types', () => {
     await page.locator('#endpoints', { hasText: 'No endpoints yet. Add one above' }).waitFor();
     await page.locator('#deliveries', { hasText: 'add an endpoint first' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await shot('10-empty');
+    await shot('log-01-empty');
 
     await page.fill('#create-form input[name="name"]', 'orders');
     await page.fill('#create-form input[name="url"]', 'https://acme.example/orders');
@@ -100,7 +100,7 @@ describe('portal page: message log filters, empty states, event types', () => {
 
     await page.locator(`tr[data-delivery="${paid._id}"] td`).first().click();
     await page.locator('#detail .request-body', { hasText: '"invoice": "INV-7"' }).waitFor();
-    await shot('11-search-request-body');
+    await shot('log-02-search-request-body');
 
     // Picked in local time, sent as an ISO timestamp.
     await page.fill('#delivery-filters input[name="query"]', '');
@@ -120,7 +120,7 @@ describe('portal page: message log filters, empty states, event types', () => {
     );
     await page.click('#delivery-filters button[type="submit"]');
     await waitRows(2);
-    await shot('12-time-window');
+    await shot('log-03-time-window');
   });
 
   it('edits the event types an endpoint receives, with the API field error beside the field', async () => {
@@ -146,7 +146,7 @@ describe('portal page: message log filters, empty states, event types', () => {
       .waitFor();
     const [sub] = await h.store.subscriptions.listByEndpoint(p.id, id);
     expect(sub.filter_config?.event_types).toEqual(['invoice.paid', 'invoice.failed']);
-    await shot('13-event-types-edited');
+    await shot('log-04-event-types-edited');
 
     await page.fill('#edit-endpoint input[name="url"]', 'not a url');
     await page.click('#edit-endpoint button[type="submit"]');
