@@ -20,7 +20,7 @@ import {
   makeSubscription,
 } from '@hookrail/testkit';
 import { definition as retrySchedulerDefinition } from '../../retry-scheduler/src/service';
-import { releaseHeldDeliveries } from '@hookrail/operations';
+import { releaseHeldDeliveries, resendDelivery } from '@hookrail/operations';
 import { definition } from './service';
 
 jest.setTimeout(90_000);
@@ -215,6 +215,33 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
       return e && e.failure_rate > 0 ? e : undefined;
     });
     expect(ep.failure_rate).toBeLessThanOrEqual(100);
+  });
+
+  it('failure_rate: 3 failures then a successful resend shows 75 soon after the resend, not a stale 100', async () => {
+    const s = await setup({
+      receiver: { respond: (_r, i) => ({ status: i < 3 ? 500 : 200 }) },
+      project: { strategy: { type: 'linear', duration: 1, retry_count: 2 } },
+    });
+    const [eventId] = await s.publish();
+    const failedOnce = await finalDelivery(s.projectId, eventId, 'Failure');
+    expect(failedOnce.attempts_made).toBe(3);
+    await waitFor('failure_rate 100 written', async () =>
+      (await store.endpoints.findById(s.projectId, s.endpoint._id))?.failure_rate === 100 ? true : undefined,
+    );
+    const publisher = await bus.connectPublisher();
+    expect((await resendDelivery({ store, publisher }, s.projectId, failedOnce._id, 'resend')).kind).toBe(
+      'resent',
+    );
+    await finalDelivery(s.projectId, eventId, 'Success');
+    const t0 = Date.now();
+    // the turn to success is written at once, not at the next 10 s write or the next attempt
+    await waitFor(
+      'failure_rate 75 after the resend',
+      async () =>
+        (await store.endpoints.findById(s.projectId, s.endpoint._id))?.failure_rate === 75 ? true : undefined,
+      { timeoutMs: 5_000, intervalMs: 100 },
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
   it('HTTP 410 makes the endpoint inactive, emits endpoint.disabled and notifies by e-mail and Slack', async () => {

@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperations, type OperationShape } from '../operation';
 import { enumOf, str } from '../schemas/common.schema';
-import { endpointUpdateBody, expireSecretBody } from '../schemas/endpoint.schema';
+import { expireSecretBody } from '../schemas/endpoint.schema';
 import { DELIVERY_STATUSES, eventAcceptedResponse } from '../schemas/event.schema';
-import { pageQuery } from '../schemas/pagination.schema';
+import { createdRangeQuery, pageQuery, searchQuery } from '../schemas/pagination.schema';
 import {
   eventTypeSeenResponse,
   portalDeliveryResponse,
   portalEndpointCreateBody,
   portalEndpointResponse,
+  portalEndpointUpdateBody,
   portalEventResponse,
   portalLinkView,
   portalReplayResponse,
@@ -19,6 +20,10 @@ const tag = 'Portal';
 const ENDPOINT = '/endpoints/:endpointID';
 const DELIVERY = '/eventdeliveries/:deliveryID';
 const endpointFilter = str({ description: "only what was sent to this endpoint of the link's" });
+const payloadSearch = (what: string) =>
+  searchQuery(
+    `${what} whose payload contains every word of this text, ignoring case; read in bounded steps, so a page may hold fewer items than perPage (even none) with has_next_page: follow next_page_cursor`,
+  );
 
 const endpointChange = <const P extends string>(path: P, summary: string, message: string) =>
   ({
@@ -80,7 +85,7 @@ export const portalOperations = defineOperations('portal', {
   },
   portalUpdateEndpoint: {
     ...endpointChange(ENDPOINT, "Update one of the link's endpoints", 'Endpoint updated'),
-    body: endpointUpdateBody,
+    body: portalEndpointUpdateBody,
   },
   portalDeleteEndpoint: {
     method: 'delete',
@@ -131,7 +136,12 @@ export const portalOperations = defineOperations('portal', {
     summary: "Events sent to the link's endpoints",
     tag,
     auth: 'portal',
-    query: { ...pageQuery, endpointId: endpointFilter },
+    query: {
+      ...pageQuery,
+      endpointId: endpointFilter,
+      ...createdRangeQuery,
+      query: payloadSearch('events'),
+    },
     paginated: true,
     status: 200,
     message: 'Events fetched',
@@ -178,6 +188,8 @@ export const portalOperations = defineOperations('portal', {
       endpointId: endpointFilter,
       eventId: str({ description: 'only deliveries of this event' }),
       status: enumOf(DELIVERY_STATUSES),
+      ...createdRangeQuery,
+      query: payloadSearch('deliveries'),
     },
     paginated: true,
     status: 200,

@@ -91,23 +91,41 @@ export const eventResponse = resource({
   acknowledged_at: nullableTimestamp,
 });
 
-export const deliveryResponse = resource({
-  ...scopedFields,
-  event_id: str(),
-  endpoint_id: str(),
-  subscription_id: str(),
-  source_id: str(),
-  event_type: str(),
-  status: enumOf(DELIVERY_STATUSES),
-  delivery_mode: enumOf(['at_least_once', 'at_most_once']),
-  attempts_made: int(),
-  retries_used: int(),
-  next_attempt_at: nullableTimestamp,
-  status_reason: nullable(str()),
-  last_http_status: nullable(int()),
-  event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
-  endpoint_metadata: nullable(endpointMetadataResponse),
-});
+/** How much of the body a delivery sent its responses show at most, in UTF-8 bytes. */
+export const REQUEST_BODY_CAP = 64 * 1024;
+
+/**
+ * The body every attempt of a delivery sent (the subscription function's output, else the event's
+ * payload), read from what is stored: in a single delivery only, cut at REQUEST_BODY_CAP bytes.
+ */
+export const requestBodyFields = {
+  request_body: str({
+    description: `the body every attempt sent (single delivery only), at most ${REQUEST_BODY_CAP} bytes`,
+  }),
+  request_body_truncated: bool,
+};
+
+export const deliveryResponse = resource(
+  {
+    ...scopedFields,
+    event_id: str(),
+    endpoint_id: str(),
+    subscription_id: str(),
+    source_id: str(),
+    event_type: str(),
+    status: enumOf(DELIVERY_STATUSES),
+    delivery_mode: enumOf(['at_least_once', 'at_most_once']),
+    attempts_made: int(),
+    retries_used: int(),
+    next_attempt_at: nullableTimestamp,
+    status_reason: nullable(str()),
+    last_http_status: nullable(int()),
+    event_metadata: object({ uid: str(), event_type: str() }, ['uid', 'event_type']),
+    endpoint_metadata: nullable(endpointMetadataResponse),
+    ...requestBodyFields,
+  },
+  ['request_body', 'request_body_truncated'],
+);
 
 const headerMap = mapOf(str());
 

@@ -18,9 +18,10 @@ import {
   circuitBreakerResponse,
   ENDPOINT_STATUSES,
   endpointCreateBody,
+  endpointUpdateBody,
   secretResponse,
 } from './endpoint.schema';
-import { DELIVERY_STATUSES, EVENT_STATUSES } from './event.schema';
+import { DELIVERY_STATUSES, EVENT_STATUSES, requestBodyFields } from './event.schema';
 import { PORTAL_AUTH_TYPES } from './portal-link.schema';
 
 /**
@@ -71,6 +72,16 @@ export const portalEndpointCreateBody = Type.Object(
 );
 export type PortalEndpointCreateBody = Static<typeof portalEndpointCreateBody>;
 
+/** An edit; `event_types` replaces what the endpoint's subscription lets through. */
+export const portalEndpointUpdateBody = Type.Object(
+  {
+    ...endpointUpdateBody.properties,
+    event_types: portalEndpointCreateBody.properties.event_types,
+  },
+  { additionalProperties: false },
+);
+export type PortalEndpointUpdateBody = Static<typeof portalEndpointUpdateBody>;
+
 export const portalEventResponse = resource({
   ...scopedFields,
   event_type: str(),
@@ -110,8 +121,9 @@ export const portalDeliveryResponse = resource(
     last_http_status: nullable(int()),
     last_error: nullable(str({ description: 'why the last attempt failed without a status' })),
     attempts: Type.Array(portalAttemptResponse, { description: 'in a single delivery only' }),
+    ...requestBodyFields,
   },
-  ['attempts'],
+  ['attempts', 'request_body', 'request_body_truncated'],
 );
 export type PortalDeliveryResponse = Static<typeof portalDeliveryResponse>;
 

@@ -111,8 +111,8 @@ export class EndpointDisabler {
     await this.deps.store.endpoints.setBreakerState(endpoint.project_id, endpoint._id, state);
   }
 
+  /** The caller (EndpointHealth) writes only a changed rate. */
   async writeFailureRate(endpoint: EndpointDoc, rate: number): Promise<void> {
-    if (endpoint.failure_rate === rate) return;
     await this.deps.store.endpoints.update(endpoint.project_id, endpoint._id, { failure_rate: rate });
   }
 

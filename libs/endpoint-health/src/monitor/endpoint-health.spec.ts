@@ -46,3 +46,53 @@ describe('EndpointHealth breaker gauge', () => {
     expect(await breakerCounts(metrics)).toEqual({ closed: 2, open: 0, half_open: 0 });
   });
 });
+
+describe('EndpointHealth failure_rate written back', () => {
+  // A breaker that does not open here: only the rate writes are looked at.
+  const calm = { config: { circuit_breaker: { consecutive_failures: 1000, min_requests: 1000 } } };
+  const setup = () => {
+    const written: number[] = [];
+    const recording = {
+      ...disabler,
+      writeFailureRate: async (_e: EndpointDoc, rate: number) => void written.push(rate),
+    } as unknown as EndpointDisabler;
+    const health = new EndpointHealth(
+      recording,
+      createLogger({ service: 'test', level: 'silent' }),
+      new Metrics('test', { defaultMetrics: false }),
+    );
+    const base = context('ep');
+    const ctx = {
+      ...base,
+      endpoint: { ...base.endpoint, failure_rate: 0 },
+      project: calm,
+    } as unknown as GateContext;
+    return { health, written, ctx };
+  };
+  afterEach(() => jest.useRealTimers());
+
+  it('writes the rate after a successful resend at once (3 failures then a success: 75, not a stale 100)', async () => {
+    const { health, written, ctx } = setup();
+    for (let i = 0; i < 3; i++) await health.afterAttempt(ctx, failed, 1_000 + i * 100);
+    expect(written).toEqual([100]);
+    await health.afterAttempt(ctx, ok, 3_000);
+    expect(written).toEqual([100, 75]);
+  });
+
+  it('writes a rate held back by the interval once it ends, from the latest attempt, once per interval', async () => {
+    jest.useFakeTimers();
+    const { health, written, ctx } = setup();
+    await health.afterAttempt(ctx, ok, 1_000);
+    expect(written).toEqual([]); // 0 %, as stored
+    await health.afterAttempt(ctx, failed, 1_500); // turned, but within 1 s of the last write
+    await health.afterAttempt(ctx, failed, 1_800);
+    expect(written).toEqual([]);
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(written).toEqual([67]);
+    await health.afterAttempt(ctx, ok, 11_500);
+    await health.afterAttempt(ctx, ok, 11_600);
+    expect(written).toEqual([67]);
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(written).toEqual([67, 40]);
+  });
+});

@@ -9,8 +9,14 @@ import type { EndpointBreakerState, EndpointDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { EndpointDisabler } from './endpoint-disabler';
 
-/** `failure_rate` is written back at most this often per endpoint (and on every breaker change). */
+/**
+ * `failure_rate` is written back at most this often per endpoint, and on every breaker change; an
+ * attempt that comes sooner is written by one trailing write when the interval ends, so the stored
+ * rate is the one after the latest attempt within this interval.
+ */
 const FAILURE_RATE_WRITE_MS = 10_000;
+/** Sooner when the outcome turned (a success after a failure, or the reverse), at most this often. */
+const FAILURE_RATE_TURN_MS = 1_000;
 
 /**
  * The health of the endpoints this dispatcher owns (deliveries are keyed by endpoint, so the state
@@ -23,6 +29,10 @@ export class EndpointHealth {
   private readonly limiter = new RateLimiter();
   private readonly alerts = new AlertThreshold();
   private readonly rateWrittenAt = new LRUCache<string, number>({ max: 100_000 });
+  /** Per endpoint: the last attempt's outcome and time, the rate last written, a pending trailing write. */
+  private readonly lastAttempt = new LRUCache<string, { success: boolean; atMs: number }>({ max: 100_000 });
+  private readonly rateWritten = new LRUCache<string, number>({ max: 100_000 });
+  private readonly trailing = new Map<string, ReturnType<typeof setTimeout>>();
   /** The breaker state last written to each endpoint document, so only changes are written. */
   private readonly shownState = new LRUCache<string, EndpointBreakerState['state']>({ max: 100_000 });
 
@@ -93,14 +103,18 @@ export class EndpointHealth {
             : null;
       work.push(() => this.show(endpoint, breaker.state, reason, nowMs));
     }
+    const previous = this.lastAttempt.get(endpoint._id);
+    this.lastAttempt.set(endpoint._id, { success, atMs: nowMs });
+    const sinceWrite = nowMs - (this.rateWrittenAt.get(endpoint._id) ?? -Infinity);
+    const turned = previous !== undefined && previous.success !== success;
     if (
       transition.kind !== 'none' ||
-      nowMs - (this.rateWrittenAt.get(endpoint._id) ?? 0) >= FAILURE_RATE_WRITE_MS
+      sinceWrite >= FAILURE_RATE_WRITE_MS ||
+      (turned && sinceWrite >= FAILURE_RATE_TURN_MS)
     ) {
-      this.rateWrittenAt.set(endpoint._id, nowMs);
       const rate = breaker.failureRate(nowMs);
-      work.push(() => this.disabler.writeFailureRate(endpoint, rate));
-    }
+      work.push(() => this.writeRate(endpoint, rate, nowMs));
+    } else this.writeRateLater(endpoint, breaker, FAILURE_RATE_WRITE_MS - sinceWrite);
     if (result.kind === 'response' && result.status === 410) {
       work.push(() => this.disabler.disable(endpoint, 'the endpoint answered 410 Gone'));
     }
@@ -120,6 +134,43 @@ export class EndpointHealth {
         );
       }
     }
+  }
+
+  /** Writes the endpoint's failure rate when it differs from the one last written. */
+  private async writeRate(endpoint: EndpointDoc, rate: number, nowMs: number): Promise<void> {
+    this.rateWrittenAt.set(endpoint._id, nowMs);
+    const pending = this.trailing.get(endpoint._id);
+    if (pending) clearTimeout(pending);
+    this.trailing.delete(endpoint._id);
+    if ((this.rateWritten.get(endpoint._id) ?? endpoint.failure_rate) === rate) return;
+    this.rateWritten.set(endpoint._id, rate);
+    await this.disabler.writeFailureRate(endpoint, rate);
+  }
+
+  /**
+   * One write, when the interval ends, of the rate after the latest attempt then (not at the
+   * timer's time: an attempt-less window says nothing new). At most one pending per endpoint.
+   */
+  private writeRateLater(endpoint: EndpointDoc, breaker: CircuitBreaker, delayMs: number): void {
+    if (this.trailing.has(endpoint._id)) return;
+    const timer = setTimeout(
+      () => {
+        this.trailing.delete(endpoint._id);
+        const last = this.lastAttempt.get(endpoint._id);
+        if (!last) return;
+        // in attempt time, when the interval ended
+        const at = Math.max(last.atMs, (this.rateWrittenAt.get(endpoint._id) ?? 0) + FAILURE_RATE_WRITE_MS);
+        this.writeRate(endpoint, breaker.failureRate(last.atMs), at).catch((err: unknown) =>
+          this.logger.warn(
+            { project_id: endpoint.project_id, endpoint_id: endpoint._id, err: errorMessage(err) },
+            'endpoint failure rate write failed',
+          ),
+        );
+      },
+      Math.max(0, delayMs),
+    );
+    timer.unref?.();
+    this.trailing.set(endpoint._id, timer);
   }
 
   private shown(endpoint: EndpointDoc): EndpointBreakerState['state'] {

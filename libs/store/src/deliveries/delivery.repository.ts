@@ -8,6 +8,9 @@ import { failedIndexes, isDuplicateKey } from '../errors';
 import { countCapped } from '../base/sorted-find';
 import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } from './delivery-outcome';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
+import { eventModel, type EventDoc } from '../events/event.schema';
+import { scanPage } from '../base/scan-page';
+import { hasEveryWord, searchWords } from '../base/text-search';
 import type { ProjectId } from '@hookrail/domain';
 
 /** What the delivery lists select by; every field narrows (AND). */
@@ -19,18 +22,50 @@ export interface DeliveryListFilter {
   statuses?: readonly DeliveryStatus[];
   /** By id time: when the delivery's event was accepted (a replay's copy: when it was made). */
   createdRange?: CreatedRange;
+  /** Every word in the body sent (the subscription function's output, else the event's payload). */
+  search?: string;
 }
 
 export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   protected override readonly narrowingFields = ['event_id'];
+  private readonly events: Model<EventDoc>;
 
   constructor(conn: Connection) {
     super(deliveryModel(conn) as Model<DeliveryDoc>);
+    this.events = eventModel(conn) as Model<EventDoc>;
   }
 
-  /** A page of the project's deliveries (the deliveries API, the portal). */
+  /**
+   * A page of the project's deliveries (the deliveries API, the portal). A search is no index key:
+   * candidates by the other filters are scanned in index order (base/scan-page.ts), the body each
+   * sent read from the delivery (a function's output) or its event's payload, one query per step.
+   */
   async page(projectId: ProjectId, filter: DeliveryListFilter, req: PageRequest): Promise<Page<DeliveryDoc>> {
-    return this.pageWhere(projectId, where(filter), req);
+    const words = filter.search === undefined ? [] : searchWords(filter.search);
+    if (words.length === 0) return this.pageWhere(projectId, where(filter), req);
+    return scanPage(
+      (r) => this.pageWhere(projectId, where(filter), r),
+      async (rows) => {
+        const bodies = await this.eventPayloads(
+          projectId,
+          rows.filter((d) => d.payload === null || d.payload === undefined).map((d) => d.event_id),
+        );
+        return rows.filter((d) => hasEveryWord(d.payload ?? bodies.get(d.event_id) ?? '', words));
+      },
+      req,
+    );
+  }
+
+  /** The stored payload (`raw`) of each of these events, by id. */
+  async eventPayloads(projectId: ProjectId, eventIds: readonly string[]): Promise<Map<string, string>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.events
+      .find({ project_id: projectId, _id: { $in: [...new Set(eventIds)] } } as QueryFilter<EventDoc>, {
+        raw: 1,
+      })
+      .lean<{ _id: string; raw: string }[]>()
+      .exec();
+    return new Map(rows.map((r) => [r._id, r.raw ?? '']));
   }
 
   /** Matching deliveries oldest first, at most `limit` (batch retry). */

@@ -77,6 +77,10 @@ describe('console: retry now of a delivery still retrying', () => {
     // the page follows the delivery on its way: the new attempt shows without a reload
     await page.getByRole('heading', { name: 'Attempts (2)' }).waitFor();
     expect(await page.locator('section.attempt').first().innerText()).toContain('HTTP 200');
+    // each attempt shows the body it sent: the bytes the receiver got, read back (issue 33, item 11)
+    const shownBody = await page.locator('section.attempt .request-body pre').first().innerText();
+    expect(JSON.parse(shownBody)).toEqual(JSON.parse(receiver.requests[1].body));
+    expect(shownBody).toContain('"n": 1');
     expect(await page.locator('main .badge').first().innerText()).toBe('Success');
     await screenshot(page, 'console-08-retry-now');
 

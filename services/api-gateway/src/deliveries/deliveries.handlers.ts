@@ -6,6 +6,7 @@ import {
   type DeliveryStatus,
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
+import { sentBody } from './request-body';
 import { presentAttempt, presentDeliveries } from '../events/event.presenter';
 import { deliveryOperations } from '@hookrail/api-contract';
 import type { Handlers } from '../http/route';
@@ -30,8 +31,11 @@ export function deliveryHandlers(deps: GatewayDeps): Handlers<typeof deliveryOpe
       const page = await store.deliveries.page(project._id, filter, parsePageQuery(query));
       return { content: await presentDeliveries(page.content, deps), pagination: page.pagination };
     },
-    getEventDelivery: async ({ project, params }) =>
-      (await presentDeliveries([await find(project._id, params.deliveryID)], deps))[0],
+    async getEventDelivery({ project, params }) {
+      const doc = await find(project._id, params.deliveryID);
+      const [out, body] = await Promise.all([presentDeliveries([doc], deps), sentBody(store, doc)]);
+      return { ...out[0], ...body };
+    },
     async listDeliveryAttempts({ project, params }) {
       const delivery = await find(project._id, params.deliveryID);
       return (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));

@@ -1,6 +1,11 @@
-import { ValidationError } from '@hookrail/domain';
+import { ConflictError, ValidationError } from '@hookrail/domain';
 import type { EndpointDoc, ProjectDoc } from '@hookrail/store';
-import type { EndpointUpdateBody, ExpireSecretBody, PortalEndpointCreateBody } from '@hookrail/api-contract';
+import type {
+  EndpointUpdateBody,
+  ExpireSecretBody,
+  PortalEndpointCreateBody,
+  PortalEndpointUpdateBody,
+} from '@hookrail/api-contract';
 import type { GatewayDeps } from '../deps';
 import {
   createEndpoint,
@@ -9,7 +14,7 @@ import {
   setEndpointStatus,
   updateEndpoint,
 } from '../endpoints/endpoints.usecase';
-import { createSubscription } from '../subscriptions/subscriptions.usecase';
+import { createSubscription, updateSubscription } from '../subscriptions/subscriptions.usecase';
 import type { PortalSession } from './portal-auth';
 
 /**
@@ -20,7 +25,7 @@ import type { PortalSession } from './portal-auth';
  */
 export interface PortalEndpointOps {
   create(session: PortalSession, body: PortalEndpointCreateBody): Promise<EndpointDoc>;
-  update(session: PortalSession, endpoint: EndpointDoc, body: EndpointUpdateBody): Promise<EndpointDoc>;
+  update(session: PortalSession, endpoint: EndpointDoc, body: PortalEndpointUpdateBody): Promise<EndpointDoc>;
   remove(session: PortalSession, endpoint: EndpointDoc): Promise<void>;
   pause(session: PortalSession, endpoint: EndpointDoc): Promise<EndpointDoc>;
   activate(session: PortalSession, endpoint: EndpointDoc): Promise<EndpointDoc>;
@@ -42,8 +47,31 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
       return doc;
     },
     async update(session, endpoint, body) {
-      rejectOwnerChange(body);
-      return updateEndpoint(deps, session.project, endpoint._id, body);
+      const { event_types: eventTypes, ...input } = body;
+      rejectOwnerChange(input);
+      checkEventTypes(session.project, eventTypes);
+      // Checked before anything changes: an edit is applied whole or not at all.
+      const subscriptions =
+        eventTypes === undefined
+          ? []
+          : await deps.store.subscriptions.listByEndpoint(session.project._id, endpoint._id);
+      if (subscriptions.length > 1)
+        throw new ConflictError(
+          'the endpoint has several subscriptions: their event types are set through the management API',
+        );
+      const doc = await updateEndpoint(deps, session.project, endpoint._id, input);
+      if (eventTypes === undefined) return doc;
+      if (subscriptions.length === 0)
+        await createSubscription(deps, session.project, {
+          name: `${doc.name} (portal)`.slice(0, 200),
+          endpoint_id: doc._id,
+          filter_config: { event_types: eventTypes },
+        });
+      else
+        await updateSubscription(deps, session.project, subscriptions[0]._id, {
+          filter_config: { event_types: eventTypes },
+        });
+      return doc;
     },
     remove: (session, endpoint) => deleteEndpoint(deps, session.project._id, endpoint._id),
     pause: (session, endpoint) =>

@@ -155,7 +155,7 @@ describe('portal page in a real headless Chromium', () => {
     expect(await page.locator(`tr[data-delivery="${refused._id}"]`).innerText()).toContain('ECONNREFUSED');
 
     await page.locator(`tr[data-delivery="${refused._id}"] td`).first().click();
-    await page.locator('#payload', { hasText: '"order": 42' }).waitFor();
+    await page.locator('#detail .request-body', { hasText: '"order": 42' }).first().waitFor();
     await shot('06-filtered-payload');
 
     await page.locator(`tr[data-delivery="${refused._id}"] button`, { hasText: 'Force resend' }).click();

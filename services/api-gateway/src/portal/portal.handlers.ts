@@ -2,14 +2,17 @@ import { ConflictError, NotFoundError } from '@hookrail/domain';
 import type { BodyOf, portalOperations } from '@hookrail/api-contract';
 import { replayEvent } from '@hookrail/operations';
 import {
+  createdRangeOf,
   parsePageQuery,
   type DeliveryListFilter,
   type DeliveryStatus,
+  type DeliveryDoc,
   type EndpointDoc,
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishEvent } from '../events/publish-event.usecase';
 import { resendDeliveryOrThrow } from '../deliveries/resend-delivery.usecase';
+import { sentBody } from '../deliveries/request-body';
 import type { PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
 import {
@@ -20,6 +23,13 @@ import {
   presentPortalLink,
 } from './portal.presenter';
 import { linkEndpoint, linkEndpointIds, linkEndpoints, scopedEndpointIds } from './portal-scope';
+
+/** A query text parameter, '' as none. */
+const textOf = (query: Record<string, unknown>, key: string) =>
+  typeof query[key] === 'string' && query[key] ? query[key] : undefined;
+/** The list's time window (the contract checked both are date-times). */
+const rangeOf = (query: Record<string, unknown>) =>
+  createdRangeOf(textOf(query, 'startDate'), textOf(query, 'endDate'));
 
 /** A link's catalog reads at most this many (endpoint, type) documents. */
 const CATALOG_LIMIT = 2_000;
@@ -64,6 +74,11 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
     if (!event) throw new NotFoundError('event');
     return { event, ids };
   };
+  // A single delivery: with its attempts and the body they sent.
+  const detail = async (d: DeliveryDoc) => ({
+    ...presentPortalDelivery(d, true),
+    ...(await sentBody(store, d)),
+  });
   const deliveryOf = async (s: PortalSession, id: string) => {
     const ids = await scopedEndpointIds(store, s, undefined);
     const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
@@ -112,7 +127,7 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const page = await store.events.page(
         session.link.project_id,
-        { endpointIds: ids },
+        { endpointIds: ids, createdRange: rangeOf(query), search: textOf(query, 'query') },
         parsePageQuery(query),
       );
       const visible = new Set(ids);
@@ -142,7 +157,11 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
     ),
     portalListDeliveries: read(async ({ session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
-      const filter: DeliveryListFilter = { endpointIds: ids };
+      const filter: DeliveryListFilter = {
+        endpointIds: ids,
+        createdRange: rangeOf(query),
+        search: textOf(query, 'query'),
+      };
       if (typeof query.eventId === 'string' && query.eventId) filter.eventId = query.eventId;
       if (typeof query.status === 'string' && query.status)
         filter.statuses = [query.status as DeliveryStatus];
@@ -150,23 +169,17 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       return { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) };
     }),
     portalGetDelivery: read(async ({ session, params }) =>
-      presentPortalDelivery(await deliveryOf(session, params.deliveryID), true),
+      detail(await deliveryOf(session, params.deliveryID)),
     ),
     // Also one still in Retry: its holder may want it now rather than at the next backoff.
     portalResendDelivery: read(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
-      return presentPortalDelivery(
-        await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'),
-        true,
-      );
+      return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'));
     }),
     // Sends again even what succeeded: a management right, unlike the plain resend.
     portalForceResendDelivery: manage(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
-      return presentPortalDelivery(
-        await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'),
-        true,
-      );
+      return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'));
     }),
   };
 }

@@ -1,10 +1,37 @@
 import { DataTable } from './DataTable';
-import { attemptOutcome, when } from './format';
+import { attemptOutcome, prettyJson, when } from './format';
 import { JsonView } from './JsonView';
 import type { Attempt } from './types';
 
+/** The body a delivery's attempts sent, as the API reads it back (capped; not stored per attempt). */
+export interface SentBody {
+  request_body?: string;
+  request_body_truncated?: boolean;
+}
+
+/** A JSON body pretty-printed, any other text as it is. */
+function bodyText(body: string): string {
+  try {
+    return prettyJson(JSON.parse(body));
+  } catch {
+    return body;
+  }
+}
+
+/** The request body: the same for every attempt of a delivery. */
+function RequestBody({ sent }: { sent: SentBody }) {
+  if (sent.request_body === undefined) return null;
+  return (
+    <div class="request-body">
+      <strong>Request body</strong>
+      <JsonView text={sent.request_body === '' ? '(empty)' : bodyText(sent.request_body)} />
+      {sent.request_body_truncated && <p class="muted">Truncated: only the first 64 KiB are shown.</p>}
+    </div>
+  );
+}
+
 /** One delivery attempt: what was sent and what came back (or why nothing did). */
-function AttemptDetail({ attempt: a, number }: { attempt: Attempt; number: number }) {
+function AttemptDetail({ attempt: a, number, sent }: { attempt: Attempt; number: number; sent: SentBody }) {
   return (
     <section class="card attempt" aria-label={`Attempt ${number}`}>
       <h3>
@@ -24,17 +51,22 @@ function AttemptDetail({ attempt: a, number }: { attempt: Attempt; number: numbe
           <JsonView value={a.response_http_header} />
         </div>
       </div>
+      <RequestBody sent={sent} />
       <strong>Response body</strong>
       <JsonView text={a.response_data || '(empty)'} />
     </section>
   );
 }
 
-/** A delivery's attempts, newest first. */
-export function AttemptList({ attempts }: { attempts: Attempt[] }) {
+/** A delivery's attempts, newest first, each with the body it sent (`sent`: the delivery's). */
+export function AttemptList({ attempts, sent = {} }: { attempts: Attempt[]; sent?: SentBody }) {
   if (attempts.length === 0) return <div class="empty">Not attempted yet.</div>;
   return (
-    <>{attempts.map((a, i) => <AttemptDetail key={a.uid ?? i} attempt={a} number={i + 1} />).reverse()}</>
+    <>
+      {attempts
+        .map((a, i) => <AttemptDetail key={a.uid ?? i} attempt={a} number={i + 1} sent={sent} />)
+        .reverse()}
+    </>
   );
 }
 

@@ -47,6 +47,14 @@ function DeliveryActions({ d }: { d: PortalDelivery }) {
   );
 }
 
+/** What an empty list means, and what to do next. */
+function emptyText(filter: Record<string, string>, endpointCount: number): string {
+  if (Object.values(filter).some(Boolean)) return 'No deliveries match these filters.';
+  if (endpointCount === 0)
+    return 'No deliveries yet: add an endpoint first; the webhooks sent to it will be listed here.';
+  return 'No deliveries yet. Each webhook sent to your endpoints will be listed here with every attempt; send a test event from an endpoint to see one.';
+}
+
 interface Props {
   page: PortalDeliveryPage | null;
   filter: Record<string, string>;
@@ -84,12 +92,15 @@ export function DeliveriesSection({ page, filter, selected, onFilter, onPage, on
             options: endpoints.map((e) => ({ value: e.uid, label: e.name })),
             anyLabel: 'any endpoint',
           },
+          { key: 'startDate', label: 'From', type: 'time' },
+          { key: 'endDate', label: 'To', type: 'time' },
+          { key: 'query', label: 'Payload contains', type: 'search', placeholder: 'words in the payload' },
         ]}
       />
       <DataTable<PortalDelivery>
         id="deliveries"
         rows={page?.content ?? []}
-        empty={page ? 'No deliveries yet.' : 'Loading…'}
+        empty={page ? emptyText(filter, endpoints.length) : 'Loading…'}
         rowKey={(d) => d.uid}
         rowProps={(d) => ({
           'data-delivery': d.uid,

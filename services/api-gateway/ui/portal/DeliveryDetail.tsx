@@ -1,27 +1,21 @@
 import { AttemptList } from '../components/AttemptDetail';
 import { confirmAction } from '../components/ConfirmDialog';
-import { messageOf } from '../components/http';
-import { JsonView } from '../components/JsonView';
 import { useLoad } from '../components/useLoad';
 import { portal, portalCall } from './api';
 import { usePortal } from './context';
 import { Loaded } from '../components/Loaded';
 
-/** The selected delivery: the payload sent, every attempt; a managing link replays its event. */
+/** The selected delivery: every attempt with the body it sent; a managing link replays its event. */
 export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
   const { link, act } = usePortal();
-  const load = useLoad(async () => {
-    const d = await portalCall(portal.portalGetDelivery, { params: { deliveryID: id } });
-    const payload = portalCall(portal.portalGetEvent, { params: { eventID: d.event_id } }).then(
-      (e) => ({ value: e.data }),
-      (err: unknown) => ({ text: messageOf(err) }),
-    );
-    return { d, payload: await payload };
-  }, [id, tick]);
+  const load = useLoad(
+    async () => ({ d: await portalCall(portal.portalGetDelivery, { params: { deliveryID: id } }) }),
+    [id, tick],
+  );
   return (
     <section id="detail" aria-labelledby="detail-heading">
       <Loaded load={load}>
-        {({ d, payload }) => (
+        {({ d }) => (
           <>
             <h2 id="detail-heading">
               <span>
@@ -51,9 +45,7 @@ export function DeliveryDetail({ id, tick }: { id: string; tick: number }) {
                 </button>
               )}
             </h2>
-            <h3>Payload sent</h3>
-            <JsonView id="payload" {...payload} />
-            <AttemptList attempts={d.attempts ?? []} />
+            <AttemptList attempts={d.attempts ?? []} sent={d} />
           </>
         )}
       </Loaded>

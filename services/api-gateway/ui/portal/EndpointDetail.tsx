@@ -1,4 +1,7 @@
 import { useState } from 'preact/hooks';
+import { Form } from '../components/form/Form';
+import { TextField } from '../components/form/fields';
+import { list, text } from '../components/form/values';
 import { when } from '../components/format';
 import { SecretValue } from '../components/SecretValue';
 import { portal, portalCall, type PortalEndpoint } from './api';
@@ -84,39 +87,57 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
   );
 }
 
+/**
+ * Name, URL, description and the event types the endpoint receives (its subscription's filter;
+ * empty: all). The API's field errors show beside the fields.
+ */
 function EditEndpoint({ e }: { e: PortalEndpoint }) {
   const { act } = usePortal();
-  const [fields, setFields] = useState({ name: e.name, url: e.url, description: e.description });
-  const input = (name: keyof typeof fields, label: string) => (
-    <label>
-      {label}
-      <input
-        name={name}
-        value={fields[name]}
-        onInput={(ev) => setFields({ ...fields, [name]: ev.currentTarget.value })}
-      />
-    </label>
-  );
+  const all = e.event_types.length === 0 || e.event_types.includes('*');
   return (
     <>
       <h3>Edit endpoint</h3>
-      <form
+      <Form
         id="edit-endpoint"
-        class="filters"
-        aria-label="Edit endpoint"
-        onSubmit={(ev) => {
-          ev.preventDefault();
-          void act(
-            () => portalCall(portal.portalUpdateEndpoint, { params: { endpointID: e.uid }, body: fields }),
-            'Endpoint saved',
-          );
+        label="Edit endpoint"
+        schema={portal.portalUpdateEndpoint.body}
+        initial={{
+          name: e.name,
+          url: e.url,
+          description: e.description,
+          event_types: all ? '' : e.event_types.join(', '),
+        }}
+        submitLabel="Save endpoint"
+        onSubmit={async (v) => {
+          // sent only when changed: an endpoint with several subscriptions has them set elsewhere
+          const types = list(v, 'event_types') ?? ['*'];
+          const changed = types.join(',') !== (all ? '*' : e.event_types.join(','));
+          await portalCall(portal.portalUpdateEndpoint, {
+            params: { endpointID: e.uid },
+            body: {
+              name: text(v, 'name'),
+              url: text(v, 'url'),
+              description: text(v, 'description', true) ?? '',
+              ...(changed ? { event_types: types } : {}),
+            },
+          });
+          await act(async () => undefined, 'Endpoint saved');
         }}
       >
-        {input('name', 'Name')}
-        {input('url', 'URL')}
-        {input('description', 'Description')}
-        <button type="submit">Save endpoint</button>
-      </form>
+        {() => (
+          <>
+            <TextField name="name" label="Name" />
+            <TextField name="url" label="URL" type="url" />
+            <TextField name="description" label="Description" />
+            <TextField
+              name="event_types"
+              label="Event types"
+              hint="comma-separated; empty: every event type"
+              placeholder="invoice.paid, invoice.failed"
+            />
+          </>
+        )}
+      </Form>
     </>
   );
 }

@@ -69,7 +69,11 @@ export function EndpointsSection({
       <DataTable<PortalEndpoint>
         id="endpoints"
         rows={endpoints}
-        empty="No endpoints yet."
+        empty={
+          manage
+            ? 'No endpoints yet. Add one above: give it a name and the HTTPS URL of your receiver, and the webhooks start arriving.'
+            : 'No endpoints yet. Ask your provider to add the URL of your webhook receiver.'
+        }
         rowKey={(e) => e.uid}
         rowProps={(e) => ({
           'data-endpoint': e.uid,

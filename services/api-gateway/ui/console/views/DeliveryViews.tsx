@@ -158,7 +158,7 @@ export function DeliveryView({ pid, id }: { pid: string; id: string }) {
           </div>
           <h2>Attempts ({attempts.length})</h2>
           <AttemptTable attempts={attempts} />
-          <AttemptList attempts={attempts} />
+          <AttemptList attempts={attempts} sent={d} />
         </Screen>
       )}
     </Loaded>
