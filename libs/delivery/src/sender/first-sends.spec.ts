@@ -15,7 +15,7 @@ function harness(
   maxLocal: number,
   slotWaitMs = 0,
   slotStallMs = 0,
-  owns = (endpointId: string) => endpointId === 'mine',
+  owns: (endpointId: string) => boolean = (endpointId) => endpointId === 'mine',
 ) {
   const published: string[] = [];
   const started: string[] = [];

@@ -123,7 +123,7 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
       events.find((e) => e.event_id === res.body.data.uid),
     );
     expect(sent).toMatchObject({ project_id: p.id, event_type: 'order.created' });
-    expect(sent.data).toMatchObject({ message: 'Test event from the webhooks portal' });
+    expect(JSON.parse(sent.raw)).toMatchObject({ message: 'Test event from the webhooks portal' });
 
     expect((await portal('POST', `/endpoints/${mine._id}/test-event`, readOnly.token, {})).status).toBe(403);
     expect((await portal('POST', `/endpoints/${theirs._id}/test-event`, managing.token, {})).status).toBe(

@@ -188,7 +188,7 @@ function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: 
         <TextField name="name" label="Name" />
         <TextField name="owner_id" label="Owner id" hint="Groups endpoints for fan-out and the portal" />
       </div>
-      <TextField name="url" label="URL" type="url" placeholder="https://example.com/webhooks" />
+      <TextField name="url" label="URL" type="url" placeholder="your HTTPS receiver" />
       <TextField name="description" label="Description" />
       <fieldset>
         <legend>Delivery</legend>
