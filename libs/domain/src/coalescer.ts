@@ -16,7 +16,7 @@ export interface BatchWeight<T> {
  * (measured on the local server: half the CPU per document; docs/decisions.md, "Write path").
  */
 export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs' | 'gate'> = {
-  lingerMs: 250,
+  lingerMs: 100,
   gate: pLimit(1),
 };
 
