@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TEST_BROKERS, amqpQueue, kafkaTopic, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import {
   confirmDialog,
-  launchChromium,
+  gatewayAndChromium,
+  pagePerTest,
   screenshot,
   seriousViolations,
   tabTo,
@@ -20,33 +20,12 @@ jest.setTimeout(120_000);
  */
 describe('console forms in a real headless Chromium', () => {
   const h = new GatewayHarness();
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let pageErrors: string[];
 
-  beforeAll(async () => {
-    await h.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h.stop();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    pageErrors = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => void pageErrors.push(e.message));
-  });
-  afterEach(async () => context?.close());
+  const browser = gatewayAndChromium(h);
+  const { page: currentPage, errors } = pagePerTest(browser);
 
-  const shot = (name: string) => screenshot(page, `console-forms-${name}`);
-  const focused = () => page.evaluate('document.activeElement?.id') as Promise<string | undefined>;
+  const shot = (name: string) => screenshot(currentPage(), `console-forms-${name}`);
+  const focused = () => currentPage().evaluate('document.activeElement?.id') as Promise<string | undefined>;
   const api = async (pid: string, key: string, path: string) => {
     const res = await h.call('GET', `/v1/projects/${pid}${path}`, { key });
     expect(res.status).toBe(200);
@@ -54,52 +33,52 @@ describe('console forms in a real headless Chromium', () => {
   };
   /** Opens a console page and signs in there with the keyboard (the key field has the focus). */
   async function openSignedIn(path: string, key: string) {
-    await page.goto(`${h.gateway.url}${path}`);
-    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await page.keyboard.type(key);
-    await page.keyboard.press('Enter');
-    await page.locator('#side, #projects').first().waitFor();
+    await currentPage().goto(`${h.gateway.url}${path}`);
+    await currentPage().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
+    await currentPage().keyboard.type(key);
+    await currentPage().keyboard.press('Enter');
+    await currentPage().locator('#side, #projects').first().waitFor();
   }
-  const submit = (form: string) => page.locator(`#${form} button[type="submit"]`).click();
+  const submit = (form: string) => currentPage().locator(`#${form} button[type="submit"]`).click();
 
   it('endpoint: created with the keyboard alone (auth, rate limit), edited, its secret rolled', async () => {
     const p = await h.createProject();
     await openSignedIn(`/console/projects/${p.id}/endpoints`, p.key);
-    await page.locator('#empty').waitFor();
-    await tabTo(page, 'a[href$="/endpoints/new"]');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'New endpoint', exact: true }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().locator('#empty').waitFor();
+    await tabTo(currentPage(), 'a[href$="/endpoints/new"]');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().getByRole('heading', { name: 'New endpoint', exact: true }).waitFor();
+    expect(await seriousViolations(currentPage())).toEqual([]);
 
     // An empty name is refused before sending, beside the field, which takes the focus.
-    await tabTo(page, '#endpoint-form button[type="submit"]');
-    await page.keyboard.press('Enter');
-    await page.locator('#endpoint-form-name-error', { hasText: 'is required' }).waitFor();
+    await tabTo(currentPage(), '#endpoint-form button[type="submit"]');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().locator('#endpoint-form-name-error', { hasText: 'is required' }).waitFor();
     expect(await focused()).toBe('endpoint-form-name');
-    expect(await page.locator('#endpoint-form-name').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#endpoint-form-name').getAttribute('aria-describedby')).toContain(
+    expect(await currentPage().locator('#endpoint-form-name').getAttribute('aria-invalid')).toBe('true');
+    expect(await currentPage().locator('#endpoint-form-name').getAttribute('aria-describedby')).toContain(
       'endpoint-form-name-error',
     );
-    await page.keyboard.type('billing');
-    await tabTo(page, '#endpoint-form-url');
-    await page.keyboard.type('https://acme.example/billing');
-    await tabTo(page, '#endpoint-form-rate_limit');
-    await page.keyboard.type('50');
-    await tabTo(page, '#endpoint-form-rate_limit_duration');
-    await page.keyboard.type('60');
-    await tabTo(page, '#endpoint-form-authentication-type');
-    await page.keyboard.press('ArrowDown'); // none → API key header
-    await tabTo(page, '#endpoint-form-authentication-api_key-header_name');
-    await page.keyboard.type('X-Api-Key');
-    await tabTo(page, '#endpoint-form-authentication-api_key-header_value');
-    await page.keyboard.type('key-of-acme');
+    await currentPage().keyboard.type('billing');
+    await tabTo(currentPage(), '#endpoint-form-url');
+    await currentPage().keyboard.type('https://acme.example/billing');
+    await tabTo(currentPage(), '#endpoint-form-rate_limit');
+    await currentPage().keyboard.type('50');
+    await tabTo(currentPage(), '#endpoint-form-rate_limit_duration');
+    await currentPage().keyboard.type('60');
+    await tabTo(currentPage(), '#endpoint-form-authentication-type');
+    await currentPage().keyboard.press('ArrowDown'); // none → API key header
+    await tabTo(currentPage(), '#endpoint-form-authentication-api_key-header_name');
+    await currentPage().keyboard.type('X-Api-Key');
+    await tabTo(currentPage(), '#endpoint-form-authentication-api_key-header_value');
+    await currentPage().keyboard.type('key-of-acme');
     await shot('01-new-endpoint');
-    expect(await seriousViolations(page)).toEqual([]);
-    await tabTo(page, '#endpoint-form button[type="submit"]');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await tabTo(currentPage(), '#endpoint-form button[type="submit"]');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
 
-    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const id = new URL(currentPage().url()).pathname.split('/').pop()!;
     const created = await api(p.id, p.key, `/endpoints/${id}`);
     expect(created).toMatchObject({
       name: 'billing',
@@ -110,17 +89,17 @@ describe('console forms in a real headless Chromium', () => {
     });
 
     // Edit: the form starts from the endpoint; what is saved is what the API returns.
-    await page.getByRole('link', { name: 'Edit', exact: true }).click();
-    await page.getByRole('heading', { name: 'Edit endpoint billing', exact: true }).waitFor();
-    expect(await page.locator('#endpoint-form-authentication-api_key-header_name').inputValue()).toBe(
-      'X-Api-Key',
-    );
-    await page.locator('#endpoint-form-description').fill('Invoices of acme');
-    await page.locator('#endpoint-form-http_timeout').fill('12');
-    await page.locator('#endpoint-form-support_email').fill('ops@acme.example');
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().getByRole('heading', { name: 'Edit endpoint billing', exact: true }).waitFor();
+    expect(
+      await currentPage().locator('#endpoint-form-authentication-api_key-header_name').inputValue(),
+    ).toBe('X-Api-Key');
+    await currentPage().locator('#endpoint-form-description').fill('Invoices of acme');
+    await currentPage().locator('#endpoint-form-http_timeout').fill('12');
+    await currentPage().locator('#endpoint-form-support_email').fill('ops@acme.example');
+    expect(await seriousViolations(currentPage())).toEqual([]);
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
+    await currentPage().getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
     expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
       description: 'Invoices of acme',
       http_timeout: 12,
@@ -130,52 +109,52 @@ describe('console forms in a real headless Chromium', () => {
     });
 
     // A timeout the API refuses is refused beside its field before sending.
-    await page.getByRole('link', { name: 'Edit', exact: true }).click();
-    await page.locator('#endpoint-form-http_timeout').fill('90');
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().locator('#endpoint-form-http_timeout').fill('90');
     await submit('endpoint-form');
-    await page.locator('#endpoint-form-http_timeout-error', { hasText: 'must be <= 60' }).waitFor();
-    await page.goBack();
+    await currentPage().locator('#endpoint-form-http_timeout-error', { hasText: 'must be <= 60' }).waitFor();
+    await currentPage().goBack();
 
     // Roll the secret to a given one: the old one stays valid for the chosen time.
-    await page.getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
-    await page.locator('#roll-secret').fill('a-chosen-secret-123');
-    await page.getByRole('button', { name: 'Roll secret' }).click();
-    await confirmDialog(page);
-    await page.locator('#toast', { hasText: 'Secret rolled' }).waitFor();
+    await currentPage().getByRole('heading', { name: 'Endpoint billing', exact: true }).waitFor();
+    await currentPage().locator('#roll-secret').fill('a-chosen-secret-123');
+    await currentPage().getByRole('button', { name: 'Roll secret' }).click();
+    await confirmDialog(currentPage());
+    await currentPage().locator('#toast', { hasText: 'Secret rolled' }).waitFor();
     const rolled = await api(p.id, p.key, `/endpoints/${id}`);
     expect(rolled.secrets.map((s: { value: string }) => s.value)).toContain('a-chosen-secret-123');
-    expect(pageErrors).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it("endpoint: the API's 400 (https only) shows beside the URL, and nothing is created", async () => {
     const p = await h.createProject('outgoing', { ssl: { enforce_secure_endpoints: true } });
     await openSignedIn(`/console/projects/${p.id}/endpoints/new`, p.key);
-    await page.locator('#endpoint-form-name').fill('plain');
-    await page.locator('#endpoint-form-url').fill('http://acme.example/plain');
+    await currentPage().locator('#endpoint-form-name').fill('plain');
+    await currentPage().locator('#endpoint-form-url').fill('http://acme.example/plain');
     await submit('endpoint-form');
-    await page.locator('#endpoint-form-url-error', { hasText: 'must use https' }).waitFor();
+    await currentPage().locator('#endpoint-form-url-error', { hasText: 'must use https' }).waitFor();
     expect(await focused()).toBe('endpoint-form-url');
     await shot('02-endpoint-400');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
     expect((await api(p.id, p.key, '/endpoints')).content).toEqual([]);
     // corrected, it is created
-    await page.locator('#endpoint-form-url').fill('https://acme.example/plain');
+    await currentPage().locator('#endpoint-form-url').fill('https://acme.example/plain');
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
+    await currentPage().getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
 
     // OAuth2: the settings being edited are tried with the API's OAuth2 test (a real token request).
-    await page.getByRole('link', { name: 'Edit', exact: true }).click();
-    await page.locator('#endpoint-form-authentication-type').selectOption('oauth2');
-    await page.locator('#endpoint-form-authentication-oauth2-url').fill('https://127.0.0.1:1/token');
-    await page.locator('#endpoint-form-authentication-oauth2-client_id').fill('acme');
-    await page.locator('#endpoint-form-authentication-oauth2-client_secret').fill('acme-secret');
-    await page.locator('#oauth2-test').click();
-    await page.locator('#oauth2-test-result', { hasText: /\S/ }).waitFor();
-    expect(await page.locator('#oauth2-test-result').innerText()).not.toMatch(/^Token received/);
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().locator('#endpoint-form-authentication-type').selectOption('oauth2');
+    await currentPage().locator('#endpoint-form-authentication-oauth2-url').fill('https://127.0.0.1:1/token');
+    await currentPage().locator('#endpoint-form-authentication-oauth2-client_id').fill('acme');
+    await currentPage().locator('#endpoint-form-authentication-oauth2-client_secret').fill('acme-secret');
+    await currentPage().locator('#oauth2-test').click();
+    await currentPage().locator('#oauth2-test-result', { hasText: /\S/ }).waitFor();
+    expect(await currentPage().locator('#oauth2-test-result').innerText()).not.toMatch(/^Token received/);
+    expect(await seriousViolations(currentPage())).toEqual([]);
     // saved, the endpoint authenticates with it
     await submit('endpoint-form');
-    await page.getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
+    await currentPage().getByRole('heading', { name: 'Endpoint plain', exact: true }).waitFor();
     const [plain] = (await api(p.id, p.key, '/endpoints')).content;
     expect(plain.authentication).toMatchObject({
       type: 'oauth2',
@@ -186,26 +165,26 @@ describe('console forms in a real headless Chromium', () => {
   it('source: an HTTP source with an HMAC verifier and a tested body function; a Kafka source after its 400 beside the topic', async () => {
     const p = await h.createProject('incoming');
     await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
-    await page.getByRole('link', { name: 'New source' }).click();
-    await page.getByRole('heading', { name: 'New source', exact: true }).waitFor();
-    await page.locator('#source-form-name').fill('shop-hooks');
-    await page.locator('#source-form-verifier-type').selectOption('hmac');
-    await page.locator('#source-form-verifier-hmac-header').fill('X-Shop-Signature');
-    await page.locator('#source-form-verifier-hmac-encoding').selectOption('base64');
-    await page.locator('#source-form-verifier-hmac-secret').fill('shop-secret');
-    await page.locator('#source-form-idempotency_keys').fill('request.body.id');
-    await page
+    await currentPage().getByRole('link', { name: 'New source' }).click();
+    await currentPage().getByRole('heading', { name: 'New source', exact: true }).waitFor();
+    await currentPage().locator('#source-form-name').fill('shop-hooks');
+    await currentPage().locator('#source-form-verifier-type').selectOption('hmac');
+    await currentPage().locator('#source-form-verifier-hmac-header').fill('X-Shop-Signature');
+    await currentPage().locator('#source-form-verifier-hmac-encoding').selectOption('base64');
+    await currentPage().locator('#source-form-verifier-hmac-secret').fill('shop-secret');
+    await currentPage().locator('#source-form-idempotency_keys').fill('request.body.id');
+    await currentPage()
       .locator('#source-form-body_function')
       .fill('function transform(p) { p.seen = true; return p }');
-    await page.locator('#body-function-payload').fill('{"id": 7}');
-    await page.locator('#body-function-run').click();
-    await page.locator('#body-function-result', { hasText: '"seen": true' }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().locator('#body-function-payload').fill('{"id": 7}');
+    await currentPage().locator('#body-function-run').click();
+    await currentPage().locator('#body-function-result', { hasText: '"seen": true' }).waitFor();
+    expect(await seriousViolations(currentPage())).toEqual([]);
     await shot('03-new-source');
     await submit('source-form');
-    await page.getByRole('heading', { name: 'Source shop-hooks', exact: true }).waitFor();
-    expect(await page.locator('#ingest-url').innerText()).toMatch(/^https?:\/\//);
-    const id = new URL(page.url()).pathname.split('/').pop()!;
+    await currentPage().getByRole('heading', { name: 'Source shop-hooks', exact: true }).waitFor();
+    expect(await currentPage().locator('#ingest-url').innerText()).toMatch(/^https?:\/\//);
+    const id = new URL(currentPage().url()).pathname.split('/').pop()!;
     expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
       name: 'shop-hooks',
       type: 'http',
@@ -219,32 +198,34 @@ describe('console forms in a real headless Chromium', () => {
     });
 
     // Edit: disabled, renamed.
-    await page.locator('#source-form-name').fill('shop-hooks-2');
-    await page.locator('#source-form-is_disabled').check();
+    await currentPage().locator('#source-form-name').fill('shop-hooks-2');
+    await currentPage().locator('#source-form-is_disabled').check();
     await submit('source-form');
-    await page.locator('#toast', { hasText: 'Source saved' }).waitFor();
+    await currentPage().locator('#toast', { hasText: 'Source saved' }).waitFor();
     expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
       name: 'shop-hooks-2',
       is_disabled: true,
     });
 
     // A broker source whose topic does not exist: the API checks it and names the field.
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/sources/new`);
-    await page.locator('#source-form-name').fill('orders-topic');
-    await page.locator('#source-form-type').selectOption('pub_sub');
-    await page.locator('#source-form-pub_sub-type').selectOption('kafka');
-    await page.locator('#source-form-pub_sub-kafka-topic_name').fill(`no-such-topic-${Date.now()}`);
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/sources/new`);
+    await currentPage().locator('#source-form-name').fill('orders-topic');
+    await currentPage().locator('#source-form-type').selectOption('pub_sub');
+    await currentPage().locator('#source-form-pub_sub-type').selectOption('kafka');
+    await currentPage().locator('#source-form-pub_sub-kafka-topic_name').fill(`no-such-topic-${Date.now()}`);
     await submit('source-form');
     // the brokers are required before anything is sent
-    await page.locator('#source-form-pub_sub-kafka-brokers-error', { hasText: 'is required' }).waitFor();
-    await page.locator('#source-form-pub_sub-kafka-brokers').fill('127.0.0.1:9092');
+    await currentPage()
+      .locator('#source-form-pub_sub-kafka-brokers-error', { hasText: 'is required' })
+      .waitFor();
+    await currentPage().locator('#source-form-pub_sub-kafka-brokers').fill('127.0.0.1:9092');
     await submit('source-form');
-    await page
+    await currentPage()
       .locator('#source-form-pub_sub-kafka-topic_name-error', { hasText: 'does not exist' })
       .waitFor({ timeout: 30_000 });
     expect(await focused()).toBe('source-form-pub_sub-kafka-topic_name');
     await shot('04-broker-source-400');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
     const sources = (await api(p.id, p.key, '/sources')).content as { name: string }[];
     expect(sources.map((s) => s.name)).toEqual(['shop-hooks-2']);
 
@@ -252,10 +233,10 @@ describe('console forms in a real headless Chromium', () => {
     const topicName = `console-source-${Date.now()}`;
     const topic = await kafkaTopic(topicName);
     try {
-      await page.locator('#source-form-pub_sub-kafka-topic_name').fill(topicName);
-      await page.locator('#source-form-pub_sub-kafka-consumer_group_id').fill('console-test');
+      await currentPage().locator('#source-form-pub_sub-kafka-topic_name').fill(topicName);
+      await currentPage().locator('#source-form-pub_sub-kafka-consumer_group_id').fill('console-test');
       await submit('source-form');
-      await page
+      await currentPage()
         .getByRole('heading', { name: 'Source orders-topic', exact: true })
         .waitFor({ timeout: 30_000 });
       const broker = (await api(p.id, p.key, '/sources')).content.find(
@@ -268,22 +249,24 @@ describe('console forms in a real headless Chromium', () => {
           kafka: { brokers: ['127.0.0.1:9092'], topic_name: topicName, consumer_group_id: 'console-test' },
         },
       });
-      expect(await page.locator('#source-form-pub_sub-kafka-topic_name').inputValue()).toBe(topicName);
-      await page.getByRole('button', { name: 'Delete' }).click();
-      await confirmDialog(page);
-      await page.locator('#toast', { hasText: 'Source deleted' }).waitFor();
+      expect(await currentPage().locator('#source-form-pub_sub-kafka-topic_name').inputValue()).toBe(
+        topicName,
+      );
+      await currentPage().getByRole('button', { name: 'Delete' }).click();
+      await confirmDialog(currentPage());
+      await currentPage().locator('#toast', { hasText: 'Source deleted' }).waitFor();
     } finally {
       await topic.close();
     }
 
     // Delete, after a confirmation.
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/sources/${id}`);
-    await page.getByRole('button', { name: 'Delete' }).click();
-    expect(await confirmDialog(page)).toBe('Delete source shop-hooks-2?');
-    await page.locator('#toast', { hasText: 'Source deleted' }).waitFor();
-    await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor();
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/sources/${id}`);
+    await currentPage().getByRole('button', { name: 'Delete' }).click();
+    expect(await confirmDialog(currentPage())).toBe('Delete source shop-hooks-2?');
+    await currentPage().locator('#toast', { hasText: 'Source deleted' }).waitFor();
+    await currentPage().getByRole('heading', { name: 'Sources', exact: true }).waitFor();
     expect((await api(p.id, p.key, '/sources')).content).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it('subscription: created with the keyboard alone (pickers, filter tested, retry, rate limit); a 400 beside its field', async () => {
@@ -299,58 +282,58 @@ describe('console forms in a real headless Chromium', () => {
     expect([ep.status, src.status]).toEqual([201, 201]);
 
     await openSignedIn(`/console/projects/${p.id}/subscriptions`, p.key);
-    await page.locator('#empty').waitFor();
-    await tabTo(page, 'a[href$="/subscriptions/new"]');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'New subscription', exact: true }).waitFor();
+    await currentPage().locator('#empty').waitFor();
+    await tabTo(currentPage(), 'a[href$="/subscriptions/new"]');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().getByRole('heading', { name: 'New subscription', exact: true }).waitFor();
     // the pickers list the endpoints and sources by name
-    await page
+    await currentPage()
       .locator('#subscription-form-endpoint_id option', { hasText: 'orders' })
       .waitFor({ state: 'attached' });
-    await page
+    await currentPage()
       .locator('#subscription-form-source_id option', { hasText: 'shop' })
       .waitFor({ state: 'attached' });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
 
-    await tabTo(page, '#subscription-form-name');
-    await page.keyboard.type('paid-orders');
-    await tabTo(page, '#subscription-form-endpoint_id');
-    await page.keyboard.press('ArrowDown');
-    await tabTo(page, '#subscription-form-source_id');
-    await page.keyboard.press('ArrowDown');
-    await tabTo(page, '#subscription-form-filter_config-event_types');
-    await page.keyboard.type('invoice.paid');
-    await tabTo(page, '#subscription-form-filter_config-filter-body');
-    await page.keyboard.type('{"amount": {"$gte": 100}}');
+    await tabTo(currentPage(), '#subscription-form-name');
+    await currentPage().keyboard.type('paid-orders');
+    await tabTo(currentPage(), '#subscription-form-endpoint_id');
+    await currentPage().keyboard.press('ArrowDown');
+    await tabTo(currentPage(), '#subscription-form-source_id');
+    await currentPage().keyboard.press('ArrowDown');
+    await tabTo(currentPage(), '#subscription-form-filter_config-event_types');
+    await currentPage().keyboard.type('invoice.paid');
+    await tabTo(currentPage(), '#subscription-form-filter_config-filter-body');
+    await currentPage().keyboard.type('{"amount": {"$gte": 100}}');
     // the filter being written, tested with the routing engine
-    await tabTo(page, '#filter-test-payload');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('{"amount": 250}');
-    await tabTo(page, '#filter-test-run');
-    await page.keyboard.press('Enter');
-    await page.locator('#filter-test-result', { hasText: 'Match' }).waitFor();
-    await page.keyboard.press('Shift+Tab'); // back to the sample headers, then the payload
-    await page.keyboard.press('Shift+Tab');
+    await tabTo(currentPage(), '#filter-test-payload');
+    await currentPage().keyboard.press('Control+A');
+    await currentPage().keyboard.type('{"amount": 250}');
+    await tabTo(currentPage(), '#filter-test-run');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().locator('#filter-test-result', { hasText: 'Match' }).waitFor();
+    await currentPage().keyboard.press('Shift+Tab'); // back to the sample headers, then the payload
+    await currentPage().keyboard.press('Shift+Tab');
     expect(await focused()).toBe('filter-test-payload');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('{"amount": 20}');
-    await tabTo(page, '#filter-test-run');
-    await page.keyboard.press('Enter');
-    await page.locator('#filter-test-result', { hasText: 'No match' }).waitFor();
-    await tabTo(page, '#subscription-form-retry_config-type');
-    await page.keyboard.press('ArrowDown'); // project default → linear
-    await tabTo(page, '#subscription-form-retry_config-duration');
-    await page.keyboard.type('30s');
-    await tabTo(page, '#subscription-form-retry_config-retry_count');
-    await page.keyboard.type('5');
-    await tabTo(page, '#subscription-form-rate_limit_config-count');
-    await page.keyboard.type('10');
-    await tabTo(page, '#subscription-form-rate_limit_config-duration');
-    await page.keyboard.type('60');
+    await currentPage().keyboard.press('Control+A');
+    await currentPage().keyboard.type('{"amount": 20}');
+    await tabTo(currentPage(), '#filter-test-run');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().locator('#filter-test-result', { hasText: 'No match' }).waitFor();
+    await tabTo(currentPage(), '#subscription-form-retry_config-type');
+    await currentPage().keyboard.press('ArrowDown'); // project default → linear
+    await tabTo(currentPage(), '#subscription-form-retry_config-duration');
+    await currentPage().keyboard.type('30s');
+    await tabTo(currentPage(), '#subscription-form-retry_config-retry_count');
+    await currentPage().keyboard.type('5');
+    await tabTo(currentPage(), '#subscription-form-rate_limit_config-count');
+    await currentPage().keyboard.type('10');
+    await tabTo(currentPage(), '#subscription-form-rate_limit_config-duration');
+    await currentPage().keyboard.type('60');
     await shot('05-new-subscription');
-    await tabTo(page, '#subscription-form button[type="submit"]');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Subscription paid-orders', exact: true }).waitFor();
+    await tabTo(currentPage(), '#subscription-form button[type="submit"]');
+    await currentPage().keyboard.press('Enter');
+    await currentPage().getByRole('heading', { name: 'Subscription paid-orders', exact: true }).waitFor();
 
     const [sub] = (await api(p.id, p.key, '/subscriptions')).content;
     expect(sub).toMatchObject({
@@ -365,62 +348,64 @@ describe('console forms in a real headless Chromium', () => {
     expect(JSON.parse(stored.filter_config.filter.body_json)).toEqual({ amount: { $gte: 100 } });
 
     // Edit: a retry interval the API cannot read comes back as its field's error.
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.locator('#subscription-form-retry_config-duration').fill('soon');
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await currentPage().locator('#subscription-form-retry_config-duration').fill('soon');
     await submit('subscription-form');
-    await page
+    await currentPage()
       .locator('#subscription-form-retry_config-duration-error', { hasText: 'whole number of seconds' })
       .waitFor();
     expect(await focused()).toBe('subscription-form-retry_config-duration');
     await shot('06-subscription-400');
-    await page.locator('#subscription-form-retry_config-duration').fill('2m');
-    await page.locator('#subscription-form-name').fill('paid-orders-2');
+    await currentPage().locator('#subscription-form-retry_config-duration').fill('2m');
+    await currentPage().locator('#subscription-form-name').fill('paid-orders-2');
     await submit('subscription-form');
-    await page.locator('#toast', { hasText: 'Subscription saved' }).waitFor();
+    await currentPage().locator('#toast', { hasText: 'Subscription saved' }).waitFor();
     expect((await api(p.id, p.key, `/subscriptions/${sub.uid}`)).retry_config).toMatchObject({
       duration: 120,
     });
     // the list links to it by name
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/subscriptions`);
-    await page.locator('#subscriptions a', { hasText: 'paid-orders-2' }).waitFor();
-    expect(pageErrors).toEqual([]);
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/subscriptions`);
+    await currentPage().locator('#subscriptions a', { hasText: 'paid-orders-2' }).waitFor();
+    expect(errors()).toEqual([]);
   });
 
   it('project: created by the admin (its key shown once), settings edited, API keys issued, regenerated, revoked', async () => {
     await openSignedIn('/console', ADMIN_KEY);
     const name = `shop-${Date.now()}`;
-    await page.locator('#project-new-form-name').fill(name);
-    await page.locator('#project-new-form-type').selectOption('outgoing');
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().locator('#project-new-form-name').fill(name);
+    await currentPage().locator('#project-new-form-type').selectOption('outgoing');
+    expect(await seriousViolations(currentPage())).toEqual([]);
     await submit('project-new-form');
-    await page.locator('#issued-key').waitFor();
-    await page.locator('#issued-key').getByRole('button', { name: 'Reveal' }).click();
-    const firstKey = await page.locator('#issued-key code').innerText();
+    await currentPage().locator('#issued-key').waitFor();
+    await currentPage().locator('#issued-key').getByRole('button', { name: 'Reveal' }).click();
+    const firstKey = await currentPage().locator('#issued-key code').innerText();
     expect(firstKey).toMatch(/^hr_/);
-    await page.getByRole('link', { name: `Open project ${name}` }).click();
-    await page.locator('#side').waitFor();
-    const pid = new URL(page.url()).pathname.split('/').pop()!;
+    await currentPage()
+      .getByRole('link', { name: `Open project ${name}` })
+      .click();
+    await currentPage().locator('#side').waitFor();
+    const pid = new URL(currentPage().url()).pathname.split('/').pop()!;
     // the key shown works
     expect((await api(pid, firstKey, '')).name).toBe(name);
 
-    await page.getByRole('link', { name: 'Settings and API keys' }).click();
-    await page.locator('#project-form').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.locator('#project-form-config-retention_seconds').fill('60');
+    await currentPage().getByRole('link', { name: 'Settings and API keys' }).click();
+    await currentPage().locator('#project-form').waitFor();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await currentPage().locator('#project-form-config-retention_seconds').fill('60');
     await submit('project-form');
-    await page
+    await currentPage()
       .locator('#project-form-config-retention_seconds-error', { hasText: 'must be >= 3600' })
       .waitFor();
-    await page.locator('#project-form-config-retention_seconds').fill('86400');
-    await page.getByRole('button', { name: 'Add a signature version' }).click();
-    await page.locator('#project-form-config-signature-versions-1-hash').selectOption('SHA512');
-    await page.locator('#project-form-config-signature-versions-1-encoding').selectOption('base64');
-    await page.locator('#project-form-config-meta_event-is_enabled').check();
-    await page.locator('#project-form-config-meta_event-url').fill('https://acme.example/meta');
-    await page.getByLabel('endpoint.created').check();
+    await currentPage().locator('#project-form-config-retention_seconds').fill('86400');
+    await currentPage().getByRole('button', { name: 'Add a signature version' }).click();
+    await currentPage().locator('#project-form-config-signature-versions-1-hash').selectOption('SHA512');
+    await currentPage().locator('#project-form-config-signature-versions-1-encoding').selectOption('base64');
+    await currentPage().locator('#project-form-config-meta_event-is_enabled').check();
+    await currentPage().locator('#project-form-config-meta_event-url').fill('https://acme.example/meta');
+    await currentPage().getByLabel('endpoint.created').check();
     await shot('07-settings');
     await submit('project-form');
-    await page.locator('#toast', { hasText: 'Settings saved' }).waitFor();
+    await currentPage().locator('#toast', { hasText: 'Settings saved' }).waitFor();
     const saved = await api(pid, firstKey, '');
     expect(saved.config).toMatchObject({
       retention_seconds: 86400,
@@ -435,30 +420,30 @@ describe('console forms in a real headless Chromium', () => {
 
     // API keys: issue one, regenerate it (a new key, the old one revoked), revoke it.
     const keys = async () => (await api(pid, firstKey, '/keys')).content as { uid: string; name: string }[];
-    await page.locator('#key-form-name').fill('ci');
+    await currentPage().locator('#key-form-name').fill('ci');
     await submit('key-form');
-    await page.locator('#issued-key', { hasText: 'ci' }).waitFor();
+    await currentPage().locator('#issued-key', { hasText: 'ci' }).waitFor();
     const ci = (await keys()).find((k) => k.name === 'ci')!;
-    await page
+    await currentPage()
       .locator(`#api-keys tr[data-id="${ci.uid}"]`)
       .getByRole('button', { name: 'Regenerate' })
       .click();
-    expect(await confirmDialog(page)).toContain('Regenerate key ci?');
-    await page.locator('#toast', { hasText: 'Key regenerated' }).waitFor();
+    expect(await confirmDialog(currentPage())).toContain('Regenerate key ci?');
+    await currentPage().locator('#toast', { hasText: 'Key regenerated' }).waitFor();
     const after = (await keys()).filter((k) => k.name === 'ci');
     expect(after).toHaveLength(1);
     expect(after[0].uid).not.toBe(ci.uid);
     // the list shows the new key in place of the old one
-    await page.locator(`#api-keys tr[data-id="${ci.uid}"]`).waitFor({ state: 'detached' });
-    await page
+    await currentPage().locator(`#api-keys tr[data-id="${ci.uid}"]`).waitFor({ state: 'detached' });
+    await currentPage()
       .locator(`#api-keys tr[data-id="${after[0].uid}"]`)
       .getByRole('button', { name: 'Revoke' })
       .click();
-    await confirmDialog(page);
-    await page.locator('#toast', { hasText: 'Key revoked' }).waitFor();
+    await confirmDialog(currentPage());
+    await currentPage().locator('#toast', { hasText: 'Key revoked' }).waitFor();
     expect((await keys()).filter((k) => k.name === 'ci')).toEqual([]);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it('send an event: no endpoint picked is the API’s field error; a test event to a picked endpoint', async () => {
@@ -466,31 +451,31 @@ describe('console forms in a real headless Chromium', () => {
     const ep = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
     const events = await h.collect('events');
     await openSignedIn(`/console/projects/${p.id}/events/new`, p.key);
-    await page
+    await currentPage()
       .locator('#event-form-endpoint_id option', { hasText: 'billing' })
       .waitFor({ state: 'attached' });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
     await submit('event-form');
-    await page.locator('#event-form-endpoint_id-error', { hasText: 'is required' }).waitFor();
-    await page.locator('#event-form-data').fill('{"not json');
-    await page.locator('#event-form-endpoint_id').selectOption({ label: 'billing' });
+    await currentPage().locator('#event-form-endpoint_id-error', { hasText: 'is required' }).waitFor();
+    await currentPage().locator('#event-form-data').fill('{"not json');
+    await currentPage().locator('#event-form-endpoint_id').selectOption({ label: 'billing' });
     await submit('event-form');
-    await page.locator('#event-form-data-error', { hasText: 'is not valid JSON' }).waitFor();
-    await page.locator('#event-form-data').fill('{"n": 1}');
-    await page.locator('#event-form-event_type').fill('invoice.paid');
+    await currentPage().locator('#event-form-data-error', { hasText: 'is not valid JSON' }).waitFor();
+    await currentPage().locator('#event-form-data').fill('{"n": 1}');
+    await currentPage().locator('#event-form-event_type').fill('invoice.paid');
     await submit('event-form');
     // (no router runs here: the event is on Kafka, and its page waits for it to be stored)
-    await page.locator('#event-pending').waitFor();
-    const eventId = new URL(page.url()).pathname.split('/').pop()!;
+    await currentPage().locator('#event-pending').waitFor();
+    const eventId = new URL(currentPage().url()).pathname.split('/').pop()!;
     const message = await waitFor('the event on Kafka', () => events.find((m) => m.event_id === eventId));
     expect(message).toMatchObject({
       project_id: p.id,
       event_type: 'invoice.paid',
-      data: { n: 1 },
+      raw: '{"n":1}',
       target: { mode: 'single', endpoint_id: ep._id },
     });
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it('pickers and time filters: names in the selects, times picked and sent as ISO, search, the latency column', async () => {
@@ -510,82 +495,84 @@ describe('console forms in a real headless Chromium', () => {
     expect(sub.status).toBe(201);
 
     await openSignedIn(`/console/projects/${p.id}/deliveries`, p.key);
-    await page.locator(`tr[data-id="${b.delivery._id}"]`).waitFor();
-    const endpointSelect = page.locator('form.filters select[name="endpoint_id"]');
+    await currentPage().locator(`tr[data-id="${b.delivery._id}"]`).waitFor();
+    const endpointSelect = currentPage().locator('form.filters select[name="endpoint_id"]');
     await endpointSelect.locator('option', { hasText: 'shipping' }).waitFor({ state: 'attached' });
     expect(await endpointSelect.locator('option').allInnerTexts()).toEqual(
       expect.arrayContaining(['billing', 'shipping']),
     );
-    await page
+    await currentPage()
       .locator('form.filters select[name="subscription_id"] option', { hasText: 'billing-all' })
       .waitFor({ state: 'attached' });
     await endpointSelect.selectOption({ label: 'billing' });
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForURL(`**endpoint_id=${billing._id}**`);
-    await page.locator(`tr[data-id="${b.delivery._id}"]`).waitFor({ state: 'detached' });
-    expect(await page.locator(`tr[data-id="${a.delivery._id}"]`).count()).toBe(1);
+    await currentPage().getByRole('button', { name: 'Apply' }).click();
+    await currentPage().waitForURL(`**endpoint_id=${billing._id}**`);
+    await currentPage().locator(`tr[data-id="${b.delivery._id}"]`).waitFor({ state: 'detached' });
+    expect(await currentPage().locator(`tr[data-id="${a.delivery._id}"]`).count()).toBe(1);
     expect(await endpointSelect.inputValue()).toBe(billing._id);
 
     // A time picked in the browser's local time goes to the URL (and the API) as ISO.
     const later = new Date(Date.now() + 3600_000);
     const pad = (n: number) => String(n).padStart(2, '0');
     const local = `${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}`;
-    const from = page.locator('form.filters input[name="start_date"]');
+    const from = currentPage().locator('form.filters input[name="start_date"]');
     expect(await from.getAttribute('type')).toBe('datetime-local');
     await from.fill(local);
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
-    const iso = new URL(page.url()).searchParams.get('start_date')!;
+    await currentPage().getByRole('button', { name: 'Apply' }).click();
+    await currentPage().locator('#empty', { hasText: 'Nothing matches these filters' }).waitFor();
+    const iso = new URL(currentPage().url()).searchParams.get('start_date')!;
     expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/);
     expect(Math.abs(Date.parse(iso) - later.getTime())).toBeLessThan(60_000);
     expect(await from.inputValue()).toBe(local); // shown back in local time
     await shot('08-deliveries-filters');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
 
     // An attempt's latency, as a column.
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${a.delivery._id}`);
-    await page.locator('#attempts').waitFor();
-    await page.getByRole('link', { name: 'endpoint billing' }).waitFor(); // the endpoint by name
-    expect((await page.locator('#attempts thead').innerText()).toLowerCase()).toContain('latency');
-    expect(await page.locator('#attempts tbody td').last().innerText()).toBe('12 ms');
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${a.delivery._id}`);
+    await currentPage().locator('#attempts').waitFor();
+    await currentPage().getByRole('link', { name: 'endpoint billing' }).waitFor(); // the endpoint by name
+    expect((await currentPage().locator('#attempts thead').innerText()).toLowerCase()).toContain('latency');
+    expect(await currentPage().locator('#attempts tbody td').last().innerText()).toBe('12 ms');
 
     // Events: the source and endpoint pickers and the payload search.
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/events`);
-    await page
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/events`);
+    await currentPage()
       .locator('form.filters select[name="source_id"] option', { hasText: 'shop' })
       .waitFor({ state: 'attached' });
-    expect(await page.locator('form.filters input[name="query"]').getAttribute('type')).toBe('search');
-    expect(await page.locator('form.filters input[name="end_date"]').getAttribute('type')).toBe(
+    expect(await currentPage().locator('form.filters input[name="query"]').getAttribute('type')).toBe(
+      'search',
+    );
+    expect(await currentPage().locator('form.filters input[name="end_date"]').getAttribute('type')).toBe(
       'datetime-local',
     );
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
 
     // Endpoints: search by name.
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/endpoints`);
-    await page.locator('form.filters input[name="q"]').fill('ship');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.locator('#endpoints tbody tr').first().waitFor();
-    await page.waitForURL('**q=ship**');
-    await page.locator(`#endpoints tr[data-id="${billing._id}"]`).waitFor({ state: 'detached' });
-    expect(await page.locator('#endpoints tbody tr').count()).toBe(1);
-    expect(pageErrors).toEqual([]);
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/endpoints`);
+    await currentPage().locator('form.filters input[name="q"]').fill('ship');
+    await currentPage().getByRole('button', { name: 'Apply' }).click();
+    await currentPage().locator('#endpoints tbody tr').first().waitFor();
+    await currentPage().waitForURL('**q=ship**');
+    await currentPage().locator(`#endpoints tr[data-id="${billing._id}"]`).waitFor({ state: 'detached' });
+    expect(await currentPage().locator('#endpoints tbody tr').count()).toBe(1);
+    expect(errors()).toEqual([]);
   });
 
   it('portal link: created from the form (owner required before sending), listed with its URL', async () => {
     const p = await h.createProject();
     await openSignedIn(`/console/projects/${p.id}/portal-links`, p.key);
-    await page.locator('#portal-link-form-name').fill('acme portal');
+    await currentPage().locator('#portal-link-form-name').fill('acme portal');
     await submit('portal-link-form');
-    await page.locator('#portal-link-form-owner_id-error', { hasText: 'is required' }).waitFor();
-    await page.locator('#portal-link-form-owner_id').fill('acme');
-    await page.locator('#portal-link-form-can_manage_endpoint').check();
+    await currentPage().locator('#portal-link-form-owner_id-error', { hasText: 'is required' }).waitFor();
+    await currentPage().locator('#portal-link-form-owner_id').fill('acme');
+    await currentPage().locator('#portal-link-form-can_manage_endpoint').check();
     await submit('portal-link-form');
-    await page.locator('#toast', { hasText: 'Portal link created' }).waitFor();
-    await page.locator('#portal-links tbody tr', { hasText: 'acme portal' }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    await currentPage().locator('#toast', { hasText: 'Portal link created' }).waitFor();
+    await currentPage().locator('#portal-links tbody tr', { hasText: 'acme portal' }).waitFor();
+    expect(await seriousViolations(currentPage())).toEqual([]);
     const [link] = (await api(p.id, p.key, '/portal-links')).content;
     expect(link).toMatchObject({ name: 'acme portal', owner_id: 'acme', can_manage_endpoint: true });
-    expect(pageErrors).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it('source: a RabbitMQ source with its credentials and exchange binding, then edited', async () => {
@@ -595,22 +582,22 @@ describe('console forms in a real headless Chromium', () => {
     const broker = await amqpQueue(queue, { exchange });
     try {
       await openSignedIn(`/console/projects/${p.id}/sources/new`, p.key);
-      await page.locator('#source-form-name').fill('orders-queue');
-      await page.locator('#source-form-type').selectOption('pub_sub');
-      await page.locator('#source-form-pub_sub-type').selectOption('amqp');
-      await page.locator('#source-form-pub_sub-amqp-host').fill(TEST_BROKERS.amqpHost);
-      await page.locator('#source-form-pub_sub-amqp-port').fill(TEST_BROKERS.amqpPort);
-      await page.locator('#source-form-pub_sub-amqp-queue').fill(queue);
-      await page.locator('#source-form-pub_sub-amqp-auth-user').fill(TEST_BROKERS.amqpUser);
-      await page.locator('#source-form-pub_sub-amqp-auth-password').fill(TEST_BROKERS.amqpPassword);
-      await page.locator('#source-form-pub_sub-amqp-bindExchange-exchange').fill(exchange);
-      await page.locator('#source-form-pub_sub-amqp-bindExchange-routingKey').fill('orders');
-      expect(await seriousViolations(page)).toEqual([]);
+      await currentPage().locator('#source-form-name').fill('orders-queue');
+      await currentPage().locator('#source-form-type').selectOption('pub_sub');
+      await currentPage().locator('#source-form-pub_sub-type').selectOption('amqp');
+      await currentPage().locator('#source-form-pub_sub-amqp-host').fill(TEST_BROKERS.amqpHost);
+      await currentPage().locator('#source-form-pub_sub-amqp-port').fill(TEST_BROKERS.amqpPort);
+      await currentPage().locator('#source-form-pub_sub-amqp-queue').fill(queue);
+      await currentPage().locator('#source-form-pub_sub-amqp-auth-user').fill(TEST_BROKERS.amqpUser);
+      await currentPage().locator('#source-form-pub_sub-amqp-auth-password').fill(TEST_BROKERS.amqpPassword);
+      await currentPage().locator('#source-form-pub_sub-amqp-bindExchange-exchange').fill(exchange);
+      await currentPage().locator('#source-form-pub_sub-amqp-bindExchange-routingKey').fill('orders');
+      expect(await seriousViolations(currentPage())).toEqual([]);
       await submit('source-form');
-      await page
+      await currentPage()
         .getByRole('heading', { name: 'Source orders-queue', exact: true })
         .waitFor({ timeout: 30_000 });
-      const id = new URL(page.url()).pathname.split('/').pop()!;
+      const id = new URL(currentPage().url()).pathname.split('/').pop()!;
       expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
         type: 'pub_sub',
         pub_sub: {
@@ -626,14 +613,14 @@ describe('console forms in a real headless Chromium', () => {
         },
       });
       // edited: the form starts from the stored settings
-      expect(await page.locator('#source-form-pub_sub-amqp-bindExchange-exchange').inputValue()).toBe(
-        exchange,
-      );
-      await page.locator('#source-form-pub_sub-workers').fill('2');
+      expect(
+        await currentPage().locator('#source-form-pub_sub-amqp-bindExchange-exchange').inputValue(),
+      ).toBe(exchange);
+      await currentPage().locator('#source-form-pub_sub-workers').fill('2');
       await submit('source-form');
-      await page.locator('#toast', { hasText: 'Source saved' }).waitFor({ timeout: 30_000 });
+      await currentPage().locator('#toast', { hasText: 'Source saved' }).waitFor({ timeout: 30_000 });
       expect((await api(p.id, p.key, `/sources/${id}`)).pub_sub).toMatchObject({ type: 'amqp', workers: 2 });
-      expect(pageErrors).toEqual([]);
+      expect(errors()).toEqual([]);
     } finally {
       await broker.close();
     }

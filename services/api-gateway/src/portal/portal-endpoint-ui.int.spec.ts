@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot } from './testing/portal-browser';
+import { gatewayAndChromium, screenshot } from './testing/portal-browser';
 import { seedEndpoint, seedLink } from './testing/portal-fixtures';
 
 interface PortalSecret {
@@ -19,22 +19,14 @@ const HIDE_CLIPBOARD_API = `
 /** Secrets and endpoint state on the portal page, in a real headless Chromium. */
 describe('portal page: signing secrets and endpoint state', () => {
   const h = new GatewayHarness();
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    await h.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h.stop();
-  });
+  const browser = gatewayAndChromium(h);
   afterEach(async () => context?.close());
 
   async function open(token: string, opts: { noClipboardApi?: boolean } = {}) {
-    context = await browser.newContext({
+    context = await browser().newContext({
       viewport: { width: 1300, height: 900 },
       permissions: ['clipboard-read', 'clipboard-write'],
     });

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { newId } from '@hookrail/domain';
 import { makeDelivery, makeEvent, waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot, seriousViolations } from './testing/portal-browser';
+import { gatewayAndChromium, screenshot, seriousViolations } from './testing/portal-browser';
 import { seedEndpoint, seedLink } from './testing/portal-fixtures';
 
 /**
@@ -12,19 +12,11 @@ import { seedEndpoint, seedLink } from './testing/portal-fixtures';
  */
 describe('portal page: message log filters, empty states, event types', () => {
   const h = new GatewayHarness();
-  let browser: Browser;
   let page: Page;
 
-  beforeAll(async () => {
-    await h.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h.stop();
-  });
+  const browser = gatewayAndChromium(h);
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    page = await browser().newPage({ viewport: { width: 1300, height: 900 } });
   });
   afterEach(async () => page?.close());
 

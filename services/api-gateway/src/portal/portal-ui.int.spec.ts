@@ -1,25 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { newId } from '@hookrail/domain';
 import { makeDelivery, makeEvent, waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { confirmDialog, launchChromium, screenshot, seriousViolations } from './testing/portal-browser';
+import { confirmDialog, gatewayAndChromium, screenshot, seriousViolations } from './testing/portal-browser';
 import { seedDelivery, seedEndpoint, seedLink } from './testing/portal-fixtures';
 
 describe('portal page in a real headless Chromium', () => {
   const h = new GatewayHarness();
-  let browser: Browser;
   let page: Page;
 
-  beforeAll(async () => {
-    await h.start();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h.stop();
-  });
+  const browser = gatewayAndChromium(h);
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page = await browser().newPage({ viewport: { width: 1200, height: 900 } });
   });
   afterEach(async () => page?.close());
 

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { GatewayHarness } from '../../testing/gateway-harness';
 
 const ARTIFACTS = path.resolve(__dirname, '../../../../../test-artifacts/portal');
 
@@ -19,6 +20,46 @@ const CHROMIUM_ARGS = [
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * For a describe block: starts the gateway harness (with `env`) and Chromium before its tests and
+ * stops both after them. Returns the browser, there once the tests run.
+ */
+export function gatewayAndChromium(h: GatewayHarness, env?: Record<string, string>): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await h.start(env);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h.stop();
+  });
+  return () => browser!;
+}
+
+/**
+ * For a describe block: each test gets a page in a context of its own, and the script errors and
+ * CSP refusals the page logs (HTTP errors the page handles, e.g. a 401 before sign-in, are logged
+ * as resources that failed to load: not counted).
+ */
+export function pagePerTest(browser: () => Browser): { page: () => Page; errors: () => string[] } {
+  let context: BrowserContext | undefined;
+  let page: Page;
+  let errors: string[] = [];
+  beforeEach(async () => {
+    context = await browser().newContext({ viewport: { width: 1300, height: 900 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000); // a missing element fails with its locator, before jest's 30 s
+    errors = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+    });
+    page.on('pageerror', (e) => void errors.push(e.message));
+  });
+  afterEach(async () => context?.close());
+  return { page: () => page, errors: () => errors };
 }
 
 /** A full-page screenshot under test-artifacts/portal, for a human to look at. */
