@@ -110,6 +110,25 @@ describe('HttpClient requests and answers', () => {
     }
   });
 
+  it('stops inflating a compressed answer at 64 KiB (a small body that inflates to 200 MB)', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024));
+    const s = await server((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-encoding': 'gzip' }).end(bomb));
+    });
+    try {
+      const cpu = process.cpuUsage();
+      const result = await send(client, s.url);
+      const { user, system } = process.cpuUsage(cpu);
+      expect(result).toMatchObject({ kind: 'response', status: 200 });
+      expect(result.kind === 'response' && result.body.length).toBe(MAX_RESPONSE_BYTES);
+      // Inflating all 200 MB takes this process hundreds of milliseconds of CPU.
+      expect((user + system) / 1000).toBeLessThan(100);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers a redirect as it came, without following it', async () => {
     let requests = 0;
     const s = await server((req, res) => {

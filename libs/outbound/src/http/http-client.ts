@@ -301,12 +301,19 @@ function readBody(res: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let kept = 0;
+    const text = () => Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
     stream.on('data', (chunk: Buffer) => {
       if (kept >= MAX_RESPONSE_BYTES) return;
       chunks.push(chunk);
       kept += chunk.length;
+      // A compressed answer is not inflated past what is kept (a small body can inflate to
+      // gigabytes); its connection is given up instead of being drained for reuse.
+      if (decoder && kept >= MAX_RESPONSE_BYTES) {
+        resolve(text());
+        res.destroy();
+      }
     });
-    stream.on('end', () => resolve(Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8')));
+    stream.on('end', () => resolve(text()));
     stream.on('error', reject);
   });
 }
