@@ -34,8 +34,8 @@ const eventCatalogSchema = scopedSchema<EventCatalogDoc>(
   'event_catalog',
 );
 // Live documents only (deleted_at: null) is an equality key of each index.
-// eventCatalog.listAll (the catalog, in name order), findByName; unique: one live type per name
-// (a deleted one keeps its deletion time as the key, so a name can be deleted and reused)
+// eventCatalog.findByName, listAll (the catalog, at most 1,000, in name order); unique: one live
+// type per name (a deleted one keeps its deletion time as the key, so a name can be reused)
 eventCatalogSchema.index({ project_id: 1, deleted_at: 1, name: 1 }, { unique: true });
 // eventCatalog.findById, findByIds
 eventCatalogSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
