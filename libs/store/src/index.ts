@@ -42,6 +42,8 @@ export type {
 } from './delivery-stats/delivery-stats.repository';
 export type { EventTypeSeenDoc } from './event-types/event-type.schema';
 export type { EventTypeRepository, EventTypeSighting } from './event-types/event-type.repository';
+export type { EventCatalogDoc } from './event-catalog/event-catalog.schema';
+export type { EventCatalogRepository } from './event-catalog/event-catalog.repository';
 export type { MetaEventDoc, MetaEventStatus } from './meta-events/meta-event.schema';
 export type { MetaEventListFilter, MetaEventRepository } from './meta-events/meta-event.repository';
 export type { ScheduleDoc } from './schedules/schedule.schema';

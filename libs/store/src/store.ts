@@ -5,6 +5,7 @@ import { ApiKeyRepository } from './api-keys';
 import { DeadLetterRepository } from './dead-letters';
 import { DeliveryRepository } from './deliveries';
 import { DeliveryStatsRepository } from './delivery-stats';
+import { EventCatalogRepository } from './event-catalog';
 import { EventTypeRepository } from './event-types';
 import { EndpointRepository } from './endpoints';
 import { EventRepository } from './events';
@@ -36,6 +37,7 @@ export class Store {
   readonly deliveries: DeliveryRepository;
   readonly deliveryStats: DeliveryStatsRepository;
   readonly eventTypes: EventTypeRepository;
+  readonly eventCatalog: EventCatalogRepository;
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
@@ -52,6 +54,7 @@ export class Store {
     this.deliveries = new DeliveryRepository(connection);
     this.deliveryStats = new DeliveryStatsRepository(connection);
     this.eventTypes = new EventTypeRepository(connection);
+    this.eventCatalog = new EventCatalogRepository(connection);
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);

@@ -50,6 +50,7 @@ import {
   GenEndpoint,
   GenEvent,
   GenEventDelivery,
+  GenEventType,
   GenMetaEvent,
   GenPortalLink,
   GenCreateProjectResponse,
@@ -890,6 +891,66 @@ describe('Convoy clients work unchanged against the gateway', () => {
         }),
         `config.${setting}`,
       );
+  });
+
+  it("event types with convoy-go's generated client: create, list, update, deprecate, import; answers decode", async () => {
+    const out = await project();
+    // CreateEventType, UpdateEventType and ImportOpenAPISpec as the generated client sends them
+    const schema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+    const created = decode(
+      GenEventType,
+      await out.call('POST', '/event-types', {
+        name: 'invoice.paid',
+        category: 'billing',
+        description: 'An invoice was paid',
+        json_schema: schema,
+      }),
+      201,
+    );
+    expect(created).toMatchObject({ name: 'invoice.paid', category: 'billing', json_schema: schema });
+    const plain = decode(
+      GenEventType,
+      await out.call('POST', '/event-types', { name: 'invoice.voided' }),
+      201,
+    );
+    const list = decode(slice(GenEventType), await out.call('GET', '/event-types'), 200);
+    expect(list.map((t) => t.name)).toEqual(['invoice.paid', 'invoice.voided']);
+    const updated = decode(
+      GenEventType,
+      await out.call('PUT', `/event-types/${plain.uid}`, {
+        description: 'An invoice was voided',
+        category: '',
+      }),
+      202,
+    );
+    expect(updated).toMatchObject({ description: 'An invoice was voided', category: '' });
+    const deprecated = decode(
+      GenEventType,
+      await out.call('POST', `/event-types/${created.uid}/deprecate`),
+      200,
+    );
+    expect(deprecated.deprecated_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const spec = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Billing', version: '1' },
+      webhooks: {
+        'invoice.paid': {
+          post: { requestBody: { content: { 'application/json': { schema } } }, description: 'Paid' },
+        },
+        'invoice.created': { post: { description: 'Created' } },
+      },
+    });
+    const imported = decode(
+      slice(GenEventType),
+      await out.call('POST', '/event-types/import', { spec }),
+      200,
+    );
+    expect(imported.map((t) => [t.name, t.description])).toEqual([
+      ['invoice.paid', 'Paid'],
+      ['invoice.created', 'Created'],
+    ]);
+    // updated in place by name, still deprecated
+    expect(imported[0]).toMatchObject({ uid: created.uid, deprecated_at: deprecated.deprecated_at });
   });
 
   it('advanced signatures over SHA256/hex and SHA512/base64 verify with every secret of a roll; simple SHA512/base64 too', async () => {

@@ -7,6 +7,7 @@ import {
   metaEventDoc,
   portalLinkDoc,
 } from '@hookrail/testkit';
+import { newId } from '@hookrail/domain';
 import { GatewayHarness } from './testing/gateway-harness';
 
 jest.setTimeout(120_000);
@@ -44,6 +45,15 @@ describe('cross-project access', () => {
     });
     const link = await h.store.portalLinks.insert(a.id, portalLinkDoc(a.id, { owner_id: 'owner-a' }));
     const meta = await h.store.metaEvents.insert(a.id, metaEventDoc(a.id));
+    const eventType = await h.store.eventCatalog.insert(a.id, {
+      _id: newId(),
+      name: 'invoice.paid',
+      description: '',
+      category: '',
+      json_schema_json: null,
+      example_json: null,
+      deprecated_at: null,
+    });
     const ids: Record<string, string> = {
       endpointID: endpoint._id,
       sourceID: source._id,
@@ -53,6 +63,7 @@ describe('cross-project access', () => {
       eventDeliveryID: delivery._id,
       portalLinkID: link._id,
       metaEventID: meta._id,
+      eventTypeId: eventType._id,
       // a project key is hr_<key id>.<secret>
       keyID: a.key.slice(3).split('.')[0],
     };
@@ -82,5 +93,6 @@ describe('cross-project access', () => {
     const [stillThere] = await h.store.deliveries.findByIds(a.id, [delivery._id]);
     expect(stillThere.status).toBe('Failure');
     expect((await h.store.endpoints.findById(a.id, endpoint._id))?.status).toBe(endpoint.status);
+    expect(await h.store.eventCatalog.findById(a.id, eventType._id)).toMatchObject({ deprecated_at: null });
   });
 });

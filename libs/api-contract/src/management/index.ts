@@ -5,6 +5,7 @@ import { deliveryOpsOperations } from './delivery-ops.operations';
 import { deliveryStatsOperations } from './delivery-stats.operations';
 import { endpointOperations } from './endpoints.operations';
 import { eventOperations } from './events.operations';
+import { eventTypeOperations } from './event-types.operations';
 import { metaEventOperations } from './meta-events.operations';
 import { portalLinkOperations } from './portal-links.operations';
 import { projectOperations } from './projects.operations';
@@ -19,6 +20,7 @@ export {
   deliveryStatsOperations,
   endpointOperations,
   eventOperations,
+  eventTypeOperations,
   metaEventOperations,
   portalLinkOperations,
   projectOperations,
@@ -36,6 +38,7 @@ export const managementOperations = {
   ...sourceOperations,
   ...endpointOperations,
   ...subscriptionOperations,
+  ...eventTypeOperations,
   ...portalLinkOperations,
   ...eventOperations,
   ...deliveryOperations,

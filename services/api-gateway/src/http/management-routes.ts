@@ -5,6 +5,7 @@ import { deliveryHandlers } from '../deliveries/deliveries.handlers';
 import { deliveryOpsHandlers } from '../deliveries/delivery-ops.handlers';
 import { deliveryStatsHandlers } from '../deliveries/delivery-stats.handlers';
 import { endpointHandlers } from '../endpoints/endpoints.handlers';
+import { eventTypeHandlers } from '../event-types/event-types.handlers';
 import { eventHandlers } from '../events/events.handlers';
 import type { RouteSpec } from '../http/route';
 import { portalLinkHandlers } from '../portal-links/portal-links.handlers';
@@ -22,6 +23,7 @@ export function managementRoutes(deps: GatewayDeps): RouteSpec[] {
     sourceHandlers(deps),
     endpointHandlers(deps),
     subscriptionHandlers(deps),
+    eventTypeHandlers(deps),
     portalLinkHandlers(deps),
     eventHandlers(deps),
     deliveryHandlers(deps),

@@ -36,7 +36,8 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
   }
 }
 
-function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+/** ajv's errors as field errors, one per field and message (the catalog's JSON Schema checks reuse it). */
+export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of errors ?? []) {

@@ -355,6 +355,16 @@ export const GenMetaEvent = struct({
   updated_at: 'string',
 });
 
+/** `models.EventTypeResponse`: `json_schema` is a `map[string]interface{}` there. */
+export const GenEventType = struct({
+  category: 'string',
+  deprecated_at: 'string',
+  description: 'string',
+  json_schema: map('raw'),
+  name: 'string',
+  uid: 'string',
+});
+
 /** A list answer: models.PagedResponse with datastore.PaginationData. */
 export const genPage = <T extends ReturnType<typeof struct>>(item: T) =>
   struct({

@@ -1,0 +1,2 @@
+export * from './event-catalog.schema';
+export * from './event-catalog.repository';

@@ -1,0 +1,37 @@
+import { EVENT_TYPE_LIMITS, type eventTypeOperations } from '@hookrail/api-contract';
+import type { GatewayDeps } from '../deps';
+import type { Handlers } from '../http/route';
+import { presentEventType } from './event-type.presenter';
+import {
+  createEventType,
+  deleteEventType,
+  deprecateEventType,
+  getEventType,
+  updateEventType,
+} from './event-types.usecase';
+import { importEventTypes } from './import.usecase';
+
+export function eventTypeHandlers(deps: GatewayDeps): Handlers<typeof eventTypeOperations> {
+  return {
+    async importEventTypes({ project, body }) {
+      const result = await importEventTypes(deps, project._id, body);
+      return Array.isArray(result) ? result.map(presentEventType) : result;
+    },
+    createEventType: async ({ project, body }) =>
+      presentEventType(await createEventType(deps, project._id, body)),
+    listEventTypes: async ({ project }) =>
+      (await deps.store.eventCatalog.listAll(project._id, EVENT_TYPE_LIMITS.perProject)).map(
+        presentEventType,
+      ),
+    getEventType: async ({ project, params }) =>
+      presentEventType(await getEventType(deps, project._id, params.eventTypeId)),
+    updateEventType: async ({ project, params, body }) =>
+      presentEventType(await updateEventType(deps, project._id, params.eventTypeId, body)),
+    async deleteEventType({ project, params }) {
+      await deleteEventType(deps, project._id, params.eventTypeId);
+      return null;
+    },
+    deprecateEventType: async ({ project, params }) =>
+      presentEventType(await deprecateEventType(deps, project._id, params.eventTypeId)),
+  };
+}
