@@ -10,6 +10,7 @@ import {
 import { PubSub } from '@google-cloud/pubsub';
 import { Kafka, logLevel } from 'kafkajs';
 import { TEST_KAFKA_BROKERS } from './stack';
+import { waitFor } from './wait-for';
 
 /** The local servers' broker addresses (deploy/local/servers.sh), overridable for CI. */
 export const TEST_BROKERS = {
@@ -197,7 +198,13 @@ export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {
   });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+  await admin.createTopics({ topics: [{ topic, numPartitions: 3 }] });
+  // kafkajs' waitForLeaders retries "leader not available" only; on a busy broker the new topic can
+  // first be unknown to the metadata it asks ("does not host this topic-partition").
+  await waitFor(`topic ${topic} with a leader on each partition`, async () => {
+    const [t] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
+    return t.partitions.length === 3 && t.partitions.every((p) => p.leader >= 0);
+  });
   const producer = kafka.producer();
   await producer.connect();
   return {
