@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import type { RunningService } from '@hookrail/runtime';
-import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
-import { definition as dispatcher } from '../../../dispatcher/src/service';
+import { waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium, screenshot, seriousViolations } from '../portal/testing/portal-browser';
+import { consoleWithDispatcher } from './testing/console-with-dispatcher';
+import { screenshot, seriousViolations } from '../portal/testing/portal-browser';
 
 jest.setTimeout(120_000);
 
@@ -13,33 +11,13 @@ jest.setTimeout(120_000);
  */
 describe('console: retry now of a delivery still retrying', () => {
   const h = new GatewayHarness();
-  let worker: RunningService;
-  let receiver: Receiver;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    await h.start();
-    // No retry scheduler runs here: after its failed first attempt the delivery waits in Retry.
-    worker = await startTestService(
-      dispatcher(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix })),
-    );
-    receiver = await startReceiver({ fail: 1 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await receiver?.close();
-    await worker?.stop();
-    await h.stop();
-  });
+  const { page: currentPage, receiver: currentReceiver } = consoleWithDispatcher(h);
 
   it('sends the delivery again at once: a second attempt at the receiver, shown on the page', async () => {
     const p = await h.createProject();
     const endpoint = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
       key: p.key,
-      body: { name: 'billing', url: `${receiver.url}/billing` },
+      body: { name: 'billing', url: `${currentReceiver().url}/billing` },
     });
     expect(endpoint.status).toBe(201);
     const event = await h.call('POST', `/v1/projects/${p.id}/events`, {
@@ -56,35 +34,38 @@ describe('console: retry now of a delivery still retrying', () => {
       },
       { timeoutMs: 40_000 },
     );
-    expect(receiver.requests).toHaveLength(1);
+    expect(currentReceiver().requests).toHaveLength(1);
     expect(Date.parse(retrying.next_attempt_at)).toBeGreaterThan(Date.now());
 
-    await page.goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${retrying.uid}`);
-    await page.locator('#key').fill(p.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Attempts (1)' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Retry now' }).click();
-    await page.locator('#toast', { hasText: 'Delivery sent again now' }).waitFor();
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/deliveries/${retrying.uid}`);
+    await currentPage().locator('#key').fill(p.key);
+    await currentPage().getByRole('button', { name: 'Sign in' }).click();
+    await currentPage().getByRole('heading', { name: 'Attempts (1)' }).waitFor();
+    expect(await currentPage().getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    await currentPage().getByRole('button', { name: 'Retry now' }).click();
+    await currentPage().locator('#toast', { hasText: 'Delivery sent again now' }).waitFor();
 
-    await waitFor('the second attempt at the receiver', () => receiver.requests.length === 2 || undefined);
-    expect(receiver.requests.map((r) => r.path)).toEqual(['/billing', '/billing']);
-    expect(receiver.requests[1].body).toBe(receiver.requests[0].body);
+    await waitFor(
+      'the second attempt at the receiver',
+      () => currentReceiver().requests.length === 2 || undefined,
+    );
+    expect(currentReceiver().requests.map((r) => r.path)).toEqual(['/billing', '/billing']);
+    expect(currentReceiver().requests[1].body).toBe(currentReceiver().requests[0].body);
     await waitFor('the delivery delivered', async () => {
       const d = await h.store.deliveries.findById(p.id, retrying.uid);
       return d?.status === 'Success' && d.attempts.length === 2 ? d : undefined;
     });
     // the page follows the delivery on its way: the new attempt shows without a reload
-    await page.getByRole('heading', { name: 'Attempts (2)' }).waitFor();
-    expect(await page.locator('section.attempt').first().innerText()).toContain('HTTP 200');
+    await currentPage().getByRole('heading', { name: 'Attempts (2)' }).waitFor();
+    expect(await currentPage().locator('section.attempt').first().innerText()).toContain('HTTP 200');
     // each attempt shows the body it sent: the bytes the receiver got, read back (issue 33, item 11)
-    const shownBody = await page.locator('section.attempt .request-body pre').first().innerText();
-    expect(JSON.parse(shownBody)).toEqual(JSON.parse(receiver.requests[1].body));
+    const shownBody = await currentPage().locator('section.attempt .request-body pre').first().innerText();
+    expect(JSON.parse(shownBody)).toEqual(JSON.parse(currentReceiver().requests[1].body));
     expect(shownBody).toContain('"n": 1');
-    expect(await page.locator('main .badge').first().innerText()).toBe('Success');
-    await screenshot(page, 'console-08-retry-now');
+    expect(await currentPage().locator('main .badge').first().innerText()).toBe('Success');
+    await screenshot(currentPage(), 'console-08-retry-now');
 
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(currentPage())).toEqual([]);
   });
 
   it('is the management API: a console session needs its anti-CSRF header, a project key reaches its own project', async () => {
