@@ -1,8 +1,8 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { EndpointDoc } from '@hookrail/store';
-import { ENDPOINT_CREDENTIALS, open } from '../shared/credentials';
-import type { PresentContext } from '../shared/scoped.presenter';
-import { scopedOut } from '../shared/scoped.presenter';
+import { ENDPOINT_CREDENTIALS, open } from '../common/credentials';
+import type { PresentContext } from '../common/scoped.presenter';
+import { scopedOut } from '../common/scoped.presenter';
 
 /** Secrets and credentials are shown opened: the project's key holders configure and verify with them. */
 export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {

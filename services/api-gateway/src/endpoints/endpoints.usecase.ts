@@ -6,8 +6,8 @@ import type { EndpointDoc, EndpointSecret, ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { endpointMetaData } from '../endpoints/endpoint.presenter';
 import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '@hookrail/api-contract';
-import { publishConfigChange } from '../shared/config-changed';
-import { ENDPOINT_CREDENTIALS, seal } from '../shared/credentials';
+import { publishConfigChange } from '../common/config-changed';
+import { ENDPOINT_CREDENTIALS, seal } from '../common/credentials';
 import { rollSecret } from './roll-secret';
 
 /** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */

@@ -1,6 +1,6 @@
 import { nullableTimestamp } from '@hookrail/domain';
 import type { EventCatalogDoc } from '@hookrail/store';
-import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { parseStored, scopedOut } from '../common/scoped.presenter';
 
 /** Convoy's event type (uid, name, description, category, json_schema, deprecated_at) and Hookrail's fields. */
 export function presentEventType(doc: EventCatalogDoc) {

@@ -2,9 +2,9 @@ import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { DeliveryAttempt, DeliveryDoc, EndpointDoc, EventDoc, SourceDoc, Store } from '@hookrail/store';
 import type { AttemptResponse } from '@hookrail/api-contract';
 import { endpointMetaData, presentEndpoint } from '../endpoints/endpoint.presenter';
-import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { parseStored, scopedOut } from '../common/scoped.presenter';
 import { presentSource } from '../sources/source.presenter';
-import type { PresentContext } from '../shared/scoped.presenter';
+import type { PresentContext } from '../common/scoped.presenter';
 
 /** `data` is the payload as JSON, parsed from the stored `raw`. */
 function presentEvent(

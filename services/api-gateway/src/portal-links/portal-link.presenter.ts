@@ -1,8 +1,8 @@
 import { nullableTimestamp } from '@hookrail/domain';
 import type { EndpointDoc, PortalLinkDoc } from '@hookrail/store';
 import { presentEndpoint } from '../endpoints/endpoint.presenter';
-import { scopedOut } from '../shared/scoped.presenter';
-import type { PresentContext } from '../shared/scoped.presenter';
+import { scopedOut } from '../common/scoped.presenter';
+import type { PresentContext } from '../common/scoped.presenter';
 
 /** `authKey` is the plain key when it was issued by this request; only its hash is stored. */
 export function presentPortalLink(

@@ -8,7 +8,7 @@ import type {
   SubscriptionDoc,
 } from '@hookrail/store';
 import { presentEndpointState } from '../endpoints/endpoint.presenter';
-import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { parseStored, scopedOut } from '../common/scoped.presenter';
 
 /**
  * What a portal holder sees. Narrower than the management API on purpose: the endpoint's current

@@ -1,7 +1,7 @@
 import { nullableTimestamp } from '@hookrail/domain';
 import type { MetaEventDoc } from '@hookrail/store';
 import type { MetaEventResponse } from '@hookrail/api-contract';
-import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { parseStored, scopedOut } from '../common/scoped.presenter';
 
 export function presentMetaEvent(doc: MetaEventDoc): MetaEventResponse {
   const m = doc.metadata ?? ({} as Partial<MetaEventDoc['metadata']>);

@@ -1,7 +1,7 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { ApiKeyDoc, ProjectDoc } from '@hookrail/store';
 import type { ApiKeyResponse } from '@hookrail/api-contract';
-import { scopedOut } from '../shared/scoped.presenter';
+import { scopedOut } from '../common/scoped.presenter';
 
 export function presentProject(doc: ProjectDoc) {
   return {

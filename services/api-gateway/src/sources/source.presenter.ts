@@ -1,7 +1,7 @@
 import { nullableTimestamp } from '@hookrail/domain';
 import type { SourceDoc, SourceHealthDoc } from '@hookrail/store';
-import { SOURCE_CREDENTIALS, open } from '../shared/credentials';
-import { scopedOut, type PresentContext } from '../shared/scoped.presenter';
+import { SOURCE_CREDENTIALS, open } from '../common/credentials';
+import { scopedOut, type PresentContext } from '../common/scoped.presenter';
 
 type Json = Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import { ConflictError, NotFoundError, newId, randomToken, type ProjectId } from
 import { assertBrokerReachable } from './source-broker-check';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { publishConfigChange } from '../shared/config-changed';
-import { SOURCE_CREDENTIALS, open, seal } from '../shared/credentials';
+import { publishConfigChange } from '../common/config-changed';
+import { SOURCE_CREDENTIALS, open, seal } from '../common/credentials';
 import type { SourceCreateBody, SourceUpdateBody } from '@hookrail/api-contract';
 import { completePubSub, completeVerifier } from './source-input';
 

@@ -1,8 +1,8 @@
 import type { EndpointDoc, SourceDoc, SubscriptionDoc } from '@hookrail/store';
 import { presentEndpoint } from '../endpoints/endpoint.presenter';
-import { parseStored, scopedOut } from '../shared/scoped.presenter';
+import { parseStored, scopedOut } from '../common/scoped.presenter';
 import { presentSource } from '../sources/source.presenter';
-import type { PresentContext } from '../shared/scoped.presenter';
+import type { PresentContext } from '../common/scoped.presenter';
 
 function presentSubscription(
   doc: SubscriptionDoc,

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError, newId, type ProjectId } from '@hookrail/domain';
 import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { publishConfigChange } from '../shared/config-changed';
+import { publishConfigChange } from '../common/config-changed';
 import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '@hookrail/api-contract';
 import { checkAlertThreshold, retryConfigOf, storedFilter } from './subscription-input';
 
