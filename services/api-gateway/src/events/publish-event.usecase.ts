@@ -46,7 +46,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     project_id: project._id,
     event_type: body.event_type,
     target,
-    // `data` is left out: the router parses `raw`, which is its JSON, when it needs the payload.
+    // `data` is left out: `raw` is its JSON text, which the router parses once.
     raw,
     headers,
     forward_headers: headers,
