@@ -50,7 +50,10 @@ describe('portal page: the event catalog', () => {
   it('the portal API lists the current types with their examples and schemas, none deprecated, none of another project', async () => {
     const p = await catalogProject();
     const other = await h.createProject();
-    await h.call('POST', `/v1/projects/${other.id}/event-types`, { key: other.key, body: { name: 'other.thing' } });
+    await h.call('POST', `/v1/projects/${other.id}/event-types`, {
+      key: other.key,
+      body: { name: 'other.thing' },
+    });
     const { token } = await seedLink(h.store, p.id, { owner_id: 'acme' });
     const res = await h.portal('GET', '/event-catalog', token);
     expect(res.status).toBe(200);
@@ -62,7 +65,13 @@ describe('portal page: the event catalog', () => {
         json_schema: PAID_SCHEMA,
         example: { invoice_id: 'inv_42', amount: 1200 },
       },
-      { name: 'invoice.voided', description: 'An invoice was cancelled', category: 'billing', json_schema: null, example: null },
+      {
+        name: 'invoice.voided',
+        description: 'An invoice was cancelled',
+        category: 'billing',
+        json_schema: null,
+        example: null,
+      },
     ]);
     expect((await h.portal('GET', '/event-catalog', 'not-a-token')).status).toBe(401);
   });
@@ -109,7 +118,9 @@ describe('portal page: the event catalog', () => {
     const picker = page.locator('#edit-endpoint-event_types-catalog');
     await picker.getByLabel('invoice.paid').uncheck();
     await picker.getByLabel('invoice.voided').check();
-    expect(await page.inputValue('#edit-endpoint input[name="event_types"]')).toBe('refund.*, invoice.voided');
+    expect(await page.inputValue('#edit-endpoint input[name="event_types"]')).toBe(
+      'refund.*, invoice.voided',
+    );
     await page.click('#edit-endpoint button[type="submit"]');
     await page.locator('#notice', { hasText: 'Endpoint saved' }).waitFor();
     expect(await typesOf()).toEqual(['refund.*', 'invoice.voided']);

@@ -157,7 +157,9 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       ),
     ),
     portalListEventCatalog: read(async ({ session }) =>
-      presentPortalCatalog(await store.eventCatalog.listAll(session.link.project_id, EVENT_TYPE_LIMITS.perProject)),
+      presentPortalCatalog(
+        await store.eventCatalog.listAll(session.link.project_id, EVENT_TYPE_LIMITS.perProject),
+      ),
     ),
     portalListDeliveries: read(async ({ session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
