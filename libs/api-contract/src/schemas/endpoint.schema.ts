@@ -118,7 +118,23 @@ const endpointInputFields = {
 
 export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
 export type EndpointCreateBody = Static<typeof endpointCreateBody>;
-export const endpointUpdateBody = object(endpointInputFields);
+/** The optional settings an update can empty (`null` and `""` mean "not set" for Convoy's clients). */
+export const CLEARABLE_ENDPOINT_FIELDS = [
+  'owner_id',
+  'authentication',
+  'mtls_client_cert',
+  'support_email',
+  'slack_webhook_url',
+] as const;
+
+export const endpointUpdateBody = object({
+  ...endpointInputFields,
+  clear: Type.Array(enumOf(CLEARABLE_ENDPOINT_FIELDS), {
+    uniqueItems: true,
+    description:
+      'Hookrail: the settings this update empties (stored as null). A field also set in the same body is a 400.',
+  }),
+});
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(

@@ -41,9 +41,12 @@ const retryConfigInput = object({
 });
 export type RetryConfigInput = Static<typeof retryConfigInput>;
 
+/** Convoy's subscription kinds: `cli` marks one made for Convoy's CLI; both deliver alike here. */
+export const SUBSCRIPTION_TYPES = ['api', 'cli'] as const;
+
 const subscriptionInputFields = {
   name: nonEmpty(200),
-  type: enumOf(['api', 'cli']),
+  type: enumOf(SUBSCRIPTION_TYPES),
   source_id: nullable(str({ minLength: 1, maxLength: 100 })),
   endpoint_id: nonEmpty(100),
   app_id: nullable(str({ minLength: 1, maxLength: 100, description: 'deprecated' })),
@@ -80,7 +83,7 @@ export type SubscriptionUpdateBody = Static<typeof subscriptionUpdateBody>;
 export const subscriptionResponse = resource({
   ...scopedFields,
   name: str(),
-  type: enumOf(['api', 'cli']),
+  type: enumOf(SUBSCRIPTION_TYPES),
   app_id: nullable(str()),
   delivery_mode: enumOf(DELIVERY_MODES),
   function: nullable(str()),

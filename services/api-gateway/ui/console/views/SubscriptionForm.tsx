@@ -1,5 +1,5 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import { DELIVERY_MODES, RETRY_TYPES } from '@hookrail/api-contract';
+import { DELIVERY_MODES, RETRY_TYPES, SUBSCRIPTION_TYPES } from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
 import type { Values } from '../../components/form/context';
 import { SelectField, TextField } from '../../components/form/fields';
@@ -28,6 +28,7 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
   const f = s?.filter_config;
   return {
     name: field(s?.name),
+    type: s?.type ?? 'api',
     endpoint_id: s?.endpoint_metadata?.uid ?? query?.get('endpoint_id') ?? '',
     source_id: s?.source_metadata?.uid ?? query?.get('source_id') ?? '',
     delivery_mode: s?.delivery_mode ?? 'at_least_once',
@@ -53,6 +54,7 @@ function bodyOf(v: Values, editing: boolean): Body {
   const alerts = num(v, 'alert_config.count');
   return {
     name: text(v, 'name')!,
+    type: v.type as Body['type'],
     endpoint_id: text(v, 'endpoint_id')!,
     source_id: text(v, 'source_id') ?? (editing ? null : undefined),
     delivery_mode: v.delivery_mode as Body['delivery_mode'],
@@ -100,6 +102,12 @@ function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
           name="delivery_mode"
           label="Delivery mode"
           options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
+        />
+        <SelectField
+          name="type"
+          label="Type"
+          options={SUBSCRIPTION_TYPES}
+          hint="cli marks a subscription made for Convoy's CLI; both deliver alike"
         />
       </div>
       <fieldset>
