@@ -162,6 +162,66 @@ describe('console forms in a real headless Chromium', () => {
     });
   });
 
+  it('endpoint: created disabled, its owner and authentication emptied from the form, activated by unticking', async () => {
+    const p = await h.createProject();
+    await openSignedIn(`/console/projects/${p.id}/endpoints/new`, p.key);
+    await currentPage().locator('#endpoint-form-name').fill('ledger');
+    await currentPage().locator('#endpoint-form-url').fill('https://acme.example/ledger');
+    await currentPage().locator('#endpoint-form-owner_id').fill('acme');
+    await currentPage().locator('#endpoint-form-support_email').fill('ops@acme.example');
+    await currentPage().locator('#endpoint-form-authentication-type').selectOption('basic_auth');
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-username').fill('acme');
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-password').fill('s3cret');
+    await currentPage().locator('#endpoint-form-is_disabled').check();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await submit('endpoint-form');
+    await currentPage().getByRole('heading', { name: 'Endpoint ledger', exact: true }).waitFor();
+    const id = new URL(currentPage().url()).pathname.split('/').pop()!;
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
+      owner_id: 'acme',
+      status: 'inactive',
+      is_disabled: true,
+      authentication: { type: 'basic_auth', basic_auth: { username: 'acme' } },
+    });
+    // an inactive endpoint offers Activate, not Pause
+    await currentPage().getByRole('button', { name: 'Activate', exact: true }).waitFor();
+
+    // A field error first: a half-filled authentication names its missing member.
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().getByRole('heading', { name: 'Edit endpoint ledger', exact: true }).waitFor();
+    expect(await currentPage().locator('#endpoint-form-is_disabled').isChecked()).toBe(true);
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-password').fill('');
+    await submit('endpoint-form');
+    await currentPage()
+      .locator('#endpoint-form-authentication-basic_auth-password-error', { hasText: 'is required' })
+      .waitFor();
+
+    // Emptied: no owner, no authentication, no support email; unticked: active again.
+    await currentPage().locator('#endpoint-form-owner_id').fill('');
+    await currentPage().locator('#endpoint-form-support_email').fill('');
+    await currentPage().locator('#endpoint-form-authentication-type').selectOption('');
+    await currentPage().locator('#endpoint-form-is_disabled').uncheck();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await submit('endpoint-form');
+    await currentPage().getByRole('heading', { name: 'Endpoint ledger', exact: true }).waitFor();
+    await currentPage().getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
+      owner_id: null,
+      support_email: null,
+      authentication: null,
+      status: 'active',
+      is_disabled: false,
+    });
+
+    // Ticked again on an edit: inactive, with the API's reason on the page.
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().locator('#endpoint-form-is_disabled').check();
+    await submit('endpoint-form');
+    await currentPage().getByRole('button', { name: 'Activate', exact: true }).waitFor();
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({ status: 'inactive', owner_id: null });
+    expect(errors()).toEqual([]);
+  });
+
   it('source: an HTTP source with an HMAC verifier and a tested body function; a Kafka source after its 400 beside the topic', async () => {
     const p = await h.createProject('incoming');
     await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
@@ -341,6 +401,7 @@ describe('console forms in a real headless Chromium', () => {
       endpoint_metadata: { uid: ep.body.data.uid },
       source_metadata: { uid: src.body.data.uid },
       filter_config: { event_types: ['invoice.paid'] },
+      type: 'api',
       retry_config: { type: 'linear', duration: 30, retry_count: 5 },
       rate_limit_config: { count: 10, duration: 60 },
     });
@@ -358,10 +419,13 @@ describe('console forms in a real headless Chromium', () => {
     await shot('06-subscription-400');
     await currentPage().locator('#subscription-form-retry_config-duration').fill('2m');
     await currentPage().locator('#subscription-form-name').fill('paid-orders-2');
+    expect(await currentPage().locator('#subscription-form-type').inputValue()).toBe('api');
+    await currentPage().locator('#subscription-form-type').selectOption('cli');
     await submit('subscription-form');
     await currentPage().locator('#toast', { hasText: 'Subscription saved' }).waitFor();
-    expect((await api(p.id, p.key, `/subscriptions/${sub.uid}`)).retry_config).toMatchObject({
-      duration: 120,
+    expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
+      type: 'cli',
+      retry_config: { duration: 120 },
     });
     // the list links to it by name
     await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/subscriptions`);
