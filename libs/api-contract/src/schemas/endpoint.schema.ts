@@ -2,6 +2,7 @@ import { SUPPORTED_ALGORITHMS } from '../vocabulary';
 import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -129,11 +130,7 @@ export const CLEARABLE_ENDPOINT_FIELDS = [
 
 export const endpointUpdateBody = object({
   ...endpointInputFields,
-  clear: Type.Array(enumOf(CLEARABLE_ENDPOINT_FIELDS), {
-    uniqueItems: true,
-    description:
-      'Hookrail: the settings this update empties (stored as null). A field also set in the same body is a 400.',
-  }),
+  clear: clearList(CLEARABLE_ENDPOINT_FIELDS),
 });
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 

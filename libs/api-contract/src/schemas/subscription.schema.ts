@@ -3,6 +3,7 @@ import {
   anyJson,
   anyObject,
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -77,7 +78,19 @@ const subscriptionInputFields = {
 
 export const subscriptionCreateBody = object(subscriptionInputFields, ['name', 'endpoint_id']);
 export type SubscriptionCreateBody = Static<typeof subscriptionCreateBody>;
-export const subscriptionUpdateBody = object(subscriptionInputFields);
+/** The optional settings an update can empty: no source, no function, the project's retry strategy, no limit, no alert. */
+export const CLEARABLE_SUBSCRIPTION_FIELDS = [
+  'source_id',
+  'function',
+  'retry_config',
+  'rate_limit_config',
+  'alert_config',
+] as const;
+
+export const subscriptionUpdateBody = object({
+  ...subscriptionInputFields,
+  clear: clearList(CLEARABLE_SUBSCRIPTION_FIELDS),
+});
 export type SubscriptionUpdateBody = Static<typeof subscriptionUpdateBody>;
 
 export const subscriptionResponse = resource({

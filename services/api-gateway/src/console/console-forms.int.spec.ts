@@ -427,6 +427,25 @@ describe('console forms in a real headless Chromium', () => {
       type: 'cli',
       retry_config: { duration: 120 },
     });
+    // Emptied on the form: no source, the project's retry strategy, no rate limit.
+    await currentPage().locator('#subscription-form-source_id').selectOption('');
+    await currentPage().locator('#subscription-form-retry_config-type').selectOption('');
+    await currentPage().locator('#subscription-form-retry_config-duration').fill('');
+    await currentPage().locator('#subscription-form-retry_config-retry_count').fill('');
+    await currentPage().locator('#subscription-form-rate_limit_config-count').fill('');
+    await currentPage().locator('#subscription-form-rate_limit_config-duration').fill('');
+    await submit('subscription-form');
+    await waitFor('the emptied settings saved', async () => {
+      const saved = await api(p.id, p.key, `/subscriptions/${sub.uid}`);
+      return saved.source_metadata === null ? saved : undefined;
+    });
+    expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
+      name: 'paid-orders-2',
+      source_metadata: null,
+      retry_config: null,
+      rate_limit_config: null,
+      endpoint_metadata: { uid: ep.body.data.uid },
+    });
     // the list links to it by name
     await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/subscriptions`);
     await currentPage().locator('#subscriptions a', { hasText: 'paid-orders-2' }).waitFor();

@@ -8,6 +8,7 @@ import { endpointMetaData } from '../endpoints/endpoint.presenter';
 import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '@hookrail/api-contract';
 import { publishConfigChange } from '../common/config-changed';
 import { ENDPOINT_CREDENTIALS, seal } from '../common/credentials';
+import { clearedFields } from '../common/cleared-fields';
 import { rollSecret } from './roll-secret';
 
 /** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */
@@ -113,19 +114,6 @@ export async function getEndpoint(deps: GatewayDeps, projectId: ProjectId, id: s
   return doc;
 }
 
-/**
- * The settings `clear` empties. `null` cannot do it: Convoy's clients send `null` for every field
- * they leave unset, so it means "keep" (http/unset-fields.ts).
- */
-function cleared(body: EndpointUpdateBody): Partial<EndpointDoc> {
-  const both = (body.clear ?? []).filter((f) => body[f] !== undefined);
-  if (both.length > 0)
-    throw new ValidationError(`clear names ${both.join(', ')}, which this update also sets`, [
-      { field: 'clear', message: `names ${both.join(', ')}, which this update also sets` },
-    ]);
-  return Object.fromEntries((body.clear ?? []).map((f) => [f, null]));
-}
-
 /** A new `secret` on update becomes the newest secret and the old ones expire at once. */
 export async function updateEndpoint(
   deps: GatewayDeps,
@@ -140,7 +128,7 @@ export async function updateEndpoint(
   const creds = sealedCredentials(deps, body);
   if (body.authentication !== undefined) set.authentication = creds.authentication ?? null;
   if (body.mtls_client_cert !== undefined) set.mtls_client_cert = creds.mtls_client_cert ?? null;
-  Object.assign(set, cleared(body));
+  Object.assign(set, clearedFields(body));
   const newest = current.secrets?.[current.secrets.length - 1];
   if (body.secret !== undefined && (!newest || deps.box.open(newest.value) !== body.secret))
     set.secrets = rollSecret(current.secrets ?? [], {

@@ -1,5 +1,10 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import { DELIVERY_MODES, RETRY_TYPES, SUBSCRIPTION_TYPES } from '@hookrail/api-contract';
+import {
+  CLEARABLE_SUBSCRIPTION_FIELDS,
+  DELIVERY_MODES,
+  RETRY_TYPES,
+  SUBSCRIPTION_TYPES,
+} from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
 import type { Values } from '../../components/form/context';
 import { SelectField, TextField } from '../../components/form/fields';
@@ -19,6 +24,7 @@ import { Screen } from '../Screen';
 
 type Subscription = ResponseOf<typeof api.getSubscription>;
 type Body = BodyOf<typeof api.createSubscription>;
+type Clearable = NonNullable<BodyOf<typeof api.updateSubscription>['clear']>[number];
 type Json = Record<string, unknown>;
 
 /** An empty filter part is shown empty, not as `{}`. */
@@ -46,17 +52,21 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
   };
 }
 
-function bodyOf(v: Values, editing: boolean): Body {
+/**
+ * The request body of the form; `s` is the subscription being edited: `clear` names the optional
+ * settings it had and the form emptied (leaving a field out keeps it, for Convoy's clients).
+ */
+function bodyOf(v: Values, s?: Subscription): Body & { clear?: Clearable[] } {
   const retryType = text(v, 'retry_config.type');
   const duration = text(v, 'retry_config.duration');
   const retries = num(v, 'retry_config.retry_count');
   const limit = num(v, 'rate_limit_config.count');
   const alerts = num(v, 'alert_config.count');
-  return {
+  const body = {
     name: text(v, 'name')!,
     type: v.type as Body['type'],
     endpoint_id: text(v, 'endpoint_id')!,
-    source_id: text(v, 'source_id') ?? (editing ? null : undefined),
+    source_id: text(v, 'source_id'),
     delivery_mode: v.delivery_mode as Body['delivery_mode'],
     filter_config: {
       event_types: list(v, 'filter_config.event_types') ?? ['*'],
@@ -65,7 +75,7 @@ function bodyOf(v: Values, editing: boolean): Body {
         headers: json<Json>(v, 'filter_config.filter.headers') ?? {},
       },
     },
-    function: text(v, 'function') ?? (editing ? null : undefined),
+    function: text(v, 'function'),
     retry_config:
       retryType || duration || retries !== undefined
         ? {
@@ -81,6 +91,16 @@ function bodyOf(v: Values, editing: boolean): Body {
         ? { count: alerts, threshold: text(v, 'alert_config.threshold') ?? '1h' }
         : undefined,
   };
+  if (!s) return body;
+  const had: Record<Clearable, unknown> = {
+    source_id: s.source_metadata,
+    function: s.function,
+    retry_config: s.retry_config,
+    rate_limit_config: s.rate_limit_config,
+    alert_config: s.alert_config,
+  };
+  const clear = CLEARABLE_SUBSCRIPTION_FIELDS.filter((f) => had[f] !== null && body[f] === undefined);
+  return clear.length > 0 ? { ...body, clear } : body;
 }
 
 function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
@@ -190,7 +210,7 @@ export function NewSubscriptionView({ pid }: { pid: string }) {
         onSubmit={async (v) => {
           const s = await ctx.call(api.createSubscription, {
             params: { projectID: pid },
-            body: bodyOf(v, false),
+            body: bodyOf(v),
           });
           ctx.notify(`Subscription ${s.name} created`);
           navigate(`${pageProject(pid)}/subscriptions/${s.uid}`);
@@ -234,7 +254,7 @@ export function EditSubscriptionView({ pid, id }: { pid: string; id: string }) {
             initial={valuesOf(s)}
             submitLabel="Save subscription"
             onSubmit={async (v) => {
-              await ctx.call(api.updateSubscription, { params, body: bodyOf(v, true) });
+              await ctx.call(api.updateSubscription, { params, body: bodyOf(v, s) });
               ctx.notify('Subscription saved');
             }}
           >
