@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_BROKERS, pubsubSubscription, sqsQueue } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
-import { gatewayAndChromium, pagePerTest, screenshot, seriousViolations } from '../portal/testing/portal-browser';
+import {
+  gatewayAndChromium,
+  pagePerTest,
+  screenshot,
+  seriousViolations,
+} from '../portal/testing/portal-browser';
 
 jest.setTimeout(120_000);
 
@@ -99,7 +104,9 @@ describe('console source form: SQS and Google Pub/Sub sources', () => {
     try {
       await newBrokerSource(p.id, p.key, 'google', 'orders-pubsub');
       await currentPage().locator('#source-form-pub_sub-google-project_id').fill(TEST_BROKERS.pubsubProject);
-      await currentPage().locator('#source-form-pub_sub-google-subscription_id').fill(`${subscriptionId}-missing`);
+      await currentPage()
+        .locator('#source-form-pub_sub-google-subscription_id')
+        .fill(`${subscriptionId}-missing`);
       expect(await seriousViolations(currentPage())).toEqual([]);
       await submit();
       await currentPage()

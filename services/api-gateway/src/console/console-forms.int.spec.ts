@@ -1,4 +1,4 @@
-import { TEST_BROKERS, amqpQueue, kafkaTopic, waitFor } from '@hookrail/testkit';
+import { TEST_BROKERS, amqpQueue, kafkaTopic, makeEvent, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import {
   confirmDialog,
@@ -567,9 +567,13 @@ describe('console forms in a real headless Chromium', () => {
     const shipping = await seedEndpoint(h.store, p.id, 'acme', 'shipping', 'https://acme.example/shipping');
     const a = await seedDelivery(h.store, p.id, billing._id, 'Failure');
     const b = await seedDelivery(h.store, p.id, shipping._id, 'Failure');
-    await h.call('POST', `/v1/projects/${p.id}/sources`, {
+    const shop = await h.call('POST', `/v1/projects/${p.id}/sources`, {
       key: p.key,
       body: { name: 'shop', type: 'http' },
+    });
+    const fromShop = await makeEvent(h.store, p.id, {
+      source_id: shop.body.data.uid,
+      event_type: 'order.placed',
     });
     const sub = await h.call('POST', `/v1/projects/${p.id}/subscriptions`, {
       key: p.key,
@@ -593,6 +597,10 @@ describe('console forms in a real headless Chromium', () => {
     await currentPage().locator(`tr[data-id="${b.delivery._id}"]`).waitFor({ state: 'detached' });
     expect(await currentPage().locator(`tr[data-id="${a.delivery._id}"]`).count()).toBe(1);
     expect(await endpointSelect.inputValue()).toBe(billing._id);
+    // the rows name the endpoint, not its id
+    const deliveryRow = await currentPage().locator(`tr[data-id="${a.delivery._id}"]`).innerText();
+    expect(deliveryRow).toContain('billing');
+    expect(deliveryRow).not.toContain(billing._id);
 
     // A time picked in the browser's local time goes to the URL (and the API) as ISO.
     const later = new Date(Date.now() + 3600_000);
@@ -628,6 +636,12 @@ describe('console forms in a real headless Chromium', () => {
     expect(await currentPage().locator('form.filters input[name="end_date"]').getAttribute('type')).toBe(
       'datetime-local',
     );
+    // an event's row names its source, not its id
+    const eventRow = currentPage().locator('tbody tr', { hasText: 'order.placed' });
+    await eventRow.waitFor();
+    expect(await eventRow.innerText()).toContain('shop');
+    expect(await eventRow.innerText()).not.toContain(shop.body.data.uid);
+    expect(fromShop.source_id).toBe(shop.body.data.uid);
     expect(await seriousViolations(currentPage())).toEqual([]);
 
     // Endpoints: search by name.
