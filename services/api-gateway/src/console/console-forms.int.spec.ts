@@ -421,14 +421,23 @@ describe('console forms in a real headless Chromium', () => {
     await currentPage().locator('#subscription-form-name').fill('paid-orders-2');
     expect(await currentPage().locator('#subscription-form-type').inputValue()).toBe('api');
     await currentPage().locator('#subscription-form-type').selectOption('cli');
+    // a transform function, tried on a sample with its runner (the delivery sandbox) before saving
+    await currentPage()
+      .locator('#subscription-form-function')
+      .fill('function transform(p) { p.seen = true; return p }');
+    await currentPage().locator('#subscription-function-payload').fill('{"amount": 250}');
+    await currentPage().locator('#subscription-function-run').click();
+    await currentPage().locator('#subscription-function-result', { hasText: '"seen": true' }).waitFor();
     await submit('subscription-form');
     await currentPage().locator('#toast', { hasText: 'Subscription saved' }).waitFor();
     expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
       type: 'cli',
+      function: 'function transform(p) { p.seen = true; return p }',
       retry_config: { duration: 120 },
     });
-    // Emptied on the form: no source, the project's retry strategy, no rate limit.
+    // Emptied on the form: no source, no function, the project's retry strategy, no rate limit.
     await currentPage().locator('#subscription-form-source_id').selectOption('');
+    await currentPage().locator('#subscription-form-function').fill('');
     await currentPage().locator('#subscription-form-retry_config-type').selectOption('');
     await currentPage().locator('#subscription-form-retry_config-duration').fill('');
     await currentPage().locator('#subscription-form-retry_config-retry_count').fill('');
@@ -442,6 +451,7 @@ describe('console forms in a real headless Chromium', () => {
     expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
       name: 'paid-orders-2',
       source_metadata: null,
+      function: null,
       retry_config: null,
       rate_limit_config: null,
       endpoint_metadata: { uid: ep.body.data.uid },

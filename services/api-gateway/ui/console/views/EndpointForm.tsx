@@ -98,9 +98,9 @@ function authOf(v: Values): Auth | undefined {
 }
 
 /**
- * The request body of the form; `e` is the endpoint being edited. An edit sends '' for a text
- * emptied on purpose, and names in `clear` the optional settings `e` had and the form emptied
- * (leaving a field out keeps it, for Convoy's clients).
+ * The request body of the form; `e` is the endpoint being edited. An edit form is the whole
+ * endpoint: it sends '' for an emptied description and names in `clear` the optional settings left
+ * empty (leaving a field out would keep it, for Convoy's clients).
  */
 function bodyOf(v: Values, e?: Endpoint): Body & { clear?: Clearable[] } {
   const cert = text(v, 'mtls_client_cert.client_cert');
@@ -124,7 +124,7 @@ function bodyOf(v: Values, e?: Endpoint): Body & { clear?: Clearable[] } {
     is_disabled: flag(v, 'is_disabled') !== (e?.is_disabled ?? false) ? flag(v, 'is_disabled') : undefined,
   };
   if (!e) return body;
-  const clear = CLEARABLE_ENDPOINT_FIELDS.filter((f) => e[f] !== null && body[f] === undefined);
+  const clear = CLEARABLE_ENDPOINT_FIELDS.filter((f) => body[f] === undefined);
   return clear.length > 0 ? { ...body, clear } : body;
 }
 

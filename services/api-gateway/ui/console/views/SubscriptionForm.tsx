@@ -53,10 +53,10 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
 }
 
 /**
- * The request body of the form; `s` is the subscription being edited: `clear` names the optional
- * settings it had and the form emptied (leaving a field out keeps it, for Convoy's clients).
+ * The request body of the form. An edit form is the whole subscription: `clear` names the optional
+ * settings left empty (leaving a field out would keep it, for Convoy's clients).
  */
-function bodyOf(v: Values, s?: Subscription): Body & { clear?: Clearable[] } {
+function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
   const retryType = text(v, 'retry_config.type');
   const duration = text(v, 'retry_config.duration');
   const retries = num(v, 'retry_config.retry_count');
@@ -91,15 +91,8 @@ function bodyOf(v: Values, s?: Subscription): Body & { clear?: Clearable[] } {
         ? { count: alerts, threshold: text(v, 'alert_config.threshold') ?? '1h' }
         : undefined,
   };
-  if (!s) return body;
-  const had: Record<Clearable, unknown> = {
-    source_id: s.source_metadata,
-    function: s.function,
-    retry_config: s.retry_config,
-    rate_limit_config: s.rate_limit_config,
-    alert_config: s.alert_config,
-  };
-  const clear = CLEARABLE_SUBSCRIPTION_FIELDS.filter((f) => had[f] !== null && body[f] === undefined);
+  if (!editing) return body;
+  const clear = CLEARABLE_SUBSCRIPTION_FIELDS.filter((f) => body[f] === undefined);
   return clear.length > 0 ? { ...body, clear } : body;
 }
 
@@ -210,7 +203,7 @@ export function NewSubscriptionView({ pid }: { pid: string }) {
         onSubmit={async (v) => {
           const s = await ctx.call(api.createSubscription, {
             params: { projectID: pid },
-            body: bodyOf(v),
+            body: bodyOf(v, false),
           });
           ctx.notify(`Subscription ${s.name} created`);
           navigate(`${pageProject(pid)}/subscriptions/${s.uid}`);
@@ -254,7 +247,7 @@ export function EditSubscriptionView({ pid, id }: { pid: string; id: string }) {
             initial={valuesOf(s)}
             submitLabel="Save subscription"
             onSubmit={async (v) => {
-              await ctx.call(api.updateSubscription, { params, body: bodyOf(v, s) });
+              await ctx.call(api.updateSubscription, { params, body: bodyOf(v, true) });
               ctx.notify('Subscription saved');
             }}
           >
