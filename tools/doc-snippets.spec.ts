@@ -67,7 +67,33 @@ function shellBlocks(): string[] {
   });
 }
 
+/** The commands the documents give inline (`npm run x`, `node|bash|npx tsx <file> …`), with their file. */
+function inlineCommands(): { file: string; command: string }[] {
+  return documents().flatMap((file) =>
+    [...readFileSync(path.join(root, file), 'utf8').matchAll(/`((?:npm run|npx tsx|node|bash) [^`]+)`/g)].map(
+      (m) => ({ file, command: m[1] }),
+    ),
+  );
+}
+
 describe('shell snippets of the README and the docs', () => {
+  it('name, inline, only npm scripts and files that exist', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const commands = inlineCommands();
+    expect(commands.length).toBeGreaterThan(10);
+    const missing = commands.filter(({ command }) => {
+      const [tool, ...args] = command.split(/\s+/);
+      if (tool === 'npm') return !(args[1] in scripts);
+      const target = tool === 'npx' ? args[1] : args[0];
+      return !existsSync(path.join(root, target));
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('are each run by a named test or listed with why not', () => {
     const blocks = shellBlocks();
     expect(blocks.filter((b) => !(b in SNIPPETS))).toEqual([]);
