@@ -257,14 +257,17 @@ describe('console forms in a real headless Chromium', () => {
       is_disabled: false,
     });
 
-    // Edit: disabled, renamed.
+    // Edit: disabled, renamed, its body function emptied (so removed).
     await currentPage().locator('#source-form-name').fill('shop-hooks-2');
     await currentPage().locator('#source-form-is_disabled').check();
+    await currentPage().locator('#source-form-body_function').fill('');
     await submit('source-form');
     await currentPage().locator('#toast', { hasText: 'Source saved' }).waitFor();
     expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
       name: 'shop-hooks-2',
       is_disabled: true,
+      body_function: null,
+      verifier: { type: 'hmac', hmac: { header: 'X-Shop-Signature' } },
     });
 
     // A broker source whose topic does not exist: the API checks it and names the field.
