@@ -2,6 +2,7 @@ import { SUPPORTED_ALGORITHMS } from '../vocabulary';
 import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -118,7 +119,19 @@ const endpointInputFields = {
 
 export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
 export type EndpointCreateBody = Static<typeof endpointCreateBody>;
-export const endpointUpdateBody = object(endpointInputFields);
+/** The optional settings an update can empty (`null` and `""` mean "not set" for Convoy's clients). */
+export const CLEARABLE_ENDPOINT_FIELDS = [
+  'owner_id',
+  'authentication',
+  'mtls_client_cert',
+  'support_email',
+  'slack_webhook_url',
+] as const;
+
+export const endpointUpdateBody = object({
+  ...endpointInputFields,
+  clear: clearList(CLEARABLE_ENDPOINT_FIELDS),
+});
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(
