@@ -1,0 +1,51 @@
+import { createCaller, type Caller } from '@hookrail/api-contract';
+import { CliError, EXIT } from './exit-codes';
+
+/** How long one call may take before the CLI gives up on it. */
+const CALL_TIMEOUT_MS = 30_000;
+
+interface Envelope {
+  message?: string;
+  data?: unknown;
+}
+
+/** The field errors of a 400, as the gateway names them (`data.errors`). */
+function fieldErrors(data: unknown): string {
+  const errors = (data as { errors?: { field?: string; message?: string }[] } | null)?.errors;
+  if (!Array.isArray(errors)) return '';
+  return errors
+    .filter((e) => typeof e?.message === 'string')
+    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
+    .join('; ');
+}
+
+/**
+ * A typed caller of the gateway's operations (the same contract the gateway serves and the
+ * console calls), answering the envelope's `data`. Failures become CliErrors with their exit code.
+ */
+export function gatewayCaller(baseUrl: string, headers: Record<string, string>): Caller {
+  const origin = baseUrl.replace(/\/+$/, '');
+  return createCaller(async (method, url, body) => {
+    let res: Response;
+    try {
+      res = await fetch(`${origin}${url}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+      throw new CliError(`cannot reach the gateway at ${origin} (${cause})`, EXIT.unreachable);
+    }
+    const envelope = (await res.json().catch(() => ({}))) as Envelope;
+    if (res.ok) return envelope.data;
+    const detail = fieldErrors(envelope.data);
+    const message = `${res.status}: ${envelope.message || res.statusText}${detail ? ` (${detail})` : ''}`;
+    throw new CliError(message, res.status === 401 || res.status === 403 ? EXIT.auth : EXIT.refused);
+  });
+}
+
+/** The management API with a project key. */
+export const projectCaller = (url: string, apiKey: string): Caller =>
+  gatewayCaller(url, { authorization: `Bearer ${apiKey}` });
