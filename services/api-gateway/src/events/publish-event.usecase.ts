@@ -11,7 +11,7 @@ export type PublishRequest =
   | { mode: 'broadcast'; body: BroadcastEventBody };
 
 /**
- * The events API: validate, then hand the event to `hookrail.events` and answer only after Kafka
+ * The events API: validate (the body, the endpoint, the event type catalog's check), then hand the event to `hookrail.events` and answer only after Kafka
  * acknowledged it (the dispatcher persists and routes it). Returns the accepted event.
  */
 export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
@@ -37,6 +37,14 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
   } else {
     target = { mode: 'broadcast' };
   }
+  const checked = await deps.eventValidator.check(
+    project._id,
+    project.config?.event_validation,
+    body.event_type,
+    body.data,
+  );
+  if (checked.kind === 'refused') throw new ValidationError(checked.message, checked.violations);
+  const validationErrors = checked.violations;
   const headers = Object.fromEntries(
     Object.entries(body.custom_headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
   );
@@ -52,6 +60,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     forward_headers: headers,
     ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
     accepted_at: acceptedAt,
+    ...(validationErrors.length > 0 && { validation_errors: validationErrors }),
   };
   // 201 only once Kafka acknowledged; 503 with Retry-After within acceptTimeoutMs otherwise.
   await deps.acceptGuard.run(() => deps.publisher.publish('events', [message]));
@@ -65,5 +74,6 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     data: body.data,
     status: 'Pending' as const,
     created_at: acceptedAt,
+    validation_errors: validationErrors,
   };
 }

@@ -1,0 +1,162 @@
+import { newProjectId, type ProjectId } from '@hookrail/domain';
+import { Metrics } from '@hookrail/telemetry';
+import { EventValidator, type CatalogEntry } from './event-validation';
+
+const PRJ = newProjectId();
+const invoice = JSON.stringify({
+  type: 'object',
+  required: ['id', 'amount'],
+  properties: { id: { type: 'string' }, amount: { type: 'integer', minimum: 0 } },
+});
+
+// Pure rule tests: the catalog is a map here; the real one is read in the intake integration tests.
+function setup(ttlMs = 60_000) {
+  const catalog = new Map<string, CatalogEntry>([
+    ['invoice.paid', { json_schema_json: invoice, updated_at: new Date(1) }],
+    ['ping', { json_schema_json: null, updated_at: new Date(1) }],
+  ]);
+  const reads: string[] = [];
+  const metrics = new Metrics('test', { defaultMetrics: false });
+  const validator = new EventValidator(
+    async (projectId: ProjectId, name: string) => {
+      reads.push(name);
+      return projectId === PRJ ? (catalog.get(name) ?? null) : null;
+    },
+    metrics,
+    'events_api',
+    { ttlMs },
+  );
+  return { catalog, reads, metrics, validator };
+}
+
+const bad = { id: 7, amount: -1 };
+
+describe('EventValidator', () => {
+  it('checks nothing and reads nothing when off and allowing unknown types (the default)', async () => {
+    const { validator, reads } = setup();
+    expect(await validator.check(PRJ, undefined, 'invoice.paid', bad)).toEqual({
+      kind: 'accepted',
+      violations: [],
+    });
+    expect(await validator.check(PRJ, { mode: 'off', unknown_types: 'allow' }, 'nope', 1)).toMatchObject({
+      kind: 'accepted',
+    });
+    expect(reads).toEqual([]);
+  });
+
+  it('enforce refuses data that does not match, naming each failing path', async () => {
+    const { validator } = setup();
+    const out = await validator.check(PRJ, { mode: 'enforce', unknown_types: 'allow' }, 'invoice.paid', bad);
+    expect(out).toEqual({
+      kind: 'refused',
+      message:
+        'data does not match the schema of event type "invoice.paid": data.id must be string; data.amount must be >= 0',
+      violations: [
+        { field: 'data.id', message: 'must be string' },
+        { field: 'data.amount', message: 'must be >= 0' },
+      ],
+    });
+    expect(
+      await validator.check(PRJ, { mode: 'enforce', unknown_types: 'allow' }, 'invoice.paid', {
+        id: 'a',
+        amount: 1,
+      }),
+    ).toEqual({ kind: 'accepted', violations: [] });
+    expect(
+      await validator.check(PRJ, { mode: 'enforce', unknown_types: 'allow' }, 'invoice.paid', 'text'),
+    ).toEqual(expect.objectContaining({ violations: [{ field: 'data', message: 'must be object' }] }));
+  });
+
+  it('warn accepts and returns the violations to record', async () => {
+    const { validator } = setup();
+    expect(
+      await validator.check(PRJ, { mode: 'warn', unknown_types: 'allow' }, 'invoice.paid', { id: 'a' }),
+    ).toEqual({
+      kind: 'accepted',
+      violations: [{ field: 'data.amount', message: 'is required' }],
+    });
+  });
+
+  it('accepts any data of a type without a schema', async () => {
+    const { validator } = setup();
+    expect(await validator.check(PRJ, { mode: 'enforce', unknown_types: 'refuse' }, 'ping', bad)).toEqual({
+      kind: 'accepted',
+      violations: [],
+    });
+  });
+
+  it('allows, warns about or refuses an unknown type (and * or another project’s type) as set', async () => {
+    const { validator } = setup();
+    const unknown = {
+      field: 'event_type',
+      message: '"invoice.voided" is not in the project\'s event type catalog',
+    };
+    expect(
+      await validator.check(PRJ, { mode: 'enforce', unknown_types: 'allow' }, 'invoice.voided', 1),
+    ).toEqual({
+      kind: 'accepted',
+      violations: [],
+    });
+    expect(await validator.check(PRJ, { mode: 'off', unknown_types: 'warn' }, 'invoice.voided', 1)).toEqual({
+      kind: 'accepted',
+      violations: [unknown],
+    });
+    expect(await validator.check(PRJ, { mode: 'off', unknown_types: 'refuse' }, 'invoice.voided', 1)).toEqual(
+      {
+        kind: 'refused',
+        message: `event_type ${unknown.message}`,
+        violations: [unknown],
+      },
+    );
+    expect(await validator.check(PRJ, { mode: 'off', unknown_types: 'refuse' }, '*', 1)).toMatchObject({
+      kind: 'refused',
+    });
+    expect(
+      await validator.check(newProjectId(), { mode: 'off', unknown_types: 'refuse' }, 'invoice.paid', 1),
+    ).toMatchObject({
+      kind: 'refused',
+    });
+    // mode off: a known type's data is not checked
+    expect(await validator.check(PRJ, { mode: 'off', unknown_types: 'refuse' }, 'invoice.paid', bad)).toEqual(
+      {
+        kind: 'accepted',
+        violations: [],
+      },
+    );
+  });
+
+  it('reads a type once per ttl and compiles again only when its updated_at changed', async () => {
+    const { validator, reads, catalog } = setup(1);
+    const enforce = { mode: 'enforce', unknown_types: 'allow' } as const;
+    await validator.check(PRJ, enforce, 'invoice.paid', bad);
+    catalog.set('invoice.paid', {
+      json_schema_json: JSON.stringify({ type: 'number' }),
+      updated_at: new Date(2),
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    // the expired entry answers while it is read again; the next check uses the new schema
+    await validator.check(PRJ, enforce, 'invoice.paid', 5);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await validator.check(PRJ, enforce, 'invoice.paid', 5)).toEqual({
+      kind: 'accepted',
+      violations: [],
+    });
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    const cached = setup();
+    for (let i = 0; i < 5; i++) await cached.validator.check(PRJ, enforce, 'invoice.paid', bad);
+    expect(cached.reads).toEqual(['invoice.paid']);
+  });
+
+  it('counts outcomes by intake, mode, outcome and verdict', async () => {
+    const { validator, metrics } = setup();
+    await validator.check(PRJ, { mode: 'warn', unknown_types: 'refuse' }, 'invoice.paid', bad);
+    await validator.check(PRJ, { mode: 'warn', unknown_types: 'refuse' }, 'nope', bad);
+    const text = (await metrics.render()).body;
+    expect(text).toContain(
+      'hookrail_event_validation_total{intake="events_api",mode="warn",outcome="invalid",verdict="warned",service="test"} 1',
+    );
+    expect(text).toContain(
+      'hookrail_event_validation_total{intake="events_api",mode="warn",outcome="unknown_type",verdict="refused",service="test"} 1',
+    );
+  });
+});
