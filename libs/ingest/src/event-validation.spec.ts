@@ -147,6 +147,24 @@ describe('EventValidator', () => {
     expect(cached.reads).toEqual(['invoice.paid']);
   });
 
+  it('forgets a project’s entries when this replica changed its catalog', async () => {
+    const { validator, reads, catalog } = setup();
+    const enforce = { mode: 'enforce', unknown_types: 'allow' } as const;
+    expect((await validator.check(PRJ, enforce, 'invoice.paid', 5)).kind).toBe('refused');
+    catalog.set('invoice.paid', {
+      json_schema_json: JSON.stringify({ type: 'number' }),
+      updated_at: new Date(2),
+    });
+    validator.forget(newProjectId());
+    expect((await validator.check(PRJ, enforce, 'invoice.paid', 5)).kind).toBe('refused');
+    validator.forget(PRJ);
+    expect(await validator.check(PRJ, enforce, 'invoice.paid', 5)).toEqual({
+      kind: 'accepted',
+      violations: [],
+    });
+    expect(reads).toEqual(['invoice.paid', 'invoice.paid']);
+  });
+
   it('counts outcomes by intake, mode, outcome and verdict', async () => {
     const { validator, metrics } = setup();
     await validator.check(PRJ, { mode: 'warn', unknown_types: 'refuse' }, 'invoice.paid', bad);

@@ -50,7 +50,8 @@ const ACCEPTED: EventCheck = { kind: 'accepted', violations: [] };
  * project and type, the entry read from the catalog for `ttlMs` (then the first event reads it
  * again while being answered from the old entry, so no event waits on the database at expiry) and
  * the validator compiled from it, compiled again only when the entry's `updated_at` changed. A
- * type changed through another replica is therefore checked with its new schema within `ttlMs`.
+ * type changed through another replica is therefore checked with its new schema within `ttlMs`;
+ * the replica that changed it forgets the project's entries at once (`forget`).
  */
 export class EventValidator {
   private readonly entries: LRUCache<
@@ -139,6 +140,16 @@ export class EventValidator {
       message: `data does not match the schema of event type ${JSON.stringify(eventType)}: ${paths}`,
       violations,
     };
+  }
+
+  /**
+   * The project's catalog was changed through this replica: its next events read it again (other
+   * replicas see the change within `ttlMs`).
+   */
+  forget(projectId: ProjectId): void {
+    const prefix = `${projectId}\n`;
+    const keys = [...this.entries.keys()].filter((k) => k.startsWith(prefix));
+    for (const key of keys) this.entries.delete(key);
   }
 
   private count(mode: string, outcome: Outcome, verdict: 'accepted' | 'warned' | 'refused'): void {
