@@ -1,5 +1,5 @@
 import { checkDataSchema, compileDataSchema } from './data-schema';
-import { DATA_VALIDATION_LIMITS, validateData } from './validate-data';
+import { DATA_VALIDATION_LIMITS, validateData, validationBudgetMs } from './validate-data';
 
 const compiled = (schema: object) =>
   compileDataSchema(checkDataSchema(schema, 'json_schema')!, 'json_schema');
@@ -87,6 +87,31 @@ describe('validateData', () => {
         { field: 'data', message: 'could not be checked within 50 ms: the schema is too costly for it' },
       ],
     });
+  });
+
+  it('gives a payload 50 ms plus 500 ms per MiB, at most 5 s', () => {
+    expect(validationBudgetMs(200)).toBe(50);
+    expect(validationBudgetMs(1024 * 1024)).toBe(550);
+    expect(validationBudgetMs(9 * 1024 * 1024)).toBe(4550);
+    expect(validationBudgetMs(50 * 1024 * 1024)).toBe(5000);
+  });
+
+  it('checks a legitimate 1 MiB payload (30,000 objects, an RE2 pattern each) within its budget', () => {
+    const fn = compiled({
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'amount'],
+        properties: {
+          id: { type: 'string', pattern: '^in_[0-9]+$' },
+          amount: { type: 'integer', minimum: 0 },
+        },
+      },
+    });
+    const data = Array.from({ length: 30_000 }, (_, i) => ({ id: `in_${i}`, amount: i }));
+    const bytes = JSON.stringify(data).length;
+    expect(bytes).toBeGreaterThan(900_000);
+    expect(validateData(fn, data, 'data', validationBudgetMs(bytes))).toEqual({ kind: 'valid' });
   });
 
   it('checks a catastrophic pattern in linear time (RE2), well within the budget', () => {

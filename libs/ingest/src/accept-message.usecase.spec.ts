@@ -108,10 +108,10 @@ describe('acceptMessage', () => {
       { field: 'data.n', message: 'must be string' },
       { field: 'data.id', message: 'is required' },
     ];
-    const seen: [string, unknown][] = [];
+    const seen: [string, unknown, number][] = [];
     const refusing = deps({
-      checkEvent: async (type, data) => {
-        seen.push([type, data]);
+      checkEvent: async (type, data, bytes) => {
+        seen.push([type, data, bytes]);
         return {
           kind: 'refused',
           message: 'data does not match: data.n must be string; data.id is required',
@@ -124,7 +124,7 @@ describe('acceptMessage', () => {
       kind: 'rejected',
       reason: 'data does not match: data.n must be string; data.id is required',
     });
-    expect(seen).toEqual([['invoice.paid', { n: 1 }]]);
+    expect(seen).toEqual([['invoice.paid', { n: 1 }, 7]]);
     expect(refusing.published).toHaveLength(0);
     const warning = deps({ checkEvent: async () => ({ kind: 'accepted', violations }) });
     expect(await acceptMessage(source, incoming, msg({ id: 'a' }), warning.d)).toMatchObject({

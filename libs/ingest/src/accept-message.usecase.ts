@@ -31,7 +31,7 @@ export interface AcceptMessageDeps {
   /** Whether the endpoint exists in the project; may throw a retriable error (database down). */
   endpointExists(projectId: ProjectId, endpointId: string): Promise<boolean>;
   /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
-  checkEvent(eventType: string, data: unknown): Promise<EventCheck>;
+  checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
   newId(): string;
   now(): Date;
 }
@@ -108,7 +108,7 @@ export async function acceptMessage(
     };
   }
   // A refused event is dead-lettered with every failing path: it can never succeed as sent.
-  const checked = await deps.checkEvent(message.event_type, message.data);
+  const checked = await deps.checkEvent(message.event_type, message.data, Buffer.byteLength(message.raw));
   if (checked.kind === 'refused') return reject(checked.message);
   if (checked.violations.length > 0) message.validation_errors = checked.violations;
   return publishAccepted(message, deps.publish);

@@ -128,10 +128,10 @@ describe('acceptRequest', () => {
 
   it('checks the event as it will be published: refused names each path, a warning is recorded', async () => {
     const violations = [{ field: 'data.n', message: 'must be string' }];
-    const seen: [string, unknown][] = [];
+    const seen: [string, unknown, number][] = [];
     const refusing = deps({
-      checkEvent: async (type, data) => {
-        seen.push([type, data]);
+      checkEvent: async (type, data, bytes) => {
+        seen.push([type, data, bytes]);
         return { kind: 'refused', message: 'data does not match: data.n must be string', violations };
       },
     });
@@ -140,7 +140,7 @@ describe('acceptRequest', () => {
       message: 'data does not match: data.n must be string',
       errors: violations,
     });
-    expect(seen).toEqual([['*', { id: 'a1', n: 1 }]]);
+    expect(seen).toEqual([['*', { id: 'a1', n: 1 }, 17]]);
     expect(refusing.published).toHaveLength(0);
     const warning = deps({ checkEvent: async () => ({ kind: 'accepted', violations }) });
     expect(await acceptRequest(source, request(), warning.d)).toMatchObject({ kind: 'accepted' });

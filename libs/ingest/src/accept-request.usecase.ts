@@ -39,7 +39,7 @@ export interface AcceptRequestDeps {
   runFunction: RunFunction;
   openSecret: OpenSecret;
   /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
-  checkEvent(eventType: string, data: unknown): Promise<EventCheck>;
+  checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
   newId(): string;
   now(): Date;
 }
@@ -83,7 +83,7 @@ export async function acceptRequest(
 
   const typeHeader = isProvider(source.provider) ? PROVIDER_EVENT_TYPE_HEADER[source.provider] : undefined;
   const eventType = (typeHeader && headers[typeHeader]) || DEFAULT_EVENT_TYPE;
-  const checked = await deps.checkEvent(eventType, data);
+  const checked = await deps.checkEvent(eventType, data, Buffer.byteLength(raw));
   if (checked.kind === 'refused')
     return { kind: 'invalid_event', message: checked.message, errors: checked.violations };
   const message: EventMessage = {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ValidateFunction } from 'ajv';
 import { errorMessage, type FieldError, type ProjectId } from '@hookrail/domain';
-import { compileDataSchema, validateData } from '@hookrail/event-schemas';
+import { compileDataSchema, validateData, validationBudgetMs } from '@hookrail/event-schemas';
 import { DEFAULT_EVENT_VALIDATION, type EventValidationConfig } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 
@@ -34,13 +34,21 @@ interface Loaded {
   validate: ValidateFunction | null;
   /** The stored schema no longer compiles (a limit added since it was stored). */
   broken?: string;
+  /** When a check against it last ran out of its time budget. */
+  timedOutAt?: number;
 }
 
 export interface EventValidatorOptions {
   /** How long an entry is used before it is read again (default 2 s). */
   ttlMs?: number;
-  /** Time one check may take (default DATA_VALIDATION_LIMITS.budgetMs). */
+  /** Time one check may take (default: validationBudgetMs of the payload's size). */
   budgetMs?: number;
+  /**
+   * After a check of a type ran out of time, its events are not checked for this long (default
+   * 10 s) and count as timed out: a costly schema holds up the replica for one budget per
+   * cool-down, however many events of its type arrive.
+   */
+  cooldownMs?: number;
 }
 
 const ACCEPTED: EventCheck = { kind: 'accepted', violations: [] };
@@ -61,6 +69,7 @@ export class EventValidator {
   >;
   private readonly outcomes;
   private readonly budgetMs?: number;
+  private readonly cooldownMs: number;
 
   constructor(
     read: ReadCatalogEntry,
@@ -69,6 +78,7 @@ export class EventValidator {
     opts: EventValidatorOptions = {},
   ) {
     this.budgetMs = opts.budgetMs;
+    this.cooldownMs = opts.cooldownMs ?? 10_000;
     this.outcomes = metrics.counter(
       'hookrail_event_validation_total',
       'Events checked against the event type catalog at intake, by mode, outcome and verdict',
@@ -89,12 +99,16 @@ export class EventValidator {
     });
   }
 
-  /** The verdict on an event of `eventType` with `data` under the project's settings. */
+  /**
+   * The verdict on an event of `eventType` with `data` (`payloadBytes` as JSON: it sets the time
+   * budget) under the project's settings.
+   */
   async check(
     projectId: ProjectId,
     settings: EventValidationConfig | undefined,
     eventType: string,
     data: unknown,
+    payloadBytes: number,
   ): Promise<EventCheck> {
     const { mode, unknown_types: unknownTypes } = { ...DEFAULT_EVENT_VALIDATION, ...settings };
     if (mode === 'off' && unknownTypes === 'allow') return ACCEPTED;
@@ -123,12 +137,23 @@ export class EventValidator {
     } else if (!loaded.validate) {
       this.count(mode, 'no_schema', 'accepted');
       return ACCEPTED;
+    } else if (loaded.timedOutAt !== undefined && Date.now() - loaded.timedOutAt < this.cooldownMs) {
+      outcome = 'timed_out';
+      const seconds = Math.ceil(this.cooldownMs / 1000);
+      violations = [
+        {
+          field: 'data',
+          message: `was not checked: a check against this event type's schema ran out of time less than ${seconds} s ago`,
+        },
+      ];
     } else {
-      const checked = validateData(loaded.validate, data, 'data', this.budgetMs);
+      const budget = this.budgetMs ?? validationBudgetMs(payloadBytes);
+      const checked = validateData(loaded.validate, data, 'data', budget);
       if (checked.kind === 'valid') {
         this.count(mode, 'valid', 'accepted');
         return ACCEPTED;
       }
+      if (checked.kind === 'timed_out') loaded.timedOutAt = Date.now();
       outcome = checked.kind;
       violations = checked.errors;
     }

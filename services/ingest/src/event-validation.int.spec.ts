@@ -90,9 +90,10 @@ describe('ingest: events checked against the event type catalog', () => {
     };
   }
 
+  // generous: on a loaded machine the dispatcher may take a while to join its group
   const stored = (source: SourceDoc, eventId: string) =>
     waitFor(`event ${eventId} stored`, () => store.events.findById(source.project_id, eventId), {
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
     });
 
   it('enforce: refuses a mismatch with 400 naming each failing path, and an unknown or untyped event', async () => {

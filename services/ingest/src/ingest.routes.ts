@@ -98,7 +98,8 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
           publish: (m) => deps.acceptGuard.run(() => deps.publisher.publish('events', [m])),
           runFunction: (text, input, scope) => deps.functions.run(text, input, { scope }),
           openSecret: (s) => deps.box.open(s),
-          checkEvent: (type, data) => deps.validator.check(source.project_id, target.validation, type, data),
+          checkEvent: (type, data, bytes) =>
+            deps.validator.check(source.project_id, target.validation, type, data, bytes),
           newId,
           now: () => new Date(),
         },

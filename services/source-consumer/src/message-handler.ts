@@ -45,12 +45,13 @@ export function messageHandler(
     endpointExists: async (projectId: ProjectId, endpointId: string) =>
       (await deps.cache.endpoint(projectId, endpointId)) !== null,
     // The settings are read per message (cached briefly), so a change applies without a restart.
-    checkEvent: async (type: string, data: unknown) =>
+    checkEvent: async (type: string, data: unknown, bytes: number) =>
       deps.validator.check(
         source.project_id,
         (await deps.cache.project(source.project_id))?.config.event_validation,
         type,
         data,
+        bytes,
       ),
     newId,
     now: () => new Date(),

@@ -17,8 +17,9 @@ export type PublishRequest =
 export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
   const { mode, body } = request;
   const raw = JSON.stringify(body.data);
+  const rawBytes = Buffer.byteLength(raw);
   const limit = project.config?.max_payload_bytes ?? 1024 * 1024;
-  if (Buffer.byteLength(raw) > limit)
+  if (rawBytes > limit)
     throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
   let target: EventTarget;
   if (request.mode === 'single') {
@@ -42,6 +43,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     project.config?.event_validation,
     body.event_type,
     body.data,
+    rawBytes,
   );
   if (checked.kind === 'refused') throw new ValidationError(checked.message, checked.violations);
   const validationErrors = checked.violations;
