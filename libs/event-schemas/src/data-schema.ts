@@ -34,7 +34,9 @@ function newAjv(meta: boolean): Ajv2020 {
     logger: false,
     meta,
     validateSchema: meta,
-    code: { regExp: re2Engine },
+    // ajv's code optimisation pass triples the compile time of a large schema (measured: 0.3 s
+    // against 0.1 s at the 64 KiB limit) for no measurable gain when validating
+    code: { regExp: re2Engine, optimize: false },
   });
   // the "fast" formats: simpler regular expressions over user strings (RE2 is for `pattern` only)
   addFormats(ajv, { mode: 'fast' });
