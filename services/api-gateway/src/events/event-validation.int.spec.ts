@@ -217,6 +217,28 @@ describe('events API: events checked against the event type catalog (event_valid
       expect(nested.body.data.errors[0].message).toBe('nests deeper than 32 levels');
     });
 
+    it('checks a catastrophic pattern in linear time (RE2): a long payload is refused at once', async () => {
+      const p = await h.createProject('outgoing', {
+        event_validation: { mode: 'enforce', unknown_types: 'allow' },
+      });
+      const type = await h.call('POST', `/v1/projects/${p.id}/event-types`, {
+        key: p.key,
+        body: {
+          name: 'evil',
+          json_schema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } },
+        },
+      });
+      expect(type.status).toBe(201);
+      const started = Date.now();
+      const res = await h.call('POST', `/v1/projects/${p.id}/events/broadcast`, {
+        key: p.key,
+        body: { event_type: 'evil', data: { s: `${'a'.repeat(100_000)}!` } },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.data.errors).toEqual([{ field: 'data.s', message: 'must match pattern "^(a+)+$"' }]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
     it('stops a costly check at its time budget (400) while another project is answered at once', async () => {
       const { p, send } = await projectWith({ mode: 'enforce', unknown_types: 'allow' });
       const type = await h.call('POST', `/v1/projects/${p.id}/event-types`, {
