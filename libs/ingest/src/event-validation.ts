@@ -41,15 +41,14 @@ interface Loaded {
 export interface EventValidatorOptions {
   /** How long an entry is used before it is read again (default 2 s). */
   ttlMs?: number;
-  /** Time one check may take (default: validationBudgetMs of the payload's size). */
-  budgetMs?: number;
-  /**
-   * After a check of a type ran out of time, its events are not checked for this long (default
-   * 10 s) and count as timed out: a costly schema holds up the replica for one budget per
-   * cool-down, however many events of its type arrive.
-   */
-  cooldownMs?: number;
 }
+
+/**
+ * After a check of a type ran out of time, its events are not checked for this long and count as
+ * timed out: a costly schema holds up the replica for one budget per cool-down, however many
+ * events of its type arrive.
+ */
+const COOLDOWN_MS = 10_000;
 
 const ACCEPTED: EventCheck = { kind: 'accepted', violations: [] };
 
@@ -68,8 +67,6 @@ export class EventValidator {
     { projectId: ProjectId; name: string }
   >;
   private readonly outcomes;
-  private readonly budgetMs?: number;
-  private readonly cooldownMs: number;
 
   constructor(
     read: ReadCatalogEntry,
@@ -77,8 +74,6 @@ export class EventValidator {
     private readonly intake: Intake,
     opts: EventValidatorOptions = {},
   ) {
-    this.budgetMs = opts.budgetMs;
-    this.cooldownMs = opts.cooldownMs ?? 10_000;
     this.outcomes = metrics.counter(
       'hookrail_event_validation_total',
       'Events checked against the event type catalog at intake, by mode, outcome and verdict',
@@ -89,6 +84,8 @@ export class EventValidator {
       ttl: opts.ttlMs ?? 2000,
       allowStale: true,
       noDeleteOnStaleGet: true,
+      // the database down: the entry this replica had still answers
+      allowStaleOnFetchRejection: true,
       fetchMethod: async (_key, stale, { context }) => {
         const entry = await read(context.projectId, context.name);
         if (!entry) return { loaded: null };
@@ -137,9 +134,9 @@ export class EventValidator {
     } else if (!loaded.validate) {
       this.count(mode, 'no_schema', 'accepted');
       return ACCEPTED;
-    } else if (loaded.timedOutAt !== undefined && Date.now() - loaded.timedOutAt < this.cooldownMs) {
+    } else if (loaded.timedOutAt !== undefined && Date.now() - loaded.timedOutAt < COOLDOWN_MS) {
       outcome = 'timed_out';
-      const seconds = Math.ceil(this.cooldownMs / 1000);
+      const seconds = COOLDOWN_MS / 1000;
       violations = [
         {
           field: 'data',
@@ -147,8 +144,7 @@ export class EventValidator {
         },
       ];
     } else {
-      const budget = this.budgetMs ?? validationBudgetMs(payloadBytes);
-      const checked = validateData(loaded.validate, data, 'data', budget);
+      const checked = validateData(loaded.validate, data, 'data', validationBudgetMs(payloadBytes));
       if (checked.kind === 'valid') {
         this.count(mode, 'valid', 'accepted');
         return ACCEPTED;
