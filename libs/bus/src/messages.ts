@@ -45,6 +45,11 @@ export const EventMessageSchema = Type.Object({
   url_query_params: Type.Optional(Type.String()),
   idempotency_key: Type.Optional(Type.String()),
   accepted_at: Type.String(),
+  /**
+   * What the event type catalog found wrong with the event, in a project that checks in `warn`
+   * mode (a failing path of `data` and why, or `event_type` for a type the catalog lacks).
+   */
+  validation_errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 export type EventMessage = Static<typeof EventMessageSchema>;
 

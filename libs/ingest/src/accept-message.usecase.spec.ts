@@ -12,6 +12,7 @@ function deps(over: Partial<AcceptMessageDeps> = {}) {
     publish: async (m) => void published.push(m),
     runFunction: () => ({ kind: 'error', message: 'not expected' }),
     endpointExists: async (_p, id) => id === 'EP1',
+    checkEvent: async () => ({ kind: 'accepted', violations: [] }),
     newId: () => 'EVT1',
     now: () => new Date('2026-01-02T03:04:05.678Z'),
     ...over,
@@ -100,6 +101,36 @@ describe('acceptMessage', () => {
       /exceeds the project limit/,
     );
     expect(published).toHaveLength(0);
+  });
+
+  it('rejects an event the catalog refuses with every failing path, and records a warning', async () => {
+    const violations = [
+      { field: 'data.n', message: 'must be string' },
+      { field: 'data.id', message: 'is required' },
+    ];
+    const seen: [string, unknown, number][] = [];
+    const refusing = deps({
+      checkEvent: async (type, data, bytes) => {
+        seen.push([type, data, bytes]);
+        return {
+          kind: 'refused',
+          message: 'data does not match: data.n must be string; data.id is required',
+          violations,
+        };
+      },
+    });
+    const body = { endpoint_id: 'EP1', event_type: 'invoice.paid', data: { n: 1 } };
+    expect(await acceptMessage(source, outgoing, msg(body), refusing.d)).toEqual({
+      kind: 'rejected',
+      reason: 'data does not match: data.n must be string; data.id is required',
+    });
+    expect(seen).toEqual([['invoice.paid', { n: 1 }, 7]]);
+    expect(refusing.published).toHaveLength(0);
+    const warning = deps({ checkEvent: async () => ({ kind: 'accepted', violations }) });
+    expect(await acceptMessage(source, incoming, msg({ id: 'a' }), warning.d)).toMatchObject({
+      kind: 'accepted',
+    });
+    expect(warning.published[0]).toMatchObject({ event_type: '*', validation_errors: violations });
   });
 
   it('leaves the message for redelivery when Kafka does not acknowledge', async () => {

@@ -2,6 +2,7 @@ import type { EventMessage } from '@hookrail/bus';
 import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import { DEFAULT_EVENT_TYPE } from './accept-request.usecase';
 import { MESSAGE_TYPE_HEADER, readBrokerEnvelope } from './broker-envelope';
+import type { EventCheck } from './event-validation';
 import { prepareEvent, type PreparingSource, type RunFunction } from './prepare-event';
 import { publishAccepted } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
@@ -29,6 +30,8 @@ export interface AcceptMessageDeps {
   runFunction: RunFunction;
   /** Whether the endpoint exists in the project; may throw a retriable error (database down). */
   endpointExists(projectId: ProjectId, endpointId: string): Promise<boolean>;
+  /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
+  checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
   newId(): string;
   now(): Date;
 }
@@ -104,6 +107,10 @@ export async function acceptMessage(
       accepted_at: toTimestamp(deps.now()),
     };
   }
+  // A refused event is dead-lettered with every failing path: it can never succeed as sent.
+  const checked = await deps.checkEvent(message.event_type, message.data, Buffer.byteLength(message.raw));
+  if (checked.kind === 'refused') return reject(checked.message);
+  if (checked.violations.length > 0) message.validation_errors = checked.violations;
   return publishAccepted(message, deps.publish);
 }
 

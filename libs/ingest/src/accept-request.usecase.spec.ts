@@ -14,6 +14,7 @@ function deps(over: Partial<AcceptRequestDeps> = {}) {
     publish: async (m) => void published.push(m),
     runFunction: (): FunctionResult => ({ kind: 'error', message: 'not expected' }),
     openSecret: (s) => s,
+    checkEvent: async () => ({ kind: 'accepted', violations: [] }),
     newId: () => 'EVT1',
     now: () => new Date('2026-01-02T03:04:05.678Z'),
     ...over,
@@ -123,6 +124,27 @@ describe('acceptRequest', () => {
     const sig = `sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`;
     await acceptRequest(gh, request({ 'x-hub-signature-256': sig, 'x-github-event': 'push' }), d);
     expect(published[0].event_type).toBe('push');
+  });
+
+  it('checks the event as it will be published: refused names each path, a warning is recorded', async () => {
+    const violations = [{ field: 'data.n', message: 'must be string' }];
+    const seen: [string, unknown, number][] = [];
+    const refusing = deps({
+      checkEvent: async (type, data, bytes) => {
+        seen.push([type, data, bytes]);
+        return { kind: 'refused', message: 'data does not match: data.n must be string', violations };
+      },
+    });
+    expect(await acceptRequest(source, request(), refusing.d)).toEqual({
+      kind: 'invalid_event',
+      message: 'data does not match: data.n must be string',
+      errors: violations,
+    });
+    expect(seen).toEqual([['*', { id: 'a1', n: 1 }, 17]]);
+    expect(refusing.published).toHaveLength(0);
+    const warning = deps({ checkEvent: async () => ({ kind: 'accepted', violations }) });
+    expect(await acceptRequest(source, request(), warning.d)).toMatchObject({ kind: 'accepted' });
+    expect(warning.published[0].validation_errors).toEqual(violations);
   });
 
   it('answers unavailable when Kafka does not acknowledge', async () => {

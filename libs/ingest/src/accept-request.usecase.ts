@@ -6,7 +6,8 @@ import {
   type OpenSecret,
   type VerifierConfig,
 } from '@hookrail/signing';
-import { toTimestamp, type ProjectId } from '@hookrail/domain';
+import { toTimestamp, type FieldError, type ProjectId } from '@hookrail/domain';
+import type { EventCheck } from './event-validation';
 import { prepareEvent, type RunFunction } from './prepare-event';
 import { publishAccepted } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
@@ -37,6 +38,8 @@ export interface AcceptRequestDeps {
   publish(message: EventMessage): Promise<void>;
   runFunction: RunFunction;
   openSecret: OpenSecret;
+  /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
+  checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
   newId(): string;
   now(): Date;
 }
@@ -48,6 +51,7 @@ export type AcceptOutcome =
   | { kind: 'invalid_body'; message: string }
   | { kind: 'unsupported_media_type'; message: string }
   | { kind: 'function_failed'; message: string }
+  | { kind: 'invalid_event'; message: string; errors: FieldError[] }
   | { kind: 'unavailable'; message: string };
 
 /** Event type of an HTTP source's event: the provider's type header, else `*`. */
@@ -55,7 +59,7 @@ export const DEFAULT_EVENT_TYPE = '*';
 
 /**
  * An HTTP source's request becomes an event: verify the raw bytes, parse the body, run
- * header_function then body_function, compute the idempotency key (from the request as sent, so
+ * header_function then body_function, check the event against the catalog, compute the idempotency key (from the request as sent, so
  * a transform cannot make distinct requests collide), then publish. Nothing is published unless
  * every step passed; `accepted` means Kafka acknowledged the event. Duplicates are decided when
  * the event is persisted (first event with a key wins), not here.
@@ -78,11 +82,15 @@ export async function acceptRequest(
   const { headers, data, raw, idempotencyKey: key } = prepared.event;
 
   const typeHeader = isProvider(source.provider) ? PROVIDER_EVENT_TYPE_HEADER[source.provider] : undefined;
+  const eventType = (typeHeader && headers[typeHeader]) || DEFAULT_EVENT_TYPE;
+  const checked = await deps.checkEvent(eventType, data, Buffer.byteLength(raw));
+  if (checked.kind === 'refused')
+    return { kind: 'invalid_event', message: checked.message, errors: checked.violations };
   const message: EventMessage = {
     event_id: deps.newId(),
     project_id: source.project_id,
     source_id: source._id,
-    event_type: (typeHeader && headers[typeHeader]) || DEFAULT_EVENT_TYPE,
+    event_type: eventType,
     target: { mode: 'source' },
     data,
     raw,
@@ -91,6 +99,7 @@ export async function acceptRequest(
     url_query_params: req.query,
     ...(key ? { idempotency_key: key } : {}),
     accepted_at: toTimestamp(deps.now()),
+    ...(checked.violations.length > 0 ? { validation_errors: checked.violations } : {}),
   };
   const published = await publishAccepted(message, deps.publish);
   if (published.kind === 'unavailable') return published;

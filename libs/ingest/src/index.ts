@@ -6,3 +6,4 @@ export * from './publish-accepted';
 export * from './broker-envelope';
 export * from './accept-request.usecase';
 export * from './accept-message.usecase';
+export * from './event-validation';

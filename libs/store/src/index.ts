@@ -7,7 +7,13 @@ export * from './base/pagination';
 export { createdRangeOf, type CreatedRange } from './base/id-range';
 export type { ScopedDoc, ScopedFields } from './base/project-scoped.repository';
 export type { PlanSummary } from './diagnostics/explain';
-export { DEFAULT_PROJECT_CONFIG, type ProjectConfig, type ProjectDoc } from './projects/project.schema';
+export {
+  DEFAULT_EVENT_VALIDATION,
+  DEFAULT_PROJECT_CONFIG,
+  type EventValidationConfig,
+  type ProjectConfig,
+  type ProjectDoc,
+} from './projects/project.schema';
 export type { ProjectRepository } from './projects/project.repository';
 export type { ApiKeyDoc } from './api-keys/api-key.schema';
 export type { ApiKeyRepository } from './api-keys/api-key.repository';

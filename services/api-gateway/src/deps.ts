@@ -4,6 +4,7 @@ import type { HttpClient } from '@hookrail/outbound';
 import type { FunctionPool } from '@hookrail/functions';
 import type { SecretBox } from '@hookrail/domain';
 import type { ConfigCache, Store } from '@hookrail/store';
+import type { EventValidator } from '@hookrail/ingest';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 
 /** What route handlers and gateway use cases need; built once in service.ts. */
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   bus: Pick<Bus, 'republish' | 'clusterId' | 'announceConfigChange'>;
   /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */
   acceptGuard: PublishGuard;
+  /** Checks the events API's events against the project's event type catalog. */
+  eventValidator: EventValidator;
   logger: Logger;
   metrics: Metrics;
   box: SecretBox;

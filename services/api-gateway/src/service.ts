@@ -4,6 +4,7 @@ import { SecretBox, fail } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/outbound';
 import { FunctionPool } from '@hookrail/functions';
 import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
+import { EventValidator } from '@hookrail/ingest';
 import { ConfigCache } from '@hookrail/store';
 import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
@@ -35,6 +36,11 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         publisher,
         bus,
         acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
+        eventValidator: new EventValidator(
+          (projectId, name) => store.eventCatalog.findByName(projectId, name),
+          metrics,
+          'events_api',
+        ),
         logger,
         metrics,
         box: new SecretBox(config.security.encryptionKey),

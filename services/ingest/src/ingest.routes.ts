@@ -4,7 +4,7 @@ import { bindHandlers, ingestOperations, SURFACE_PREFIX } from '@hookrail/api-co
 import type { PublishGuard, Publisher } from '@hookrail/bus';
 import { fail, newId, ok, toTimestamp, type SecretBox, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
-import { acceptRequest, normaliseHeaders, type AcceptOutcome } from '@hookrail/ingest';
+import { acceptRequest, normaliseHeaders, type AcceptOutcome, type EventValidator } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -20,6 +20,8 @@ export interface IngestRouteDeps {
   metrics: Metrics;
   /** Bounds the sender's wait for Kafka's acknowledgement (503 at once while Kafka is unavailable). */
   acceptGuard: PublishGuard;
+  /** Checks the sources' events against their project's event type catalog. */
+  validator: EventValidator;
 }
 
 const INGEST_METHODS = Object.values(ingestOperations)
@@ -96,6 +98,8 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
           publish: (m) => deps.acceptGuard.run(() => deps.publisher.publish('events', [m])),
           runFunction: (text, input, scope) => deps.functions.run(text, input, { scope }),
           openSecret: (s) => deps.box.open(s),
+          checkEvent: (type, data, bytes) =>
+            deps.validator.check(source.project_id, target.validation, type, data, bytes),
           newId,
           now: () => new Date(),
         },
@@ -155,6 +159,8 @@ function respond(
       return reply('unsupported_media_type', 415, fail(outcome.message));
     case 'function_failed':
       return reply('function_failed', 400, fail(outcome.message));
+    case 'invalid_event':
+      return reply('invalid_event', 400, fail(outcome.message, outcome.errors));
     case 'unavailable':
       logger.warn({ ...ids, err: outcome.message }, 'event not acknowledged by kafka');
       res.setHeader('Retry-After', '5');

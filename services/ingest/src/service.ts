@@ -2,6 +2,7 @@ import type { HookrailConfig } from '@hookrail/config';
 import { PublishGuard } from '@hookrail/bus';
 import { SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
+import { EventValidator } from '@hookrail/ingest';
 import { accessLog, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
 import { ingestRouter } from './ingest.routes';
 import { SourceLookup } from './source-lookup';
@@ -41,6 +42,11 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
           logger,
           metrics,
           acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
+          validator: new EventValidator(
+            (projectId, name) => store.eventCatalog.findByName(projectId, name),
+            metrics,
+            'http_source',
+          ),
         }),
       );
       return { stop: () => functions.close() };

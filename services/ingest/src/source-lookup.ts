@@ -1,13 +1,22 @@
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_PROJECT_CONFIG, type ProjectDoc, type SourceDoc, type Store } from '@hookrail/store';
+import {
+  DEFAULT_EVENT_VALIDATION,
+  DEFAULT_PROJECT_CONFIG,
+  type EventValidationConfig,
+  type ProjectDoc,
+  type SourceDoc,
+  type Store,
+} from '@hookrail/store';
 
 export interface IngestTarget {
   source: SourceDoc;
   maxPayloadBytes: number;
+  /** The project's event_validation settings. */
+  validation: EventValidationConfig;
 }
 
 /**
- * Source (by mask id) and project limit, cached briefly: every ingest request needs them and a
+ * Source (by mask id) and project limit and event validation settings, cached briefly: every ingest request needs them and a
  * source change is read again by the first request after `ttlMs` (which is still answered from the
  * old entry). Unknown masks are cached too, so a flood of
  * requests to a wrong URL does not reach MongoDB each time.
@@ -46,6 +55,10 @@ export class SourceLookup {
     const project: ProjectDoc | null = await this.store.projects.findById(source.project_id);
     if (!project || project.deleted_at) return null;
     const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
-    return { source, maxPayloadBytes };
+    return {
+      source,
+      maxPayloadBytes,
+      validation: project.config?.event_validation ?? DEFAULT_EVENT_VALIDATION,
+    };
   }
 }

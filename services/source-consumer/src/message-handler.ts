@@ -2,7 +2,12 @@ import type { PublishGuard, Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
-import { acceptMessage, type MessageProject, type MessageSource } from '@hookrail/ingest';
+import {
+  acceptMessage,
+  type EventValidator,
+  type MessageProject,
+  type MessageSource,
+} from '@hookrail/ingest';
 import type { ConfigCache } from '@hookrail/store';
 import { extractTraceContext, SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
 
@@ -13,6 +18,8 @@ export interface HandlerDeps {
   metrics: Metrics;
   /** Bounds a message's wait for Kafka's acknowledgement; unacknowledged, it is left for redelivery. */
   acceptGuard: PublishGuard;
+  /** Checks the sources' events against their project's event type catalog. */
+  validator: EventValidator;
 }
 
 /**
@@ -37,6 +44,15 @@ export function messageHandler(
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
     endpointExists: async (projectId: ProjectId, endpointId: string) =>
       (await deps.cache.endpoint(projectId, endpointId)) !== null,
+    // The settings are read per message (cached briefly), so a change applies without a restart.
+    checkEvent: async (type: string, data: unknown, bytes: number) =>
+      deps.validator.check(
+        source.project_id,
+        (await deps.cache.project(source.project_id))?.config.event_validation,
+        type,
+        data,
+        bytes,
+      ),
     newId,
     now: () => new Date(),
   };

@@ -3,6 +3,7 @@ import { brokerEnvironment } from '@hookrail/brokers';
 import { KeyOwnership, PublishGuard, type ConfigMessage } from '@hookrail/bus';
 import { backoffMs, SecretBox } from '@hookrail/domain';
 import { FunctionPool } from '@hookrail/functions';
+import { EventValidator } from '@hookrail/ingest';
 import { ConfigCache } from '@hookrail/store';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { SourceRegistry } from './source-registry';
@@ -41,6 +42,11 @@ export function definition(
         env: brokerEnvironment(config, await bus.clusterId()),
         instanceId: config.instanceId,
         acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
+        validator: new EventValidator(
+          (projectId, name) => store.eventCatalog.findByName(projectId, name),
+          metrics,
+          'broker_source',
+        ),
       });
       // A source runs on the replica that owns its project's config partition, so the replica that
       // runs a source is also the one that receives its changes.

@@ -20,6 +20,8 @@ export const EVENT_TYPE_LIMITS = {
   schemaBytes: 64 * 1024,
   /** Nesting of objects and arrays in a schema. */
   schemaDepth: 32,
+  /** Values of one `enum` in a schema (every payload value is compared with each). */
+  enumItems: 1000,
   /** Serialized example payload. */
   exampleBytes: 64 * 1024,
   /** Event types of one project (creates and imports beyond it are refused). */

@@ -69,6 +69,9 @@ export const eventAcceptedResponse = resource({
   data: anyJson,
   status: enumOf(['Pending']),
   created_at: timestamp,
+  validation_errors: Type.Array(resource({ field: str(), message: str() }), {
+    description: "what the catalog check found, when the project's event_validation warns (else empty)",
+  }),
 });
 
 export const eventResponse = resource({
@@ -89,6 +92,11 @@ export const eventResponse = resource({
   status: enumOf(EVENT_STATUSES),
   status_reason: nullable(str({ description: 'why the event reached no endpoint, or was not delivered' })),
   acknowledged_at: nullableTimestamp,
+  validation_errors: Type.Array(resource({ field: str(), message: str() }), {
+    description:
+      "what the event type catalog found wrong with the event when the project's event_validation " +
+      'warns: each failing path of data (data.amount) and why, or event_type for an unknown type',
+  }),
 });
 
 /** How much of the body a delivery sent its responses show at most, in UTF-8 bytes. */

@@ -51,6 +51,16 @@ const projectConfigFields = {
   }),
   ssl: object({ enforce_secure_endpoints: bool }),
   add_event_id_trace_headers: bool,
+  event_validation: object({
+    mode: enumOf(['off', 'warn', 'enforce'], {
+      description:
+        "check each event's data against its type's JSON Schema: off; warn (accepted, violations " +
+        'recorded in validation_errors); enforce (refused with 400 naming each failing path)',
+    }),
+    unknown_types: enumOf(['allow', 'warn', 'refuse'], {
+      description: 'an event type the catalog does not have: allow; warn (recorded); refuse (400)',
+    }),
+  }),
   circuit_breaker: object({
     min_requests: int({ minimum: 1 }),
     failure_rate: int({ minimum: 1, maximum: 100 }),

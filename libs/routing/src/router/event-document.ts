@@ -32,6 +32,7 @@ export function eventDocument(
     delivery_count: routed.deliveries ?? 0,
     target: m.target,
     acknowledged_at: new Date(m.accepted_at),
+    validation_errors: m.validation_errors ?? [],
     created_at: now,
     updated_at: now,
     deleted_at: null,

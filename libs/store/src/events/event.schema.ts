@@ -27,6 +27,11 @@ export interface EventDoc extends ScopedDoc {
   delivery_count: number;
   target: { mode: string; endpoint_id?: string; owner_id?: string };
   acknowledged_at: Date | null;
+  /**
+   * What the catalog found wrong with the event when its project checks in warn mode (else empty;
+   * absent in events stored before it existed).
+   */
+  validation_errors?: { field: string; message: string }[];
 }
 
 const eventSchema = scopedSchema<EventDoc>(
@@ -47,6 +52,7 @@ const eventSchema = scopedSchema<EventDoc>(
     delivery_count: { type: Number, default: 0 },
     target: { type: Object, default: { mode: 'source' } },
     acknowledged_at: { type: Date, default: null },
+    validation_errors: { type: [{ _id: false, field: String, message: String }], default: [] },
   },
   'events',
 );

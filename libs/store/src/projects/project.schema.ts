@@ -3,6 +3,20 @@ import { Mixed } from '../base/schema';
 import { type ProjectId } from '@hookrail/domain';
 import { DEFAULT_SIGNATURE_CONFIG, type SignatureConfig } from '@hookrail/api-contract';
 
+/**
+ * Checking events against the event type catalog at intake (events API, HTTP and broker sources).
+ * `mode`: whether `data` is checked against its type's JSON Schema (warn: accepted, violations
+ * recorded on the event; enforce: refused). `unknown_types`: what happens to a type the catalog
+ * does not have (an HTTP source's untyped `*` included). Off and allow: nothing is checked.
+ */
+export interface EventValidationConfig {
+  mode: 'off' | 'warn' | 'enforce';
+  unknown_types: 'allow' | 'warn' | 'refuse';
+}
+
+/** Nothing checked: the behaviour of a project stored before event validation existed. */
+export const DEFAULT_EVENT_VALIDATION: EventValidationConfig = { mode: 'off', unknown_types: 'allow' };
+
 export interface ProjectConfig {
   max_payload_bytes: number;
   retention_seconds: number;
@@ -17,6 +31,8 @@ export interface ProjectConfig {
   meta_event: { is_enabled: boolean; url?: string; secret?: string; event_type: string[] };
   ssl: { enforce_secure_endpoints: boolean };
   add_event_id_trace_headers: boolean;
+  /** Absent in projects stored before it existed: read as DEFAULT_EVENT_VALIDATION. */
+  event_validation?: EventValidationConfig;
   circuit_breaker?: {
     min_requests?: number;
     failure_rate?: number;
@@ -45,6 +61,7 @@ export const DEFAULT_PROJECT_CONFIG: ProjectConfig = {
   meta_event: { is_enabled: false, event_type: [] },
   ssl: { enforce_secure_endpoints: false },
   add_event_id_trace_headers: false,
+  event_validation: DEFAULT_EVENT_VALIDATION,
 };
 
 const projectSchema = new Schema<ProjectDoc>(

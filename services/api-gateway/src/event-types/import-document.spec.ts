@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError, type FieldError } from '@hookrail/domain';
-import { checkDataSchema, checkExample } from './data-schema';
+import { checkDataSchema, checkExample } from '@hookrail/event-schemas';
 import { declaredTypes, parseDocument } from './import-document';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'testdata', name), 'utf8');

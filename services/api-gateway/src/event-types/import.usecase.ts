@@ -6,7 +6,7 @@ import {
 import { ConflictError, ValidationError, newId, type ProjectId } from '@hookrail/domain';
 import { isDuplicateKey, type EventCatalogDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import { checkDataSchema, checkExample } from './data-schema';
+import { checkDataSchema, checkExample } from '@hookrail/event-schemas';
 import { checkEventTypeName } from './event-type-name';
 import { catalogFull } from './event-types.usecase';
 import { declaredTypes, parseDocument } from './import-document';

@@ -31,6 +31,8 @@ function presentEvent(
     // Why the event reached no endpoint (or was not delivered): added beside Convoy's fields.
     status_reason: doc.status_reason ?? null,
     acknowledged_at: nullableTimestamp(doc.acknowledged_at),
+    // Added beside Convoy's fields: what the catalog check found in warn mode (empty otherwise).
+    validation_errors: (doc.validation_errors ?? []).map(({ field, message }) => ({ field, message })),
   };
 }
 

@@ -11,14 +11,15 @@ export type PublishRequest =
   | { mode: 'broadcast'; body: BroadcastEventBody };
 
 /**
- * The events API: validate, then hand the event to `hookrail.events` and answer only after Kafka
+ * The events API: validate (the body, the endpoint, the event type catalog's check), then hand the event to `hookrail.events` and answer only after Kafka
  * acknowledged it (the dispatcher persists and routes it). Returns the accepted event.
  */
 export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
   const { mode, body } = request;
   const raw = JSON.stringify(body.data);
+  const rawBytes = Buffer.byteLength(raw);
   const limit = project.config?.max_payload_bytes ?? 1024 * 1024;
-  if (Buffer.byteLength(raw) > limit)
+  if (rawBytes > limit)
     throw new DomainError('payload_too_large', `data is larger than the project limit of ${limit} bytes`);
   let target: EventTarget;
   if (request.mode === 'single') {
@@ -37,6 +38,15 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
   } else {
     target = { mode: 'broadcast' };
   }
+  const checked = await deps.eventValidator.check(
+    project._id,
+    project.config?.event_validation,
+    body.event_type,
+    body.data,
+    rawBytes,
+  );
+  if (checked.kind === 'refused') throw new ValidationError(checked.message, checked.violations);
+  const validationErrors = checked.violations;
   const headers = Object.fromEntries(
     Object.entries(body.custom_headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
   );
@@ -52,6 +62,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     forward_headers: headers,
     ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
     accepted_at: acceptedAt,
+    ...(validationErrors.length > 0 && { validation_errors: validationErrors }),
   };
   // 201 only once Kafka acknowledged; 503 with Retry-After within acceptTimeoutMs otherwise.
   await deps.acceptGuard.run(() => deps.publisher.publish('events', [message]));
@@ -65,5 +76,6 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     data: body.data,
     status: 'Pending' as const,
     created_at: acceptedAt,
+    validation_errors: validationErrors,
   };
 }

@@ -1,5 +1,5 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
-import type { ApiKeyDoc, ProjectDoc } from '@hookrail/store';
+import { DEFAULT_EVENT_VALIDATION, type ApiKeyDoc, type ProjectDoc } from '@hookrail/store';
 import type { ApiKeyResponse } from '@hookrail/api-contract';
 import { scopedOut } from '../common/scoped.presenter';
 
@@ -8,7 +8,11 @@ export function presentProject(doc: ProjectDoc) {
     uid: doc._id,
     name: doc.name,
     type: doc.type,
-    config: doc.config,
+    // a project stored before event validation existed shows the default it runs with
+    config: {
+      ...doc.config,
+      event_validation: doc.config.event_validation ?? DEFAULT_EVENT_VALIDATION,
+    },
     created_at: toTimestamp(doc.created_at),
     updated_at: toTimestamp(doc.updated_at),
     deleted_at: nullableTimestamp(doc.deleted_at),

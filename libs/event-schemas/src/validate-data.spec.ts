@@ -1,0 +1,124 @@
+import { checkDataSchema, compileDataSchema } from './data-schema';
+import { DATA_VALIDATION_LIMITS, validateData, validationBudgetMs } from './validate-data';
+
+const compiled = (schema: object) =>
+  compileDataSchema(checkDataSchema(schema, 'json_schema')!, 'json_schema');
+
+/** Nested `{x: {x: …}}`, `depth` levels. */
+function nested(depth: number): unknown {
+  let v: unknown = {};
+  for (let i = 0; i < depth; i++) v = { x: v };
+  return v;
+}
+
+describe('validateData', () => {
+  it('names each failing path under data', () => {
+    const fn = compiled({
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: { type: 'string' },
+        lines: { type: 'array', items: { type: 'object', required: ['sku'] } },
+        n: { type: 'integer' },
+      },
+      additionalProperties: false,
+    });
+    expect(validateData(fn, { id: 'a', n: 1 })).toEqual({ kind: 'valid' });
+    const out = validateData(fn, { lines: [{}, { sku: 1 }, {}], n: 'x', extra: 1 });
+    expect(out.kind).toBe('invalid');
+    expect(out.kind === 'invalid' && [...out.errors].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { field: 'data.extra', message: 'is not allowed' },
+      { field: 'data.id', message: 'is required' },
+      { field: 'data.lines.0.sku', message: 'is required' },
+      { field: 'data.lines.2.sku', message: 'is required' },
+      { field: 'data.n', message: 'must be integer' },
+    ]);
+  });
+
+  it('reports at most 20 failing paths and counts the rest', () => {
+    const fn = compiled({ type: 'array', items: { type: 'integer' } });
+    const out = validateData(
+      fn,
+      Array.from({ length: 500 }, () => 'x'),
+    );
+    expect(out.kind).toBe('invalid');
+    const errors = out.kind === 'invalid' ? out.errors : [];
+    expect(errors).toHaveLength(DATA_VALIDATION_LIMITS.reportedErrors + 1);
+    expect(errors[0]).toEqual({ field: 'data.0', message: 'must be integer' });
+    expect(errors[20]).toEqual({ field: 'data', message: 'and 480 more failing paths' });
+  });
+
+  // Each of these takes seconds unbounded (measured: nested anyOf at depth 20 ~4 s, uniqueItems
+  // over 20,000 objects ~8 s, a 1,000-value enum over 1,000,000 items ~10 s).
+  it.each([
+    [
+      'anyOf over $ref, exponential in the payload depth',
+      {
+        $defs: {
+          n: {
+            anyOf: [
+              { allOf: [{ properties: { x: { $ref: '#/$defs/n' } } }, { required: ['y'] }] },
+              { allOf: [{ properties: { x: { $ref: '#/$defs/n' } } }, { required: ['z'] }] },
+            ],
+          },
+        },
+        $ref: '#/$defs/n',
+      },
+      nested(40),
+    ],
+    [
+      'uniqueItems over objects',
+      { type: 'array', uniqueItems: true },
+      Array.from({ length: 40_000 }, (_, i) => ({ i })),
+    ],
+    [
+      'the largest enum over a long array',
+      { type: 'array', items: { enum: Array.from({ length: 1000 }, (_, i) => `v${i}`) } },
+      Array.from({ length: 1_000_000 }, () => 'v999'),
+    ],
+  ])('stops a costly check at the time budget: %s', (_what, schema, data) => {
+    const fn = compiled(schema);
+    const started = Date.now();
+    const out = validateData(fn, data, 'data', 50);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(out).toEqual({
+      kind: 'timed_out',
+      errors: [
+        { field: 'data', message: 'could not be checked within 50 ms: the schema is too costly for it' },
+      ],
+    });
+  });
+
+  it('gives a payload 50 ms plus 500 ms per MiB, at most 5 s', () => {
+    expect(validationBudgetMs(200)).toBe(50);
+    expect(validationBudgetMs(1024 * 1024)).toBe(550);
+    expect(validationBudgetMs(9 * 1024 * 1024)).toBe(4550);
+    expect(validationBudgetMs(50 * 1024 * 1024)).toBe(5000);
+  });
+
+  it('checks a legitimate 1 MiB payload (30,000 objects, an RE2 pattern each) within its budget', () => {
+    const fn = compiled({
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'amount'],
+        properties: {
+          id: { type: 'string', pattern: '^in_[0-9]+$' },
+          amount: { type: 'integer', minimum: 0 },
+        },
+      },
+    });
+    const data = Array.from({ length: 30_000 }, (_, i) => ({ id: `in_${i}`, amount: i }));
+    const bytes = JSON.stringify(data).length;
+    expect(bytes).toBeGreaterThan(900_000);
+    expect(validateData(fn, data, 'data', validationBudgetMs(bytes))).toEqual({ kind: 'valid' });
+  });
+
+  it('checks a catastrophic pattern in linear time (RE2), well within the budget', () => {
+    const fn = compiled({ type: 'string', pattern: '^(a+)+$' });
+    expect(validateData(fn, `${'a'.repeat(200_000)}!`)).toEqual({
+      kind: 'invalid',
+      errors: [{ field: 'data', message: 'must match pattern "^(a+)+$"' }],
+    });
+  });
+});
