@@ -150,7 +150,8 @@ beforeAll(async () => {
 
 /** What a failed install leaves to read: pods, the set-up hook's logs and the recent events. */
 async function clusterDiagnostics(): Promise<string> {
-  const read = (...args: string[]) => kubectl(...args).catch((e: Error) => `(${args.join(' ')}: ${e.message})`);
+  const read = (...args: string[]) =>
+    kubectl(...args).catch((e: Error) => `(${args.join(' ')}: ${e.message})`);
   return [
     await read('get', 'pods,jobs', '-o', 'wide'),
     await read('logs', '-l', 'app.kubernetes.io/component=setup', '--tail=80', '--prefix'),

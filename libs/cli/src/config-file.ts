@@ -29,7 +29,10 @@ export async function saveConfig(config: CliConfig, file = configPath()): Promis
  * The stored login, with `HOOKRAIL_URL`, `HOOKRAIL_PROJECT_ID` and `HOOKRAIL_API_KEY` taking
  * precedence (for scripts and CI, which need no file).
  */
-export async function loadConfig(env: NodeJS.ProcessEnv = process.env, file = configPath(env)): Promise<CliConfig> {
+export async function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  file = configPath(env),
+): Promise<CliConfig> {
   let stored: Partial<CliConfig> = {};
   try {
     stored = JSON.parse(await readFile(file, 'utf8')) as Partial<CliConfig>;
@@ -43,6 +46,9 @@ export async function loadConfig(env: NodeJS.ProcessEnv = process.env, file = co
     api_key: env.HOOKRAIL_API_KEY || stored.api_key,
   };
   if (!config.url || !config.project_id || !config.api_key)
-    throw new CliError('not logged in: run `hookrail login --url <gateway> --api-key <key>` first', EXIT.auth);
+    throw new CliError(
+      'not logged in: run `hookrail login --url <gateway> --api-key <key>` first',
+      EXIT.auth,
+    );
   return config as CliConfig;
 }

@@ -36,7 +36,11 @@ HOOKRAIL_PROJECT_ID and HOOKRAIL_API_KEY. Exit codes: 0 done, 1 the gateway refu
 }
 
 /** Runs one command line; answers its exit code (docs/cli.md lists them). */
-export async function runCli(argv: string[], output: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(
+  argv: string[],
+  output: Output,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   try {
     await program(output, env).parseAsync(argv, { from: 'user' });
     return EXIT.ok;

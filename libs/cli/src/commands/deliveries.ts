@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../exit-codes';
 import { json, localTime, table } from '../output';
-import { collect, positiveInt, sinceTime } from './options';
+import { collect, collectOneOf, positiveInt, sinceTime } from './options';
 
 type Delivery = ResponseOf<typeof api.getEventDelivery>;
 
@@ -28,9 +28,10 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
     .command('list')
     .description('the newest deliveries first')
     .addOption(
-      new Option('--status <status>', 'only deliveries in this status (repeatable)')
-        .choices(DELIVERY_STATUSES)
-        .argParser(collect),
+      new Option(
+        '--status <status>',
+        `only deliveries in this status (repeatable): ${DELIVERY_STATUSES.join(', ')}`,
+      ).argParser(collectOneOf(DELIVERY_STATUSES)),
     )
     .option('--endpoint <id>', 'only deliveries to this endpoint (repeatable)', collect)
     .option('--event <id>', 'only deliveries of this event')
@@ -38,23 +39,36 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
     .option('--until <time>', 'created at or before (ISO time, or a duration ago)', sinceTime)
     .option('--limit <n>', 'at most this many (default 20, at most 100)', positiveInt, 20)
     .option('--json', 'print the API page as JSON')
-    .action(async (o: { status?: string[]; endpoint?: string[]; event?: string; since?: string; until?: string; limit: number; json?: boolean }) => {
-      const { call, projectID } = await ctx.session();
-      const page = await call(api.listEventDeliveries, {
-        params: { projectID },
-        query: {
-          perPage: String(Math.min(o.limit, 100)),
-          status: o.status,
-          endpointId: o.endpoint,
-          eventId: o.event,
-          startDate: o.since,
-          endDate: o.until,
-        },
-      });
-      if (o.json) return ctx.output.out(json(page));
-      if (page.content.length === 0) return ctx.output.out('No deliveries match.');
-      for (const line of table(DELIVERY_HEADERS, deliveryRows(page.content))) ctx.output.out(line);
-    });
+    .option('-q, --quiet', 'print only the ids, one per line')
+    .action(
+      async (o: {
+        status?: string[];
+        endpoint?: string[];
+        event?: string;
+        since?: string;
+        until?: string;
+        limit: number;
+        json?: boolean;
+        quiet?: boolean;
+      }) => {
+        const { call, projectID } = await ctx.session();
+        const page = await call(api.listEventDeliveries, {
+          params: { projectID },
+          query: {
+            perPage: String(Math.min(o.limit, 100)),
+            status: o.status,
+            endpointId: o.endpoint,
+            eventId: o.event,
+            startDate: o.since,
+            endDate: o.until,
+          },
+        });
+        if (o.json) return ctx.output.out(json(page));
+        if (o.quiet) return page.content.forEach((x) => ctx.output.out(x.uid));
+        if (page.content.length === 0) return ctx.output.out('No deliveries match.');
+        for (const line of table(DELIVERY_HEADERS, deliveryRows(page.content))) ctx.output.out(line);
+      },
+    );
 
   deliveries
     .command('show <delivery-id>')
@@ -89,7 +103,9 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
 
   program
     .command('retry <delivery-id>')
-    .description('send a failed or discarded delivery again (--now: one still waiting in Retry; --force: any, also a delivered one)')
+    .description(
+      'send a failed or discarded delivery again (--now: one still waiting in Retry; --force: any, also a delivered one)',
+    )
     .option('--now', 'a delivery in Retry: send it now instead of at its scheduled time')
     .option('--force', 'force resend, whatever its status')
     .option('--json', 'print the delivery as JSON')
@@ -97,7 +113,11 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
       if (o.now && o.force) throw new CliError('--now and --force: choose one', EXIT.usage);
       const { call, projectID } = await ctx.session();
       const params = { projectID, deliveryID };
-      const op = o.force ? api.forceResendEventDelivery : o.now ? api.retryEventDeliveryNow : api.resendEventDelivery;
+      const op = o.force
+        ? api.forceResendEventDelivery
+        : o.now
+          ? api.retryEventDeliveryNow
+          : api.resendEventDelivery;
       const d = await call(op, { params });
       ctx.output.out(o.json ? json(d) : `Delivery ${d.uid} sent again (${d.status})`);
     });
@@ -109,6 +129,8 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
     .action(async (eventID: string, o: { json?: boolean }) => {
       const { call, projectID } = await ctx.session();
       const r = await call(api.replayEvent, { params: { projectID, eventID } });
-      ctx.output.out(o.json ? json(r) : `Event ${r.event_id} replayed: ${(r.deliveries ?? []).length} new deliveries`);
+      ctx.output.out(
+        o.json ? json(r) : `Event ${r.event_id} replayed: ${(r.deliveries ?? []).length} new deliveries`,
+      );
     });
 }

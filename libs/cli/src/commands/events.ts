@@ -20,35 +20,50 @@ export function registerEvents(program: Command, ctx: CliContext): void {
     .option('--search <words>', 'payload contains every word (ignoring case)')
     .option('--limit <n>', 'at most this many (default 20, at most 100)', positiveInt, 20)
     .option('--json', 'print the API page as JSON')
-    .action(async (o: { type?: string; endpoint?: string[]; source?: string[]; status?: string; since?: string; until?: string; search?: string; limit: number; json?: boolean }) => {
-      const { call, projectID } = await ctx.session();
-      const page = await call(api.listEvents, {
-        params: { projectID },
-        query: {
-          perPage: String(Math.min(o.limit, 100)),
-          event_type: o.type,
-          endpointId: o.endpoint,
-          sourceId: o.source,
-          status: o.status,
-          startDate: o.since,
-          endDate: o.until,
-          query: o.search,
-        },
-      });
-      if (o.json) return ctx.output.out(json(page));
-      if (page.content.length === 0) return ctx.output.out('No events match.');
-      for (const line of table(
-        ['created', 'id', 'type', 'status', 'endpoints'],
-        page.content.map((e) => [
-          localTime(e.created_at),
-          e.uid,
-          e.event_type,
-          e.status,
-          e.endpoint_metadata.map((m) => m.name || m.uid).join(', ') || '—',
-        ]),
-      ))
-        ctx.output.out(line);
-    });
+    .option('-q, --quiet', 'print only the ids, one per line')
+    .action(
+      async (o: {
+        type?: string;
+        endpoint?: string[];
+        source?: string[];
+        status?: string;
+        since?: string;
+        until?: string;
+        search?: string;
+        limit: number;
+        json?: boolean;
+        quiet?: boolean;
+      }) => {
+        const { call, projectID } = await ctx.session();
+        const page = await call(api.listEvents, {
+          params: { projectID },
+          query: {
+            perPage: String(Math.min(o.limit, 100)),
+            event_type: o.type,
+            endpointId: o.endpoint,
+            sourceId: o.source,
+            status: o.status,
+            startDate: o.since,
+            endDate: o.until,
+            query: o.search,
+          },
+        });
+        if (o.json) return ctx.output.out(json(page));
+        if (o.quiet) return page.content.forEach((x) => ctx.output.out(x.uid));
+        if (page.content.length === 0) return ctx.output.out('No events match.');
+        for (const line of table(
+          ['created', 'id', 'type', 'status', 'endpoints'],
+          page.content.map((e) => [
+            localTime(e.created_at),
+            e.uid,
+            e.event_type,
+            e.status,
+            e.endpoint_metadata.map((m) => m.name || m.uid).join(', ') || '—',
+          ]),
+        ))
+          ctx.output.out(line);
+      },
+    );
 
   events
     .command('show <event-id>')
@@ -62,7 +77,9 @@ export function registerEvents(program: Command, ctx: CliContext): void {
         query: { eventId: eventID, perPage: '100' },
       });
       if (o.json) return ctx.output.out(json({ event, deliveries: deliveries.content }));
-      ctx.output.out(`Event ${event.uid}  ${event.event_type}  ${event.status}  ${localTime(event.created_at)}`);
+      ctx.output.out(
+        `Event ${event.uid}  ${event.event_type}  ${event.status}  ${localTime(event.created_at)}`,
+      );
       if (event.status_reason) ctx.output.out(`Why: ${event.status_reason}`);
       ctx.output.out(`Payload: ${JSON.stringify(event.data)}`);
       ctx.output.out('');

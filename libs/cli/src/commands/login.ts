@@ -40,7 +40,9 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       const key = opts.apiKey.trim();
       if (!key) throw new CliError('--api-key: empty', EXIT.usage);
       const projectID = opts.project ?? (await projectOfKey(url, key));
-      const project = await projectCaller(url, key)(managementOperations.getProject, { params: { projectID } });
+      const project = await projectCaller(url, key)(managementOperations.getProject, {
+        params: { projectID },
+      });
       const file = configPath(ctx.env);
       await saveConfig({ url, project_id: projectID, api_key: key }, file);
       ctx.output.out(

@@ -15,9 +15,18 @@ export function sinceTime(raw: string): string {
     return new Date(Date.now() - Number(ago[1]) * unit).toISOString();
   }
   const t = Date.parse(raw);
-  if (Number.isNaN(t)) throw new InvalidArgumentError('must be a date-time (2026-11-24T10:00:00Z) or a duration (30m, 2h, 7d)');
+  if (Number.isNaN(t))
+    throw new InvalidArgumentError('must be a date-time (2026-11-24T10:00:00Z) or a duration (30m, 2h, 7d)');
   return new Date(t).toISOString();
 }
 
-/** A repeatable option's values (`--status Failure --status Retry`). */
+/** A repeatable option's values (`--endpoint a --endpoint b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** A repeatable option whose every value is one of `choices` (`--status Failure --status Retry`). */
+export const collectOneOf =
+  (choices: readonly string[]) =>
+  (value: string, previous: string[] = []): string[] => {
+    if (!choices.includes(value)) throw new InvalidArgumentError(`must be one of ${choices.join(', ')}`);
+    return [...previous, value];
+  };

@@ -7,8 +7,10 @@ import { json } from '../output';
 
 /** The event's data: `--data` JSON, else the file (`-` reads standard input). */
 async function dataOf(o: { data?: string; file?: string }): Promise<unknown> {
-  if (o.data !== undefined && o.file !== undefined) throw new CliError('--data and --file: choose one', EXIT.usage);
-  if (o.data === undefined && o.file === undefined) throw new CliError('the data: give --data <json> or --file <path>', EXIT.usage);
+  if (o.data !== undefined && o.file !== undefined)
+    throw new CliError('--data and --file: choose one', EXIT.usage);
+  if (o.data === undefined && o.file === undefined)
+    throw new CliError('the data: give --data <json> or --file <path>', EXIT.usage);
   const where = o.data !== undefined ? '--data' : o.file === '-' ? 'standard input' : o.file!;
   let text: string;
   try {
@@ -32,26 +34,52 @@ async function readStdin(): Promise<string> {
 export function registerSend(program: Command, ctx: CliContext): void {
   program
     .command('send <event-type>')
-    .description('send an event: to one endpoint, to the endpoints of an owner, or to every matching subscription')
+    .description(
+      'send an event: to one endpoint, to the endpoints of an owner, or to every matching subscription',
+    )
     .option('--data <json>', 'the event data as JSON text')
     .option('--file <path>', 'a file holding the event data as JSON (- for standard input)')
     .option('--endpoint <id>', 'to this endpoint')
-    .option('--owner <id>', "to every endpoint of this owner (fan-out)")
+    .option('--owner <id>', 'to every endpoint of this owner (fan-out)')
     .option('--broadcast', 'to every subscription that matches the type')
     .option('--idempotency-key <key>', 'the same key again within the window is accepted once')
     .option('--json', 'print the accepted event as JSON')
-    .action(async (eventType: string, o: { data?: string; file?: string; endpoint?: string; owner?: string; broadcast?: boolean; idempotencyKey?: string; json?: boolean }) => {
-      const targets = [o.endpoint !== undefined, o.owner !== undefined, o.broadcast === true].filter(Boolean).length;
-      if (targets !== 1) throw new CliError('the target: give exactly one of --endpoint, --owner, --broadcast', EXIT.usage);
-      const data = await dataOf(o);
-      const { call, projectID } = await ctx.session();
-      const common = { event_type: eventType, data, ...(o.idempotencyKey ? { idempotency_key: o.idempotencyKey } : {}) };
-      const params = { projectID };
-      const event = o.endpoint
-        ? await call(api.createEvent, { params, body: { ...common, endpoint_id: o.endpoint } })
-        : o.owner
-          ? await call(api.fanoutEvent, { params, body: { ...common, owner_id: o.owner } })
-          : await call(api.broadcastEvent, { params, body: common });
-      ctx.output.out(o.json ? json(event) : `Event ${event.uid} accepted (${event.event_type})`);
-    });
+    .option('-q, --quiet', 'print only the event id')
+    .action(
+      async (
+        eventType: string,
+        o: {
+          data?: string;
+          file?: string;
+          endpoint?: string;
+          owner?: string;
+          broadcast?: boolean;
+          idempotencyKey?: string;
+          json?: boolean;
+          quiet?: boolean;
+        },
+      ) => {
+        const targets = [o.endpoint !== undefined, o.owner !== undefined, o.broadcast === true].filter(
+          Boolean,
+        ).length;
+        if (targets !== 1)
+          throw new CliError('the target: give exactly one of --endpoint, --owner, --broadcast', EXIT.usage);
+        const data = await dataOf(o);
+        const { call, projectID } = await ctx.session();
+        const common = {
+          event_type: eventType,
+          data,
+          ...(o.idempotencyKey ? { idempotency_key: o.idempotencyKey } : {}),
+        };
+        const params = { projectID };
+        const event = o.endpoint
+          ? await call(api.createEvent, { params, body: { ...common, endpoint_id: o.endpoint } })
+          : o.owner
+            ? await call(api.fanoutEvent, { params, body: { ...common, owner_id: o.owner } })
+            : await call(api.broadcastEvent, { params, body: common });
+        ctx.output.out(
+          o.json ? json(event) : o.quiet ? event.uid : `Event ${event.uid} accepted (${event.event_type})`,
+        );
+      },
+    );
 }

@@ -1,9 +1,14 @@
-import { DELIVERY_STATUSES, managementOperations as api, type Caller, type ResponseOf } from '@hookrail/api-contract';
+import {
+  DELIVERY_STATUSES,
+  managementOperations as api,
+  type Caller,
+  type ResponseOf,
+} from '@hookrail/api-contract';
 import { Option, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from '../context';
 import { localTime } from '../output';
-import { collect, positiveInt } from './options';
+import { collect, collectOneOf, positiveInt } from './options';
 
 type Delivery = ResponseOf<typeof api.getEventDelivery>;
 
@@ -38,9 +43,10 @@ export function registerTail(program: Command, ctx: CliContext): void {
     .command('tail')
     .description('follow deliveries as they are made and retried (Ctrl-C stops)')
     .addOption(
-      new Option('--status <status>', 'only deliveries in this status (repeatable)')
-        .choices(DELIVERY_STATUSES)
-        .argParser(collect),
+      new Option(
+        '--status <status>',
+        `only deliveries in this status (repeatable): ${DELIVERY_STATUSES.join(', ')}`,
+      ).argParser(collectOneOf(DELIVERY_STATUSES)),
     )
     .option('--endpoint <id>', 'only deliveries to this endpoint (repeatable)', collect)
     .option('--type <event-type>', 'only deliveries of this event type')

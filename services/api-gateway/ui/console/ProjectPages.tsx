@@ -14,7 +14,12 @@ import { SendEventView } from './views/SendEventForm';
 import { DeliveriesView, DeliveryView } from './views/DeliveryViews';
 import { SourcesView } from './views/SourcesView';
 import { EditSourceView, NewSourceView } from './views/SourceForm';
-import { EditEventTypeView, EventTypesView, ImportEventTypesView, NewEventTypeView } from './views/EventTypesView';
+import {
+  EditEventTypeView,
+  EventTypesView,
+  ImportEventTypesView,
+  NewEventTypeView,
+} from './views/EventTypesView';
 import { SubscriptionsView } from './views/SubscriptionsView';
 import { EditSubscriptionView, NewSubscriptionView } from './views/SubscriptionForm';
 import { SettingsView } from './views/SettingsView';

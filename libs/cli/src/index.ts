@@ -1,0 +1,2 @@
+export { runCli } from './program';
+export type { Output } from './output';
