@@ -18,6 +18,7 @@ export type {
   EndpointDoc,
   EndpointSecret,
   EndpointStatus,
+  EndpointType,
 } from './endpoints/endpoint.schema';
 export type {
   EndpointEventCount,

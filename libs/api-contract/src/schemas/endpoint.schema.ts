@@ -16,6 +16,7 @@ import {
   timestamp,
   typeSelects,
 } from './common.schema';
+import { destinationInput, destinationResponse, destinationRules, ENDPOINT_TYPES } from './destination.schema';
 
 export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
 export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;
@@ -84,7 +85,9 @@ const mtls = object({ client_cert: nonEmpty(64 * 1024), client_key: nonEmpty(64 
 
 const endpointInputFields = {
   name: nonEmpty(200),
-  url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
+  type: enumOf(ENDPOINT_TYPES, { description: 'where deliveries go: http (default) or a broker' }),
+  url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096, description: 'required for http' }),
+  destination: nullable(destinationInput),
   description: str({ maxLength: 2000 }),
   owner_id: nullable(str({ minLength: 1, maxLength: 200 })),
   content_type: str({ maxLength: 200 }),
@@ -116,9 +119,9 @@ const endpointInputFields = {
   ]),
 };
 
-export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
+export const endpointCreateBody = object(endpointInputFields, ['name'], destinationRules(true));
 export type EndpointCreateBody = Static<typeof endpointCreateBody>;
-export const endpointUpdateBody = object(endpointInputFields);
+export const endpointUpdateBody = object(endpointInputFields, [], destinationRules(false));
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(
@@ -183,7 +186,9 @@ const endpointFields = {
   owner_id: nullable(str()),
   name: str(),
   description: str(),
-  url: str(),
+  type: enumOf(ENDPOINT_TYPES),
+  url: str({ description: 'empty for a broker destination' }),
+  destination: nullable(destinationResponse),
   content_type: str(),
   status: enumOf(ENDPOINT_STATUSES),
   is_disabled: Type.Boolean({ description: "Convoy's flag: true exactly when status is inactive" }),

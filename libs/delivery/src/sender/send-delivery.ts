@@ -8,13 +8,19 @@ import {
   type OAuth2TokenCache,
 } from '@hookrail/outbound';
 import { answerClass, decideAttemptOutcome, type AttemptResult, type RetryPolicy } from '@hookrail/retry';
-import type { ConfigCache, Store } from '@hookrail/store';
+import type { ConfigCache, DeliveryAttempt, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { OutcomeRecorder, type DeliveryStatsSink } from '../outcome/outcome-recorder';
 import { attemptRecord } from './attempt-record';
 import { buildRequest } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
 import { subscriptionChangeReason } from './still-routed';
+import {
+  isBrokerEndpoint,
+  publishAttemptRecord,
+  publishToDestination,
+  type DestinationDeps,
+} from './publish-destination';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 
 export interface SenderDeps {
@@ -31,6 +37,8 @@ export interface SenderDeps {
   gates: readonly Gate[];
   /** Told about every attempt once its outcome is recorded (endpoint health: breaker, 410, alerts). */
   afterAttempt?: (ctx: GateContext, result: AttemptResult) => Promise<void>;
+  /** Broker endpoints (docs/destinations.md); without it such a delivery is not sent. */
+  destinations?: DestinationDeps;
   /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
   logAttempts?: boolean;
   now?: () => number;
@@ -141,26 +149,49 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       box: deps.box,
       now: new Date(at),
     });
-    const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
     const timeoutSeconds = Math.min(endpoint.http_timeout || DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
     let result: AttemptResult;
-    if (auth.kind === 'failed') {
-      result = { kind: 'not_sent', message: auth.message };
+    let record: () => DeliveryAttempt;
+    if (isBrokerEndpoint(endpoint)) {
+      // A broker endpoint: the same body and signature headers, published; the outcome is read
+      // like an HTTP one below, so retries, breaker, rate limit and meta events apply unchanged.
+      const published = deps.destinations
+        ? await publishToDestination(
+            deps.destinations,
+            deps.box,
+            endpoint,
+            { body, headers, eventId: event._id, deliveryId: delivery._id },
+            timeoutSeconds * 1000,
+          )
+        : {
+            result: { kind: 'not_sent', message: 'this dispatcher publishes to no broker' } as const,
+            address: endpoint.type ?? '',
+            headers,
+          };
+      result = published.result;
+      record = () => publishAttemptRecord(published.address, published.headers, published.result);
     } else {
-      Object.assign(headers, auth.headers);
-      result = await deps.http.send({
-        url: endpoint.url,
-        headers,
-        body,
-        timeoutMs: timeoutSeconds * 1000,
-        poolKey: endpoint._id,
-        clientCert: endpoint.mtls_client_cert
-          ? {
-              cert: endpoint.mtls_client_cert.client_cert,
-              key: deps.box.open(endpoint.mtls_client_cert.client_key),
-            }
-          : undefined,
-      });
+      const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
+      if (auth.kind === 'failed') {
+        result = { kind: 'not_sent', message: auth.message };
+      } else {
+        Object.assign(headers, auth.headers);
+        result = await deps.http.send({
+          url: endpoint.url,
+          headers,
+          body,
+          timeoutMs: timeoutSeconds * 1000,
+          poolKey: endpoint._id,
+          clientCert: endpoint.mtls_client_cert
+            ? {
+                cert: endpoint.mtls_client_cert.client_cert,
+                key: deps.box.open(endpoint.mtls_client_cert.client_key),
+              }
+            : undefined,
+        });
+      }
+      const sent = result;
+      record = () => attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
     }
     if (result.kind !== 'not_sent') duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 
@@ -186,12 +217,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
         },
         'delivery attempt',
       );
-    await recorder.finish(
-      delivery,
-      outcome,
-      attemptRecord(endpoint.url, headers, result, credentialHeaderNames(endpoint.authentication)),
-      project,
-    );
+    await recorder.finish(delivery, outcome, record(), project);
     await deps.afterAttempt?.(gateContext, result);
   }
 }
