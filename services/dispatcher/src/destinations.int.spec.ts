@@ -69,7 +69,11 @@ const closedPort = async (): Promise<number> => {
 
 /** Kafka: down is the endpoint pointed at a closed loopback port (broker unreachable), up is the real one. */
 async function kafkaKind(name: string): Promise<Kind> {
-  const kafka = new Kafka({ clientId: 'tests', brokers: TEST_BROKERS.kafkaBrokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'tests',
+    brokers: TEST_BROKERS.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: name, numPartitions: 3 }], waitForLeaders: true });
@@ -144,7 +148,12 @@ async function sqsKind(name: string): Promise<Kind> {
   const create = async () => (await client.send(new CreateQueueCommand({ QueueName: name }))).QueueUrl!;
   let url = await create();
   return {
-    destination: { access_key_id: 'x', secret_key: 'x', default_region: TEST_BROKERS.sqsRegion, queue_name: name },
+    destination: {
+      access_key_id: 'x',
+      secret_key: 'x',
+      default_region: TEST_BROKERS.sqsRegion,
+      queue_name: name,
+    },
     async drain() {
       const out: Received[] = [];
       for (;;) {
@@ -205,7 +214,10 @@ async function pubsubKind(name: string): Promise<Kind> {
     up: listen,
     async close() {
       for (const s of subs) await s.close().catch(() => undefined);
-      await client.topic(name).delete().catch(() => undefined);
+      await client
+        .topic(name)
+        .delete()
+        .catch(() => undefined);
       await client.close();
     },
   };
@@ -393,12 +405,7 @@ describe('broker destinations on the local servers', () => {
   it('settings that cannot work are an attempt that was not sent (no broker is asked)', async () => {
     const s = await setup('kafka', { topic_name: 'no-brokers' });
     const [m] = await s.publish(1);
-    const [d] = await allWith(
-      s.projectId,
-      [m.event_id],
-      (x) => x.attempts_made >= 1,
-      'attempt recorded',
-    );
+    const [d] = await allWith(s.projectId, [m.event_id], (x) => x.attempts_made >= 1, 'attempt recorded');
     expect(d.attempts[0].error).toContain('destination.brokers is required');
   });
 });

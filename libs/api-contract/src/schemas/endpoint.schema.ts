@@ -16,7 +16,12 @@ import {
   timestamp,
   typeSelects,
 } from './common.schema';
-import { destinationInput, destinationResponse, destinationRules, ENDPOINT_TYPES } from './destination.schema';
+import {
+  destinationInput,
+  destinationResponse,
+  destinationRules,
+  ENDPOINT_TYPES,
+} from './destination.schema';
 
 export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
 export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;

@@ -9,7 +9,10 @@ import { publishFailure, withTimeout, type DestinationPublisher, type PublishRes
  * before its confirm, and that publish fails instead of vanishing. The message id is the delivery
  * id (AMQP brokers name no message themselves).
  */
-export async function openAmqpPublisher(d: AmqpDestination, timeoutMs: number): Promise<DestinationPublisher> {
+export async function openAmqpPublisher(
+  d: AmqpDestination,
+  timeoutMs: number,
+): Promise<DestinationPublisher> {
   const conn = await connectAmqp(d.connection, timeoutMs);
   let broken = false;
   conn.on('error', () => undefined); // followed by 'close'
@@ -36,7 +39,8 @@ export async function openAmqpPublisher(d: AmqpDestination, timeoutMs: number): 
       return broken;
     },
     async publish(m, ms): Promise<PublishResult> {
-      if (broken) return { ok: false, code: 'ECONNRESET', message: 'amqp connection closed', maybeReached: false };
+      if (broken)
+        return { ok: false, code: 'ECONNRESET', message: 'amqp connection closed', maybeReached: false };
       try {
         await withTimeout(
           new Promise<void>((resolve, reject) => {
@@ -51,7 +55,8 @@ export async function openAmqpPublisher(d: AmqpDestination, timeoutMs: number): 
                 messageId: m.deliveryId,
                 headers: m.headers,
               },
-              (err: unknown) => (err ? reject(err instanceof Error ? err : new Error('nacked by the broker')) : resolve()),
+              (err: unknown) =>
+                err ? reject(err instanceof Error ? err : new Error('nacked by the broker')) : resolve(),
             );
           }),
           ms,

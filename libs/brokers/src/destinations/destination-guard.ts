@@ -10,7 +10,9 @@ const hostOf = (hostPort: string): string => {
 };
 
 async function refusedHost(host: string): Promise<string | undefined> {
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+  const addresses = isIP(host)
+    ? [host]
+    : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
   const bad = addresses.find(isBlockedAddress);
   return bad === undefined
     ? undefined

@@ -1,4 +1,10 @@
-import type { BrokerEnvironment, AmqpSettings, GoogleSettings, KafkaSettings, SqsSettings } from '../settings';
+import type {
+  BrokerEnvironment,
+  AmqpSettings,
+  GoogleSettings,
+  KafkaSettings,
+  SqsSettings,
+} from '../settings';
 import { BrokerSettingsError, brokerSettings } from '../settings';
 
 /** Endpoint types that publish to a broker (the API's `type` besides `http`). */
@@ -37,7 +43,8 @@ export interface GooglePubSubDestination {
   topicId: string;
   ordering: boolean;
 }
-export type DestinationSettings = AmqpDestination | KafkaDestination | SqsDestination | GooglePubSubDestination;
+export type DestinationSettings =
+  AmqpDestination | KafkaDestination | SqsDestination | GooglePubSubDestination;
 
 type Json = Record<string, unknown>;
 const text = (v: unknown): string =>
@@ -70,7 +77,8 @@ export function destinationSettings(
       const queue = text(destination.queue);
       const exchange = text(destination.exchange);
       const routingKey = text(destination.routingKey) || queue;
-      if (!queue && !exchange) throw new BrokerSettingsError('destination.queue or destination.exchange is required');
+      if (!queue && !exchange)
+        throw new BrokerSettingsError('destination.queue or destination.exchange is required');
       const { settings } = asDestination(() =>
         brokerSettings(endpointId, { type: 'amqp', amqp: { ...destination, queue: queue || exchange } }, env),
       );
@@ -83,7 +91,9 @@ export function destinationSettings(
       return { kind, connection: settings as KafkaSettings };
     }
     case 'sqs': {
-      const { settings } = asDestination(() => brokerSettings(endpointId, { type: 'sqs', sqs: destination }, env));
+      const { settings } = asDestination(() =>
+        brokerSettings(endpointId, { type: 'sqs', sqs: destination }, env),
+      );
       const connection = settings as SqsSettings;
       return { kind, connection, fifo: connection.queueName.endsWith('.fifo') };
     }

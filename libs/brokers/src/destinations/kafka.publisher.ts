@@ -9,7 +9,10 @@ import { publishFailure, withTimeout, type DestinationPublisher, type PublishRes
  * acknowledged once every in-sync replica has the message; its id is `<partition>:<offset>`.
  * kafkajs reconnects a producer by itself, so one producer serves the endpoint until it changes.
  */
-export async function openKafkaPublisher(d: KafkaDestination, timeoutMs: number): Promise<DestinationPublisher> {
+export async function openKafkaPublisher(
+  d: KafkaDestination,
+  timeoutMs: number,
+): Promise<DestinationPublisher> {
   // The publish timeout bounds the work; kafkajs' own retries stay inside it.
   const kafka = kafkaClient(d.connection, 'hookrail-dispatcher', 2);
   // Hookrail's own topics on its own cluster carry every tenant's traffic: never a destination.
@@ -18,7 +21,11 @@ export async function openKafkaPublisher(d: KafkaDestination, timeoutMs: number)
     timeoutMs,
     'reading the cluster id',
   );
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
   await withTimeout(producer.connect(), timeoutMs, 'connecting').catch(async (err: unknown) => {
     await producer.disconnect().catch(() => undefined);
     throw err;

@@ -59,11 +59,17 @@ export class DestinationPublishers {
   ): Promise<PublishResult> {
     let publisher: DestinationPublisher;
     try {
-      publisher = await withTimeout(this.publisher(endpointId, version, settings, timeoutMs), timeoutMs, 'opening');
+      publisher = await withTimeout(
+        this.publisher(endpointId, version, settings, timeoutMs),
+        timeoutMs,
+        'opening',
+      );
     } catch (err) {
       this.drop(endpointId, version);
       const failed = publishFailure(err, false);
-      return failed.ok ? failed : { ...failed, message: `${describeDestination(settings)}: ${failed.message}` };
+      return failed.ok
+        ? failed
+        : { ...failed, message: `${describeDestination(settings)}: ${failed.message}` };
     }
     const result = await publisher.publish(m, timeoutMs);
     if (publisher.broken) this.drop(endpointId, version);

@@ -14,8 +14,7 @@ export interface DestinationMessage {
  * `maybeReached` is false only when the message certainly never reached the broker.
  */
 export type PublishResult =
-  | { ok: true; messageId: string }
-  | { ok: false; code: string; message: string; maybeReached: boolean };
+  { ok: true; messageId: string } | { ok: false; code: string; message: string; maybeReached: boolean };
 
 export interface DestinationPublisher {
   publish(m: DestinationMessage, timeoutMs: number): Promise<PublishResult>;
@@ -40,7 +39,10 @@ export class PublishTimeoutError extends Error {
 export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PublishTimeoutError(`${what}: no acknowledgement within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new PublishTimeoutError(`${what}: no acknowledgement within ${ms} ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([work, timeout]);

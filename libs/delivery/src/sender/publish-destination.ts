@@ -36,11 +36,14 @@ export async function publishToDestination(
   msg: { body: Buffer; headers: Record<string, string>; eventId: string; deliveryId: string },
   timeoutMs: number,
 ): Promise<{ result: AttemptResult; address: string; headers: Record<string, string> }> {
-  const headers = Object.fromEntries(Object.entries(msg.headers).filter(([k]) => !HTTP_ONLY.has(k.toLowerCase())));
+  const headers = Object.fromEntries(
+    Object.entries(msg.headers).filter(([k]) => !HTTP_ONLY.has(k.toLowerCase())),
+  );
   const stored = endpoint.destination ?? {};
   let settings;
   try {
-    if (!isDestinationKind(endpoint.type)) throw new BrokerSettingsError(`type ${endpoint.type} is not a broker`);
+    if (!isDestinationKind(endpoint.type))
+      throw new BrokerSettingsError(`type ${endpoint.type} is not a broker`);
     settings = destinationSettings(
       endpoint._id,
       endpoint.type,
@@ -48,11 +51,14 @@ export async function publishToDestination(
       deps.env,
     );
   } catch (err) {
-    const message = err instanceof BrokerSettingsError ? err.message : `destination unreadable: ${String(err)}`;
+    const message =
+      err instanceof BrokerSettingsError ? err.message : `destination unreadable: ${String(err)}`;
     return { result: { kind: 'not_sent', message }, address: endpoint.type ?? '', headers };
   }
   // The stored settings (credentials sealed) name the version: any change opens a new publisher.
-  const version = createHash('sha256').update(JSON.stringify([endpoint.type, stored])).digest('base64url');
+  const version = createHash('sha256')
+    .update(JSON.stringify([endpoint.type, stored]))
+    .digest('base64url');
   const started = performance.now();
   const published = await deps.publishers.publish(
     endpoint._id,
@@ -64,7 +70,13 @@ export async function publishToDestination(
   const latencyMs = Math.round(performance.now() - started);
   const result: AttemptResult = published.ok
     ? { kind: 'response', status: 200, headers: {}, body: published.messageId, latencyMs }
-    : { kind: 'error', code: published.code, message: published.message, maybeReached: published.maybeReached, latencyMs };
+    : {
+        kind: 'error',
+        code: published.code,
+        message: published.message,
+        maybeReached: published.maybeReached,
+        latencyMs,
+      };
   return { result, address: describeDestination(settings), headers };
 }
 
@@ -86,7 +98,11 @@ export function publishAttemptRecord(
     http_status: null,
     response_data: result.kind === 'response' ? result.body : '',
     error:
-      result.kind === 'response' ? null : result.kind === 'error' ? `${result.code}: ${result.message}` : result.message,
+      result.kind === 'response'
+        ? null
+        : result.kind === 'error'
+          ? `${result.code}: ${result.message}`
+          : result.message,
     latency_ms: result.kind === 'not_sent' ? 0 : result.latencyMs,
     created_at: new Date(),
   };

@@ -191,7 +191,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
         });
       }
       const sent = result;
-      record = () => attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
+      record = () =>
+        attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
     }
     if (result.kind !== 'not_sent') duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 

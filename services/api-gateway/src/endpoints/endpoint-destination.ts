@@ -18,12 +18,15 @@ const invalid = (field: string, message: string) =>
 /** The Pub/Sub key file as base64 text, so it is sealed like every other credential. */
 function keyAsText(destination: Json): Json {
   const key = destination.service_account;
-  return Array.isArray(key) ? { ...destination, service_account: Buffer.from(key as number[]).toString('base64') } : destination;
+  return Array.isArray(key)
+    ? { ...destination, service_account: Buffer.from(key as number[]).toString('base64') }
+    : destination;
 }
 
 function getPath(obj: Json | null | undefined, path: string): unknown {
   let node: unknown = obj;
-  for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Json)[part] : undefined;
+  for (const part of path.split('.'))
+    node = node && typeof node === 'object' ? (node as Json)[part] : undefined;
   return node;
 }
 

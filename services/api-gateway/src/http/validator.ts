@@ -23,7 +23,10 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
     case 'required':
       return { field: fieldOf(e.instancePath, String(p.missingProperty)), message: 'is required' };
     case 'dependencies':
-      return { field: fieldOf(e.instancePath, String(p.missingProperty)), message: `is required with ${String(p.property)}` };
+      return {
+        field: fieldOf(e.instancePath, String(p.missingProperty)),
+        message: `is required with ${String(p.property)}`,
+      };
     case 'additionalProperties':
       return { field: fieldOf(e.instancePath, String(p.additionalProperty)), message: 'is not allowed' };
     case 'enum':
