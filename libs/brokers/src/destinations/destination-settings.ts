@@ -98,6 +98,7 @@ export function destinationSettings(
       return { kind, connection, fifo: connection.queueName.endsWith('.fifo') };
     }
     case 'google_pubsub': {
+      if (!text(destination.topic_id)) throw new BrokerSettingsError('destination.topic_id is required');
       const key = text(destination.service_account);
       const google = {
         project_id: destination.project_id,
