@@ -1,3 +1,4 @@
+import { whereTo } from '../components/Destination';
 import { useState } from 'preact/hooks';
 import { Form } from '../components/form/Form';
 import { TextField } from '../components/form/fields';
@@ -154,7 +155,7 @@ export function EndpointDetail({ e }: { e: PortalEndpoint }) {
         <StateBadges e={e} />
         <span class="muted">
           {' '}
-          {e.events} events · {e.failure_rate}% failures · {e.url}
+          {e.events} events · {e.failure_rate}% failures · {whereTo(e)}
         </span>
       </p>
       {e.status_reason && (

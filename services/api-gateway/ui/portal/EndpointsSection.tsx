@@ -1,3 +1,4 @@
+import { Destination } from '../components/Destination';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { portal, portalCall, type PortalEndpoint } from './api';
@@ -82,7 +83,7 @@ export function EndpointsSection({
         })}
         columns={[
           { label: 'Name', cell: (e) => e.name },
-          { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
+          { label: 'Destination', cell: (e) => <Destination e={e} /> },
           {
             label: 'Status',
             cell: (e) => (
