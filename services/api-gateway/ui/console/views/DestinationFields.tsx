@@ -122,7 +122,7 @@ export function destinationBody(v: Values): Pick<Body, 'type' | 'url' | 'destina
         }),
       };
     }
-    default:
+    case 'http':
       return { type: 'http', url: text(v, 'url') };
   }
 }
