@@ -17,6 +17,7 @@ import {
   uniquePrefix,
   waitFor,
 } from '@hookrail/testkit';
+import { resendDelivery } from '@hookrail/operations';
 import { definition as retrySchedulerDefinition } from '../../retry-scheduler/src/service';
 import { definition } from './service';
 import { DESTINATION_KINDS, lowerKeys, type Received } from './testing/destination-kinds';
@@ -171,6 +172,66 @@ describe('broker destinations on the local servers', () => {
       }
     },
   );
+
+  it('retries exhausted: the delivery fails with a meta event; a manual resend publishes it once the broker is back', async () => {
+    const kind = await DESTINATION_KINDS.find(([k]) => k === 'amqp')![1](
+      `${prefix}-resend`.replace(/[^A-Za-z0-9-]/g, '-'),
+    );
+    try {
+      const s = await setup('amqp', kind.destination, {
+        strategy: { type: 'linear', duration: 1, retry_count: 1 },
+        circuit_breaker: { consecutive_failures: 10_000, min_requests: 10_000 },
+        // published to the meta topic (this test reads it there; nothing is sent to the URL)
+        meta_event: {
+          is_enabled: true,
+          url: 'http://127.0.0.1:9/meta',
+          secret: 'meta-secret',
+          event_type: [],
+        },
+      });
+      await kind.down();
+      const [m] = await s.publish(1);
+      const [failed] = await allWith(
+        s.projectId,
+        [m.event_id],
+        (d) => d.status === 'Failure',
+        'delivery failed',
+      );
+      expect(failed.attempts_made).toBe(2);
+      expect(failed.attempts.map((a) => a.error)).toEqual([
+        expect.stringContaining('NO_ROUTE'),
+        expect.stringContaining('NO_ROUTE'),
+      ]);
+      await waitFor('eventdelivery.failed meta event', () =>
+        meta.find(
+          (x) => x.event_type === 'eventdelivery.failed' && JSON.stringify(x.data).includes(failed._id),
+        ),
+      );
+      await kind.up();
+      const publisher = await bus.connectPublisher();
+      expect((await resendDelivery({ store, publisher }, s.projectId, failed._id, 'resend')).kind).toBe(
+        'resent',
+      );
+      const [done] = await allWith(
+        s.projectId,
+        [m.event_id],
+        (d) => d.status === 'Success',
+        'resent and published',
+      );
+      expect(done.attempts.at(-1)).toMatchObject({
+        method: 'PUBLISH',
+        error: null,
+        response_data: failed._id,
+      });
+      const got = await waitFor('the message', async () => {
+        const all = await kind.drain();
+        return all.length ? all : undefined;
+      });
+      expect(got.map((g) => lowerKeys(g.headers)['x-hookrail-delivery-id'])).toEqual([failed._id]);
+    } finally {
+      await kind.close();
+    }
+  });
 
   it('a dead destination trips the circuit breaker like an HTTP endpoint', async () => {
     const s = await setup(
