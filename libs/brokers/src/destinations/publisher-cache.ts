@@ -21,7 +21,9 @@ interface Entry {
   usedAt: number;
 }
 
-function open(d: DestinationSettings, timeoutMs: number): Promise<DestinationPublisher> {
+type Open = (d: DestinationSettings, timeoutMs: number) => Promise<DestinationPublisher>;
+
+function openPublisher(d: DestinationSettings, timeoutMs: number): Promise<DestinationPublisher> {
   switch (d.kind) {
     case 'kafka':
       return openKafkaPublisher(d, timeoutMs);
@@ -44,8 +46,12 @@ export class DestinationPublishers {
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
-    this.sweeper = setInterval(() => void this.closeIdle(), SWEEP_MS);
+  /** `open` and `now` are replaceable for the unit test of the cache's own rules. */
+  constructor(
+    private readonly open: Open = openPublisher,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sweeper = setInterval(() => this.closeIdle(), SWEEP_MS);
     this.sweeper.unref();
   }
 
@@ -88,7 +94,7 @@ export class DestinationPublishers {
       return current.opening;
     }
     if (current) this.drop(endpointId, current.version);
-    const opening = open(settings, timeoutMs);
+    const opening = this.open(settings, timeoutMs);
     opening.catch(() => undefined);
     this.entries.set(endpointId, { version, opening, usedAt: this.now() });
     return opening;
@@ -102,7 +108,8 @@ export class DestinationPublishers {
     void e.opening.then((p) => p.close()).catch(() => undefined);
   }
 
-  private async closeIdle(): Promise<void> {
+  /** Closes the publishers unused for IDLE_MS (run every minute). */
+  closeIdle(): void {
     const before = this.now() - IDLE_MS;
     for (const [id, e] of this.entries) if (e.usedAt < before) this.drop(id, e.version);
   }
