@@ -259,6 +259,14 @@ describe('broker destinations on the local servers', () => {
     expect(open.reason).toMatch(/3 consecutive/);
   });
 
+  it("Hookrail's own topics are never a destination (its events topic on its own cluster)", async () => {
+    const s = await setup('kafka', { brokers: TEST_BROKERS.kafkaBrokers, topic_name: `${prefix}.events` });
+    const [m] = await s.publish(1);
+    const [d] = await allWith(s.projectId, [m.event_id], (x) => x.attempts_made >= 1, 'attempt recorded');
+    expect(d.status).not.toBe('Success');
+    expect(d.attempts[0].error).toContain("one of Hookrail's own topics");
+  });
+
   it('settings that cannot work are an attempt that was not sent (no broker is asked)', async () => {
     const s = await setup('kafka', { topic_name: 'no-brokers' });
     const [m] = await s.publish(1);
