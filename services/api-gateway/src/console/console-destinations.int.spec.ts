@@ -1,5 +1,6 @@
 import { GatewayHarness } from '../testing/gateway-harness';
 import { gatewayAndChromium, pagePerTest, seriousViolations } from '../portal/testing/portal-browser';
+import { seedLink } from '../portal/testing/portal-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -86,5 +87,32 @@ describe('console: broker destinations in a real headless Chromium', () => {
     await page().locator('#endpoint-form button[type="submit"]').click();
     await page().locator('#endpoint-form-destination-queue_name-error', { hasText: 'pattern' }).waitFor();
     expect(await h.store.endpoints.page(p.id, {}, { perPage: 10 })).toMatchObject({ content: [] });
+  });
+
+  it('portal: a managing link adds an SQS destination, listed with where it publishes, its secret key never shown', async () => {
+    const p = await h.createProject();
+    const { token } = await seedLink(h.store, p.id, { owner_id: 'acme', can_manage_endpoint: true });
+    await page().goto(`${h.gateway.url}/portal?token=${token}`);
+    await page().locator('#broker-endpoint summary').click();
+    await page().locator('#broker-form-name').fill('jobs');
+    await page().locator('#broker-form-type').selectOption('sqs');
+    await page().locator('#broker-form-destination-queue_name').fill('jobs.fifo');
+    await page().locator('#broker-form-destination-default_region').fill('eu-west-1');
+    await page().locator('#broker-form-destination-access_key_id').fill('AKIA1');
+    await page().locator('#broker-form-destination-secret_key').fill('sqs-secret-456');
+    expect(await seriousViolations(page())).toEqual([]);
+    await page().locator('#broker-form button[type="submit"]').click();
+    await page().locator('#endpoints tr', { hasText: 'SQS eu-west-1 · queue jobs.fifo' }).waitFor();
+    const [created] = await h.store.endpoints.listByOwner(p.id, 'acme');
+    expect(created).toMatchObject({ type: 'sqs', url: '', owner_id: 'acme' });
+    expect(JSON.stringify(created)).not.toContain('sqs-secret-456');
+    const shown = await h.portal('GET', `/endpoints/${created._id}`, token);
+    expect(shown.body.data.destination).toEqual({
+      access_key_id: 'AKIA1',
+      default_region: 'eu-west-1',
+      queue_name: 'jobs.fifo',
+    });
+    expect(await page().locator('body').innerText()).not.toContain('sqs-secret-456');
+    expect(errors()).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { Destination } from '../components/Destination';
+import { BrokerEndpointForm } from './BrokerEndpointForm';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { portal, portalCall, type PortalEndpoint } from './api';
@@ -67,6 +68,7 @@ export function EndpointsSection({
     <section id="endpoints-section" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading">Endpoints</h2>
       {manage && <CreateEndpointForm />}
+      {manage && <BrokerEndpointForm />}
       <DataTable<PortalEndpoint>
         id="endpoints"
         rows={endpoints}

@@ -1,14 +1,21 @@
-import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import type { Values } from '../../components/form/context';
-import { CheckField, SelectField, TextField } from '../../components/form/fields';
-import { field, flag, list, text } from '../../components/form/values';
-import { api } from '../api';
+import type { EndpointType } from '@hookrail/api-contract';
+import type { Values } from './form/context';
+import { CheckField, SelectField, TextField } from './form/fields';
+import { field, flag, list, text } from './form/values';
 
-type Endpoint = ResponseOf<typeof api.getEndpoint>;
-type Body = BodyOf<typeof api.createEndpoint>;
 type Json = Record<string, unknown>;
+/** What the console's and the portal's endpoint bodies and responses share. */
+interface Endpoint {
+  type: EndpointType;
+  destination: Json | null;
+}
+interface Body {
+  type?: EndpointType;
+  url?: string;
+  destination?: Json | null;
+}
 
-/** Where an endpoint's deliveries go (docs/destinations.md). */
+/** Where an endpoint's deliveries go (docs/destinations.md); the console's and the portal's endpoint forms. */
 const TYPES = [
   { value: 'http', label: 'HTTP webhook' },
   { value: 'kafka', label: 'Kafka topic' },
@@ -61,7 +68,7 @@ const compact = (o: Json): Json =>
 
 /** The body's `type`, `url` and `destination` (a broker endpoint sends no url). */
 export function destinationBody(v: Values): Pick<Body, 'type' | 'url' | 'destination'> {
-  const type = (text(v, 'type') ?? 'http') as NonNullable<Body['type']>;
+  const type = (text(v, 'type') ?? 'http') as EndpointType;
   const d = (k: string) => text(v, `destination.${k}`);
   switch (type) {
     case 'kafka': {
