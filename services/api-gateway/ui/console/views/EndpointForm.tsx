@@ -12,7 +12,12 @@ import { Link } from '../Link';
 import { navigate } from '../location';
 import { OAuth2Tester } from '../OAuth2Tester';
 import { Screen } from '../Screen';
-import { DestinationFields, destinationBody, destinationValues, isBroker } from '../../components/DestinationFields';
+import {
+  DestinationFields,
+  destinationBody,
+  destinationValues,
+  isBroker,
+} from '../../components/DestinationFields';
 
 type Endpoint = ResponseOf<typeof api.getEndpoint>;
 type Body = BodyOf<typeof api.createEndpoint>;
