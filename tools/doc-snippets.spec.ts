@@ -11,26 +11,35 @@ import { documents, root } from './doc-check';
  */
 const SNIPPETS: Record<string, { runBy: string } | { notRun: string }> = {
   'README.md: npm start': {
-    notRun: 'the entry points themselves: npm test is the whole suite, npm start the servers it runs on',
+    notRun:
+      'the foreground start and the whole suite: deploy/local/up.int.spec.ts runs npm start (deploy/local/up.sh) detached; npm test is deploy/local/test.sh, every spec of this suite',
   },
   'README.md: npm start -- --detach': {
     notRun:
-      'npm start is the servers every integration test runs on; its second line, npm run demo, is run by tools/demo.int.spec.ts',
+      'npm start starts the shared servers; deploy/local/up.int.spec.ts runs deploy/local/up.sh --detach, and tools/demo.int.spec.ts runs npm run demo against a stack',
   },
   'README.md: API=http://127.0.0.1:8080/api': { runBy: 'tools/readme-quickstart.int.spec.ts' },
   'docs/kubernetes.md: docker build -f deploy/docker/Dockerfile -t registry.example.com/hookrail:0.1.0 .': {
-    notRun: 'needs a Docker engine and a registry; CI builds the same Dockerfile with podman (npm run image)',
+    notRun:
+      'needs a Docker engine and a registry; deploy/docker/build.sh (npm run image) builds the same Dockerfile with podman and deploy/docker/services.image.spec.ts runs it',
   },
   'docs/kubernetes.md: npm run image': {
     notRun:
-      'the image phase of npm test builds it (deploy/docker/services.image.spec.ts); the push needs a registry',
+      'deploy/docker/services.image.spec.ts (the image phase of npm test) builds it with deploy/docker/build.sh; the push needs a registry',
   },
   'docs/kubernetes.md: docker build --secret id=ca,src=/etc/ssl/certs/ca-certificates.crt -f deploy/docker/Dockerfile -t hookrail .':
-    { notRun: 'needs a Docker engine behind a TLS-intercepting proxy' },
+    {
+      notRun:
+        'needs a Docker engine behind a TLS-intercepting proxy; the same Dockerfile, its CA secret empty, is built by deploy/docker/build.sh and run by deploy/docker/services.image.spec.ts',
+    },
   'docs/kubernetes.md: HOOKRAIL_ADMIN_KEY=hr_admin.$(openssl rand -hex 24) HOOKRAIL_ENCRYPTION_KEY=$(openssl rand -hex 32) \\':
-    { notRun: 'needs Docker Compose; the doc says it is not exercised in CI' },
+    {
+      notRun:
+        'needs Docker Compose (the doc says it is not exercised in CI); the image it runs is run against Kafka and the MongoDB-protocol server by deploy/docker/services.image.spec.ts',
+    },
   'docs/kubernetes.md: kubectl create secret generic hookrail-keys \\': {
-    notRun: 'needs a cluster (the chart test, deploy/k8s/chart.k8s.spec.ts, installs with its own values)',
+    notRun:
+      'needs a cluster; charts/hookrail/chart.int.spec.ts renders the chart reading these Secrets, deploy/k8s/chart.k8s.spec.ts installs it with the keys in its values',
   },
   'docs/kubernetes.md: helm install hookrail charts/hookrail -n hookrail --create-namespace -f my-values.yaml':
     {
@@ -38,9 +47,14 @@ const SNIPPETS: Record<string, { runBy: string } | { notRun: string }> = {
         'needs a cluster and the reader’s values; deploy/k8s/chart.k8s.spec.ts runs helm install and helm test with its own',
     },
   'deploy/local/README.md: bash deploy/local/servers.sh start': {
-    notRun: 'starts the local servers, which every integration test of this suite runs on',
+    notRun:
+      'starts, stops and provisions the shared servers; jest.global-setup.js runs servers.sh start before every integration run (deploy/local/servers.sh)',
   },
 };
+
+/** The repository files a `notRun` reason names (paths with a directory and an extension). */
+const namedFiles = (reason: string) =>
+  [...reason.matchAll(/[\w.-]+(?:\/[\w.-]+)+\.(?:ts|js|sh)\b/g)].map((m) => m[0]);
 
 /** `file: first command` of each ```bash/sh block (comments and blank lines skipped). */
 function shellBlocks(): string[] {
@@ -53,11 +67,47 @@ function shellBlocks(): string[] {
   });
 }
 
+/** The commands the documents give inline (`npm run x`, `node|bash|npx tsx <file> …`), with their file. */
+function inlineCommands(): { file: string; command: string }[] {
+  return documents().flatMap((file) =>
+    [...readFileSync(path.join(root, file), 'utf8').matchAll(/`((?:npm run|npx tsx|node|bash) [^`]+)`/g)].map(
+      (m) => ({ file, command: m[1] }),
+    ),
+  );
+}
+
 describe('shell snippets of the README and the docs', () => {
+  it('name, inline, only npm scripts and files that exist', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const commands = inlineCommands();
+    expect(commands.length).toBeGreaterThan(10);
+    const missing = commands.filter(({ command }) => {
+      const [tool, ...args] = command.split(/\s+/);
+      if (tool === 'npm') return !(args[1] in scripts);
+      const target = tool === 'npx' ? args[1] : args[0];
+      return !existsSync(path.join(root, target));
+    });
+    expect(missing).toEqual([]);
+  });
+
   it('are each run by a named test or listed with why not', () => {
     const blocks = shellBlocks();
     expect(blocks.filter((b) => !(b in SNIPPETS))).toEqual([]);
     expect(Object.keys(SNIPPETS).filter((k) => !blocks.includes(k))).toEqual([]);
+  });
+
+  it('say, for each block no test runs as pasted, which existing files run its equivalent', () => {
+    for (const [key, how] of Object.entries(SNIPPETS)) {
+      if (!('notRun' in how)) continue;
+      const files = namedFiles(how.notRun);
+      expect({ key, names: files.length > 0 }).toEqual({ key, names: true });
+      for (const f of files)
+        expect({ key, f, exists: existsSync(path.join(root, f)) }).toEqual({ key, f, exists: true });
+    }
   });
 
   it('name tests that exist and read the document they run', () => {

@@ -20,7 +20,21 @@ describe("README.md's API quick start", () => {
   it('ends with the event printed by the verifying receiver and the delivery Success', async () => {
     const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## API quick start'));
-    const block = /```bash\n([\s\S]*?)\n```/.exec(section)![1];
+    const fenced = /```bash\n([\s\S]*?)\n```\n/.exec(section)!;
+    // the follow-ups the paragraph after the block gives inline (stop the receiver, the secrets, a
+    // portal link), pasted after it in the same shell
+    const after = section
+      .slice(fenced.index + fenced[0].length)
+      .split('\n\n')
+      .slice(0, 3)
+      .join('\n');
+    const followUps = [...after.matchAll(/`((?:curl|kill) [^`]+)`/g)].map((m) => m[1]);
+    expect(followUps).toEqual([
+      'kill %1',
+      expect.stringContaining('/endpoints/'),
+      expect.stringContaining('/portal-links'),
+    ]);
+    const block = `${fenced[1]}\n${followUps.join('\n')}`;
     const port = String(await sparePort());
     const script = block
       .replace(/^API=http:\/\/127\.0\.0\.1:8080\/api$/m, `API=${stack.apiUrl}`)
@@ -51,7 +65,13 @@ describe("README.md's API quick start", () => {
       const code = await new Promise<number | null>((resolve) => sh.once('exit', resolve));
       expect({ code, out }).toEqual({ code: 0, out: expect.stringContaining('invoice.paid {"amount":42}') });
       const lines = out.trim().split('\n');
-      expect(lines[lines.length - 1]).toBe('Success');
+      expect(lines).toContain('Success');
+      // after it: the secrets (the one the snippet chose) and the portal link's URL
+      const rest = lines.slice(lines.indexOf('Success') + 1).join('\n');
+      expect(JSON.parse(rest.slice(0, rest.lastIndexOf(']') + 1))).toEqual([
+        expect.objectContaining({ value: 'my-signing-secret-42' }),
+      ]);
+      expect(lines[lines.length - 1]).toMatch(/^"https?:\/\/[^"]+\/portal[^"]*"$/);
     } finally {
       // the example receiver runs in the background of the script's process group
       await waitFor('the receiver to stop', () => {

@@ -141,9 +141,23 @@ beforeAll(async () => {
   receiver = await startReceiver({ host: HOST_IP });
   await helm('uninstall', RELEASE, '--wait').catch(() => undefined);
   const t0 = Date.now();
-  await helm('install', ...installArgs('dev'));
+  await helm('install', ...installArgs('dev')).catch(async (err: unknown) => {
+    console.log(`helm install failed; the cluster's state:\n${await clusterDiagnostics()}`);
+    throw err;
+  });
   figures.installReadyMs = Date.now() - t0;
 });
+
+/** What a failed install leaves to read: pods, the set-up hook's logs and the recent events. */
+async function clusterDiagnostics(): Promise<string> {
+  const read = (...args: string[]) => kubectl(...args).catch((e: Error) => `(${args.join(' ')}: ${e.message})`);
+  return [
+    await read('get', 'pods,jobs', '-o', 'wide'),
+    await read('logs', '-l', 'app.kubernetes.io/component=setup', '--tail=80', '--prefix'),
+    await read('describe', 'pods', '-l', 'app.kubernetes.io/component=setup'),
+    await read('get', 'events', '--sort-by=.lastTimestamp'),
+  ].join('\n');
+}
 
 afterAll(async () => {
   await receiver?.close();

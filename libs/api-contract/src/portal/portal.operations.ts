@@ -6,6 +6,7 @@ import { DELIVERY_STATUSES, eventAcceptedResponse } from '../schemas/event.schem
 import { createdRangeQuery, pageQuery, searchQuery } from '../schemas/pagination.schema';
 import {
   eventTypeSeenResponse,
+  portalCatalogEntry,
   portalDeliveryResponse,
   portalEndpointCreateBody,
   portalEndpointResponse,
@@ -176,6 +177,17 @@ export const portalOperations = defineOperations('portal', {
     status: 200,
     message: 'Event types fetched',
     response: Type.Array(eventTypeSeenResponse),
+  },
+  portalListEventCatalog: {
+    method: 'get',
+    path: '/event-catalog',
+    summary:
+      "The project's current event types an endpoint can subscribe to, with descriptions, example payloads and schemas (deprecated ones left out)",
+    tag,
+    auth: 'portal',
+    status: 200,
+    message: 'Event catalog fetched',
+    response: Type.Array(portalCatalogEntry),
   },
   portalListDeliveries: {
     method: 'get',

@@ -104,6 +104,16 @@ export function typeSelects(types: readonly string[]): ObjectOptions {
   };
 }
 
+/**
+ * An update's `clear`: the optional settings it empties (stored as null), since `null` and `""`
+ * mean "not set" for Convoy's clients. A field also set in the same body is a 400.
+ */
+export const clearList = <const V extends readonly string[]>(fields: V) =>
+  Type.Array(enumOf(fields), {
+    uniqueItems: true,
+    description: 'Hookrail: the settings this update empties (stored as null); not also set in the same body',
+  });
+
 /** Accepted on input so a response can be sent back as a request, and ignored (documented response-only fields). */
 export const responseOnly = Type.Unknown({ description: 'response only; ignored on input' });
 

@@ -2,6 +2,7 @@ import { SUPPORTED_ALGORITHMS } from '../vocabulary';
 import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -126,7 +127,23 @@ const endpointInputFields = {
 
 export const endpointCreateBody = object(endpointInputFields, ['name'], destinationRules(true));
 export type EndpointCreateBody = Static<typeof endpointCreateBody>;
-export const endpointUpdateBody = object(endpointInputFields, [], destinationRules(false));
+/** The optional settings an update can empty (`null` and `""` mean "not set" for Convoy's clients). */
+export const CLEARABLE_ENDPOINT_FIELDS = [
+  'owner_id',
+  'authentication',
+  'mtls_client_cert',
+  'support_email',
+  'slack_webhook_url',
+] as const;
+
+export const endpointUpdateBody = object(
+  {
+    ...endpointInputFields,
+    clear: clearList(CLEARABLE_ENDPOINT_FIELDS),
+  },
+  [],
+  destinationRules(false),
+);
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
   anyJson,
+  anyObject,
   bool,
   enumOf,
   int,
@@ -136,3 +137,12 @@ export const portalReplayResponse = resource({
 });
 
 export const eventTypeSeenResponse = resource({ event_type: str(), last_seen_at: timestamp });
+
+/** An event type of the project's catalog as an end customer reads it (no ids, none deprecated). */
+export const portalCatalogEntry = resource({
+  name: str(),
+  description: str(),
+  category: str(),
+  json_schema: nullable(anyObject),
+  example: anyJson,
+});

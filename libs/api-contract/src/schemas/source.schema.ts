@@ -1,6 +1,7 @@
 import { Type, type ObjectOptions, type Static } from '@sinclair/typebox';
 import {
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -153,7 +154,19 @@ const pubSubWhenBroker: ObjectOptions = {
 
 export const sourceCreateBody = object(sourceInputFields, ['name', 'type'], pubSubWhenBroker);
 export type SourceCreateBody = Static<typeof sourceCreateBody>;
-export const sourceUpdateBody = object(sourceInputFields, [], pubSubWhenBroker);
+/** The optional settings an update can empty: no provider, no functions, the default response. */
+export const CLEARABLE_SOURCE_FIELDS = [
+  'provider',
+  'body_function',
+  'header_function',
+  'custom_response',
+] as const;
+
+export const sourceUpdateBody = object(
+  { ...sourceInputFields, clear: clearList(CLEARABLE_SOURCE_FIELDS) },
+  [],
+  pubSubWhenBroker,
+);
 export type SourceUpdateBody = Static<typeof sourceUpdateBody>;
 export type VerifierInput = Static<typeof verifierInput>;
 export type PubSubInput = Static<typeof pubSubInput>;

@@ -3,6 +3,7 @@ import {
   anyJson,
   anyObject,
   bool,
+  clearList,
   enumOf,
   int,
   nonEmpty,
@@ -41,9 +42,12 @@ const retryConfigInput = object({
 });
 export type RetryConfigInput = Static<typeof retryConfigInput>;
 
+/** Convoy's subscription kinds: `cli` marks one made for Convoy's CLI; both deliver alike here. */
+export const SUBSCRIPTION_TYPES = ['api', 'cli'] as const;
+
 const subscriptionInputFields = {
   name: nonEmpty(200),
-  type: enumOf(['api', 'cli']),
+  type: enumOf(SUBSCRIPTION_TYPES),
   source_id: nullable(str({ minLength: 1, maxLength: 100 })),
   endpoint_id: nonEmpty(100),
   app_id: nullable(str({ minLength: 1, maxLength: 100, description: 'deprecated' })),
@@ -74,13 +78,25 @@ const subscriptionInputFields = {
 
 export const subscriptionCreateBody = object(subscriptionInputFields, ['name', 'endpoint_id']);
 export type SubscriptionCreateBody = Static<typeof subscriptionCreateBody>;
-export const subscriptionUpdateBody = object(subscriptionInputFields);
+/** The optional settings an update can empty: no source, no function, the project's retry strategy, no limit, no alert. */
+export const CLEARABLE_SUBSCRIPTION_FIELDS = [
+  'source_id',
+  'function',
+  'retry_config',
+  'rate_limit_config',
+  'alert_config',
+] as const;
+
+export const subscriptionUpdateBody = object({
+  ...subscriptionInputFields,
+  clear: clearList(CLEARABLE_SUBSCRIPTION_FIELDS),
+});
 export type SubscriptionUpdateBody = Static<typeof subscriptionUpdateBody>;
 
 export const subscriptionResponse = resource({
   ...scopedFields,
   name: str(),
-  type: enumOf(['api', 'cli']),
+  type: enumOf(SUBSCRIPTION_TYPES),
   app_id: nullable(str()),
   delivery_mode: enumOf(DELIVERY_MODES),
   function: nullable(str()),

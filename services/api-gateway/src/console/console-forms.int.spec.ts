@@ -1,4 +1,4 @@
-import { TEST_BROKERS, amqpQueue, kafkaTopic, waitFor } from '@hookrail/testkit';
+import { TEST_BROKERS, amqpQueue, kafkaTopic, makeEvent, waitFor } from '@hookrail/testkit';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import {
   confirmDialog,
@@ -162,6 +162,66 @@ describe('console forms in a real headless Chromium', () => {
     });
   });
 
+  it('endpoint: created disabled, its owner and authentication emptied from the form, activated by unticking', async () => {
+    const p = await h.createProject();
+    await openSignedIn(`/console/projects/${p.id}/endpoints/new`, p.key);
+    await currentPage().locator('#endpoint-form-name').fill('ledger');
+    await currentPage().locator('#endpoint-form-url').fill('https://acme.example/ledger');
+    await currentPage().locator('#endpoint-form-owner_id').fill('acme');
+    await currentPage().locator('#endpoint-form-support_email').fill('ops@acme.example');
+    await currentPage().locator('#endpoint-form-authentication-type').selectOption('basic_auth');
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-username').fill('acme');
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-password').fill('s3cret');
+    await currentPage().locator('#endpoint-form-is_disabled').check();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await submit('endpoint-form');
+    await currentPage().getByRole('heading', { name: 'Endpoint ledger', exact: true }).waitFor();
+    const id = new URL(currentPage().url()).pathname.split('/').pop()!;
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
+      owner_id: 'acme',
+      status: 'inactive',
+      is_disabled: true,
+      authentication: { type: 'basic_auth', basic_auth: { username: 'acme' } },
+    });
+    // an inactive endpoint offers Activate, not Pause
+    await currentPage().getByRole('button', { name: 'Activate', exact: true }).waitFor();
+
+    // A field error first: a half-filled authentication names its missing member.
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().getByRole('heading', { name: 'Edit endpoint ledger', exact: true }).waitFor();
+    expect(await currentPage().locator('#endpoint-form-is_disabled').isChecked()).toBe(true);
+    await currentPage().locator('#endpoint-form-authentication-basic_auth-password').fill('');
+    await submit('endpoint-form');
+    await currentPage()
+      .locator('#endpoint-form-authentication-basic_auth-password-error', { hasText: 'is required' })
+      .waitFor();
+
+    // Emptied: no owner, no authentication, no support email; unticked: active again.
+    await currentPage().locator('#endpoint-form-owner_id').fill('');
+    await currentPage().locator('#endpoint-form-support_email').fill('');
+    await currentPage().locator('#endpoint-form-authentication-type').selectOption('');
+    await currentPage().locator('#endpoint-form-is_disabled').uncheck();
+    expect(await seriousViolations(currentPage())).toEqual([]);
+    await submit('endpoint-form');
+    await currentPage().getByRole('heading', { name: 'Endpoint ledger', exact: true }).waitFor();
+    await currentPage().getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({
+      owner_id: null,
+      support_email: null,
+      authentication: null,
+      status: 'active',
+      is_disabled: false,
+    });
+
+    // Ticked again on an edit: inactive, with the API's reason on the page.
+    await currentPage().getByRole('link', { name: 'Edit', exact: true }).click();
+    await currentPage().locator('#endpoint-form-is_disabled').check();
+    await submit('endpoint-form');
+    await currentPage().getByRole('button', { name: 'Activate', exact: true }).waitFor();
+    expect(await api(p.id, p.key, `/endpoints/${id}`)).toMatchObject({ status: 'inactive', owner_id: null });
+    expect(errors()).toEqual([]);
+  });
+
   it('source: an HTTP source with an HMAC verifier and a tested body function; a Kafka source after its 400 beside the topic', async () => {
     const p = await h.createProject('incoming');
     await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
@@ -197,14 +257,17 @@ describe('console forms in a real headless Chromium', () => {
       is_disabled: false,
     });
 
-    // Edit: disabled, renamed.
+    // Edit: disabled, renamed, its body function emptied (so removed).
     await currentPage().locator('#source-form-name').fill('shop-hooks-2');
     await currentPage().locator('#source-form-is_disabled').check();
+    await currentPage().locator('#source-form-body_function').fill('');
     await submit('source-form');
     await currentPage().locator('#toast', { hasText: 'Source saved' }).waitFor();
     expect(await api(p.id, p.key, `/sources/${id}`)).toMatchObject({
       name: 'shop-hooks-2',
       is_disabled: true,
+      body_function: null,
+      verifier: { type: 'hmac', hmac: { header: 'X-Shop-Signature' } },
     });
 
     // A broker source whose topic does not exist: the API checks it and names the field.
@@ -341,6 +404,7 @@ describe('console forms in a real headless Chromium', () => {
       endpoint_metadata: { uid: ep.body.data.uid },
       source_metadata: { uid: src.body.data.uid },
       filter_config: { event_types: ['invoice.paid'] },
+      type: 'api',
       retry_config: { type: 'linear', duration: 30, retry_count: 5 },
       rate_limit_config: { count: 10, duration: 60 },
     });
@@ -358,10 +422,42 @@ describe('console forms in a real headless Chromium', () => {
     await shot('06-subscription-400');
     await currentPage().locator('#subscription-form-retry_config-duration').fill('2m');
     await currentPage().locator('#subscription-form-name').fill('paid-orders-2');
+    expect(await currentPage().locator('#subscription-form-type').inputValue()).toBe('api');
+    await currentPage().locator('#subscription-form-type').selectOption('cli');
+    // a transform function, tried on a sample with its runner (the delivery sandbox) before saving
+    await currentPage()
+      .locator('#subscription-form-function')
+      .fill('function transform(p) { p.seen = true; return p }');
+    await currentPage().locator('#subscription-function-payload').fill('{"amount": 250}');
+    await currentPage().locator('#subscription-function-run').click();
+    await currentPage().locator('#subscription-function-result', { hasText: '"seen": true' }).waitFor();
     await submit('subscription-form');
     await currentPage().locator('#toast', { hasText: 'Subscription saved' }).waitFor();
-    expect((await api(p.id, p.key, `/subscriptions/${sub.uid}`)).retry_config).toMatchObject({
-      duration: 120,
+    expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
+      type: 'cli',
+      function: 'function transform(p) { p.seen = true; return p }',
+      retry_config: { duration: 120 },
+    });
+    // Emptied on the form: no source, no function, the project's retry strategy, no rate limit.
+    await currentPage().locator('#subscription-form-source_id').selectOption('');
+    await currentPage().locator('#subscription-form-function').fill('');
+    await currentPage().locator('#subscription-form-retry_config-type').selectOption('');
+    await currentPage().locator('#subscription-form-retry_config-duration').fill('');
+    await currentPage().locator('#subscription-form-retry_config-retry_count').fill('');
+    await currentPage().locator('#subscription-form-rate_limit_config-count').fill('');
+    await currentPage().locator('#subscription-form-rate_limit_config-duration').fill('');
+    await submit('subscription-form');
+    await waitFor('the emptied settings saved', async () => {
+      const saved = await api(p.id, p.key, `/subscriptions/${sub.uid}`);
+      return saved.source_metadata === null ? saved : undefined;
+    });
+    expect(await api(p.id, p.key, `/subscriptions/${sub.uid}`)).toMatchObject({
+      name: 'paid-orders-2',
+      source_metadata: null,
+      function: null,
+      retry_config: null,
+      rate_limit_config: null,
+      endpoint_metadata: { uid: ep.body.data.uid },
     });
     // the list links to it by name
     await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/subscriptions`);
@@ -484,9 +580,13 @@ describe('console forms in a real headless Chromium', () => {
     const shipping = await seedEndpoint(h.store, p.id, 'acme', 'shipping', 'https://acme.example/shipping');
     const a = await seedDelivery(h.store, p.id, billing._id, 'Failure');
     const b = await seedDelivery(h.store, p.id, shipping._id, 'Failure');
-    await h.call('POST', `/v1/projects/${p.id}/sources`, {
+    const shop = await h.call('POST', `/v1/projects/${p.id}/sources`, {
       key: p.key,
       body: { name: 'shop', type: 'http' },
+    });
+    const fromShop = await makeEvent(h.store, p.id, {
+      source_id: shop.body.data.uid,
+      event_type: 'order.placed',
     });
     const sub = await h.call('POST', `/v1/projects/${p.id}/subscriptions`, {
       key: p.key,
@@ -510,6 +610,10 @@ describe('console forms in a real headless Chromium', () => {
     await currentPage().locator(`tr[data-id="${b.delivery._id}"]`).waitFor({ state: 'detached' });
     expect(await currentPage().locator(`tr[data-id="${a.delivery._id}"]`).count()).toBe(1);
     expect(await endpointSelect.inputValue()).toBe(billing._id);
+    // the rows name the endpoint, not its id
+    const deliveryRow = await currentPage().locator(`tr[data-id="${a.delivery._id}"]`).innerText();
+    expect(deliveryRow).toContain('billing');
+    expect(deliveryRow).not.toContain(billing._id);
 
     // A time picked in the browser's local time goes to the URL (and the API) as ISO.
     const later = new Date(Date.now() + 3600_000);
@@ -545,6 +649,12 @@ describe('console forms in a real headless Chromium', () => {
     expect(await currentPage().locator('form.filters input[name="end_date"]').getAttribute('type')).toBe(
       'datetime-local',
     );
+    // an event's row names its source, not its id
+    const eventRow = currentPage().locator('tbody tr', { hasText: 'order.placed' });
+    await eventRow.waitFor();
+    expect(await eventRow.innerText()).toContain('shop');
+    expect(await eventRow.innerText()).not.toContain(shop.body.data.uid);
+    expect(fromShop.source_id).toBe(shop.body.data.uid);
     expect(await seriousViolations(currentPage())).toEqual([]);
 
     // Endpoints: search by name.

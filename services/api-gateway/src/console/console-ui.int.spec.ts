@@ -206,6 +206,32 @@ describe('operator console in a real headless Chromium', () => {
     expect(await currentPage().context().cookies()).toEqual([]);
   });
 
+  it("shows an endpoint's failure rate as the API's percentage (93 %, not 9300 %) in the list and on its page", async () => {
+    const p = await h.createProject();
+    const ep = await seedEndpoint(h.store, p.id, 'acme', 'flaky', 'https://acme.example/flaky');
+    await h.store.endpoints.update(p.id, ep._id, { failure_rate: 93 });
+    const api = await h.call('GET', `/v1/projects/${p.id}/endpoints/${ep._id}`, { key: p.key });
+    expect(api.body.data.failure_rate).toBe(93);
+
+    await currentPage().goto(`${h.gateway.url}/console/projects/${p.id}/endpoints`);
+    await signIn(p.key);
+    const row = currentPage().locator('#endpoints tbody tr', { hasText: 'flaky' });
+    await row.waitFor();
+    const column = await currentPage()
+      .locator('#endpoints thead th')
+      .evaluateAll((ths) => ths.map((th) => (th as unknown as { textContent: string }).textContent.trim()));
+    const rate = row.locator('td').nth(column.indexOf('Failure rate'));
+    expect(await rate.innerText()).toBe('93 %');
+    expect(await seriousViolations(currentPage())).toEqual([]);
+
+    await row.getByRole('link', { name: 'flaky' }).click();
+    await currentPage().getByRole('heading', { name: 'Endpoint flaky', exact: true }).waitFor();
+    const summary = await currentPage().locator('section.card').first().innerText();
+    expect(summary).toContain('failure rate 93 %');
+    expect(summary).not.toContain('9300');
+    expect(errors()).toEqual([]);
+  });
+
   it('charts: outcomes and latency from the counters on the overview and an endpoint, refreshed live', async () => {
     const p = await h.createProject();
     const ep = await seedEndpoint(h.store, p.id, 'acme', 'charts', 'https://acme.example/charts');

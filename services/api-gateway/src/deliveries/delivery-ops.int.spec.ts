@@ -82,6 +82,35 @@ describe('manual delivery operations (resend, force resend, batch retry, replay,
     expect(res.status).toBe(404);
   });
 
+  it('retries now a delivery still in Retry: Scheduled at once with a resend message; 409 for a success, 404 elsewhere', async () => {
+    const d = await seedDelivery('Retry', { next_attempt_at: new Date(Date.now() + 100_000) });
+    const res = await h.call('PUT', url(`/eventdeliveries/${d._id}/retry-now`), { key: p.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: 'Event delivery sent again now' });
+    expect(res.body.data).toMatchObject({ uid: d._id, status: 'Scheduled' });
+    expect((await h.store.deliveries.findById(p.id, d._id))?.status).toBe('Scheduled');
+    const [m] = await waitFor(
+      'the retry-now message',
+      () => messagesFor(d._id).length > 0 && messagesFor(d._id),
+    );
+    expect(m).toMatchObject({ delivery_id: d._id, reason: 'resend' });
+
+    const done = await seedDelivery('Success');
+    const refused = await h.call('PUT', url(`/eventdeliveries/${done._id}/retry-now`), { key: p.key });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('status Success');
+    expect((await h.store.deliveries.findById(p.id, done._id))?.status).toBe('Success');
+
+    const other = await h.createProject('outgoing');
+    const waiting = await seedDelivery('Retry');
+    const foreign = await h.call('PUT', `/v1/projects/${other.id}/eventdeliveries/${waiting._id}/retry-now`, {
+      key: other.key,
+    });
+    expect(foreign.status).toBe(404);
+    expect((await h.store.deliveries.findById(p.id, waiting._id))?.status).toBe('Retry');
+    expect(messagesFor(done._id).concat(messagesFor(waiting._id))).toEqual([]);
+  });
+
   it('force resends a successful delivery, one by id and several by ids', async () => {
     const one = await seedDelivery('Success');
     expect((await h.call('PUT', url(`/eventdeliveries/${one._id}/forceresend`), { key: p.key })).status).toBe(

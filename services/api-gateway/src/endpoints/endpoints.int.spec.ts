@@ -172,6 +172,53 @@ describe('endpoints API (operations 9, 10, 11, CRUD, pause/activate)', () => {
     );
   });
 
+  it('clears the owner, the authentication and other optional settings only through `clear`', async () => {
+    const e = (
+      await create({
+        name: 'cleared',
+        url: 'https://e.com/cleared',
+        owner_id: 'owner-c',
+        support_email: 'ops@e.com',
+        authentication: { type: 'basic_auth', basic_auth: { username: 'u', password: 'p' } },
+      })
+    ).body.data;
+    const put = (body: unknown) => h.call('PUT', `${base()}/${e.uid}`, { key: p.key, body });
+    // what Convoy's clients send for a field left unset keeps the stored value
+    const kept = await put({ owner_id: '', authentication: null, support_email: null, description: 'd' });
+    expect(kept.status).toBe(202);
+    expect(kept.body.data).toMatchObject({
+      owner_id: 'owner-c',
+      support_email: 'ops@e.com',
+      authentication: { type: 'basic_auth' },
+    });
+
+    const emptied = await put({ clear: ['owner_id', 'authentication', 'support_email'] });
+    expect(emptied.status).toBe(202);
+    expect(emptied.body.data).toMatchObject({
+      owner_id: null,
+      authentication: null,
+      support_email: null,
+      description: 'd',
+    });
+    const read = (await h.call('GET', `${base()}/${e.uid}`, { key: p.key })).body.data;
+    expect(read).toMatchObject({ owner_id: null, authentication: null, support_email: null });
+    const byOwner = await h.call('GET', `${base()}?ownerId=owner-c`, { key: p.key });
+    expect(byOwner.body.data.content).toEqual([]);
+
+    // a field both set and cleared, an unknown or a repeated one: 400 naming `clear`, nothing changed
+    for (const body of [
+      { owner_id: 'owner-d', clear: ['owner_id'] },
+      { clear: ['name'] },
+      { clear: ['owner_id', 'owner_id'] },
+      { clear: 'owner_id' },
+    ]) {
+      const bad = await put(body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.data.errors[0].field).toMatch(/^clear/);
+    }
+    expect((await put({ owner_id: 'owner-d' })).body.data.owner_id).toBe('owner-d');
+  });
+
   it("isolates projects: another project's endpoint is 404 for every operation", async () => {
     const other = await h.createProject();
     const e = (await create({ name: 'iso', url: 'https://e.com' })).body.data;

@@ -8,6 +8,7 @@ import { endpointMetaData } from '../endpoints/endpoint.presenter';
 import type { EndpointCreateBody, EndpointUpdateBody, ExpireSecretBody } from '@hookrail/api-contract';
 import { publishConfigChange } from '../common/config-changed';
 import { ENDPOINT_CREDENTIALS, seal } from '../common/credentials';
+import { clearedFields } from '../common/cleared-fields';
 import { rollSecret } from './roll-secret';
 import { destinationFields } from './endpoint-destination';
 
@@ -132,6 +133,7 @@ export async function updateEndpoint(
   const creds = sealedCredentials(deps, body);
   if (body.authentication !== undefined) set.authentication = creds.authentication ?? null;
   if (body.mtls_client_cert !== undefined) set.mtls_client_cert = creds.mtls_client_cert ?? null;
+  Object.assign(set, clearedFields(body));
   const newest = current.secrets?.[current.secrets.length - 1];
   if (body.secret !== undefined && (!newest || deps.box.open(newest.value) !== body.secret))
     set.secrets = rollSecret(current.secrets ?? [], {

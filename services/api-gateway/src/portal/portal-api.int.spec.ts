@@ -188,6 +188,11 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     const escape = await portal('PUT', `/endpoints/${id}`, token, { owner_id: 'globex' });
     expect(escape.status).toBe(400);
     expect(escape.body.message).toContain('owner_id');
+    // nor can the link's holder take it out of the link by emptying the owner
+    const orphan = await portal('PUT', `/endpoints/${id}`, token, { clear: ['owner_id'] });
+    expect(orphan.status).toBe(400);
+    expect(orphan.body.data.errors[0].field).toBe('owner_id');
+    expect((await h.store.endpoints.findById(p.id, id))?.owner_id).toBe('acme');
     const other = await endpoint(p.id, 'globex');
     expect((await portal('DELETE', `/endpoints/${other._id}`, token)).status).toBe(404);
     expect(await h.store.endpoints.findById(p.id, other._id)).not.toBeNull();

@@ -121,7 +121,7 @@ function checkEventTypes(project: ProjectDoc, eventTypes: string[] | undefined):
 
 /** The link decides which endpoints its holder owns; moving one to another owner would escape it. */
 function rejectOwnerChange(input: EndpointUpdateBody): void {
-  if (input.owner_id !== undefined)
+  if (input.owner_id !== undefined || input.clear?.includes('owner_id'))
     throw new ValidationError('owner_id is set by the portal link', [
       { field: 'owner_id', message: 'is not allowed through the portal' },
     ]);

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@hookrail/domain';
-import type { BodyOf, portalOperations } from '@hookrail/api-contract';
+import { EVENT_TYPE_LIMITS, type BodyOf, type portalOperations } from '@hookrail/api-contract';
 import { replayEvent } from '@hookrail/operations';
 import {
   createdRangeOf,
@@ -17,6 +17,7 @@ import type { PortalSession } from './portal-auth';
 import type { PortalEndpointOps } from './portal-endpoint-ops';
 import {
   eventTypeCatalog,
+  presentPortalCatalog,
   presentPortalDelivery,
   presentPortalEndpoint,
   presentPortalEvent,
@@ -153,6 +154,11 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
           await linkEndpointIds(store, session),
           CATALOG_LIMIT,
         ),
+      ),
+    ),
+    portalListEventCatalog: read(async ({ session }) =>
+      presentPortalCatalog(
+        await store.eventCatalog.listAll(session.link.project_id, EVENT_TYPE_LIMITS.perProject),
       ),
     ),
     portalListDeliveries: read(async ({ session, query }) => {

@@ -2,6 +2,7 @@ import { nullableTimestamp, toTimestamp, type SecretBox } from '@hookrail/domain
 import type {
   DeliveryDoc,
   EndpointDoc,
+  EventCatalogDoc,
   EventDoc,
   EventTypeSeenDoc,
   PortalLinkDoc,
@@ -123,4 +124,17 @@ export function eventTypeCatalog(docs: readonly Pick<EventTypeSeenDoc, 'event_ty
   return [...last.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([event_type, at]) => ({ event_type, last_seen_at: toTimestamp(at) }));
+}
+
+/** The catalog an end customer subscribes from: current types only, without ids or timestamps. */
+export function presentPortalCatalog(docs: readonly EventCatalogDoc[]) {
+  return docs
+    .filter((d) => !d.deprecated_at)
+    .map((d) => ({
+      name: d.name,
+      description: d.description ?? '',
+      category: d.category ?? '',
+      json_schema: parseStored<Record<string, unknown> | null>(d.json_schema_json, null),
+      example: parseStored<unknown>(d.example_json, null),
+    }));
 }

@@ -200,6 +200,48 @@ describe('sources API: create, update, list, get, delete', () => {
     expect(bad.body.data.errors[0].field).toBe('pub_sub');
   });
 
+  it('empties the provider, the functions and the custom response only through `clear`', async () => {
+    const s = (
+      await create({
+        name: 'cleared-src',
+        type: 'http',
+        provider: 'github',
+        verifier: { type: 'hmac', hmac: { secret: 'gh-secret' } },
+        body_function: 'function transform(p) { return p }',
+        header_function: 'function transform(h) { return h }',
+        custom_response: { body: 'ok', content_type: 'text/plain' },
+      })
+    ).body.data;
+    const put = (body: unknown) =>
+      h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key, body });
+    // null, as Convoy's clients send an unset field, keeps the stored value
+    const kept = await put({
+      provider: null,
+      body_function: null,
+      header_function: null,
+      custom_response: null,
+    });
+    expect(kept.status).toBe(202);
+    expect(kept.body.data).toMatchObject({
+      provider: 'github',
+      body_function: 'function transform(p) { return p }',
+      custom_response: { body: 'ok' },
+    });
+    const emptied = await put({ clear: ['provider', 'body_function', 'header_function', 'custom_response'] });
+    expect(emptied.status).toBe(202);
+    expect(emptied.body.data).toMatchObject({
+      provider: null,
+      body_function: null,
+      header_function: null,
+      custom_response: null,
+      verifier: { type: 'hmac' },
+    });
+    const both = await put({ body_function: 'function transform(p) { return p }', clear: ['body_function'] });
+    expect(both.status).toBe(400);
+    expect(both.body.data.errors[0].field).toBe('clear');
+    expect((await put({ clear: ['verifier'] })).status).toBe(400);
+  });
+
   it("takes convoy-go's POST as the same update: the change reads back, a bad body is the same 400", async () => {
     const s = (await create({ name: 'sdk-update', type: 'http' })).body.data;
     const res = await h.call('POST', `/v1/projects/${p.id}/sources/${s.uid}`, {

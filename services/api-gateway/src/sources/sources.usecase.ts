@@ -6,6 +6,7 @@ import { publishConfigChange } from '../common/config-changed';
 import { SOURCE_CREDENTIALS, open, seal } from '../common/credentials';
 import type { SourceCreateBody, SourceUpdateBody } from '@hookrail/api-contract';
 import { completePubSub, completeVerifier } from './source-input';
+import { clearedFields } from '../common/cleared-fields';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export async function updateSource(
   const current = await deps.store.sources.findById(projectId, id);
   if (!current) throw new NotFoundError('source');
   if (body.name !== undefined) await assertNameFree(deps, projectId, body.name, id);
-  const set: Partial<SourceDoc> = {};
+  const set: Partial<SourceDoc> = clearedFields(body);
   for (const key of [
     'name',
     'type',
@@ -74,8 +75,8 @@ export async function updateSource(
   ] as const)
     if (body[key] !== undefined) (set as Json)[key] = body[key];
   const type = body.type ?? current.type;
-  const provider = body.provider !== undefined ? body.provider : (current.provider ?? null);
-  if (body.verifier !== undefined || body.provider !== undefined) {
+  const provider = body.provider ?? (set.provider === null ? null : (current.provider ?? null));
+  if (body.verifier !== undefined || body.provider !== undefined || set.provider === null) {
     const stored = open(deps.box, { verifier: current.verifier ?? null }, SOURCE_CREDENTIALS).verifier;
     const verifier = body.verifier !== undefined ? body.verifier : stored;
     set.verifier = credentialsSealed(deps, completeVerifier(provider, verifier), null).verifier;

@@ -126,6 +126,65 @@ describe('subscriptions API (operations 3, 4, 5, list, delete, test_filter, test
     expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it('empties the function, retry, rate limit and alerts only through `clear`; the source where the project allows', async () => {
+    const s = (
+      await create({
+        function: 'function transform(p) { return p }',
+        retry_config: { type: 'linear', duration: '30s', retry_count: 3 },
+        rate_limit_config: { count: 10, duration: 60 },
+        alert_config: { count: 2, threshold: '1h' },
+      })
+    ).body.data;
+    const put = (body: unknown, url = `${base()}/${s.uid}`, key = p.key) => h.call('PUT', url, { key, body });
+    // null, as Convoy's clients send an unset field, keeps the stored value
+    const kept = await put({
+      function: null,
+      retry_config: null,
+      rate_limit_config: null,
+      alert_config: null,
+    });
+    expect(kept.status).toBe(202);
+    expect(kept.body.data).toMatchObject({
+      function: 'function transform(p) { return p }',
+      retry_config: { type: 'linear', duration: 30, retry_count: 3 },
+      rate_limit_config: { count: 10 },
+      alert_config: { count: 2 },
+    });
+    const emptied = await put({ clear: ['function', 'retry_config', 'rate_limit_config', 'alert_config'] });
+    expect(emptied.status).toBe(202);
+    expect(emptied.body.data).toMatchObject({
+      function: null,
+      retry_config: null,
+      rate_limit_config: null,
+      alert_config: null,
+      source_metadata: { uid: sourceId },
+    });
+    // an incoming project routes by source: it cannot be cleared there
+    const sourceless = await put({ clear: ['source_id'] });
+    expect(sourceless.status).toBe(400);
+    expect(sourceless.body.data.errors[0]).toMatchObject({ field: 'source_id' });
+    const both = await put({ function: 'function transform(p) { return p }', clear: ['function'] });
+    expect(both.status).toBe(400);
+    expect(both.body.data.errors[0].field).toBe('clear');
+    expect((await put({ clear: ['endpoint_id'] })).status).toBe(400);
+
+    // an outgoing project's subscription may lose its source
+    const q = await h.createProject('outgoing');
+    const call = (path: string, body: unknown) =>
+      h.call('POST', `/v1/projects/${q.id}${path}`, { key: q.key, body });
+    const src = (await call('/sources', { name: 'src', type: 'http' })).body.data.uid;
+    const ep = (await call('/endpoints', { name: 'ep', url: 'https://e.com' })).body.data.uid;
+    const out = (await call('/subscriptions', { name: 'out', source_id: src, endpoint_id: ep })).body.data;
+    expect(out.source_metadata).toMatchObject({ uid: src });
+    const unsourced = await put(
+      { clear: ['source_id'] },
+      `/v1/projects/${q.id}/subscriptions/${out.uid}`,
+      q.key,
+    );
+    expect(unsourced.status).toBe(202);
+    expect(unsourced.body.data).toMatchObject({ source_metadata: null, endpoint_metadata: { uid: ep } });
+  });
+
   it("refuses another project's endpoint or source as a link, and another project's subscription is 404", async () => {
     const other = await h.createProject('incoming');
     const theirEndpoint = (

@@ -3,6 +3,7 @@ import type { ProjectDoc, SubscriptionDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from '../common/config-changed';
 import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '@hookrail/api-contract';
+import { clearedFields } from '../common/cleared-fields';
 import { checkAlertThreshold, retryConfigOf, storedFilter } from './subscription-input';
 
 /** Referenced ids must name live resources of the same project; incoming projects route by source. */
@@ -64,7 +65,7 @@ export async function updateSubscription(
   body: SubscriptionUpdateBody,
 ): Promise<SubscriptionDoc> {
   const current = await getSubscription(deps, project._id, id);
-  const set: Partial<SubscriptionDoc> = {};
+  const set: Partial<SubscriptionDoc> = clearedFields(body);
   for (const key of [
     'name',
     'type',
@@ -75,8 +76,8 @@ export async function updateSubscription(
     'rate_limit_config',
   ] as const)
     if (body[key] !== undefined) (set as Record<string, unknown>)[key] = body[key];
-  if (body.source_id !== undefined || body.endpoint_id !== undefined) {
-    set.source_id = body.source_id !== undefined ? body.source_id : current.source_id;
+  if (body.source_id !== undefined || body.endpoint_id !== undefined || set.source_id === null) {
+    set.source_id = body.source_id ?? (set.source_id === null ? null : current.source_id);
     set.endpoint_id = body.endpoint_id ?? current.endpoint_id;
     await checkLinks(deps, project, set.source_id ?? null, set.endpoint_id);
   }

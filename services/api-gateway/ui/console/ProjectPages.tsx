@@ -14,6 +14,7 @@ import { SendEventView } from './views/SendEventForm';
 import { DeliveriesView, DeliveryView } from './views/DeliveryViews';
 import { SourcesView } from './views/SourcesView';
 import { EditSourceView, NewSourceView } from './views/SourceForm';
+import { EditEventTypeView, EventTypesView, ImportEventTypesView, NewEventTypeView } from './views/EventTypesView';
 import { SubscriptionsView } from './views/SubscriptionsView';
 import { EditSubscriptionView, NewSubscriptionView } from './views/SubscriptionForm';
 import { SettingsView } from './views/SettingsView';
@@ -29,6 +30,7 @@ const SECTIONS: [string, string][] = [
   ['deliveries', 'Deliveries'],
   ['sources', 'Sources'],
   ['subscriptions', 'Subscriptions'],
+  ['event-types', 'Event types'],
   ['portal-links', 'Portal links'],
   ['meta-events', 'Meta events'],
   ['settings', 'Settings and API keys'],
@@ -59,6 +61,10 @@ function SectionView(props: { project: Project; section: string; id?: string; ac
     case 'subscriptions':
       if (id === 'new') return <NewSubscriptionView pid={pid} />;
       return id ? <EditSubscriptionView pid={pid} id={id} /> : <SubscriptionsView pid={pid} />;
+    case 'event-types':
+      if (id === 'new') return <NewEventTypeView pid={pid} />;
+      if (id === 'import') return <ImportEventTypesView pid={pid} />;
+      return id ? <EditEventTypeView pid={pid} id={id} /> : <EventTypesView pid={pid} />;
     case 'settings':
       return <SettingsView project={project} />;
     case 'portal-links':

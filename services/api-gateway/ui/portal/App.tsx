@@ -7,6 +7,7 @@ import {
   portalCall,
   token,
   type EventTypeSeen,
+  type PortalCatalogEntry,
   type PortalDeliveryPage,
   type PortalEndpoint,
   type PortalLink,
@@ -16,6 +17,7 @@ import { DeliveriesSection, type Cursor } from './DeliveriesSection';
 import { DeliveryDetail } from './DeliveryDetail';
 import { EndpointDetail } from './EndpointDetail';
 import { EndpointsSection } from './EndpointsSection';
+import { EventCatalog } from './EventCatalog';
 import { EventTypes } from './EventTypes';
 
 interface Data {
@@ -23,17 +25,19 @@ interface Data {
   endpoints: PortalEndpoint[];
   deliveries: PortalDeliveryPage;
   types: EventTypeSeen[];
+  catalog: PortalCatalogEntry[];
 }
 
 /** Everything the page shows, read again after each action (a link holds a customer's few endpoints). */
 async function loadAll(filter: Record<string, string>, cursor: Cursor): Promise<Data> {
-  const [link, endpoints, deliveries, types] = await Promise.all([
+  const [link, endpoints, deliveries, types, catalog] = await Promise.all([
     portalCall(portal.portalGetLink),
     portalCall(portal.portalListEndpoints),
     portalCall(portal.portalListDeliveries, { query: { perPage: '25', ...filter, ...cursor } }),
     portalCall(portal.portalListEventTypes),
+    portalCall(portal.portalListEventCatalog),
   ]);
-  return { link, endpoints, deliveries, types };
+  return { link, endpoints, deliveries, types, catalog };
 }
 
 /** The customer portal: one link's endpoints, deliveries and event types, owner-scoped by the API. */
@@ -62,6 +66,7 @@ export function App() {
       data && {
         link: data.link,
         endpoints: data.endpoints,
+        catalog: data.catalog,
         notice: setNotice,
         error: setError,
         async act(run, done) {
@@ -108,6 +113,7 @@ export function App() {
               }}
             />
             {selectedEndpoint && <EndpointDetail key={selectedEndpoint.uid} e={selectedEndpoint} />}
+            <EventCatalog entries={data.catalog} />
             <EventTypes types={data.types} />
             <DeliveriesSection
               page={data.deliveries}

@@ -1,5 +1,7 @@
 import { whereTo } from '../components/Destination';
 import { useState } from 'preact/hooks';
+import { CatalogChoices } from '../components/CatalogChoices';
+import { useField } from '../components/form/context';
 import { Form } from '../components/form/Form';
 import { TextField } from '../components/form/fields';
 import { list, text } from '../components/form/values';
@@ -88,6 +90,20 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
   );
 }
 
+/** The catalog's types as checkboxes writing into the form's event types field. */
+function CatalogField({ name }: { name: string }) {
+  const { catalog } = usePortal();
+  const f = useField(name);
+  return (
+    <CatalogChoices
+      id={`${f.id}-catalog`}
+      names={catalog.map((t) => t.name)}
+      value={typeof f.value === 'string' ? f.value : ''}
+      onChange={f.set}
+    />
+  );
+}
+
 /**
  * Name, URL, description and the event types the endpoint receives (its subscription's filter;
  * empty: all). The API's field errors show beside the fields.
@@ -136,6 +152,7 @@ function EditEndpoint({ e }: { e: PortalEndpoint }) {
               hint="comma-separated; empty: every event type"
               placeholder="invoice.paid, invoice.failed"
             />
+            <CatalogField name="event_types" />
           </>
         )}
       </Form>

@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+import { CatalogChoices, namesIn } from '../components/CatalogChoices';
 import { Destination } from '../components/Destination';
 import { BrokerEndpointForm } from './BrokerEndpointForm';
 import { confirmAction } from '../components/ConfirmDialog';
@@ -6,9 +8,10 @@ import { portal, portalCall, type PortalEndpoint } from './api';
 import { usePortal } from './context';
 import { StateBadges, StateReasons } from './EndpointState';
 
-/** Adds an endpoint owned by the link, subscribed to the typed event types (empty: all). */
+/** Adds an endpoint owned by the link, subscribed to the typed or picked event types (empty: all). */
 function CreateEndpointForm() {
-  const { act } = usePortal();
+  const { act, catalog } = usePortal();
+  const [types, setTypes] = useState('');
   return (
     <form
       id="create-form"
@@ -18,17 +21,16 @@ function CreateEndpointForm() {
         ev.preventDefault();
         const form = ev.currentTarget;
         const field = (n: string) => (form.elements.namedItem(n) as HTMLInputElement).value;
-        const types = field('event_types')
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean);
+        const picked = namesIn(types);
         const body = {
           name: field('name'),
           url: field('url'),
-          ...(types.length ? { event_types: types } : {}),
+          ...(picked.length ? { event_types: picked } : {}),
         };
-        if (await act(() => portalCall(portal.portalCreateEndpoint, { body }), 'Endpoint added'))
+        if (await act(() => portalCall(portal.portalCreateEndpoint, { body }), 'Endpoint added')) {
           form.reset();
+          setTypes('');
+        }
       }}
     >
       <label>
@@ -41,8 +43,19 @@ function CreateEndpointForm() {
       </label>
       <label>
         Event types
-        <input name="event_types" placeholder="comma-separated (empty: all)" />
+        <input
+          name="event_types"
+          placeholder="comma-separated (empty: all)"
+          value={types}
+          onInput={(e) => setTypes(e.currentTarget.value)}
+        />
       </label>
+      <CatalogChoices
+        id="create-form-catalog"
+        names={catalog.map((t) => t.name)}
+        value={types}
+        onChange={setTypes}
+      />
       <button class="primary" type="submit">
         Add endpoint
       </button>

@@ -18,3 +18,4 @@ export type PortalEndpoint = ResponseOf<Ops['portalGetEndpoint']>;
 export type PortalDelivery = ResponseOf<Ops['portalGetDelivery']>;
 export type PortalDeliveryPage = ResponseOf<Ops['portalListDeliveries']>;
 export type EventTypeSeen = ResponseOf<Ops['portalListEventTypes']>[number];
+export type PortalCatalogEntry = ResponseOf<Ops['portalListEventCatalog']>[number];

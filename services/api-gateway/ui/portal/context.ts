@@ -1,11 +1,13 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { PortalEndpoint, PortalLink } from './api';
+import type { PortalCatalogEntry, PortalEndpoint, PortalLink } from './api';
 
 /** What the portal's sections share: the link, its endpoints, and the page's feedback. */
 export interface PortalContext {
   link: PortalLink;
   endpoints: PortalEndpoint[];
+  /** The project's event catalog (current types): what an endpoint can subscribe to. */
+  catalog: PortalCatalogEntry[];
   /** Runs an action; on success reloads the page's data and shows `done`. False when it failed. */
   act(run: () => Promise<unknown>, done: string): Promise<boolean>;
   notice(message: string): void;

@@ -1,5 +1,5 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import { OAUTH2_AUTH_TYPES, SUPPORTED_ALGORITHMS } from '@hookrail/api-contract';
+import { CLEARABLE_ENDPOINT_FIELDS, OAUTH2_AUTH_TYPES, SUPPORTED_ALGORITHMS } from '@hookrail/api-contract';
 import type { Values } from '../../components/form/context';
 import { CheckField, SelectField, TextField } from '../../components/form/fields';
 import { Form } from '../../components/form/Form';
@@ -21,6 +21,7 @@ import {
 
 type Endpoint = ResponseOf<typeof api.getEndpoint>;
 type Body = BodyOf<typeof api.createEndpoint>;
+type Clearable = NonNullable<BodyOf<typeof api.updateEndpoint>['clear']>[number];
 type Auth = NonNullable<Body['authentication']>;
 type OAuth2 = NonNullable<Auth['oauth2']>;
 
@@ -47,6 +48,7 @@ function valuesOf(e?: Endpoint): Values {
     support_email: field(e?.support_email),
     slack_webhook_url: field(e?.slack_webhook_url),
     advanced_signatures: e?.advanced_signatures ?? true,
+    is_disabled: e?.is_disabled ?? false,
     secret: '',
     'authentication.type': field(a?.type),
     'authentication.api_key.header_name': field(a?.api_key?.header_name),
@@ -102,14 +104,18 @@ function authOf(v: Values): Auth | undefined {
   }
 }
 
-/** The request body of the form (an edit sends '' for a text emptied on purpose). */
-function bodyOf(v: Values, editing: boolean): Body {
+/**
+ * The request body of the form; `e` is the endpoint being edited. An edit form is the whole
+ * endpoint: it sends '' for an emptied description and names in `clear` the optional settings left
+ * empty (leaving a field out would keep it, for Convoy's clients).
+ */
+function bodyOf(v: Values, e?: Endpoint): Body & { clear?: Clearable[] } {
   const cert = text(v, 'mtls_client_cert.client_cert');
   const key = text(v, 'mtls_client_cert.client_key');
-  return {
+  const body = {
     name: text(v, 'name')!,
     ...destinationBody(v),
-    description: text(v, 'description', editing),
+    description: text(v, 'description', e !== undefined),
     owner_id: text(v, 'owner_id'),
     content_type: text(v, 'content_type'),
     http_timeout: num(v, 'http_timeout'),
@@ -121,7 +127,12 @@ function bodyOf(v: Values, editing: boolean): Body {
     secret: text(v, 'secret'),
     authentication: authOf(v),
     mtls_client_cert: cert || key ? { client_cert: cert ?? '', client_key: key ?? '' } : undefined,
+    // sent only when changed: `false` re-enables only what `true` disabled (see EditEndpointView)
+    is_disabled: flag(v, 'is_disabled') !== (e?.is_disabled ?? false) ? flag(v, 'is_disabled') : undefined,
   };
+  if (!e) return body;
+  const clear = CLEARABLE_ENDPOINT_FIELDS.filter((f) => body[f] === undefined);
+  return clear.length > 0 ? { ...body, clear } : body;
 }
 
 function AuthFields({ pid, v }: { pid: string; v: Values }) {
@@ -210,6 +221,15 @@ function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: 
           name="advanced_signatures"
           label="Advanced signatures (timestamped, every signature version)"
         />
+        <CheckField
+          name="is_disabled"
+          label="Disabled (inactive: nothing is sent to it)"
+          hint={
+            editing
+              ? 'Unticked, an inactive endpoint is activated again, whatever disabled it (pause and activate are on its page)'
+              : 'Created inactive; activate it from its page when the receiver is ready'
+          }
+        />
         <TextField
           name="secret"
           label={editing ? 'New signing secret' : 'Signing secret'}
@@ -255,7 +275,7 @@ export function NewEndpointView({ pid }: { pid: string }) {
         onSubmit={async (v) => {
           const e = await ctx.call(api.createEndpoint, {
             params: { projectID: pid },
-            body: bodyOf(v, false),
+            body: bodyOf(v),
           });
           ctx.notify(`Endpoint ${e.name} created`);
           navigate(`${pageProject(pid)}/endpoints/${e.uid}`);
@@ -287,7 +307,10 @@ export function EditEndpointView({ pid, id }: { pid: string; id: string }) {
             initial={valuesOf(e)}
             submitLabel="Save endpoint"
             onSubmit={async (v) => {
-              await ctx.call(api.updateEndpoint, { params, body: bodyOf(v, true) });
+              const saved = await ctx.call(api.updateEndpoint, { params, body: bodyOf(v, e) });
+              // is_disabled: false re-enables only what is_disabled disabled; activate any inactive one
+              if (e.is_disabled && !flag(v, 'is_disabled') && saved.status === 'inactive')
+                await ctx.call(api.activateEndpoint, { params });
               ctx.notify('Endpoint saved');
               navigate(page);
             }}

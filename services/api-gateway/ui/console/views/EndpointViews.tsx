@@ -38,7 +38,8 @@ const failureRate = (e: Endpoint) => `${Math.round(e.failure_rate)} %`;
 function PauseButton({ pid, e }: { pid: string; e: Endpoint }) {
   const ctx = useConsole();
   const params = { projectID: pid, endpointID: e.uid };
-  return e.status === 'paused' ? (
+  // activate also re-enables an inactive endpoint (disabled, or by the health checks)
+  return e.status !== 'active' ? (
     <button
       type="button"
       onClick={() => act(ctx, () => ctx.call(api.activateEndpoint, { params }), 'Endpoint activated')}

@@ -1,5 +1,11 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import { PROVIDERS, PUB_SUB_TYPES, SOURCE_TYPES, VERIFIER_TYPES } from '@hookrail/api-contract';
+import {
+  CLEARABLE_SOURCE_FIELDS,
+  PROVIDERS,
+  PUB_SUB_TYPES,
+  SOURCE_TYPES,
+  VERIFIER_TYPES,
+} from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
 import type { Values } from '../../components/form/context';
 import { CheckField, SelectField, TextField } from '../../components/form/fields';
@@ -17,6 +23,7 @@ import { Screen } from '../Screen';
 
 type Source = ResponseOf<typeof api.getSource>;
 type Body = BodyOf<typeof api.createSource>;
+type Clearable = NonNullable<BodyOf<typeof api.updateSource>['clear']>[number];
 type Verifier = NonNullable<Body['verifier']>;
 type PubSub = NonNullable<Body['pub_sub']>;
 
@@ -212,11 +219,15 @@ function pubSubOf(v: Values): PubSub {
   }
 }
 
-function bodyOf(v: Values, editing: boolean): Body {
+/**
+ * The request body of the form. An edit form is the whole source: `clear` names the optional
+ * settings left empty (leaving a field out would keep it, for Convoy's clients).
+ */
+function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
   const type = v.type as Body['type'];
   const broker = type === 'pub_sub';
   const responseBody = text(v, 'custom_response.body');
-  return {
+  const body = {
     name: text(v, 'name')!,
     type,
     provider: !broker ? ((text(v, 'provider') as Body['provider']) ?? undefined) : undefined,
@@ -229,9 +240,12 @@ function bodyOf(v: Values, editing: boolean): Body {
       !broker && responseBody !== undefined
         ? { body: responseBody, content_type: text(v, 'custom_response.content_type') ?? 'text/plain' }
         : undefined,
-    body_function: text(v, 'body_function') ?? (editing ? null : undefined),
-    header_function: text(v, 'header_function') ?? (editing ? null : undefined),
+    body_function: text(v, 'body_function'),
+    header_function: text(v, 'header_function'),
   };
+  if (!editing) return body;
+  const clear = CLEARABLE_SOURCE_FIELDS.filter((f) => body[f] === undefined);
+  return clear.length > 0 ? { ...body, clear } : body;
 }
 
 function VerifierFields({ v }: { v: Values }) {

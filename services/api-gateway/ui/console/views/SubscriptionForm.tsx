@@ -1,5 +1,10 @@
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
-import { DELIVERY_MODES, RETRY_TYPES } from '@hookrail/api-contract';
+import {
+  CLEARABLE_SUBSCRIPTION_FIELDS,
+  DELIVERY_MODES,
+  RETRY_TYPES,
+  SUBSCRIPTION_TYPES,
+} from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
 import type { Values } from '../../components/form/context';
 import { SelectField, TextField } from '../../components/form/fields';
@@ -19,6 +24,7 @@ import { Screen } from '../Screen';
 
 type Subscription = ResponseOf<typeof api.getSubscription>;
 type Body = BodyOf<typeof api.createSubscription>;
+type Clearable = NonNullable<BodyOf<typeof api.updateSubscription>['clear']>[number];
 type Json = Record<string, unknown>;
 
 /** An empty filter part is shown empty, not as `{}`. */
@@ -28,6 +34,7 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
   const f = s?.filter_config;
   return {
     name: field(s?.name),
+    type: s?.type ?? 'api',
     endpoint_id: s?.endpoint_metadata?.uid ?? query?.get('endpoint_id') ?? '',
     source_id: s?.source_metadata?.uid ?? query?.get('source_id') ?? '',
     delivery_mode: s?.delivery_mode ?? 'at_least_once',
@@ -45,16 +52,21 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
   };
 }
 
-function bodyOf(v: Values, editing: boolean): Body {
+/**
+ * The request body of the form. An edit form is the whole subscription: `clear` names the optional
+ * settings left empty (leaving a field out would keep it, for Convoy's clients).
+ */
+function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
   const retryType = text(v, 'retry_config.type');
   const duration = text(v, 'retry_config.duration');
   const retries = num(v, 'retry_config.retry_count');
   const limit = num(v, 'rate_limit_config.count');
   const alerts = num(v, 'alert_config.count');
-  return {
+  const body = {
     name: text(v, 'name')!,
+    type: v.type as Body['type'],
     endpoint_id: text(v, 'endpoint_id')!,
-    source_id: text(v, 'source_id') ?? (editing ? null : undefined),
+    source_id: text(v, 'source_id'),
     delivery_mode: v.delivery_mode as Body['delivery_mode'],
     filter_config: {
       event_types: list(v, 'filter_config.event_types') ?? ['*'],
@@ -63,7 +75,7 @@ function bodyOf(v: Values, editing: boolean): Body {
         headers: json<Json>(v, 'filter_config.filter.headers') ?? {},
       },
     },
-    function: text(v, 'function') ?? (editing ? null : undefined),
+    function: text(v, 'function'),
     retry_config:
       retryType || duration || retries !== undefined
         ? {
@@ -79,6 +91,9 @@ function bodyOf(v: Values, editing: boolean): Body {
         ? { count: alerts, threshold: text(v, 'alert_config.threshold') ?? '1h' }
         : undefined,
   };
+  if (!editing) return body;
+  const clear = CLEARABLE_SUBSCRIPTION_FIELDS.filter((f) => body[f] === undefined);
+  return clear.length > 0 ? { ...body, clear } : body;
 }
 
 function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
@@ -100,6 +115,12 @@ function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
           name="delivery_mode"
           label="Delivery mode"
           options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
+        />
+        <SelectField
+          name="type"
+          label="Type"
+          options={SUBSCRIPTION_TYPES}
+          hint="cli marks a subscription made for Convoy's CLI; both deliver alike"
         />
       </div>
       <fieldset>
