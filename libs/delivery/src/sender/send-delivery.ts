@@ -53,7 +53,8 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 60;
 
 /**
- * The sender stage: one delivery message → at most one HTTP attempt, recorded before the offset
+ * The sender stage: one delivery message → at most one attempt (an HTTP request, or a publish to a
+ * broker endpoint's broker), recorded before the offset
  * is committed. It never waits for a retry: a failed attempt goes to the retries topic.
  */
 export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<void> {
@@ -67,6 +68,12 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     'HTTP time of one attempt, by how the endpoint answered (2xx…5xx, timeout, connection_error)',
     ['class'],
     [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  );
+  const publishDuration = deps.metrics.histogram(
+    'hookrail_destination_publish_duration_seconds',
+    'Time of one publish to a broker endpoint until acknowledged or failed, by kind and outcome (acked, failed)',
+    ['kind', 'outcome'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
   );
 
   // Deliveries are keyed by endpoint, so copies of one delivery message reach this process: the
@@ -169,6 +176,11 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
             headers,
           };
       result = published.result;
+      if (result.kind !== 'not_sent')
+        publishDuration.observe(
+          { kind: endpoint.type ?? '', outcome: result.kind === 'response' ? 'acked' : 'failed' },
+          result.latencyMs / 1000,
+        );
       record = () => publishAttemptRecord(published.address, published.headers, published.result);
     } else {
       const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
@@ -194,7 +206,8 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       record = () =>
         attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
     }
-    if (result.kind !== 'not_sent') duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
+    if (result.kind !== 'not_sent' && !isBrokerEndpoint(endpoint))
+      duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 
     const policy: RetryPolicy = subscription?.retry_config ?? project.config.strategy;
     const outcome = decideAttemptOutcome({
