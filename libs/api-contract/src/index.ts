@@ -5,6 +5,7 @@ export * from './schemas/common.schema';
 export * from './schemas/pagination.schema';
 export * from './schemas/project.schema';
 export * from './schemas/endpoint.schema';
+export * from './schemas/destination.schema';
 export * from './schemas/source.schema';
 export * from './schemas/subscription.schema';
 export * from './schemas/event.schema';

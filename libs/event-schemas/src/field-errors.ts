@@ -16,6 +16,11 @@ function toFieldError(e: ErrorObject): FieldError | undefined {
       return undefined; // the failing branch's own error says what is wrong
     case 'required':
       return { field: fieldOf(e.instancePath, String(p.missingProperty)), message: 'is required' };
+    case 'dependencies':
+      return {
+        field: fieldOf(e.instancePath, String(p.missingProperty)),
+        message: `is required with ${String(p.property)}`,
+      };
     case 'additionalProperties':
       return { field: fieldOf(e.instancePath, String(p.additionalProperty)), message: 'is not allowed' };
     case 'enum':

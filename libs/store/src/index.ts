@@ -24,6 +24,7 @@ export type {
   EndpointDoc,
   EndpointSecret,
   EndpointStatus,
+  EndpointType,
 } from './endpoints/endpoint.schema';
 export type {
   EndpointEventCount,

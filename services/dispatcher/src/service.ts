@@ -9,6 +9,7 @@ import { createEndpointHealth } from '@hookrail/endpoint-health';
 import { FunctionPool } from '@hookrail/functions';
 import { DeliveryStatsBuffer } from '@hookrail/operations';
 import { createRouter } from '@hookrail/routing';
+import { destinationEnvironment, DestinationPublishers } from '@hookrail/brokers';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
 const ROUTER_GROUP = 'dispatcher-router';
@@ -70,6 +71,15 @@ export function definition(
       ];
 
       const stats = new DeliveryStatsBuffer(store, logger, opts.statsFlushMs);
+      // Broker endpoints: one open publisher per endpoint; Hookrail's own topics are never a target.
+      const publishers = new DestinationPublishers();
+      const destinations = {
+        publishers,
+        env: {
+          ...destinationEnvironment(config),
+          ownKafka: { clusterId: await bus.clusterId(), topicPrefix: config.kafka.topicPrefix },
+        },
+      };
       const send = createSender({
         store,
         config: cache,
@@ -81,6 +91,7 @@ export function definition(
         logger,
         metrics,
         gates,
+        destinations,
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
         logAttempts: config.log.attempts,
       });
@@ -127,6 +138,7 @@ export function definition(
           // Counters of outcomes recorded since the last flush: written before the store closes.
           await stats.flush();
           http.close();
+          await publishers.close();
           await functions.close();
         },
       };

@@ -11,6 +11,7 @@ import {
   startOAuth2Server,
   startReceiver,
   startTestService,
+  TEST_BROKERS,
   testBus,
   testConfig,
   uniquePrefix,
@@ -68,6 +69,30 @@ describe('dispatcher SSRF guard', () => {
     expect(attempt?.http_status ?? null).toBeNull();
     expect(receiver.requests).toHaveLength(0);
   });
+
+  // Written straight into the database, past the API's check: the publisher's own connections refuse.
+  it.each([
+    ['kafka', 'kafka', { brokers: TEST_BROKERS.kafkaBrokers, topic_name: `${prefix}-guarded` }],
+    ['amqp, a name that resolves to loopback', 'amqp', { host: 'localhost', queue: `${prefix}-guarded` }],
+  ] as const)(
+    'refuses a broker destination on loopback (%s): the attempt fails with the reason',
+    async (_l, type, destination) => {
+      const projectId = await makeProject(store, {
+        strategy: { type: 'linear', duration: 1, retry_count: 0 },
+      });
+      const ep = await makeEndpoint(store, projectId, { url: '', type, destination: { ...destination } });
+      const sourceId = newId();
+      await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: sourceId });
+      const m = eventMessage(projectId, { source_id: sourceId });
+      await (await bus.connectPublisher()).publish('events', [m]);
+      const [delivery] = await waitFor('delivery failed', async () => {
+        const ds = await store.deliveries.listByEvents(projectId, [m.event_id]);
+        return ds[0]?.status === 'Failure' ? ds : undefined;
+      });
+      expect(delivery.attempts.at(-1)?.error).toMatch(/private, loopback or link-local/);
+      expect(delivery.attempts.at(-1)?.method).toBe('PUBLISH');
+    },
+  );
 });
 
 /** Every other outbound call a user's settings can aim: OAuth2 token URLs, alert webhooks, redirects, DNS. */

@@ -17,6 +17,12 @@ import {
   timestamp,
   typeSelects,
 } from './common.schema';
+import {
+  destinationInput,
+  destinationResponse,
+  destinationRules,
+  ENDPOINT_TYPES,
+} from './destination.schema';
 
 export const ENDPOINT_STATUSES = ['active', 'paused', 'inactive'] as const;
 export const OAUTH2_AUTH_TYPES = ['shared_secret', 'client_assertion'] as const;
@@ -85,7 +91,9 @@ const mtls = object({ client_cert: nonEmpty(64 * 1024), client_key: nonEmpty(64 
 
 const endpointInputFields = {
   name: nonEmpty(200),
-  url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
+  type: enumOf(ENDPOINT_TYPES, { description: 'where deliveries go: http (default) or a broker' }),
+  url: str({ format: 'uri', pattern: '^https?://', maxLength: 4096, description: 'required for http' }),
+  destination: nullable(destinationInput),
   description: str({ maxLength: 2000 }),
   owner_id: nullable(str({ minLength: 1, maxLength: 200 })),
   content_type: str({ maxLength: 200 }),
@@ -117,7 +125,7 @@ const endpointInputFields = {
   ]),
 };
 
-export const endpointCreateBody = object(endpointInputFields, ['name', 'url']);
+export const endpointCreateBody = object(endpointInputFields, ['name'], destinationRules(true));
 export type EndpointCreateBody = Static<typeof endpointCreateBody>;
 /** The optional settings an update can empty (`null` and `""` mean "not set" for Convoy's clients). */
 export const CLEARABLE_ENDPOINT_FIELDS = [
@@ -128,10 +136,14 @@ export const CLEARABLE_ENDPOINT_FIELDS = [
   'slack_webhook_url',
 ] as const;
 
-export const endpointUpdateBody = object({
-  ...endpointInputFields,
-  clear: clearList(CLEARABLE_ENDPOINT_FIELDS),
-});
+export const endpointUpdateBody = object(
+  {
+    ...endpointInputFields,
+    clear: clearList(CLEARABLE_ENDPOINT_FIELDS),
+  },
+  [],
+  destinationRules(false),
+);
 export type EndpointUpdateBody = Static<typeof endpointUpdateBody>;
 
 export const expireSecretBody = object(
@@ -196,7 +208,9 @@ const endpointFields = {
   owner_id: nullable(str()),
   name: str(),
   description: str(),
-  url: str(),
+  type: enumOf(ENDPOINT_TYPES),
+  url: str({ description: 'empty for a broker destination' }),
+  destination: nullable(destinationResponse),
   content_type: str(),
   status: enumOf(ENDPOINT_STATUSES),
   is_disabled: Type.Boolean({ description: "Convoy's flag: true exactly when status is inactive" }),

@@ -22,6 +22,7 @@ import {
   endpointUpdateBody,
   secretResponse,
 } from './endpoint.schema';
+import { destinationResponse, destinationRules, ENDPOINT_TYPES } from './destination.schema';
 import { DELIVERY_STATUSES, EVENT_STATUSES, requestBodyFields } from './event.schema';
 import { PORTAL_AUTH_TYPES } from './portal-link.schema';
 
@@ -44,7 +45,9 @@ export const portalEndpointResponse = resource({
   owner_id: nullable(str()),
   name: str(),
   description: str(),
+  type: enumOf(ENDPOINT_TYPES),
   url: str(),
+  destination: nullable(destinationResponse),
   status: enumOf(ENDPOINT_STATUSES),
   status_reason: nullable(str({ description: 'why the endpoint is paused or inactive' })),
   circuit_breaker: circuitBreakerResponse,
@@ -69,7 +72,7 @@ export const portalEndpointCreateBody = Type.Object(
     ...endpointCreateBody.properties,
     event_types: Type.Optional(Type.Array(nonEmpty(200), { minItems: 1, maxItems: 100 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...destinationRules(true) },
 );
 export type PortalEndpointCreateBody = Static<typeof portalEndpointCreateBody>;
 
@@ -79,7 +82,7 @@ export const portalEndpointUpdateBody = Type.Object(
     ...endpointUpdateBody.properties,
     event_types: portalEndpointCreateBody.properties.event_types,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...destinationRules(false) },
 );
 export type PortalEndpointUpdateBody = Static<typeof portalEndpointUpdateBody>;
 

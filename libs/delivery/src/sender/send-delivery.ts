@@ -8,13 +8,19 @@ import {
   type OAuth2TokenCache,
 } from '@hookrail/outbound';
 import { answerClass, decideAttemptOutcome, type AttemptResult, type RetryPolicy } from '@hookrail/retry';
-import type { ConfigCache, Store } from '@hookrail/store';
+import type { ConfigCache, DeliveryAttempt, Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { OutcomeRecorder, type DeliveryStatsSink } from '../outcome/outcome-recorder';
 import { attemptRecord } from './attempt-record';
 import { buildRequest } from './build-request';
 import { consultGates, type Gate, type GateContext } from './gates';
 import { subscriptionChangeReason } from './still-routed';
+import {
+  isBrokerEndpoint,
+  publishAttemptRecord,
+  publishToDestination,
+  type DestinationDeps,
+} from './publish-destination';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 
 export interface SenderDeps {
@@ -31,6 +37,8 @@ export interface SenderDeps {
   gates: readonly Gate[];
   /** Told about every attempt once its outcome is recorded (endpoint health: breaker, 410, alerts). */
   afterAttempt?: (ctx: GateContext, result: AttemptResult) => Promise<void>;
+  /** Broker endpoints (docs/destinations.md); without it such a delivery is not sent. */
+  destinations?: DestinationDeps;
   /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
   logAttempts?: boolean;
   now?: () => number;
@@ -45,7 +53,8 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 60;
 
 /**
- * The sender stage: one delivery message → at most one HTTP attempt, recorded before the offset
+ * The sender stage: one delivery message → at most one attempt (an HTTP request, or a publish to a
+ * broker endpoint's broker), recorded before the offset
  * is committed. It never waits for a retry: a failed attempt goes to the retries topic.
  */
 export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<void> {
@@ -59,6 +68,12 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     'HTTP time of one attempt, by how the endpoint answered (2xx…5xx, timeout, connection_error)',
     ['class'],
     [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  );
+  const publishDuration = deps.metrics.histogram(
+    'hookrail_destination_publish_duration_seconds',
+    'Time of one publish to a broker endpoint until acknowledged or failed, by kind and outcome (acked, failed)',
+    ['kind', 'outcome'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
   );
 
   // Deliveries are keyed by endpoint, so copies of one delivery message reach this process: the
@@ -141,28 +156,58 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       box: deps.box,
       now: new Date(at),
     });
-    const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
     const timeoutSeconds = Math.min(endpoint.http_timeout || DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
     let result: AttemptResult;
-    if (auth.kind === 'failed') {
-      result = { kind: 'not_sent', message: auth.message };
+    let record: () => DeliveryAttempt;
+    if (isBrokerEndpoint(endpoint)) {
+      // A broker endpoint: the same body and signature headers, published; the outcome is read
+      // like an HTTP one below, so retries, breaker, rate limit and meta events apply unchanged.
+      const published = deps.destinations
+        ? await publishToDestination(
+            deps.destinations,
+            deps.box,
+            endpoint,
+            { body, headers, eventId: event._id, deliveryId: delivery._id },
+            timeoutSeconds * 1000,
+          )
+        : {
+            result: { kind: 'not_sent', message: 'this dispatcher publishes to no broker' } as const,
+            address: endpoint.type ?? '',
+            headers,
+          };
+      result = published.result;
+      if (result.kind !== 'not_sent')
+        publishDuration.observe(
+          { kind: endpoint.type ?? '', outcome: result.kind === 'response' ? 'acked' : 'failed' },
+          result.latencyMs / 1000,
+        );
+      record = () => publishAttemptRecord(published.address, published.headers, published.result);
     } else {
-      Object.assign(headers, auth.headers);
-      result = await deps.http.send({
-        url: endpoint.url,
-        headers,
-        body,
-        timeoutMs: timeoutSeconds * 1000,
-        poolKey: endpoint._id,
-        clientCert: endpoint.mtls_client_cert
-          ? {
-              cert: endpoint.mtls_client_cert.client_cert,
-              key: deps.box.open(endpoint.mtls_client_cert.client_key),
-            }
-          : undefined,
-      });
+      const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
+      if (auth.kind === 'failed') {
+        result = { kind: 'not_sent', message: auth.message };
+      } else {
+        Object.assign(headers, auth.headers);
+        result = await deps.http.send({
+          url: endpoint.url,
+          headers,
+          body,
+          timeoutMs: timeoutSeconds * 1000,
+          poolKey: endpoint._id,
+          clientCert: endpoint.mtls_client_cert
+            ? {
+                cert: endpoint.mtls_client_cert.client_cert,
+                key: deps.box.open(endpoint.mtls_client_cert.client_key),
+              }
+            : undefined,
+        });
+      }
+      const sent = result;
+      record = () =>
+        attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
     }
-    if (result.kind !== 'not_sent') duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
+    if (result.kind !== 'not_sent' && !isBrokerEndpoint(endpoint))
+      duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 
     const policy: RetryPolicy = subscription?.retry_config ?? project.config.strategy;
     const outcome = decideAttemptOutcome({
@@ -186,12 +231,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
         },
         'delivery attempt',
       );
-    await recorder.finish(
-      delivery,
-      outcome,
-      attemptRecord(endpoint.url, headers, result, credentialHeaderNames(endpoint.authentication)),
-      project,
-    );
+    await recorder.finish(delivery, outcome, record(), project);
     await deps.afterAttempt?.(gateContext, result);
   }
 }

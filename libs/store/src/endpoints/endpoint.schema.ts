@@ -14,6 +14,9 @@ export interface EndpointSecret {
 
 export type EndpointStatus = 'active' | 'paused' | 'inactive';
 
+/** Where deliveries go: an HTTP URL (Convoy's only kind) or a broker (docs/destinations.md). */
+export type EndpointType = 'http' | 'kafka' | 'amqp' | 'sqs' | 'google_pubsub';
+
 /**
  * The circuit breaker as its dispatcher last saw it (the breaker itself lives in the dispatcher
  * owning the endpoint; this copy is written on every change so the API can show it).
@@ -29,7 +32,12 @@ export interface EndpointDoc extends ScopedDoc {
   owner_id: string | null;
   name: string;
   description: string;
+  /** Absent on endpoints written before destinations: http. */
+  type?: EndpointType;
+  /** For http: the target; for a broker destination: empty. */
   url: string;
+  /** A broker destination's settings as the API took them, credentials sealed; null for http. */
+  destination?: Record<string, unknown> | null;
   content_type: string;
   status: EndpointStatus;
   /** Why the endpoint is paused or inactive (who paused it, what disabled it); null when active. */
@@ -53,7 +61,10 @@ const endpointSchema = scopedSchema<EndpointDoc>(
     owner_id: { type: String, default: null },
     name: { type: String, required: true },
     description: { type: String, default: '' },
-    url: { type: String, required: true },
+    type: { type: String, default: 'http' },
+    // '' for a broker destination (mongoose's `required` refuses empty strings)
+    url: { type: String, default: '' },
+    destination: { type: Mixed, default: null },
     content_type: { type: String, default: 'application/json' },
     status: { type: String, default: 'active' },
     status_reason: { type: String, default: null },

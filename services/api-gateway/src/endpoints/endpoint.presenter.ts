@@ -1,3 +1,4 @@
+import { withoutCredentials } from '@hookrail/brokers';
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import type { EndpointDoc } from '@hookrail/store';
 import { ENDPOINT_CREDENTIALS, open } from '../common/credentials';
@@ -16,7 +17,7 @@ export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
     owner_id: doc.owner_id ?? null,
     name: doc.name,
     description: doc.description ?? '',
-    url: doc.url,
+    ...presentDestination(doc),
     content_type: doc.content_type ?? 'application/json',
     status: doc.status ?? 'active',
     is_disabled: doc.status === 'inactive',
@@ -39,6 +40,15 @@ export function presentEndpoint(doc: EndpointDoc, ctx: PresentContext) {
       expires_at: nullableTimestamp(s.expires_at),
     })),
     authentication: opened.authentication,
+  };
+}
+
+/** Where deliveries go; a broker destination's credentials are never shown (sealed, write-only). */
+export function presentDestination(doc: EndpointDoc) {
+  return {
+    type: doc.type ?? 'http',
+    url: doc.url ?? '',
+    destination: withoutCredentials(doc.destination),
   };
 }
 

@@ -10,6 +10,7 @@ import { publishConfigChange } from '../common/config-changed';
 import { ENDPOINT_CREDENTIALS, seal } from '../common/credentials';
 import { clearedFields } from '../common/cleared-fields';
 import { rollSecret } from './roll-secret';
+import { destinationFields } from './endpoint-destination';
 
 /** A generated signing secret: in Standard Webhooks mode in the `whsec_<base64>` form its verifiers take. */
 function generatedSecret(project: ProjectDoc): string {
@@ -20,7 +21,6 @@ const DISABLED_REASON = 'disabled through the API (is_disabled)';
 
 const SETTABLE = [
   'name',
-  'url',
   'description',
   'owner_id',
   'content_type',
@@ -71,7 +71,8 @@ export async function createEndpoint(
   project: ProjectDoc,
   body: EndpointCreateBody,
 ): Promise<EndpointDoc> {
-  checkUrl(project, body.url);
+  const target = await destinationFields(deps, body);
+  if (target.type === 'http') checkUrl(project, target.url);
   const now = deps.now();
   const secret: EndpointSecret = {
     uid: newId(),
@@ -87,7 +88,7 @@ export async function createEndpoint(
     owner_id: body.owner_id ?? null,
     name: body.name,
     description: body.description ?? '',
-    url: body.url,
+    ...target,
     content_type: body.content_type ?? 'application/json',
     status: body.is_disabled ? 'inactive' : 'active',
     status_reason: body.is_disabled ? DISABLED_REASON : null,
@@ -122,9 +123,13 @@ export async function updateEndpoint(
   body: EndpointUpdateBody,
 ): Promise<EndpointDoc> {
   const current = await getEndpoint(deps, project._id, id);
-  if (body.url !== undefined) checkUrl(project, body.url);
   const set: Partial<EndpointDoc> = {};
   for (const key of SETTABLE) if (body[key] !== undefined) (set as Record<string, unknown>)[key] = body[key];
+  if (body.type !== undefined || body.url !== undefined || body.destination !== undefined) {
+    const target = await destinationFields(deps, body, current);
+    if (target.type === 'http' && body.url !== undefined) checkUrl(project, target.url);
+    Object.assign(set, target);
+  }
   const creds = sealedCredentials(deps, body);
   if (body.authentication !== undefined) set.authentication = creds.authentication ?? null;
   if (body.mtls_client_cert !== undefined) set.mtls_client_cert = creds.mtls_client_cert ?? null;

@@ -8,7 +8,7 @@ import type {
   PortalLinkDoc,
   SubscriptionDoc,
 } from '@hookrail/store';
-import { presentEndpointState } from '../endpoints/endpoint.presenter';
+import { presentDestination, presentEndpointState } from '../endpoints/endpoint.presenter';
 import { parseStored, scopedOut } from '../common/scoped.presenter';
 
 /**
@@ -27,7 +27,7 @@ export function presentPortalEndpoint(
     owner_id: doc.owner_id ?? null,
     name: doc.name,
     description: doc.description ?? '',
-    url: doc.url,
+    ...presentDestination(doc),
     status: doc.status,
     ...presentEndpointState(doc),
     content_type: doc.content_type,

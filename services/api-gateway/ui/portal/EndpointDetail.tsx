@@ -1,3 +1,4 @@
+import { whereTo } from '../components/Destination';
 import { useState } from 'preact/hooks';
 import { CatalogChoices } from '../components/CatalogChoices';
 import { useField } from '../components/form/context';
@@ -171,7 +172,7 @@ export function EndpointDetail({ e }: { e: PortalEndpoint }) {
         <StateBadges e={e} />
         <span class="muted">
           {' '}
-          {e.events} events · {e.failure_rate}% failures · {e.url}
+          {e.events} events · {e.failure_rate}% failures · {whereTo(e)}
         </span>
       </p>
       {e.status_reason && (

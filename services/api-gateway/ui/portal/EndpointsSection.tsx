@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { CatalogChoices, namesIn } from '../components/CatalogChoices';
+import { Destination } from '../components/Destination';
+import { BrokerEndpointForm } from './BrokerEndpointForm';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { portal, portalCall, type PortalEndpoint } from './api';
@@ -79,6 +81,7 @@ export function EndpointsSection({
     <section id="endpoints-section" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading">Endpoints</h2>
       {manage && <CreateEndpointForm />}
+      {manage && <BrokerEndpointForm />}
       <DataTable<PortalEndpoint>
         id="endpoints"
         rows={endpoints}
@@ -95,7 +98,7 @@ export function EndpointsSection({
         })}
         columns={[
           { label: 'Name', cell: (e) => e.name },
-          { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
+          { label: 'Destination', cell: (e) => <Destination e={e} /> },
           {
             label: 'Status',
             cell: (e) => (

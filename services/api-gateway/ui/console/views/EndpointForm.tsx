@@ -12,6 +12,12 @@ import { Link } from '../Link';
 import { navigate } from '../location';
 import { OAuth2Tester } from '../OAuth2Tester';
 import { Screen } from '../Screen';
+import {
+  DestinationFields,
+  destinationBody,
+  destinationValues,
+  isBroker,
+} from '../../components/DestinationFields';
 
 type Endpoint = ResponseOf<typeof api.getEndpoint>;
 type Body = BodyOf<typeof api.createEndpoint>;
@@ -30,6 +36,7 @@ function valuesOf(e?: Endpoint): Values {
   const a = e?.authentication;
   const o = a?.oauth2;
   return {
+    ...destinationValues(e),
     name: field(e?.name),
     url: field(e?.url),
     description: field(e?.description),
@@ -107,7 +114,7 @@ function bodyOf(v: Values, e?: Endpoint): Body & { clear?: Clearable[] } {
   const key = text(v, 'mtls_client_cert.client_key');
   const body = {
     name: text(v, 'name')!,
-    url: text(v, 'url')!,
+    ...destinationBody(v),
     description: text(v, 'description', e !== undefined),
     owner_id: text(v, 'owner_id'),
     content_type: text(v, 'content_type'),
@@ -199,7 +206,8 @@ function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: 
         <TextField name="name" label="Name" />
         <TextField name="owner_id" label="Owner id" hint="Groups endpoints for fan-out and the portal" />
       </div>
-      <TextField name="url" label="URL" type="url" placeholder="your HTTPS receiver" />
+      <DestinationFields v={v} editing={editing} />
+      {!isBroker(v) && <TextField name="url" label="URL" type="url" placeholder="your HTTPS receiver" />}
       <TextField name="description" label="Description" />
       <fieldset>
         <legend>Delivery</legend>

@@ -1,3 +1,4 @@
+import { Destination } from '../../components/Destination';
 import { useState } from 'preact/hooks';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -102,7 +103,7 @@ export function EndpointsView({ pid }: { pid: string }) {
         )}
         columns={[
           { label: 'Name', cell: (e) => <Link href={`${base}/endpoints/${e.uid}`}>{e.name}</Link> },
-          { label: 'URL', cell: (e) => <span class="mono">{e.url}</span> },
+          { label: 'Destination', cell: (e) => <Destination e={e} /> },
           { label: 'Status', cell: (e) => <StateWithReason state={e.status} reason={e.status_reason} /> },
           { label: 'Circuit breaker', cell: (e) => <Breaker e={e} /> },
           { label: 'Failure rate', cell: failureRate },
@@ -197,7 +198,7 @@ export function EndpointView({ pid, id }: { pid: string; id: string }) {
         <Screen title={`Endpoint ${e.name}`}>
           <section class="card">
             <p>
-              <span class="mono">{e.url}</span>
+              <Destination e={e} />
             </p>
             <p>
               Status <StateWithReason state={e.status} reason={e.status_reason} /> · circuit breaker{' '}
