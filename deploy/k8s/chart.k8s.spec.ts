@@ -74,6 +74,8 @@ let p: string;
 let apiEndpoint: CreatedEndpoint;
 let sourceEndpoint: CreatedEndpoint;
 let sourceUrl: string;
+/** What helm install printed: its NOTES end it. */
+let installOutput = '';
 
 const endpointAt = (name: string) =>
   createEndpoint(`${GATEWAY}/api`, projectKey, p, {
@@ -141,7 +143,7 @@ beforeAll(async () => {
   receiver = await startReceiver({ host: HOST_IP });
   await helm('uninstall', RELEASE, '--wait').catch(() => undefined);
   const t0 = Date.now();
-  await helm('install', ...installArgs('dev')).catch(async (err: unknown) => {
+  installOutput = await helm('install', ...installArgs('dev')).catch(async (err: unknown) => {
     console.log(`helm install failed; the cluster's state:\n${await clusterDiagnostics()}`);
     throw err;
   });
@@ -226,7 +228,10 @@ describe('helm install on a single-node Kubernetes', () => {
       expect(verifySimple(got.rawBody, got.headers['x-hookrail-signature'] ?? '', [secret])).toBe(true);
     }
 
-    const consolePage = await fetch(`${GATEWAY}/console`);
+    // the console is where the install's notes say it is
+    const consoleUrl = /^Console: +(\S+)/m.exec(installOutput)?.[1];
+    expect(consoleUrl).toBe(`${GATEWAY}/console`);
+    const consolePage = await fetch(consoleUrl!);
     expect(consolePage.status).toBe(200);
     expect(await consolePage.text()).toMatch(/<script src="\/console\/assets\/console-[^"]+\.js">/);
     const link = await api<{ url: string; token: string }>(projectKey, 'POST', `${p}/portal-links`, {
