@@ -1,9 +1,9 @@
-import { DELIVERY_STATUSES, managementOperations as api, type ResponseOf } from '@hookrail/api-contract';
-import { Option, type Command } from 'commander';
+import { managementOperations as api, type ResponseOf } from '@hookrail/api-contract';
+import type { Command } from 'commander';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../exit-codes';
 import { json, localTime, table } from '../output';
-import { collect, collectOneOf, positiveInt, sinceTime } from './options';
+import { collect, deliveryStatusOption, positiveInt, sinceTime } from './options';
 
 type Delivery = ResponseOf<typeof api.getEventDelivery>;
 
@@ -27,12 +27,7 @@ export function registerDeliveries(program: Command, ctx: CliContext): void {
   deliveries
     .command('list')
     .description('the newest deliveries first')
-    .addOption(
-      new Option(
-        '--status <status>',
-        `only deliveries in this status (repeatable): ${DELIVERY_STATUSES.join(', ')}`,
-      ).argParser(collectOneOf(DELIVERY_STATUSES)),
-    )
+    .addOption(deliveryStatusOption())
     .option('--endpoint <id>', 'only deliveries to this endpoint (repeatable)', collect)
     .option('--event <id>', 'only deliveries of this event')
     .option('--since <time>', 'created at or after (ISO time, or 30m, 2h, 7d ago)', sinceTime)

@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from 'commander';
+import { DELIVERY_STATUSES } from '@hookrail/api-contract';
+import { InvalidArgumentError, Option } from 'commander';
 
 /** A positive whole number option (`--limit 20`). */
 export function positiveInt(raw: string): number {
@@ -30,3 +31,10 @@ export const collectOneOf =
     if (!choices.includes(value)) throw new InvalidArgumentError(`must be one of ${choices.join(', ')}`);
     return [...previous, value];
   };
+
+/** `--status`, repeatable, one of the delivery statuses (deliveries list, tail). */
+export const deliveryStatusOption = () =>
+  new Option(
+    '--status <status>',
+    `only deliveries in this status (repeatable): ${DELIVERY_STATUSES.join(', ')}`,
+  ).argParser(collectOneOf(DELIVERY_STATUSES));

@@ -1,14 +1,9 @@
-import {
-  DELIVERY_STATUSES,
-  managementOperations as api,
-  type Caller,
-  type ResponseOf,
-} from '@hookrail/api-contract';
-import { Option, type Command } from 'commander';
+import { managementOperations as api, type Caller, type ResponseOf } from '@hookrail/api-contract';
+import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from '../context';
 import { localTime } from '../output';
-import { collect, collectOneOf, positiveInt } from './options';
+import { collect, deliveryStatusOption, positiveInt } from './options';
 
 type Delivery = ResponseOf<typeof api.getEventDelivery>;
 
@@ -42,12 +37,7 @@ export function registerTail(program: Command, ctx: CliContext): void {
   program
     .command('tail')
     .description('follow deliveries as they are made and retried (Ctrl-C stops)')
-    .addOption(
-      new Option(
-        '--status <status>',
-        `only deliveries in this status (repeatable): ${DELIVERY_STATUSES.join(', ')}`,
-      ).argParser(collectOneOf(DELIVERY_STATUSES)),
-    )
+    .addOption(deliveryStatusOption())
     .option('--endpoint <id>', 'only deliveries to this endpoint (repeatable)', collect)
     .option('--type <event-type>', 'only deliveries of this event type')
     .option('--interval <seconds>', 'how often to look (default 2)', positiveInt, 2)

@@ -8,9 +8,10 @@ import {
   type BrokerEnvironment,
   type DestinationPublishers,
 } from '@hookrail/brokers';
-import { mapPaths, newId, type SecretBox } from '@hookrail/domain';
+import { mapPaths, type SecretBox } from '@hookrail/domain';
 import type { AttemptResult } from '@hookrail/retry';
 import type { DeliveryAttempt, EndpointDoc } from '@hookrail/store';
+import { attemptRecord } from './attempt-record';
 
 /** How a delivery reaches a broker endpoint: the dispatcher's open publishers and its environment. */
 export interface DestinationDeps {
@@ -89,21 +90,11 @@ export function publishAttemptRecord(
   headers: Record<string, string>,
   result: AttemptResult,
 ): DeliveryAttempt {
+  // the acknowledgement is read as a 200 by the retry policy, but no HTTP exchange took place
   return {
-    uid: newId(),
-    url: address,
+    ...attemptRecord(address, headers, result, []),
     method: 'PUBLISH',
-    request_headers_json: JSON.stringify(headers),
     response_headers_json: '{}',
     http_status: null,
-    response_data: result.kind === 'response' ? result.body : '',
-    error:
-      result.kind === 'response'
-        ? null
-        : result.kind === 'error'
-          ? `${result.code}: ${result.message}`
-          : result.message,
-    latency_ms: result.kind === 'not_sent' ? 0 : result.latencyMs,
-    created_at: new Date(),
   };
 }

@@ -105,6 +105,19 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
           </p>
           {e.status_reason && <p class="muted">{e.status_reason}</p>}
           {e.source_metadata && <p>Source {e.source_metadata.name}</p>}
+          {e.validation_errors && e.validation_errors.length > 0 && (
+            <section id="validation-errors" class="alert" aria-labelledby="validation-errors-heading">
+              <h2 id="validation-errors-heading">Does not match its event type's schema</h2>
+              <p class="muted">Accepted because the project's event validation only warns.</p>
+              <ul>
+                {e.validation_errors.map((v) => (
+                  <li key={`${v.field}|${v.message}`}>
+                    <span class="mono">{v.field}</span> {v.message}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           <LiveToggle />
           <div class="toolbar">
             <button

@@ -35,6 +35,8 @@ function valuesOf(p: Project): Values {
     'config.disable_endpoint': c.disable_endpoint ?? false,
     'config.ssl.enforce_secure_endpoints': c.ssl.enforce_secure_endpoints ?? false,
     'config.add_event_id_trace_headers': c.add_event_id_trace_headers ?? false,
+    'config.event_validation.mode': c.event_validation?.mode ?? 'off',
+    'config.event_validation.unknown_types': c.event_validation?.unknown_types ?? 'allow',
     'config.meta_event.is_enabled': c.meta_event.is_enabled ?? false,
     'config.meta_event.url': field(c.meta_event.url),
     'config.meta_event.secret': field(c.meta_event.secret),
@@ -53,6 +55,20 @@ function valuesOf(p: Project): Values {
   for (const t of META_EVENT_TYPES) v[metaType(t)] = (c.meta_event.event_type ?? []).includes(t);
   return v;
 }
+
+type EventValidation = NonNullable<NonNullable<Body['config']>['event_validation']>;
+type ValidationMode = NonNullable<EventValidation['mode']>;
+type UnknownTypes = NonNullable<EventValidation['unknown_types']>;
+const VALIDATION_MODES: { value: ValidationMode; label: string }[] = [
+  { value: 'off', label: 'off' },
+  { value: 'warn', label: 'warn: accept, record the violations' },
+  { value: 'enforce', label: 'enforce: refuse with 400' },
+];
+const UNKNOWN_TYPES: { value: UnknownTypes; label: string }[] = [
+  { value: 'allow', label: 'allow' },
+  { value: 'warn', label: 'warn: accept, record it' },
+  { value: 'refuse', label: 'refuse with 400' },
+];
 
 const BREAKER = [
   'min_requests',
@@ -97,6 +113,10 @@ function bodyOf(v: Values): Body {
       disable_endpoint: flag(v, 'config.disable_endpoint'),
       ssl: { enforce_secure_endpoints: flag(v, 'config.ssl.enforce_secure_endpoints') },
       add_event_id_trace_headers: flag(v, 'config.add_event_id_trace_headers'),
+      event_validation: {
+        mode: v['config.event_validation.mode'] as ValidationMode,
+        unknown_types: v['config.event_validation.unknown_types'] as UnknownTypes,
+      },
       circuit_breaker: breakerOf(v),
       meta_event: {
         is_enabled: metaOn,
@@ -214,6 +234,21 @@ function SettingsFields({ v }: { v: Values }) {
             />
           </div>
         </fieldset>
+      </fieldset>
+      <fieldset>
+        <legend>Event validation</legend>
+        <div class="field-row">
+          <SelectField
+            name="config.event_validation.mode"
+            label="Check data against the event type's schema"
+            options={VALIDATION_MODES}
+          />
+          <SelectField
+            name="config.event_validation.unknown_types"
+            label="Event types not in the catalog"
+            options={UNKNOWN_TYPES}
+          />
+        </div>
       </fieldset>
       <fieldset>
         <legend>Meta events</legend>
