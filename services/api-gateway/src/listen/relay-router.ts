@@ -1,0 +1,48 @@
+import { Router, type Request } from 'express';
+import { bindHandlers, relayOperations } from '@hookrail/api-contract';
+import { DomainError, fail, ok, RELAY_CREDENTIAL_HEADER, safeEqual } from '@hookrail/domain';
+import type { GatewayDeps } from '../deps';
+import { errorMapper } from '../http/error-mapper';
+import { jsonBody } from '../http/json-body';
+import { validate } from '../http/validator';
+
+/** The dispatcher's credential, compared in constant time; none configured means the relay is off. */
+function checkCredential(req: Request, credential: string | undefined): void {
+  if (!credential)
+    throw new DomainError(
+      'unavailable',
+      'the cli relay is off: set HOOKRAIL_ENCRYPTION_KEY (or HOOKRAIL_ADMIN_KEY) on the gateway and the dispatcher',
+      { retriable: false },
+    );
+  const given = req.get(RELAY_CREDENTIAL_HEADER);
+  if (!given || !safeEqual(given, credential))
+    throw new DomainError('unauthenticated', `missing or wrong ${RELAY_CREDENTIAL_HEADER}`);
+}
+
+/**
+ * The internal relay under /relay (docs/cli.md, "How it is built"): the dispatcher's attempt at a
+ * `cli` endpoint is handed to the CLI listening on this gateway, and answered with the CLI's
+ * report of what its local URL said. Not part of the OpenAPI document.
+ */
+export function relayRouter(deps: GatewayDeps, credential: string | undefined): Router {
+  const handlers = {
+    relayDelivery: async (req: Request) => {
+      checkCredential(req, credential);
+      const body = validate(relayOperations.relayDelivery.body, req.body);
+      const params = req.params as Record<string, string>;
+      return deps.listeners.relay(params.projectID, params.endpointID, body);
+    },
+  };
+  const router = Router();
+  router.use(jsonBody(deps.config.http.bodyLimitBytes));
+  for (const op of bindHandlers(Object.values(relayOperations), [handlers]))
+    router[op.method](op.path, async (req, res) => {
+      const data = await op.handler(req);
+      res.status(op.status).json(ok(op.message, data));
+    });
+  router.use((req, res) => {
+    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  });
+  router.use(errorMapper(deps.logger));
+  return router;
+}
