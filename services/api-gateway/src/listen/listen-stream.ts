@@ -17,6 +17,8 @@ export function openEventStream(
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
+    // the socket goes with the stream: a stopping gateway must not get the reconnection on it
+    connection: 'close',
   });
   res.flushHeaders();
   req.socket.setNoDelay(true);

@@ -1,5 +1,5 @@
 import { listenOperations } from '@hookrail/api-contract';
-import { ConflictError, NotFoundError } from '@hookrail/domain';
+import { ConflictError, DomainError, NotFoundError } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { getEndpoint } from '../endpoints/endpoints.usecase';
 import type { Handlers } from '../http/route';
@@ -15,6 +15,7 @@ export function listenHandlers(deps: GatewayDeps): Handlers<typeof listenOperati
         throw new ConflictError(
           `endpoint ${endpoint._id} is of type ${endpoint.type ?? 'http'}: only a cli endpoint can be listened to (hookrail listen creates one)`,
         );
+      if (!deps.listeners.accepting) throw new DomainError('unavailable', 'this gateway is stopping');
       const forwardTo = typeof query.forward_to === 'string' ? query.forward_to : null;
       const { stream, closed } = openEventStream(req, res, {
         endpoint_id: endpoint._id,

@@ -28,9 +28,15 @@ const noListener = (endpointId: string) =>
 export class Listeners {
   private readonly streams = new Map<string, ListenerStream[]>();
   private readonly pending = new Map<string, Pending>();
+  private closed = false;
 
   /** Registers a stream; the returned function removes it (the connection closed). */
   add(projectId: string, endpointId: string, stream: ListenerStream): () => void {
+    if (this.closed) {
+      // a stopping gateway: the CLI tries again, and reaches another replica or the restarted one
+      stream.close();
+      return () => undefined;
+    }
     const key = keyOf(projectId, endpointId);
     this.streams.set(key, [...(this.streams.get(key) ?? []), stream]);
     return () => {
@@ -40,7 +46,13 @@ export class Listeners {
     };
   }
 
+  /** False once the gateway is stopping: new streams are refused (503), the CLI retries. */
+  get accepting(): boolean {
+    return !this.closed;
+  }
+
   closeAll(): void {
+    this.closed = true;
     for (const list of this.streams.values()) for (const s of list) s.close();
     this.streams.clear();
   }
