@@ -7,6 +7,7 @@ import type { ConfigCache, Store } from '@hookrail/store';
 import type { EventValidator } from '@hookrail/ingest';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { Listeners } from './listen/listeners';
+import type { ListenerRouting } from './listen/listener-routing';
 
 /** What route handlers and gateway use cases need; built once in service.ts. */
 export interface GatewayDeps {
@@ -30,5 +31,7 @@ export interface GatewayDeps {
   functions: FunctionPool;
   /** The `hookrail listen` streams connected to this replica and their unanswered requests. */
   listeners: Listeners;
+  /** The same across replicas: which one holds a stream, and forwarding to it. */
+  listenerRouting: ListenerRouting;
   now: () => Date;
 }

@@ -17,6 +17,7 @@ import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
 import { managementRoutes } from './http/management-routes';
+import { ListenerRouting } from './listen/listener-routing';
 import { Listeners } from './listen/listeners';
 import { relayRouter } from './listen/relay-router';
 
@@ -31,6 +32,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
       const functions = new FunctionPool({ metrics });
       await functions.ready();
+      const listeners = new Listeners();
+      const relaySecret = relayCredential(config.security);
       const deps: GatewayDeps = {
         config,
         store,
@@ -48,7 +51,15 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         box: new SecretBox(config.security.encryptionKey),
         http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
         functions,
-        listeners: new Listeners(),
+        listeners,
+        listenerRouting: new ListenerRouting({
+          listeners,
+          store,
+          logger,
+          selfUrl: config.urls.cliRelayAdvertise,
+          instanceId: config.instanceId,
+          credential: relaySecret,
+        }),
         now: () => new Date(),
       };
       metrics.gauge('hookrail_cli_listeners', 'hookrail listen streams connected to this replica', [], (g) =>
@@ -96,7 +107,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
-      app.use('/relay', relayRouter(deps, relayCredential(config.security)));
+      app.use('/relay', relayRouter(deps, relaySecret));
       mountPortal(app, deps);
       gatewayConsole.mount(app);
       return {

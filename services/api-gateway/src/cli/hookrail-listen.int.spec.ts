@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResponseOf } from '@hookrail/api-contract';
@@ -50,6 +52,44 @@ class Listening {
   }
 }
 
+/** `n` distinct free ports (held together while chosen, so none is picked twice). */
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<http.Server>((resolve) => {
+      const s = http.createServer().listen(0, '127.0.0.1', () => resolve(s));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/**
+ * A balancer like a Kubernetes Service in front of gateway replicas: each request to the next one,
+ * but paths `pinned` names go to its replica.
+ */
+async function roundRobin(upstreams: string[], pinned: (path: string) => string | undefined) {
+  const routed: { method: string; path: string; upstream: string }[] = [];
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const upstream = pinned(req.url!) ?? upstreams[next++ % upstreams.length];
+    routed.push({ method: req.method!, path: req.url!, upstream });
+    const out = http.request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode!, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    routed,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /**
  * `hookrail listen` end to end on the real servers: the gateway (restarted in one test), a
  * dispatcher relaying to it, a retry-scheduler with 1 s retries, a local receiver standing for the
@@ -67,7 +107,13 @@ describe('hookrail listen', () => {
   /** Paths of the local app answering 500 to their first request. */
   const failOnce = new Set<string>();
 
-  const gatewayEnv = () => ({ HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix, HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY });
+  const ports: number[] = [];
+  const gatewayEnv = (replica = 0) => ({
+    HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix,
+    HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    HOOKRAIL_HTTP_PORT: String(ports[replica]),
+    HOOKRAIL_CLI_RELAY_ADVERTISE_URL: `http://127.0.0.1:${ports[replica]}`,
+  });
 
   function listen(...args: string[]): Listening {
     const l = new Listening(spawn(process.execPath, [BIN, 'listen', ...args], { env }));
@@ -114,13 +160,18 @@ describe('hookrail listen', () => {
     waitFor('the listener connected', () => l.events('connected').length >= n, { timeoutMs: 30_000 });
 
   beforeAll(async () => {
+    ports.push(...(await freePorts(2)));
     await h.start(gatewayEnv());
-    const common = { ...gatewayEnv(), HOOKRAIL_CLI_RELAY_URL: h.gateway.url };
+    const common = {
+      HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix,
+      HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY,
+      HOOKRAIL_CLI_RELAY_URL: h.gateway.url,
+    };
     services.push(
       await startTestService(dispatcher(testConfig('dispatcher', common))),
       await startTestService(retryScheduler(testConfig('retry-scheduler', common))),
     );
-    other = await startTestService(gateway(testConfig('api-gateway', gatewayEnv())));
+    other = await startTestService(gateway(testConfig('api-gateway', gatewayEnv(1))));
     local = await startReceiver({
       respond: (req) => {
         if (failOnce.delete(req.path)) return { status: 500, body: 'not yet' };
@@ -211,14 +262,13 @@ describe('hookrail listen', () => {
   it('reconnects after the gateway restarts; an event sent while it was down is retried and delivered', async () => {
     const l = listen(`${local.url}/restart`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
-    const port = new URL(h.gateway.url).port;
     await h.gateway.stop();
     await waitFor('the listener to notice', () => l.events('disconnected').length > 0);
 
     // Accepted by the other gateway while the listened one is down: its attempts fail until the CLI is back.
     const whileDown = await sendEvent('invoice.paid', { invoice: 'while_down' }, other.url);
     await waitFor('a failed attempt', async () => (await deliveryOf(whileDown)).attempts_made > 0);
-    h.gateway = await startTestService(gateway(testConfig('api-gateway', { ...gatewayEnv(), HOOKRAIL_HTTP_PORT: port })));
+    h.gateway = await startTestService(gateway(testConfig('api-gateway', gatewayEnv())));
     await connected(l, 2);
     expect(l.events('connected').at(-1)).toMatchObject({ reconnected: true });
 
@@ -234,6 +284,34 @@ describe('hookrail listen', () => {
     expect(arrived).toEqual(['while_down', 'after_restart']);
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(0);
+  });
+
+  it('works over two gateway replicas behind a balancer: relay calls and answers reach the replica holding the stream', async () => {
+    // The stream on the replica the dispatcher does not call: every relay call is forwarded.
+    const balancer = await roundRobin([h.gateway.url, other.url], (path) =>
+      path.includes('/listen?') ? other.url : undefined,
+    );
+    const saved = env;
+    env = { ...env, HOOKRAIL_URL: balancer.url };
+    try {
+      const l = listen(`${local.url}/replicas`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
+      await connected(l);
+      const ids: string[] = [];
+      for (const n of [1, 2, 3, 4]) ids.push(await sendEvent('invoice.paid', { n }));
+      for (const id of ids) {
+        const d = await succeeded(id);
+        expect((await attemptsOf(d.uid)).map((a) => a.http_status_code)).toEqual([200]);
+      }
+      // The answers went through the balancer to both replicas: those that reached the one without
+      // the waiting attempt were forwarded to it.
+      const answers = balancer.routed.filter((r) => r.path.endsWith('/listen/answers'));
+      expect(new Set(answers.map((a) => a.upstream))).toEqual(new Set([h.gateway.url, other.url]));
+      l.child.kill('SIGINT');
+      expect(await l.exited).toBe(0);
+    } finally {
+      env = saved;
+      await balancer.close();
+    }
   });
 
   it('refuses bad input: a bad local URL (exit 2), another project’s endpoint (404), a relay call without the credential (401)', async () => {

@@ -1,5 +1,5 @@
 import { listenOperations } from '@hookrail/api-contract';
-import { ConflictError, DomainError, NotFoundError } from '@hookrail/domain';
+import { ConflictError, DomainError } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { getEndpoint } from '../endpoints/endpoints.usecase';
 import type { Handlers } from '../http/route';
@@ -21,17 +21,16 @@ export function listenHandlers(deps: GatewayDeps): Handlers<typeof listenOperati
         endpoint_id: endpoint._id,
         name: endpoint.name,
       });
-      const remove = deps.listeners.add(project._id, endpoint._id, stream);
+      const remove = await deps.listenerRouting.opened(project._id, endpoint._id, stream);
       const fields = { project_id: project._id, endpoint_id: endpoint._id, forward_to: forwardTo };
       deps.logger.info(fields, 'hookrail listen connected');
       await closed;
-      remove();
+      await remove();
       deps.logger.info(fields, 'hookrail listen disconnected');
       return null;
     },
     async answerListenedDelivery({ project, params, body }) {
-      if (!deps.listeners.answer(project._id, params.endpointID, body))
-        throw new NotFoundError('delivery waiting for this answer (it timed out, or was never sent here)');
+      await deps.listenerRouting.answer(project._id, params.endpointID, body, false);
       return null;
     },
   };

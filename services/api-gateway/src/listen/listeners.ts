@@ -46,6 +46,10 @@ export class Listeners {
     };
   }
 
+  has(projectId: string, endpointId: string): boolean {
+    return this.streams.has(keyOf(projectId, endpointId));
+  }
+
   /** False once the gateway is stopping: new streams are refused (503), the CLI retries. */
   get accepting(): boolean {
     return !this.closed;

@@ -1,10 +1,11 @@
 import { Router, type Request } from 'express';
 import { bindHandlers, relayOperations } from '@hookrail/api-contract';
-import { DomainError, fail, ok, RELAY_CREDENTIAL_HEADER, safeEqual } from '@hookrail/domain';
+import { DomainError, fail, isId, NotFoundError, ok, RELAY_CREDENTIAL_HEADER, safeEqual } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { validate } from '../http/validator';
+import { FORWARDED_HEADER } from './listener-routing';
 
 /** The dispatcher's credential, compared in constant time; none configured means the relay is off. */
 function checkCredential(req: Request, credential: string | undefined): void {
@@ -25,12 +26,24 @@ function checkCredential(req: Request, credential: string | undefined): void {
  * report of what its local URL said. Not part of the OpenAPI document.
  */
 export function relayRouter(deps: GatewayDeps, credential: string | undefined): Router {
+  /** The path's ids after the credential: an id that is no id names nothing. */
+  const target = (req: Request) => {
+    checkCredential(req, credential);
+    const { projectID, endpointID } = req.params as Record<string, string>;
+    if (!isId(projectID)) throw new NotFoundError('project');
+    return { projectID, endpointID, forwarded: req.get(FORWARDED_HEADER) === '1' };
+  };
   const handlers = {
     relayDelivery: async (req: Request) => {
-      checkCredential(req, credential);
+      const t = target(req);
       const body = validate(relayOperations.relayDelivery.body, req.body);
-      const params = req.params as Record<string, string>;
-      return deps.listeners.relay(params.projectID, params.endpointID, body);
+      return deps.listenerRouting.relay(t.projectID, t.endpointID, body, t.forwarded);
+    },
+    relayListenAnswer: async (req: Request) => {
+      const t = target(req);
+      const body = validate(relayOperations.relayListenAnswer.body, req.body);
+      await deps.listenerRouting.answer(t.projectID, t.endpointID, body, t.forwarded);
+      return null;
     },
   };
   const router = Router();
