@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../exit-codes';
+import { positiveInt } from './options';
 import { defaultListenerName, ensureListenTarget } from '../listen/listen-endpoint';
 import { listenLoop } from '../listen/listen-loop';
-import { listenReporter } from '../listen/listen-report';
+import { listenReporter, type ListenReporter } from '../listen/listen-report';
 
 /** `<local-url>`: any http(s) URL (the private-address guard is the dispatcher's, not the CLI's). */
 export function localUrlArg(raw: string): string {
@@ -45,26 +46,40 @@ export function registerListen(program: Command, ctx: CliContext): void {
       eventTypeList,
     )
     .option('--name <name>', 'the cli endpoint to create or reuse (default: cli-<host>-<user>)')
+    .option('--count <n>', 'stop after forwarding this many deliveries (scripts, tests)', positiveInt)
     .option('--json', 'one JSON object per line: each delivery with its local status and latency, and connection changes')
     .addHelpText(
       'after',
       `
 Creates (or reuses, by name) an endpoint of type cli in the project, subscribed to --events, and
 holds one outbound connection to the gateway. Traffic goes only to the gateway and <local-url>.
-Exit codes: 0 stopped with Ctrl-C, 2 a wrong command line, 3 the key refused, 4 the gateway not
+Exit codes: 0 stopped with Ctrl-C (or after --count deliveries), 2 a wrong command line, 3 the key refused, 4 the gateway not
 reachable at start (later outages are waited out: it reconnects).`,
     )
-    .action(async (rawUrl: string, o: { events?: string[]; name?: string; json?: boolean }) => {
+    .action(async (rawUrl: string, o: { events?: string[]; name?: string; count?: number; json?: boolean }) => {
       const localUrl = localUrlArg(rawUrl);
       const name = o.name?.trim() || defaultListenerName();
       const eventTypes = o.events ?? ['*'];
       const { config, call, projectID } = await ctx.session();
       const { endpoint, changes } = await ensureListenTarget(call, projectID, { name, eventTypes });
-      const report = listenReporter(ctx.output, o.json === true);
-      report.started({ endpoint_id: endpoint.uid, name, event_types: eventTypes, forward_to: localUrl, changes });
       const stop = new AbortController();
+      const report = stopAfter(listenReporter(ctx.output, o.json === true), o.count, stop);
+      report.started({ endpoint_id: endpoint.uid, name, event_types: eventTypes, forward_to: localUrl, changes });
       process.once('SIGINT', () => stop.abort());
       process.once('SIGTERM', () => stop.abort());
       await listenLoop({ config, call, endpointID: endpoint.uid, localUrl, report, stop: stop.signal });
     });
+}
+
+/** With `--count n`: the n-th delivery reported stops the command (exit 0). */
+function stopAfter(report: ListenReporter, count: number | undefined, stop: AbortController): ListenReporter {
+  if (count === undefined) return report;
+  let seen = 0;
+  return {
+    ...report,
+    delivery(...args) {
+      report.delivery(...args);
+      if (++seen >= count) stop.abort();
+    },
+  };
 }

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { ResponseOf } from '@hookrail/api-contract';
 import { managementOperations as api } from '@hookrail/api-contract';
 import { runCli } from '@hookrail/cli';
@@ -312,6 +313,36 @@ describe('hookrail listen', () => {
       env = saved;
       await balancer.close();
     }
+  });
+
+  it("runs docs/cli.md's listen walkthrough as pasted (only the gateway's and the app's addresses swapped)", async () => {
+    const doc = readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Receive deliveries on your machine'));
+    const block = /```bash\n([\s\S]*?)\n```/.exec(section)![1];
+    const script = block
+      .replaceAll('http://localhost:3000/hooks', `${local.url}/walkthrough`)
+      .replaceAll('http://localhost:8080', h.gateway.url);
+    expect(script).not.toMatch(/localhost:(3000|8080)/);
+    // a project of its own: broadcasts reach only the walkthrough's endpoint
+    const q = await h.createProject('outgoing', { strategy: { type: 'linear', duration: 1, retry_count: 5 } });
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: root,
+      timeout: 60_000,
+      env: {
+        PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+        XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'hookrail-walk-')),
+        HOOKRAIL_URL: h.gateway.url,
+        HOOKRAIL_PROJECT_ID: q.id,
+        HOOKRAIL_API_KEY: q.key,
+      },
+    });
+    expect(stdout).toContain('Endpoint my-laptop (');
+    expect(stdout).toContain('(created; subscribed to invoice.*), event types invoice.*');
+    expect(stdout).toContain('Connected: waiting for deliveries.');
+    expect(stdout).toMatch(/invoice\.paid {2}\S+ {2}→ 200 {2}\d+ ms/);
+    expect(stdout).toMatch(/Delivery \S+ +invoice\.paid +Success +to my-laptop/);
+    expect(stdout.match(/200\s+\d+ ms\s+got \/walkthrough/g)).toHaveLength(2);
+    expect(local.requests.filter((r) => r.path === '/walkthrough')).toHaveLength(2);
   });
 
   it('refuses bad input: a bad local URL (exit 2), another project’s endpoint (404), a relay call without the credential (401)', async () => {
