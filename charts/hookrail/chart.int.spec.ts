@@ -162,7 +162,8 @@ describe('Helm chart charts/hookrail', () => {
     const objects = render(['--set', 'services.api-gateway.port=9090']);
     type Env = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
     const env = (name: string) =>
-      (find(objects, 'Deployment', `rel-hookrail-${name}`).spec.template!.spec.containers[0].env ?? []) as Env[];
+      (find(objects, 'Deployment', `rel-hookrail-${name}`).spec.template!.spec.containers[0].env ??
+        []) as Env[];
     expect(env('dispatcher').find((e) => e.name === 'HOOKRAIL_CLI_RELAY_URL')?.value).toBe(
       'http://rel-hookrail-api-gateway:9090',
     );

@@ -14,7 +14,9 @@ const VERSION = '0.1.0';
 function program(output: Output, env: NodeJS.ProcessEnv): Command {
   const ctx = cliContext(output, env);
   const root = new Command('hookrail')
-    .description('Hookrail from the command line: send events, follow, inspect and retry their deliveries, receive them on this machine')
+    .description(
+      'Hookrail from the command line: send events, follow, inspect and retry their deliveries, receive them on this machine',
+    )
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) })

@@ -27,14 +27,10 @@ const signedRequest = {
 };
 
 /** A delivery on the listen stream (`event: delivery`): one request the CLI forwards and answers. */
-export const listenDeliveryEvent = resource(
-  { request_id: str(), method: str(), ...signedRequest },
-  [],
-  {
-    description:
-      'text/event-stream: `event: ready` once connected ({endpoint_id, name}), `event: delivery` with this object for each request to forward, comments as heartbeats',
-  },
-);
+export const listenDeliveryEvent = resource({ request_id: str(), method: str(), ...signedRequest }, [], {
+  description:
+    'text/event-stream: `event: ready` once connected ({endpoint_id, name}), `event: delivery` with this object for each request to forward, comments as heartbeats',
+});
 export type ListenDeliveryEvent = Static<typeof listenDeliveryEvent>;
 
 /** What the local URL answered, or why it could not be reached. */
@@ -44,12 +40,7 @@ const localAnswer = {
   headers: mapOf(str()),
   body: str({ maxLength: LISTEN_MAX_BODY_CHARS }),
   latency_ms: Type.Number({ minimum: 0, maximum: 3_600_000 }),
-  error: nullable(
-    object(
-      { code: nonEmpty(100), message: str({ maxLength: 2000 }) },
-      ['code', 'message'],
-    ),
-  ),
+  error: nullable(object({ code: nonEmpty(100), message: str({ maxLength: 2000 }) }, ['code', 'message'])),
 };
 
 export const listenAnswerBody = object({ request_id: nonEmpty(100), ...localAnswer }, [

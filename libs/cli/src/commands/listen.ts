@@ -30,7 +30,8 @@ export function eventTypeList(raw: string): string[] {
     .map((t) => t.trim())
     .filter(Boolean);
   if (types.length === 0) throw new InvalidArgumentError('give one event type or more, comma-separated');
-  if (types.some((t) => t.length > 200)) throw new InvalidArgumentError('an event type has at most 200 characters');
+  if (types.some((t) => t.length > 200))
+    throw new InvalidArgumentError('an event type has at most 200 characters');
   return [...new Set(types)];
 }
 
@@ -47,7 +48,10 @@ export function registerListen(program: Command, ctx: CliContext): void {
     )
     .option('--name <name>', 'the cli endpoint to create or reuse (default: cli-<host>-<user>)')
     .option('--count <n>', 'stop after forwarding this many deliveries (scripts, tests)', positiveInt)
-    .option('--json', 'one JSON object per line: each delivery with its local status and latency, and connection changes')
+    .option(
+      '--json',
+      'one JSON object per line: each delivery with its local status and latency, and connection changes',
+    )
     .addHelpText(
       'after',
       `
@@ -56,19 +60,27 @@ holds one outbound connection to the gateway. Traffic goes only to the gateway a
 Exit codes: 0 stopped with Ctrl-C (or after --count deliveries), 2 a wrong command line, 3 the key refused, 4 the gateway not
 reachable at start (later outages are waited out: it reconnects).`,
     )
-    .action(async (rawUrl: string, o: { events?: string[]; name?: string; count?: number; json?: boolean }) => {
-      const localUrl = localUrlArg(rawUrl);
-      const name = o.name?.trim() || defaultListenerName();
-      const eventTypes = o.events ?? ['*'];
-      const { config, call, projectID } = await ctx.session();
-      const { endpoint, changes } = await ensureListenTarget(call, projectID, { name, eventTypes });
-      const stop = new AbortController();
-      const report = stopAfter(listenReporter(ctx.output, o.json === true), o.count, stop);
-      report.started({ endpoint_id: endpoint.uid, name, event_types: eventTypes, forward_to: localUrl, changes });
-      process.once('SIGINT', () => stop.abort());
-      process.once('SIGTERM', () => stop.abort());
-      await listenLoop({ config, call, endpointID: endpoint.uid, localUrl, report, stop: stop.signal });
-    });
+    .action(
+      async (rawUrl: string, o: { events?: string[]; name?: string; count?: number; json?: boolean }) => {
+        const localUrl = localUrlArg(rawUrl);
+        const name = o.name?.trim() || defaultListenerName();
+        const eventTypes = o.events ?? ['*'];
+        const { config, call, projectID } = await ctx.session();
+        const { endpoint, changes } = await ensureListenTarget(call, projectID, { name, eventTypes });
+        const stop = new AbortController();
+        const report = stopAfter(listenReporter(ctx.output, o.json === true), o.count, stop);
+        report.started({
+          endpoint_id: endpoint.uid,
+          name,
+          event_types: eventTypes,
+          forward_to: localUrl,
+          changes,
+        });
+        process.once('SIGINT', () => stop.abort());
+        process.once('SIGTERM', () => stop.abort());
+        await listenLoop({ config, call, endpointID: endpoint.uid, localUrl, report, stop: stop.signal });
+      },
+    );
 }
 
 /** With `--count n`: the n-th delivery reported stops the command (exit 0). */

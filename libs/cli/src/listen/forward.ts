@@ -5,7 +5,14 @@ import {
 } from '@hookrail/api-contract';
 
 /** Headers the HTTP client sets itself for the local request (fetch refuses them). */
-const CLIENT_SET = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'expect']);
+const CLIENT_SET = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'expect',
+]);
 /** Room left, out of the gateway's wait, to report the answer back. */
 const REPORT_MARGIN_MS = 1_000;
 

@@ -26,7 +26,12 @@ const sameTypes = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /** The project's cli endpoint of this name, created when there is none (activated when it was not active). */
-async function cliEndpoint(call: Caller, projectID: string, name: string, changes: string[]): Promise<Endpoint> {
+async function cliEndpoint(
+  call: Caller,
+  projectID: string,
+  name: string,
+  changes: string[],
+): Promise<Endpoint> {
   const page = await call(api.listEndpoints, { params: { projectID }, query: { q: name, perPage: '100' } });
   const found = page.content.find((e) => e.type === 'cli' && e.name === name);
   if (!found) {

@@ -86,4 +86,3 @@ export async function listenLoop(deps: ListenLoopDeps): Promise<void> {
     await sleep(reconnectDelayMs(failures++), undefined, { signal: deps.stop }).catch(() => undefined);
   }
 }
-

@@ -6,7 +6,13 @@ type LocalAnswer = Omit<ListenAnswerBody, 'request_id'>;
 
 /** What `listen` tells its user: each delivery, and the connection's changes. */
 export interface ListenReporter {
-  started(info: { endpoint_id: string; name: string; event_types: string[]; forward_to: string; changes: string[] }): void;
+  started(info: {
+    endpoint_id: string;
+    name: string;
+    event_types: string[];
+    forward_to: string;
+    changes: string[];
+  }): void;
   connected(again: boolean): void;
   disconnected(reason: string, retryInMs: number): void;
   /** `reportError`: the answer could not be reported (the attempt then fails by timeout and is retried). */
@@ -27,11 +33,16 @@ function humanReporter(out: Output): ListenReporter {
     delivery: (d, a, reportError) => {
       const outcome = a.error ? `${a.error.code} ${a.error.message}` : String(a.status);
       out.out(
-        [localTime(new Date().toISOString()), d.event_type, d.delivery_id, `→ ${outcome}`, `${a.latency_ms} ms`].join(
-          '  ',
-        ),
+        [
+          localTime(new Date().toISOString()),
+          d.event_type,
+          d.delivery_id,
+          `→ ${outcome}`,
+          `${a.latency_ms} ms`,
+        ].join('  '),
       );
-      if (reportError) out.err(`  the answer could not be reported (${reportError}): the attempt will be retried`);
+      if (reportError)
+        out.err(`  the answer could not be reported (${reportError}): the attempt will be retried`);
     },
   };
 }

@@ -40,4 +40,3 @@ export const reconnectDelayMs = (failures: number): number => Math.min(1000 * 2 
 
 /** A stream silent this long is taken for dead (the gateway writes a heartbeat every 15 s). */
 export const SILENCE_MS = 45_000;
-

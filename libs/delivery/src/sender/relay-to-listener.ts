@@ -57,7 +57,13 @@ function fromAnswer(answer: RelayAnswer): AttemptResult {
 export async function relayToListener(
   deps: CliRelayDeps,
   endpoint: EndpointDoc,
-  msg: { body: Buffer; headers: Record<string, string>; eventId: string; eventType: string; deliveryId: string },
+  msg: {
+    body: Buffer;
+    headers: Record<string, string>;
+    eventId: string;
+    eventType: string;
+    deliveryId: string;
+  },
   timeoutMs: number,
 ): Promise<{ result: AttemptResult; url: string }> {
   const url = listenerLabel(endpoint);
@@ -65,7 +71,8 @@ export async function relayToListener(
     return {
       result: {
         kind: 'not_sent',
-        message: 'the cli relay is off: set HOOKRAIL_ENCRYPTION_KEY (or HOOKRAIL_ADMIN_KEY) on the dispatcher and the gateway',
+        message:
+          'the cli relay is off: set HOOKRAIL_ENCRYPTION_KEY (or HOOKRAIL_ADMIN_KEY) on the dispatcher and the gateway',
       },
       url,
     };
@@ -93,7 +100,10 @@ export async function relayToListener(
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    return { result: relayError(`the cli relay at ${deps.url} is unreachable (${cause})`, true, elapsed()), url };
+    return {
+      result: relayError(`the cli relay at ${deps.url} is unreachable (${cause})`, true, elapsed()),
+      url,
+    };
   }
   const envelope = (await res.json().catch(() => ({}))) as { message?: string; data?: RelayAnswer };
   if (res.ok && envelope.data) return { result: fromAnswer(envelope.data), url: envelope.data.url };

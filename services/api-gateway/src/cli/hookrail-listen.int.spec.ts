@@ -56,9 +56,13 @@ class Listening {
 /** `n` distinct free ports (held together while chosen, so none is picked twice). */
 async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<http.Server>((resolve) => {
-      const s = http.createServer().listen(0, '127.0.0.1', () => resolve(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<http.Server>((resolve) => {
+          const s = http.createServer().listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -147,7 +151,8 @@ describe('hookrail listen', () => {
     waitFor(`the delivery of ${eventId}`, async () => {
       return (await read<{ content: Delivery[] }>(`/eventdeliveries?eventId=${eventId}`)).content[0];
     });
-  const attemptsOf = (deliveryId: string) => read<Attempt[]>(`/eventdeliveries/${deliveryId}/deliveryattempts`);
+  const attemptsOf = (deliveryId: string) =>
+    read<Attempt[]>(`/eventdeliveries/${deliveryId}/deliveryattempts`);
   const succeeded = (eventId: string, timeoutMs = 20_000) =>
     waitFor(
       `the delivery of ${eventId} to succeed`,
@@ -197,7 +202,14 @@ describe('hookrail listen', () => {
   });
 
   it('receives a delivery with signature headers that verify, answers it, and the attempt is the local answer', async () => {
-    const l = listen(`${local.url}/hooks`, '--events', 'invoice.*,order.created', '--name', 'dev-laptop', '--json');
+    const l = listen(
+      `${local.url}/hooks`,
+      '--events',
+      'invoice.*,order.created',
+      '--name',
+      'dev-laptop',
+      '--json',
+    );
     await connected(l);
     const [started] = l.events('started');
     expect(started).toMatchObject({
@@ -207,11 +219,14 @@ describe('hookrail listen', () => {
       changes: ['created', 'subscribed to invoice.*, order.created'],
     });
     const endpointId = started.endpoint_id as string;
-    const endpoint = (await h.call('GET', `/v1/projects/${p.id}/endpoints/${endpointId}`, { key: p.key })).body.data;
+    const endpoint = (await h.call('GET', `/v1/projects/${p.id}/endpoints/${endpointId}`, { key: p.key }))
+      .body.data;
     expect(endpoint).toMatchObject({ type: 'cli', url: '', name: 'dev-laptop' });
 
     const eventId = await sendEvent('invoice.paid', { invoice: 'inv_1' });
-    const req = await waitFor('the local request', () => local.requests.find((r) => r.body.includes('inv_1')));
+    const req = await waitFor('the local request', () =>
+      local.requests.find((r) => r.body.includes('inv_1')),
+    );
     expect(req.path).toBe('/hooks');
     expect(req.headers['x-hookrail-event-id']).toBe(eventId);
     expect(req.headers['x-hookrail-event-type']).toBe('invoice.paid');
@@ -222,13 +237,25 @@ describe('hookrail listen', () => {
 
     const delivery = await succeeded(eventId);
     const [attempt] = await attemptsOf(delivery.uid);
-    expect(attempt).toMatchObject({ http_status_code: 200, url: `${local.url}/hooks`, response_data: 'got /hooks' });
+    expect(attempt).toMatchObject({
+      http_status_code: 200,
+      url: `${local.url}/hooks`,
+      response_data: 'got /hooks',
+    });
     expect(attempt.response_http_header).toMatchObject({ 'x-local': 'yes' });
     expect(attempt.request_http_header).toMatchObject({
       'X-Hookrail-Signature': req.headers['x-hookrail-signature'],
     });
-    const [line] = await waitFor('the delivery line', () => l.events('delivery').length > 0 && l.events('delivery'));
-    expect(line).toMatchObject({ delivery_id: delivery.uid, event_type: 'invoice.paid', status: 200, reported: true });
+    const [line] = await waitFor(
+      'the delivery line',
+      () => l.events('delivery').length > 0 && l.events('delivery'),
+    );
+    expect(line).toMatchObject({
+      delivery_id: delivery.uid,
+      event_type: 'invoice.paid',
+      status: 200,
+      reported: true,
+    });
     expect(line.latency_ms).toEqual(expect.any(Number));
 
     const shown = await cli('deliveries', 'show', delivery.uid);
@@ -281,7 +308,9 @@ describe('hookrail listen', () => {
 
     const after = await sendEvent('invoice.paid', { invoice: 'after_restart' });
     await succeeded(after);
-    const arrived = local.requests.filter((r) => r.path === '/restart').map((r) => JSON.parse(r.body).invoice);
+    const arrived = local.requests
+      .filter((r) => r.path === '/restart')
+      .map((r) => JSON.parse(r.body).invoice);
     expect(arrived).toEqual(['while_down', 'after_restart']);
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(0);
@@ -324,7 +353,9 @@ describe('hookrail listen', () => {
       .replaceAll('http://localhost:8080', h.gateway.url);
     expect(script).not.toMatch(/localhost:(3000|8080)/);
     // a project of its own: broadcasts reach only the walkthrough's endpoint
-    const q = await h.createProject('outgoing', { strategy: { type: 'linear', duration: 1, retry_count: 5 } });
+    const q = await h.createProject('outgoing', {
+      strategy: { type: 'linear', duration: 1, retry_count: 5 },
+    });
     const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: root,
       timeout: 60_000,
@@ -354,7 +385,10 @@ describe('hookrail listen', () => {
     expect((await cli('listen', 'http://localhost:3000', '--events', ' , ')).code).toBe(2);
 
     const q = await h.createProject();
-    const theirs = await h.call('POST', `/v1/projects/${q.id}/endpoints`, { key: q.key, body: { name: 'x', type: 'cli' } });
+    const theirs = await h.call('POST', `/v1/projects/${q.id}/endpoints`, {
+      key: q.key,
+      body: { name: 'x', type: 'cli' },
+    });
     expect(theirs.status).toBe(201);
     const stream = (projectId: string, endpointId: string, key: string) =>
       fetch(`${h.gateway.url}/api/v1/projects/${projectId}/endpoints/${endpointId}/listen`, {

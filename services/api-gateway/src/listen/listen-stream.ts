@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ListenerStream } from './listeners';
 
 /** A comment line this often keeps proxies from closing an idle stream and lets the CLI see a dead one. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 /**
  * Turns the response into a server-sent event stream: `ready` at once, then whatever is sent,
@@ -22,7 +22,8 @@ export function openEventStream(
   });
   res.flushHeaders();
   req.socket.setNoDelay(true);
-  const write = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const write = (event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   write('ready', ready);
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
   const closed = new Promise<void>((resolve) =>

@@ -49,11 +49,21 @@ export class ListenerRouting {
       return this.deps.listeners.relay(projectId, endpointId, body);
     const holder = await this.holder(projectId, endpointId);
     if (!holder) return this.deps.listeners.relay(projectId, endpointId, body); // refuses: none connected
-    return (await this.forward(holder, `${endpointPath(projectId, endpointId)}`, body, endpointId)) as RelayAnswer;
+    return (await this.forward(
+      holder,
+      `${endpointPath(projectId, endpointId)}`,
+      body,
+      endpointId,
+    )) as RelayAnswer;
   }
 
   /** A listener's answer: to the attempt waiting here, else to the replica where it waits. */
-  async answer(projectId: string, endpointId: string, body: ListenAnswerBody, forwarded: boolean): Promise<void> {
+  async answer(
+    projectId: string,
+    endpointId: string,
+    body: ListenAnswerBody,
+    forwarded: boolean,
+  ): Promise<void> {
     if (this.deps.listeners.answer(projectId, endpointId, body)) return;
     const holder = forwarded ? null : await this.holder(projectId, endpointId);
     if (!holder)
@@ -82,7 +92,10 @@ export class ListenerRouting {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      this.deps.logger.warn({ err, holder, endpoint_id: endpointId }, 'cli relay: the holding replica is unreachable');
+      this.deps.logger.warn(
+        { err, holder, endpoint_id: endpointId },
+        'cli relay: the holding replica is unreachable',
+      );
       throw new DomainError(
         'unavailable',
         `no hookrail listen reachable for endpoint ${endpointId} (its gateway replica ${holder} is unreachable)`,
@@ -91,7 +104,9 @@ export class ListenerRouting {
     const envelope = (await res.json().catch(() => ({}))) as { message?: string; data?: unknown };
     if (res.ok) return envelope.data;
     const message = envelope.message || `the gateway replica ${holder} answered ${res.status}`;
-    throw res.status === 404 ? new DomainError('not_found', message) : new DomainError('unavailable', message);
+    throw res.status === 404
+      ? new DomainError('not_found', message)
+      : new DomainError('unavailable', message);
   }
 }
 

@@ -40,7 +40,9 @@ describe('Listeners', () => {
     const removeNewer = l.add('p1', 'ep1', newer);
     const relayed = l.relay('p1', 'ep1', request());
     expect(older.sent).toEqual([]);
-    expect(newer.sent).toEqual([expect.objectContaining({ method: 'POST', delivery_id: 'd1', body: '{"a":1}' })]);
+    expect(newer.sent).toEqual([
+      expect.objectContaining({ method: 'POST', delivery_id: 'd1', body: '{"a":1}' }),
+    ]);
     const id = newer.sent[0].request_id;
     // another project's or endpoint's answer does not settle it
     expect(l.answer('p2', 'ep1', answer(id))).toBe(false);
@@ -58,11 +60,15 @@ describe('Listeners', () => {
     jest.useFakeTimers();
     try {
       const l = new Listeners();
-      await expect(l.relay('p1', 'ep1', request())).rejects.toThrow('no hookrail listen connected for endpoint ep1');
+      await expect(l.relay('p1', 'ep1', request())).rejects.toThrow(
+        'no hookrail listen connected for endpoint ep1',
+      );
       l.add('p1', 'ep1', stream());
       const late = l.relay('p1', 'ep1', request(3000));
       jest.advanceTimersByTime(3000);
-      await expect(late).rejects.toThrow(new DomainError('unavailable', 'the hookrail listen of endpoint ep1 did not answer in 3 s'));
+      await expect(late).rejects.toThrow(
+        new DomainError('unavailable', 'the hookrail listen of endpoint ep1 did not answer in 3 s'),
+      );
     } finally {
       jest.useRealTimers();
     }

@@ -1,5 +1,10 @@
 import { DomainError, newId } from '@hookrail/domain';
-import type { ListenAnswerBody, ListenDeliveryEvent, RelayAnswer, RelayRequestBody } from '@hookrail/api-contract';
+import type {
+  ListenAnswerBody,
+  ListenDeliveryEvent,
+  RelayAnswer,
+  RelayRequestBody,
+} from '@hookrail/api-contract';
 
 /** One connected `hookrail listen`: where its stream's events are written. */
 export interface ListenerStream {

@@ -1,6 +1,14 @@
 import { Router, type Request } from 'express';
 import { bindHandlers, relayOperations } from '@hookrail/api-contract';
-import { DomainError, fail, isId, NotFoundError, ok, RELAY_CREDENTIAL_HEADER, safeEqual } from '@hookrail/domain';
+import {
+  DomainError,
+  fail,
+  isId,
+  NotFoundError,
+  ok,
+  RELAY_CREDENTIAL_HEADER,
+  safeEqual,
+} from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
