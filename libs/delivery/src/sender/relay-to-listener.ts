@@ -3,7 +3,7 @@ import type { RelayAnswer, RelayRequestBody } from '@hookrail/api-contract';
 import { RELAY_CREDENTIAL_HEADER } from '@hookrail/domain';
 import type { AttemptResult } from '@hookrail/retry';
 import type { EndpointDoc } from '@hookrail/store';
-import { injectTraceHeaders } from '@hookrail/telemetry';
+import { injectTraceHeaders, markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 
 /** Where attempts at `cli` endpoints go: the gateway's internal relay and its credential. */
 export interface CliRelayDeps {
@@ -54,7 +54,33 @@ function fromAnswer(answer: RelayAnswer): AttemptResult {
  * is the attempt's result. No listener, a listener that does not answer in time, or an unreachable
  * gateway are failed attempts like a refused connection, retried by the schedule.
  */
-export async function relayToListener(
+export function relayToListener(
+  deps: CliRelayDeps,
+  endpoint: EndpointDoc,
+  msg: {
+    body: Buffer;
+    headers: Record<string, string>;
+    eventId: string;
+    eventType: string;
+    deliveryId: string;
+  },
+  timeoutMs: number,
+): Promise<{ result: AttemptResult; url: string }> {
+  // a client span like an HTTP attempt's; the gateway's relay continues its trace
+  return withSpan(
+    'POST',
+    { kind: SpanKind.CLIENT, attributes: { 'hookrail.endpoint_type': 'cli' } },
+    async (span) => {
+      const relayed = await relayOnce(deps, endpoint, msg, timeoutMs);
+      const r = relayed.result;
+      if (r.kind === 'response') span.setAttribute('http.response.status_code', r.status);
+      else markSpanFailed(span, r.message);
+      return relayed;
+    },
+  );
+}
+
+async function relayOnce(
   deps: CliRelayDeps,
   endpoint: EndpointDoc,
   msg: {

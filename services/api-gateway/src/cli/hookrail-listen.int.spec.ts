@@ -193,8 +193,11 @@ describe('hookrail listen', () => {
       HOOKRAIL_API_KEY: p.key,
     };
   });
+  // A test that failed half-way leaves no listener to take the next test's deliveries.
+  afterEach(() => {
+    for (const l of running.splice(0)) if (l.child.exitCode === null) l.child.kill('SIGKILL');
+  });
   afterAll(async () => {
-    for (const l of running) l.child.kill('SIGKILL');
     await local?.close();
     await other?.stop();
     for (const s of services.reverse()) await s.stop();
@@ -258,6 +261,10 @@ describe('hookrail listen', () => {
     });
     expect(line.latency_ms).toEqual(expect.any(Number));
 
+    const metrics = await (await fetch(`${h.gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/^hookrail_cli_listeners\{[^}]*\} 1$/m);
+    expect(metrics).toMatch(/^hookrail_cli_relay_requests_total\{[^}]*outcome="answered"[^}]*\} 1$/m);
+
     const shown = await cli('deliveries', 'show', delivery.uid);
     expect(shown.code).toBe(0);
     expect(shown.out).toMatch(/200\s+\d+ ms\s+got \/hooks/);
@@ -271,11 +278,40 @@ describe('hookrail listen', () => {
     expect(await l.exited).toBe(0);
   });
 
+  it('delivers events one after another in tens of milliseconds (figures printed), each once', async () => {
+    const l = listen(`${local.url}/timed`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
+    await connected(l);
+    // Reused: the same endpoint, the subscription's event types updated.
+    expect(l.events('started')[0]).toMatchObject({ changes: ['event types now invoice.*'] });
+    const took: number[] = [];
+    for (let n = 0; n < 20; n++) {
+      const started = performance.now();
+      await sendEvent('invoice.timed', { n });
+      await waitFor(
+        'the local request',
+        () => local.requests.some((r) => r.path === '/timed' && JSON.parse(r.body).n === n),
+        {
+          intervalMs: 2,
+        },
+      );
+      took.push(performance.now() - started);
+    }
+    await waitFor('20 reported', () => l.events('delivery').length === 20);
+    const sorted = [...took].sort((a, b) => a - b);
+    const local_ = l.events('delivery').map((d) => d.latency_ms as number);
+    console.log(
+      `listen: events API 201 → local app, 20 sequential events: p50 ${sorted[9].toFixed(0)} ms, max ${sorted[19].toFixed(0)} ms; local request latency as reported: max ${Math.max(...local_)} ms`,
+    );
+    expect(local.requests.filter((r) => r.path === '/timed')).toHaveLength(20);
+    l.child.kill('SIGINT');
+    expect(await l.exited).toBe(0);
+  });
+
   it('a local 500 is a failed attempt, retried by the schedule until the local app answers 2xx', async () => {
     const l = listen(`${local.url}/flaky`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
-    // Reused: same endpoint, the subscription's event types updated.
-    expect(l.events('started')[0]).toMatchObject({ changes: ['event types now invoice.*'] });
+    // Reused: the same endpoint, nothing to change.
+    expect(l.events('started')[0]).toMatchObject({ changes: [] });
     failOnce.add('/flaky');
     const eventId = await sendEvent('invoice.failed', { invoice: 'inv_500' });
     const delivery = await succeeded(eventId);

@@ -41,11 +41,24 @@ export function relayRouter(deps: GatewayDeps, credential: string | undefined): 
     if (!isId(projectID)) throw new NotFoundError('project');
     return { projectID, endpointID, forwarded: req.get(FORWARDED_HEADER) === '1' };
   };
+  const relayed = deps.metrics.counter(
+    'hookrail_cli_relay_requests_total',
+    'Attempts at cli endpoints relayed by this replica: answered by a listener, or refused (none connected, no answer in time, holder unreachable)',
+    ['outcome', 'forwarded'],
+  );
   const handlers = {
     relayDelivery: async (req: Request) => {
       const t = target(req);
       const body = validate(relayOperations.relayDelivery.body, req.body);
-      return deps.listenerRouting.relay(t.projectID, t.endpointID, body, t.forwarded);
+      const forwarded = String(t.forwarded);
+      try {
+        const answer = await deps.listenerRouting.relay(t.projectID, t.endpointID, body, t.forwarded);
+        relayed.inc({ outcome: 'answered', forwarded });
+        return answer;
+      } catch (err) {
+        relayed.inc({ outcome: 'refused', forwarded });
+        throw err;
+      }
     },
     relayListenAnswer: async (req: Request) => {
       const t = target(req);
