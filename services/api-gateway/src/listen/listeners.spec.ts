@@ -74,12 +74,14 @@ describe('Listeners', () => {
     }
   });
 
-  it('closes every stream when the gateway stops, and refuses new ones', () => {
+  it('closes every stream and fails every waiting attempt when the gateway stops, and refuses new streams', async () => {
     const l = new Listeners();
     const s = stream();
     l.add('p1', 'ep1', s);
     expect(l.size).toBe(1);
+    const waiting = l.relay('p1', 'ep1', request(60_000));
     l.closeAll();
+    await expect(waiting).rejects.toThrow('the gateway holding the hookrail listen stopped');
     expect(s.closed).toBe(true);
     expect(l.accepting).toBe(false);
     const late = stream();

@@ -16,6 +16,7 @@ export interface ListenerStream {
 interface Pending {
   key: string;
   resolve: (answer: RelayAnswer) => void;
+  reject: (err: Error) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -60,10 +61,16 @@ export class Listeners {
     return !this.closed;
   }
 
+  /** The gateway stops: every stream ends and every waiting attempt fails now (it is retried). */
   closeAll(): void {
     this.closed = true;
     for (const list of this.streams.values()) for (const s of list) s.close();
     this.streams.clear();
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new DomainError('unavailable', 'the gateway holding the hookrail listen stopped'));
+      this.pending.delete(id);
+    }
   }
 
   /** How many streams are open (a gauge). */
@@ -92,7 +99,7 @@ export class Listeners {
           ),
         );
       }, request.timeout_ms);
-      this.pending.set(requestId, { key, resolve, timer });
+      this.pending.set(requestId, { key, resolve, reject, timer });
       stream.send('delivery', { request_id: requestId, method: 'POST', ...request });
     });
   }
