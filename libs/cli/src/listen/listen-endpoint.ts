@@ -25,6 +25,23 @@ export function defaultListenerName(): string {
 const sameTypes = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
+/** Pages of the name search read before giving up (it reads in bounded steps: a page may be short). */
+const MAX_PAGES = 50;
+
+async function findByName(call: Caller, projectID: string, name: string): Promise<Endpoint | undefined> {
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const page = await call(api.listEndpoints, {
+      params: { projectID },
+      query: { q: name, perPage: '100', ...(cursor && { next_page_cursor: cursor, direction: 'next' }) },
+    });
+    const found = page.content.find((e) => e.type === 'cli' && e.name === name);
+    if (found || !page.pagination.has_next_page) return found;
+    cursor = page.pagination.next_page_cursor;
+  }
+  return undefined;
+}
+
 /** The project's cli endpoint of this name, created when there is none (activated when it was not active). */
 async function cliEndpoint(
   call: Caller,
@@ -32,8 +49,7 @@ async function cliEndpoint(
   name: string,
   changes: string[],
 ): Promise<Endpoint> {
-  const page = await call(api.listEndpoints, { params: { projectID }, query: { q: name, perPage: '100' } });
-  const found = page.content.find((e) => e.type === 'cli' && e.name === name);
+  const found = await findByName(call, projectID, name);
   if (!found) {
     changes.push('created');
     return call(api.createEndpoint, {
