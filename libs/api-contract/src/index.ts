@@ -6,6 +6,7 @@ export * from './schemas/pagination.schema';
 export * from './schemas/project.schema';
 export * from './schemas/endpoint.schema';
 export * from './schemas/destination.schema';
+export * from './schemas/endpoint-address';
 export * from './schemas/source.schema';
 export * from './schemas/subscription.schema';
 export * from './schemas/event.schema';

@@ -22,4 +22,22 @@ describe('composeNotice', () => {
     expect(n.text).toContain('within 1h');
     expect(n.text).toContain('subscription "all"');
   });
+
+  it('says where a broker endpoint publishes, without its credentials', () => {
+    const n = composeNotice(
+      {
+        ...endpoint,
+        url: '',
+        type: 'kafka',
+        destination: {
+          brokers: ['k1:9092', 'k2:9092'],
+          topic_name: 'orders',
+          auth: { password: '<sealed>' },
+        },
+      },
+      { kind: 'disabled', reason: 'circuit breaker open' },
+    );
+    expect(n.text).toContain('(ep1, Kafka k1:9092, k2:9092 · topic orders)');
+    expect(n.text).not.toContain('sealed');
+  });
 });

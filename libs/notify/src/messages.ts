@@ -1,13 +1,14 @@
+import { endpointAddress, type AddressedEndpoint } from '@hookrail/api-contract';
+
 /** What happened to an endpoint, in words for people (e-mail and Slack). */
 export type EndpointNotice =
   | { kind: 'disabled'; reason: string }
   | { kind: 'alert'; failures: number; threshold: string; subscriptionName?: string };
 
-export interface NoticeEndpoint {
+export interface NoticeEndpoint extends AddressedEndpoint {
   _id: string;
   project_id: string;
   name: string;
-  url: string;
 }
 
 export interface ComposedNotice {
@@ -16,7 +17,7 @@ export interface ComposedNotice {
 }
 
 export function composeNotice(endpoint: NoticeEndpoint, notice: EndpointNotice): ComposedNotice {
-  const who = `endpoint "${endpoint.name}" (${endpoint._id}, ${endpoint.url}) in project ${endpoint.project_id}`;
+  const who = `endpoint "${endpoint.name}" (${endpoint._id}, ${endpointAddress(endpoint)}) in project ${endpoint.project_id}`;
   switch (notice.kind) {
     case 'disabled':
       return {

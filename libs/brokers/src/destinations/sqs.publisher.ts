@@ -1,10 +1,8 @@
-import { GetQueueUrlCommand, SendMessageCommand, type MessageAttributeValue } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../sqs.session';
 import type { SqsDestination } from './destination-settings';
+import { sqsMessageAttributes } from './sqs-attributes';
 import { publishFailure, withTimeout, type DestinationPublisher, type PublishResult } from './publisher';
-
-/** SQS takes at most 10 message attributes. */
-export const SQS_MAX_ATTRIBUTES = 10;
 
 /**
  * SendMessage: acknowledged when SQS answers with a MessageId. A FIFO queue gets the event id as
@@ -31,17 +29,6 @@ export async function openSqsPublisher(d: SqsDestination, timeoutMs: number): Pr
       return broken;
     },
     async publish(m, ms): Promise<PublishResult> {
-      const names = Object.keys(m.headers);
-      if (names.length > SQS_MAX_ATTRIBUTES)
-        return {
-          ok: false,
-          code: 'TOO_MANY_ATTRIBUTES',
-          message: `SQS takes ${SQS_MAX_ATTRIBUTES} message attributes; this delivery has ${names.length} headers (${names.join(', ')})`,
-          maybeReached: false,
-        };
-      const attributes: Record<string, MessageAttributeValue> = Object.fromEntries(
-        Object.entries(m.headers).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]),
-      );
       const abort = new AbortController();
       try {
         const out = await withTimeout(
@@ -49,7 +36,7 @@ export async function openSqsPublisher(d: SqsDestination, timeoutMs: number): Pr
             new SendMessageCommand({
               QueueUrl: queueUrl,
               MessageBody: m.body.toString('utf8'),
-              MessageAttributes: attributes,
+              MessageAttributes: sqsMessageAttributes(m.headers),
               ...(d.fifo ? { MessageGroupId: m.key, MessageDeduplicationId: m.deliveryId } : {}),
             }),
             { abortSignal: abort.signal },

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { endpointAddress } from '@hookrail/api-contract';
 import type { Publisher } from '@hookrail/bus';
 import { toTimestamp, type ProjectId } from '@hookrail/domain';
 import type { EndpointNotifier } from '@hookrail/notify';
@@ -60,7 +61,13 @@ export class EndpointDisabler {
         {
           project_id: endpoint.project_id,
           event_type: 'endpoint.disabled',
-          data: { uid: endpoint._id, name: endpoint.name, url: endpoint.url, status: 'inactive', reason },
+          data: {
+            uid: endpoint._id,
+            name: endpoint.name,
+            url: endpointAddress(endpoint),
+            status: 'inactive',
+            reason,
+          },
           occurred_at: toTimestamp(now),
         },
       ]),

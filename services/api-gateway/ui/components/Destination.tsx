@@ -1,34 +1,6 @@
-/** What an endpoint's destination reads as in lists and pages (its credentials are never sent back). */
-export interface WithDestination {
-  type?: string;
-  url: string;
-  destination?: Record<string, unknown> | null;
-}
+import { endpointAddress, type AddressedEndpoint } from '@hookrail/api-contract';
 
-const s = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? String(x) : '');
-
-/** The URL of an http endpoint; for a broker, the kind and where it publishes. */
-export function whereTo(e: WithDestination): string {
-  const d = e.destination ?? {};
-  switch (e.type ?? 'http') {
-    case 'kafka':
-      return `Kafka ${(Array.isArray(d.brokers) ? d.brokers : []).join(', ')} · topic ${s(d.topic_name)}`;
-    case 'amqp':
-      return `RabbitMQ ${s(d.host)}${d.port ? `:${s(d.port)}` : ''} · ${
-        d.exchange
-          ? `exchange ${s(d.exchange)} · routing key ${s(d.routingKey || d.queue)}`
-          : `queue ${s(d.queue)}`
-      }`;
-    case 'sqs':
-      return `SQS ${s(d.default_region)} · queue ${s(d.queue_name)}`;
-    case 'google_pubsub':
-      return `Pub/Sub projects/${s(d.project_id)}/topics/${s(d.topic_id)}`;
-    default:
-      return e.url;
-  }
-}
-
-/** The endpoint's destination as a monospace line. */
-export function Destination({ e }: { e: WithDestination }) {
-  return <span class="mono">{whereTo(e)}</span>;
+/** The endpoint's destination as a monospace line (its credentials are never sent back). */
+export function Destination({ e }: { e: AddressedEndpoint }) {
+  return <span class="mono">{endpointAddress(e)}</span>;
 }

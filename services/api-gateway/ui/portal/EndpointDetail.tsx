@@ -1,4 +1,4 @@
-import { whereTo } from '../components/Destination';
+import { endpointAddress } from '@hookrail/api-contract';
 import { useState } from 'preact/hooks';
 import { CatalogChoices } from '../components/CatalogChoices';
 import { useField } from '../components/form/context';
@@ -172,7 +172,7 @@ export function EndpointDetail({ e }: { e: PortalEndpoint }) {
         <StateBadges e={e} />
         <span class="muted">
           {' '}
-          {e.events} events · {e.failure_rate}% failures · {whereTo(e)}
+          {e.events} events · {e.failure_rate}% failures · {endpointAddress(e)}
         </span>
       </p>
       {e.status_reason && (
