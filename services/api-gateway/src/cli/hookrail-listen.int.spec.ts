@@ -323,6 +323,50 @@ describe('hookrail listen', () => {
     expect(await l.exited).toBe(0);
   });
 
+  it('fails an attempt with no listener, or a local app slower than the endpoint timeout, naming why; retried until delivered', async () => {
+    const name = 'late-laptop';
+    const create = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
+      key: p.key,
+      body: { name, type: 'cli', http_timeout: 2 },
+    });
+    const endpointId = create.body.data.uid as string;
+    // aimed at the endpoint: the router gives it a catch-all subscription; nobody listens yet
+    const sent = await h.call('POST', `/v1/projects/${p.id}/events`, {
+      key: p.key,
+      body: { endpoint_id: endpointId, event_type: 'late.arrival', data: { n: 1 } },
+    });
+    expect(sent.status).toBe(201);
+    const eventId = sent.body.data.uid as string;
+    const firstAttempt = async () => {
+      const d = await deliveryOf(eventId);
+      return d.attempts_made > 0 ? (await attemptsOf(d.uid))[0] : undefined;
+    };
+    const refused = await waitFor('a failed attempt', firstAttempt);
+    expect(refused).toMatchObject({ http_status_code: null, url: `hookrail listen (${name})` });
+    expect(refused.error).toContain(`no hookrail listen connected for endpoint ${endpointId}`);
+
+    const slow = await startReceiver({ delayMs: 3_000 });
+    try {
+      const l = listen(`${slow.url}/slow`, '--events', 'late.*', '--name', name, '--json');
+      await connected(l);
+      const timedOut = await waitFor('a timed-out attempt', async () =>
+        (await attemptsOf((await deliveryOf(eventId)).uid)).find((a) => a.url === `${slow.url}/slow`),
+      );
+      expect(timedOut.http_status_code).toBeNull();
+      expect(timedOut.error).toMatch(/^ETIMEDOUT: /);
+      expect(l.events('delivery')[0]).toMatchObject({ status: null, error: { code: 'ETIMEDOUT' } });
+      l.child.kill('SIGINT');
+      expect(await l.exited).toBe(0);
+    } finally {
+      await slow.close();
+    }
+    // the app comes back: the schedule delivers it
+    const l = listen(`${local.url}/late`, '--events', 'late.*', '--name', name, '--json');
+    await connected(l);
+    await succeeded(eventId);
+    l.child.kill('SIGINT');
+  });
+
   it('reconnects after the gateway restarts; an event sent while it was down is retried and delivered', async () => {
     const l = listen(`${local.url}/restart`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
