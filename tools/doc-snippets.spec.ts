@@ -49,6 +49,9 @@ const SNIPPETS: Record<string, { runBy: string } | { notRun: string }> = {
   'docs/cli.md: npx hookrail login --url http://localhost:8080 --api-key "$PROJECT_KEY"': {
     runBy: 'services/api-gateway/src/cli/hookrail-cli.int.spec.ts',
   },
+  'docs/cli.md: LOG=$(mktemp)': {
+    runBy: 'services/api-gateway/src/cli/hookrail-listen.int.spec.ts',
+  },
   'deploy/local/README.md: bash deploy/local/servers.sh start': {
     notRun:
       'starts, stops and provisions the shared servers; jest.global-setup.js runs servers.sh start before every integration run (deploy/local/servers.sh)',

@@ -158,6 +158,24 @@ describe('Helm chart charts/hookrail', () => {
     expect(refused.stderr).toMatch(/config\/trustedProxies\/0/);
   });
 
+  it('points the dispatcher at the gateway Service for hookrail listen, and each gateway pod advertises its own address', () => {
+    const objects = render(['--set', 'services.api-gateway.port=9090']);
+    type Env = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
+    const env = (name: string) =>
+      (find(objects, 'Deployment', `rel-hookrail-${name}`).spec.template!.spec.containers[0].env ??
+        []) as Env[];
+    expect(env('dispatcher').find((e) => e.name === 'HOOKRAIL_CLI_RELAY_URL')?.value).toBe(
+      'http://rel-hookrail-api-gateway:9090',
+    );
+    const gateway = env('api-gateway');
+    const podIp = gateway.findIndex((e) => e.name === 'POD_IP');
+    expect(gateway[podIp].valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
+    // $(POD_IP) is expanded only from variables declared before it
+    const advertise = gateway.findIndex((e) => e.name === 'HOOKRAIL_CLI_RELAY_ADVERTISE_URL');
+    expect(advertise).toBeGreaterThan(podIp);
+    expect(gateway[advertise].value).toBe('http://$(POD_IP):9090');
+  });
+
   it('puts a Service on a node port only when its nodePort is set, and refuses one out of range', () => {
     const objects = render(['--set', 'services.api-gateway.nodePort=30080']);
     const spec = (name: string) =>

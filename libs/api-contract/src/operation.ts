@@ -10,9 +10,11 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `portal`: a portal link's token (Bearer, or `?token=`), limited to the link's endpoints;
  * - `console`: a console session cookie (state changes also carry its anti-CSRF header);
  * - `source`: none of the above; an HTTP source's own verifier decides (ingest);
+ * - `internal`: the deployment's own services (the dispatcher's relay calls), with the credential
+ *   derived from the instance key (libs/domain `relayCredential`);
  * - `public`: anyone (documents that hold no data).
  */
-export type AuthKind = 'admin' | 'project' | 'portal' | 'console' | 'source' | 'public';
+export type AuthKind = 'admin' | 'project' | 'portal' | 'console' | 'source' | 'internal' | 'public';
 
 /** Where a surface is mounted: an operation's `path` is under its surface's prefix. */
 export const SURFACE_PREFIX = {
@@ -20,6 +22,7 @@ export const SURFACE_PREFIX = {
   portal: '/portal-api',
   console: '/console',
   ingest: '/ingest',
+  relay: '/relay',
 } as const;
 export type Surface = keyof typeof SURFACE_PREFIX;
 
@@ -36,6 +39,8 @@ export interface OperationShape {
   query?: Record<string, TSchema>;
   /** The response's `data` is a page (`content` + `pagination`) of `response` items. */
   paginated?: boolean;
+  /** The success answer is a stream of this media type, not the JSON envelope; `response` describes each event. */
+  stream?: 'text/event-stream';
   status: number;
   message: string;
   /** Schema of `data` (of each item when paginated). */

@@ -3,6 +3,7 @@ import { ingestOperations } from './ingest/ingest.operations';
 import { managementOperations } from './management';
 import type { Operation } from './operation';
 import { portalOperations } from './portal/portal.operations';
+import { relayOperations } from './relay/relay.operations';
 
 /** Every HTTP operation Hookrail serves, over all its surfaces. */
 export const ALL_OPERATIONS: readonly Operation[] = [
@@ -10,4 +11,5 @@ export const ALL_OPERATIONS: readonly Operation[] = [
   ...Object.values(portalOperations),
   ...Object.values(consoleOperations),
   ...Object.values(ingestOperations),
+  ...Object.values(relayOperations),
 ];

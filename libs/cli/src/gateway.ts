@@ -35,15 +35,25 @@ export function gatewayCaller(baseUrl: string, headers: Record<string, string>):
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-      throw new CliError(`cannot reach the gateway at ${origin} (${cause})`, EXIT.unreachable);
+      throw unreachable(origin, err);
     }
-    const envelope = (await res.json().catch(() => ({}))) as Envelope;
-    if (res.ok) return envelope.data;
-    const detail = fieldErrors(envelope.data);
-    const message = `${res.status}: ${envelope.message || res.statusText}${detail ? ` (${detail})` : ''}`;
-    throw new CliError(message, res.status === 401 || res.status === 403 ? EXIT.auth : EXIT.refused);
+    if (res.ok) return ((await res.json().catch(() => ({}))) as Envelope).data;
+    throw await refusal(res);
   });
+}
+
+/** A failure answer as the CliError it ends the command with: 401/403 exit 3, others exit 1. */
+export async function refusal(res: Response): Promise<CliError> {
+  const envelope = (await res.json().catch(() => ({}))) as Envelope;
+  const detail = fieldErrors(envelope.data);
+  const message = `${res.status}: ${envelope.message || res.statusText}${detail ? ` (${detail})` : ''}`;
+  return new CliError(message, res.status === 401 || res.status === 403 ? EXIT.auth : EXIT.refused);
+}
+
+/** Why the gateway could not be reached, as the CliError of exit 4. */
+export function unreachable(origin: string, err: unknown): CliError {
+  const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+  return new CliError(`cannot reach the gateway at ${origin} (${cause})`, EXIT.unreachable);
 }
 
 /** The management API with a project key. */

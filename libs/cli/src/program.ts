@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerDeliveries } from './commands/deliveries';
 import { registerEvents } from './commands/events';
+import { registerListen } from './commands/listen';
 import { registerLogin } from './commands/login';
 import { registerSend } from './commands/send';
 import { registerTail } from './commands/tail';
@@ -13,7 +14,9 @@ const VERSION = '0.1.0';
 function program(output: Output, env: NodeJS.ProcessEnv): Command {
   const ctx = cliContext(output, env);
   const root = new Command('hookrail')
-    .description('Hookrail from the command line: send events, follow, inspect and retry their deliveries')
+    .description(
+      'Hookrail from the command line: send events, follow, inspect and retry their deliveries, receive them on this machine',
+    )
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) })
@@ -30,6 +33,7 @@ HOOKRAIL_PROJECT_ID and HOOKRAIL_API_KEY. Exit codes: 0 done, 1 the gateway refu
   registerEvents(root, ctx);
   registerDeliveries(root, ctx);
   registerTail(root, ctx);
+  registerListen(root, ctx);
   // Subcommands report their own usage errors through the same override.
   for (const cmd of root.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
   return root;

@@ -65,7 +65,12 @@ export interface HookrailConfig {
   };
   mongodb: { url: string };
   security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
-  urls: { gatewayPublic: string; ingestPublic: string };
+  /**
+   * `cliRelay`: where the dispatcher hands the attempts at `cli` endpoints (`hookrail listen`):
+   * the gateway as the cluster reaches it. `cliRelayAdvertise`: this gateway replica as the other
+   * replicas reach it (its pod address), default `http://127.0.0.1:<port>`.
+   */
+  urls: { gatewayPublic: string; ingestPublic: string; cliRelay: string; cliRelayAdvertise: string };
   /**
    * Broker sources: where this deployment's SQS and Pub/Sub are, and whether sources may connect
    * to private, loopback and link-local hosts (otherwise refused like webhooks to them).
@@ -128,6 +133,8 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     urls: {
       gatewayPublic: str(env, 'HOOKRAIL_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS['api-gateway']}`),
       ingestPublic: str(env, 'HOOKRAIL_INGEST_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS.ingest}`),
+      cliRelay: str(env, 'HOOKRAIL_CLI_RELAY_URL', `http://127.0.0.1:${DEFAULT_PORTS['api-gateway']}`),
+      cliRelayAdvertise: str(env, 'HOOKRAIL_CLI_RELAY_ADVERTISE_URL', `http://127.0.0.1:${port}`),
     },
     brokers: {
       sqsEndpoint: optionalStr(env, 'HOOKRAIL_SQS_ENDPOINT'),

@@ -9,3 +9,4 @@ export * from './dead-letter';
 export * from './failure-throttle';
 export * from './backoff';
 export * from './meta-event-destination';
+export * from './relay-credential';

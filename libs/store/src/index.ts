@@ -61,6 +61,8 @@ export {
   type SourceHealthState,
 } from './source-health/source-health.schema';
 export type { SourceHealthRepository } from './source-health/source-health.repository';
+export type { CliListenerDoc } from './cli-listeners/cli-listener.schema';
+export type { CliListenerRepository } from './cli-listeners/cli-listener.repository';
 export type { DeadLetterDoc } from './dead-letters/dead-letter.schema';
 export {
   deadLetterId,

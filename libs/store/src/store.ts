@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
 import { deleteProjectBatch } from './base/delete-batch';
 import { ApiKeyRepository } from './api-keys';
+import { CliListenerRepository } from './cli-listeners';
 import { DeadLetterRepository } from './dead-letters';
 import { DeliveryRepository } from './deliveries';
 import { DeliveryStatsRepository } from './delivery-stats';
@@ -42,6 +43,7 @@ export class Store {
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
   readonly deadLetters: DeadLetterRepository;
+  readonly cliListeners: CliListenerRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -59,6 +61,7 @@ export class Store {
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
+    this.cliListeners = new CliListenerRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

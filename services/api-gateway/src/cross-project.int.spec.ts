@@ -15,6 +15,11 @@ jest.setTimeout(120_000);
 /** Routes whose body is validated before the id is looked up get a valid one. */
 const VALID_BODIES: Record<string, object> = {
   '/v1/projects/{projectID}/endpoints/{endpointID}/expire_secret': { expiration: 0 },
+  '/v1/projects/{projectID}/endpoints/{endpointID}/listen/answers': {
+    request_id: 'r1',
+    url: 'http://localhost:3000/hooks',
+    latency_ms: 1,
+  },
 };
 
 interface OpenApi {

@@ -6,6 +6,8 @@ import type { SecretBox } from '@hookrail/domain';
 import type { ConfigCache, Store } from '@hookrail/store';
 import type { EventValidator } from '@hookrail/ingest';
 import type { Logger, Metrics } from '@hookrail/telemetry';
+import type { Listeners } from './listen/listeners';
+import type { ListenerRouting } from './listen/listener-routing';
 
 /** What route handlers and gateway use cases need; built once in service.ts. */
 export interface GatewayDeps {
@@ -27,5 +29,9 @@ export interface GatewayDeps {
   http: HttpClient;
   /** quickjs sandbox for test_function. */
   functions: FunctionPool;
+  /** The `hookrail listen` streams connected to this replica and their unanswered requests. */
+  listeners: Listeners;
+  /** The same across replicas: which one holds a stream, and forwarding to it. */
+  listenerRouting: ListenerRouting;
   now: () => Date;
 }

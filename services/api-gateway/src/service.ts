@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
-import { SecretBox, fail } from '@hookrail/domain';
+import { SecretBox, fail, relayCredential } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/outbound';
 import { FunctionPool } from '@hookrail/functions';
 import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
@@ -17,6 +17,9 @@ import { portalOperations } from '@hookrail/api-contract';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortal } from './portal';
 import { managementRoutes } from './http/management-routes';
+import { ListenerRouting } from './listen/listener-routing';
+import { Listeners } from './listen/listeners';
+import { relayRouter } from './listen/relay-router';
 
 const API_VERSION = '1.0.0';
 
@@ -29,6 +32,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
       const functions = new FunctionPool({ metrics });
       await functions.ready();
+      const listeners = new Listeners();
+      const relaySecret = relayCredential(config.security);
       const deps: GatewayDeps = {
         config,
         store,
@@ -46,8 +51,20 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         box: new SecretBox(config.security.encryptionKey),
         http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
         functions,
+        listeners,
+        listenerRouting: new ListenerRouting({
+          listeners,
+          store,
+          logger,
+          selfUrl: config.urls.cliRelayAdvertise,
+          instanceId: config.instanceId,
+          credential: relaySecret,
+        }),
         now: () => new Date(),
       };
+      metrics.gauge('hookrail_cli_listeners', 'hookrail listen streams connected to this replica', [], (g) =>
+        g.set(deps.listeners.size),
+      );
       const routes = managementRoutes(deps);
       const openapi = buildOpenApi([...routes, ...Object.values(portalOperations)], {
         version: API_VERSION,
@@ -90,10 +107,12 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       });
       api.use(errorMapper(logger));
       app.use('/api', api);
+      app.use('/relay', relayRouter(deps, relaySecret));
       mountPortal(app, deps);
       gatewayConsole.mount(app);
       return {
         stop: async () => {
+          deps.listeners.closeAll();
           deps.http.close();
           await deps.functions.close();
         },

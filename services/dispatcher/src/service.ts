@@ -1,7 +1,7 @@
 import { KeyOwnership, type ConfigBarrier } from '@hookrail/bus';
 import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
-import { SecretBox, type ProjectId } from '@hookrail/domain';
+import { relayCredential, SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import { createFirstSends, createSender, endpointStatusGate, type Gate } from '@hookrail/delivery';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
@@ -92,6 +92,7 @@ export function definition(
         metrics,
         gates,
         destinations,
+        cliRelay: { url: config.urls.cliRelay, credential: relayCredential(config.security) },
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
         logAttempts: config.log.attempts,
       });

@@ -5,6 +5,7 @@ import { deliveryOpsOperations } from './delivery-ops.operations';
 import { deliveryStatsOperations } from './delivery-stats.operations';
 import { endpointOperations } from './endpoints.operations';
 import { eventOperations } from './events.operations';
+import { listenOperations } from './listen.operations';
 import { eventTypeOperations } from './event-types.operations';
 import { metaEventOperations } from './meta-events.operations';
 import { portalLinkOperations } from './portal-links.operations';
@@ -21,6 +22,7 @@ export {
   endpointOperations,
   eventOperations,
   eventTypeOperations,
+  listenOperations,
   metaEventOperations,
   portalLinkOperations,
   projectOperations,
@@ -37,6 +39,7 @@ export const managementOperations = {
   ...apiKeyOperations,
   ...sourceOperations,
   ...endpointOperations,
+  ...listenOperations,
   ...subscriptionOperations,
   ...eventTypeOperations,
   ...portalLinkOperations,

@@ -7,7 +7,8 @@ import { bool, enumOf, int, nonEmpty, object, str } from './common.schema';
  * objects (source.schema.ts) where the meaning is the same; what differs is where a message goes
  * (a topic, an exchange or queue) instead of where it is read from.
  */
-export const ENDPOINT_TYPES = ['http', 'kafka', 'amqp', 'sqs', 'google_pubsub'] as const;
+/** `cli`: deliveries relayed to a connected `hookrail listen` (docs/cli.md), no url or destination. */
+export const ENDPOINT_TYPES = ['http', 'kafka', 'amqp', 'sqs', 'google_pubsub', 'cli'] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
 export const BROKER_DESTINATION_TYPES = ['kafka', 'amqp', 'sqs', 'google_pubsub'] as const;
 export type BrokerDestinationType = (typeof BROKER_DESTINATION_TYPES)[number];

@@ -35,4 +35,8 @@ describe('endpointAddress', () => {
     expect(address).toBe(expected);
     expect(address).not.toMatch(/\bp\b/);
   });
+
+  it('for a cli endpoint names hookrail listen (the listener says where it forwards)', () => {
+    expect(endpointAddress({ type: 'cli', url: '', destination: null })).toBe('hookrail listen');
+  });
 });

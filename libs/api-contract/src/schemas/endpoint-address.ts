@@ -9,7 +9,8 @@ const s = (x: unknown) => (typeof x === 'string' || typeof x === 'number' ? Stri
 
 /**
  * The URL of an http endpoint; for a broker, the kind and where it publishes, from the stored
- * settings without their credentials (a broker endpoint's `url` is empty).
+ * settings without their credentials (a broker endpoint's `url` is empty); for a cli endpoint,
+ * `hookrail listen`.
  */
 export function endpointAddress(e: AddressedEndpoint): string {
   const d = e.destination ?? {};
@@ -26,6 +27,9 @@ export function endpointAddress(e: AddressedEndpoint): string {
       return `SQS ${s(d.default_region)} · queue ${s(d.queue_name)}`;
     case 'google_pubsub':
       return `Pub/Sub projects/${s(d.project_id)}/topics/${s(d.topic_id)}`;
+    case 'cli':
+      // where it goes is the connected `hookrail listen`'s choice (the attempts show its local URL)
+      return 'hookrail listen';
     default:
       return e.url;
   }

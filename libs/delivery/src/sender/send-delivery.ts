@@ -22,6 +22,7 @@ import {
   type DestinationDeps,
 } from './publish-destination';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
+import { isCliEndpoint, relayToListener, type CliRelayDeps } from './relay-to-listener';
 
 export interface SenderDeps {
   store: Store;
@@ -39,6 +40,8 @@ export interface SenderDeps {
   afterAttempt?: (ctx: GateContext, result: AttemptResult) => Promise<void>;
   /** Broker endpoints (docs/destinations.md); without it such a delivery is not sent. */
   destinations?: DestinationDeps;
+  /** `cli` endpoints (`hookrail listen`, docs/cli.md); without it such a delivery is not sent. */
+  cliRelay?: CliRelayDeps;
   /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
   logAttempts?: boolean;
   now?: () => number;
@@ -182,6 +185,22 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
           result.latencyMs / 1000,
         );
       record = () => publishAttemptRecord(published.address, published.headers, published.result);
+    } else if (isCliEndpoint(endpoint)) {
+      // A cli endpoint: the same signed request, relayed to the connected `hookrail listen`; its
+      // local URL's answer is the attempt's, recorded and retried like an HTTP one.
+      const relayed = deps.cliRelay
+        ? await relayToListener(
+            deps.cliRelay,
+            endpoint,
+            { body, headers, eventId: event._id, eventType: delivery.event_type, deliveryId: delivery._id },
+            timeoutSeconds * 1000,
+          )
+        : {
+            result: { kind: 'not_sent', message: 'this dispatcher relays to no hookrail listen' } as const,
+            url: `hookrail listen (${endpoint.name})`,
+          };
+      const sent = (result = relayed.result);
+      record = () => attemptRecord(relayed.url, headers, sent, []);
     } else {
       const auth = await endpointAuthHeaders(endpoint._id, endpoint.authentication, deps);
       if (auth.kind === 'failed') {

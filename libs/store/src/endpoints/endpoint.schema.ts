@@ -15,7 +15,7 @@ export interface EndpointSecret {
 export type EndpointStatus = 'active' | 'paused' | 'inactive';
 
 /** Where deliveries go: an HTTP URL (Convoy's only kind) or a broker (docs/destinations.md). */
-export type EndpointType = 'http' | 'kafka' | 'amqp' | 'sqs' | 'google_pubsub';
+export type EndpointType = 'http' | 'kafka' | 'amqp' | 'sqs' | 'google_pubsub' | 'cli';
 
 /**
  * The circuit breaker as its dispatcher last saw it (the breaker itself lives in the dispatcher

@@ -101,11 +101,15 @@ describe('hookrail CLI', () => {
   it('the bin prints its help, and exits 2 on a wrong command line and 3 when not logged in', async () => {
     const help = await bin(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['login', 'send', 'events', 'deliveries', 'retry', 'replay', 'tail'])
+    for (const command of ['login', 'send', 'events', 'deliveries', 'retry', 'replay', 'tail', 'listen'])
       expect(help.out).toContain(command);
     expect(help.out).toContain('Exit codes');
     const sendHelp = await bin(['send', '--help']);
     expect(sendHelp.out).toMatch(/--endpoint <id>[\s\S]*--owner <id>[\s\S]*--broadcast/);
+    const listenHelp = await bin(['listen', '--help']);
+    expect(listenHelp.out).toMatch(
+      /listen \[options\] <local-url>[\s\S]*--events <types>[\s\S]*--name <name>[\s\S]*--count <n>[\s\S]*--json[\s\S]*Exit codes: 0 stopped/,
+    );
 
     expect((await bin(['frobnicate'])).code).toBe(2);
     expect((await bin(['deliveries', 'list', '--limit', 'many'])).code).toBe(2);

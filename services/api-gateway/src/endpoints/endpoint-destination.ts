@@ -52,8 +52,14 @@ export async function destinationFields(
   current?: EndpointDoc,
 ): Promise<{ type: EndpointType; url: string; destination: Json | null }> {
   const type: EndpointType = body.type ?? current?.type ?? 'http';
+  if (type === 'cli') {
+    // deliveries go to whichever `hookrail listen` is connected: there is nowhere to configure
+    if (body.url) throw invalid('url', 'is not for cli endpoints (hookrail listen says where they go)');
+    if (body.destination) throw invalid('destination', 'is only for broker endpoints (type is cli)');
+    return { type, url: '', destination: null };
+  }
   if (!isDestinationKind(type)) {
-    const url = body.url ?? (isDestinationKind(current?.type) ? '' : (current?.url ?? ''));
+    const url = body.url ?? (current?.type === 'http' || !current?.type ? (current?.url ?? '') : '');
     if (!url) throw invalid('url', 'is required for an http endpoint');
     if (body.destination) throw invalid('destination', 'is only for broker endpoints (type is http)');
     return { type, url, destination: null };

@@ -59,7 +59,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       const body = spec.body
         ? validate(spec.body, dropUnsetFields(req.body, spec.body, acceptsEmptyString))
         : undefined;
-      const call = { req, params, query, body, principal, project } as Call;
+      const call = { req, res, params, query, body, principal, project } as Call;
       let data: unknown;
       try {
         data = await spec.handler(call);
@@ -73,7 +73,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
           await deps.announceConfigChange(changed);
         }
       }
-      res.status(spec.status).json(ok(spec.message, data));
+      if (!spec.stream) res.status(spec.status).json(ok(spec.message, data));
     });
   }
   return router;

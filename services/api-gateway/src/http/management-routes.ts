@@ -7,6 +7,7 @@ import { deliveryStatsHandlers } from '../deliveries/delivery-stats.handlers';
 import { endpointHandlers } from '../endpoints/endpoints.handlers';
 import { eventTypeHandlers } from '../event-types/event-types.handlers';
 import { eventHandlers } from '../events/events.handlers';
+import { listenHandlers } from '../listen/listen.handlers';
 import type { RouteSpec } from '../http/route';
 import { portalLinkHandlers } from '../portal-links/portal-links.handlers';
 import { apiKeyHandlers } from '../projects/api-keys.handlers';
@@ -22,6 +23,7 @@ export function managementRoutes(deps: GatewayDeps): RouteSpec[] {
     apiKeyHandlers(deps),
     sourceHandlers(deps),
     endpointHandlers(deps),
+    listenHandlers(deps),
     subscriptionHandlers(deps),
     eventTypeHandlers(deps),
     portalLinkHandlers(deps),

@@ -1,10 +1,12 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { BodyOf, Operation, OperationSet } from '@hookrail/api-contract';
 import type { ProjectDoc } from '@hookrail/store';
 import type { Principal } from '../auth/principal';
 
 export interface Call<B = unknown> {
   req: Request;
+  /** For a streamed answer (an operation with `stream`): the handler writes it and the router does not. */
+  res: Response;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: B;

@@ -77,7 +77,9 @@ export function buildOpenApi(
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
         description: r.message,
-        content: { 'application/json': { schema: envelope(data) } },
+        content: r.stream
+          ? { [r.stream]: { schema: data } }
+          : { 'application/json': { schema: envelope(data) } },
       },
     };
     for (const [status, description] of Object.entries(ERROR_STATUSES))

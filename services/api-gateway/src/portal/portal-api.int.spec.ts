@@ -185,6 +185,13 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     const bad = await portal('POST', '/endpoints', token, { name: 'n', url: 'ftp://x' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('url');
+    // a cli endpoint belongs to a developer's `hookrail listen`, not to a portal holder
+    const cli = await portal('POST', '/endpoints', token, { name: 'c', type: 'cli' });
+    expect(cli.status).toBe(400);
+    expect(cli.body.data.errors).toEqual([
+      { field: 'type', message: 'cli is not allowed through the portal (hookrail listen makes them)' },
+    ]);
+    expect((await portal('PUT', `/endpoints/${id}`, token, { type: 'cli' })).status).toBe(400);
     const escape = await portal('PUT', `/endpoints/${id}`, token, { owner_id: 'globex' });
     expect(escape.status).toBe(400);
     expect(escape.body.message).toContain('owner_id');

@@ -38,6 +38,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
     async create(session, body) {
       const { event_types: eventTypes, ...input } = body;
       rejectOwnerChange(input);
+      rejectCliType(input);
       checkEventTypes(session.project, eventTypes);
       const doc = await createEndpoint(deps, session.project, { ...input, owner_id: session.link.owner_id });
       // A link without an owner id shows its listed endpoints: list the new one so its creator sees it.
@@ -49,6 +50,7 @@ export function gatewayEndpointOps(deps: GatewayDeps): PortalEndpointOps {
     async update(session, endpoint, body) {
       const { event_types: eventTypes, ...input } = body;
       rejectOwnerChange(input);
+      rejectCliType(input);
       checkEventTypes(session.project, eventTypes);
       // Checked before anything changes: an edit is applied whole or not at all.
       const subscriptions =
@@ -124,5 +126,13 @@ function rejectOwnerChange(input: EndpointUpdateBody): void {
   if (input.owner_id !== undefined || input.clear?.includes('owner_id'))
     throw new ValidationError('owner_id is set by the portal link', [
       { field: 'owner_id', message: 'is not allowed through the portal' },
+    ]);
+}
+
+/** A cli endpoint belongs to a developer's `hookrail listen`, not to a portal holder's receiver. */
+function rejectCliType(input: EndpointUpdateBody): void {
+  if (input.type === 'cli')
+    throw new ValidationError('type: cli endpoints are made by hookrail listen', [
+      { field: 'type', message: 'cli is not allowed through the portal (hookrail listen makes them)' },
     ]);
 }

@@ -131,6 +131,9 @@ export function destinationBody(v: Values): Pick<Body, 'type' | 'url' | 'destina
     }
     case 'http':
       return { type: 'http', url: text(v, 'url') };
+    case 'cli':
+      // made by `hookrail listen` (not offered here): an edit keeps it a cli endpoint, without a url
+      return { type: 'cli', url: undefined };
   }
 }
 

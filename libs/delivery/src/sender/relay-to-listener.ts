@@ -1,0 +1,139 @@
+import { performance } from 'node:perf_hooks';
+import type { RelayAnswer, RelayRequestBody } from '@hookrail/api-contract';
+import { RELAY_CREDENTIAL_HEADER } from '@hookrail/domain';
+import type { AttemptResult } from '@hookrail/retry';
+import type { EndpointDoc } from '@hookrail/store';
+import { injectTraceHeaders, markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
+
+/** Where attempts at `cli` endpoints go: the gateway's internal relay and its credential. */
+export interface CliRelayDeps {
+  /** The gateway as this dispatcher reaches it (HOOKRAIL_CLI_RELAY_URL). */
+  url: string;
+  /** Derived from the instance key (libs/domain `relayCredential`); absent: the relay is off. */
+  credential: string | undefined;
+}
+
+/** How much longer than the listener's own wait the call to the relay may take. */
+const RELAY_MARGIN_MS = 5_000;
+
+export const isCliEndpoint = (e: EndpointDoc): boolean => e.type === 'cli';
+
+/** The attempt's `url` when no listener said where it forwarded to. */
+const listenerLabel = (e: EndpointDoc) => `hookrail listen (${e.name})`;
+
+const relayError = (message: string, maybeReached: boolean, latencyMs: number): AttemptResult => ({
+  kind: 'error',
+  code: 'ECLIRELAY',
+  message,
+  maybeReached,
+  latencyMs,
+});
+
+/** The local URL's answer, as the retry policy and the attempt record read an HTTP one. */
+function fromAnswer(answer: RelayAnswer): AttemptResult {
+  if (answer.error || answer.status === null)
+    return {
+      kind: 'error',
+      code: answer.error?.code ?? 'ECLIRELAY',
+      message: `${answer.url}: ${answer.error?.message ?? 'no answer'}`,
+      maybeReached: true,
+      latencyMs: answer.latency_ms,
+    };
+  return {
+    kind: 'response',
+    status: answer.status,
+    headers: answer.headers,
+    body: answer.body,
+    latencyMs: answer.latency_ms,
+  };
+}
+
+/**
+ * One attempt at a `cli` endpoint (docs/cli.md): the signed request goes to the gateway's relay,
+ * which hands it to the connected `hookrail listen`; the CLI's report of what its local URL answered
+ * is the attempt's result. No listener, a listener that does not answer in time, or an unreachable
+ * gateway are failed attempts like a refused connection, retried by the schedule.
+ */
+export function relayToListener(
+  deps: CliRelayDeps,
+  endpoint: EndpointDoc,
+  msg: {
+    body: Buffer;
+    headers: Record<string, string>;
+    eventId: string;
+    eventType: string;
+    deliveryId: string;
+  },
+  timeoutMs: number,
+): Promise<{ result: AttemptResult; url: string }> {
+  // a client span like an HTTP attempt's; the gateway's relay continues its trace
+  return withSpan(
+    'POST',
+    { kind: SpanKind.CLIENT, attributes: { 'hookrail.endpoint_type': 'cli' } },
+    async (span) => {
+      const relayed = await relayOnce(deps, endpoint, msg, timeoutMs);
+      const r = relayed.result;
+      if (r.kind === 'response') span.setAttribute('http.response.status_code', r.status);
+      else markSpanFailed(span, r.message);
+      return relayed;
+    },
+  );
+}
+
+async function relayOnce(
+  deps: CliRelayDeps,
+  endpoint: EndpointDoc,
+  msg: {
+    body: Buffer;
+    headers: Record<string, string>;
+    eventId: string;
+    eventType: string;
+    deliveryId: string;
+  },
+  timeoutMs: number,
+): Promise<{ result: AttemptResult; url: string }> {
+  const url = listenerLabel(endpoint);
+  if (!deps.credential)
+    return {
+      result: {
+        kind: 'not_sent',
+        message:
+          'the cli relay is off: set HOOKRAIL_ENCRYPTION_KEY (or HOOKRAIL_ADMIN_KEY) on the dispatcher and the gateway',
+      },
+      url,
+    };
+  const request: RelayRequestBody = {
+    delivery_id: msg.deliveryId,
+    event_id: msg.eventId,
+    event_type: msg.eventType,
+    headers: msg.headers,
+    body: msg.body.toString('utf8'),
+    timeout_ms: timeoutMs,
+  };
+  const target = `${deps.url.replace(/\/+$/, '')}/relay/v1/projects/${endpoint.project_id}/endpoints/${endpoint._id}`;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let res: Response;
+  try {
+    res = await fetch(target, {
+      method: 'POST',
+      headers: injectTraceHeaders({
+        'content-type': 'application/json',
+        [RELAY_CREDENTIAL_HEADER]: deps.credential,
+      }) as Record<string, string>,
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(timeoutMs + RELAY_MARGIN_MS),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+    return {
+      result: relayError(`the cli relay at ${deps.url} is unreachable (${cause})`, true, elapsed()),
+      url,
+    };
+  }
+  const envelope = (await res.json().catch(() => ({}))) as { message?: string; data?: RelayAnswer };
+  if (res.ok && envelope.data) return { result: fromAnswer(envelope.data), url: envelope.data.url };
+  const message = envelope.message || `the cli relay answered ${res.status}`;
+  // No listener connected: the request certainly went nowhere.
+  return { result: relayError(message, !message.startsWith('no hookrail listen'), elapsed()), url };
+}

@@ -1,0 +1,2 @@
+export * from './cli-listener.schema';
+export * from './cli-listener.repository';
