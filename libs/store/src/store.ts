@@ -12,6 +12,7 @@ import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
 import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
+import { OrderingRepository } from './ordering';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
@@ -42,6 +43,7 @@ export class Store {
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
   readonly deadLetters: DeadLetterRepository;
+  readonly ordering: OrderingRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -59,6 +61,7 @@ export class Store {
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
+    this.ordering = new OrderingRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {
