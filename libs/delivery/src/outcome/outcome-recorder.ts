@@ -31,6 +31,8 @@ interface OutcomeRecorderDeps {
   stats: DeliveryStatsSink;
   logger: Logger;
   now?: () => number;
+  /** Told of every outcome once it is durable (ordered delivery releases the next of a key). */
+  onRecorded?: (delivery: DeliveryDoc, status: DeliveryStatus) => Promise<void>;
 }
 
 /**
@@ -71,6 +73,7 @@ export class OutcomeRecorder {
     });
     await Promise.all([
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
+      recorded.then(() => this.deps.onRecorded?.(delivery, outcome.status)),
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
     ]);
     this.count({
@@ -104,7 +107,10 @@ export class OutcomeRecorder {
       retrySpent: false,
       firstRecord: this.unrecorded.delete(delivery),
     });
-    await this.publishRetry(delivery, until, gate.reason);
+    await Promise.all([
+      this.publishRetry(delivery, until, gate.reason),
+      this.deps.onRecorded?.(delivery, 'Scheduled'),
+    ]);
   }
 
   /**

@@ -1,0 +1,288 @@
+import type { DeliveryMessage, Publisher } from '@hookrail/bus';
+import type { ProjectId } from '@hookrail/domain';
+import type { ConfigCache, DeliveryDoc, DeliveryStatus, OrderingKeyDoc, Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { KeyLocks, type Place } from './key-locks';
+import { headEnd } from './unblocks';
+import { FINAL_STATUSES } from '../sender/load-delivery';
+
+export interface OrderingDeps {
+  store: Store;
+  publisher: Publisher;
+  config: ConfigCache;
+  logger: Logger;
+  metrics: Metrics;
+  now?: () => number;
+}
+
+/** What the sender does with an ordered delivery now. */
+export type Admission = { kind: 'send' } | { kind: 'held'; head: string } | { kind: 'done' };
+
+/** A key this process has seen not yet free: its head, and whether that is written down. */
+interface KeyState {
+  projectId: ProjectId;
+  endpointId: string;
+  key: string;
+  head: string;
+  since: Date;
+  headStatus: string | null;
+  /** The key's document exists: something was held behind the head, or the head did not end at once. */
+  durable: boolean;
+  /** The highest seq held under this key. */
+  lastSeq: number;
+}
+
+const SKIPPED_REASON = 'skipped by an operator to unblock its ordering key';
+
+/** The ordering key a delivery carries (set by the router from its subscription), or null. */
+export function orderingKeyOfDelivery(delivery: Pick<DeliveryDoc, 'metadata'>): string | null {
+  const key = delivery.metadata?.ordering_key;
+  return typeof key === 'string' ? key : null;
+}
+
+/**
+ * Ordered delivery in the sender (docs/ordered-delivery.md). One dispatcher owns an endpoint's
+ * partition of the deliveries topic, so it alone decides for the endpoint's keys: a delivery is
+ * sent when its key has no head (it becomes the head) or when it is the head; otherwise it is
+ * held, written to `held_deliveries` before its offset is committed. When the head's outcome is
+ * recorded as an end that unblocks the key, the next held delivery becomes the head (written
+ * first) and is published again with reason `released`. Keys nobody waits behind cost no write.
+ *
+ * What is written survives a SIGKILL: `sweep` (run at start, after each assignment and every few
+ * seconds) finishes a release that was cut short, releases a key whose head ended without this
+ * process seeing it, and carries out an operator's skip.
+ */
+export class DeliveryOrdering {
+  private readonly locks = new KeyLocks();
+  private states = new Map<string, KeyState>();
+  private loaded = new Map<string, Promise<void>>();
+  private readonly now: () => number;
+  private readonly held;
+  private readonly released;
+
+  constructor(private readonly deps: OrderingDeps) {
+    this.now = deps.now ?? Date.now;
+    this.held = deps.metrics.counter(
+      'hookrail_ordering_held_total',
+      'Ordered deliveries held behind an earlier delivery of their key',
+    );
+    this.released = deps.metrics.counter(
+      'hookrail_ordering_released_total',
+      'Held deliveries released, by why (the head ended, an operator skipped it)',
+      ['why'],
+    );
+    deps.metrics.gauge(
+      'hookrail_ordering_blocked_keys',
+      'Ordering keys this process holds deliveries behind, or whose head waits for a retry',
+      [],
+      (g) => g.set([...this.states.values()].filter((s) => s.durable).length),
+    );
+  }
+
+  /**
+   * The message's place in its key's queue, taken when the message starts (partition order).
+   * Only first sends take one: a retry or a released delivery is the head already.
+   */
+  place(m: DeliveryMessage): Place | undefined {
+    const key = m.first_send?.ordering_key;
+    if (key === undefined || m.reason === 'resend') return undefined;
+    return this.locks.take(lockKey(m.endpoint_id, key));
+  }
+
+  /** Whether the delivery may be sent now; a manual resend always may (it does not take the key). */
+  async admit(m: DeliveryMessage, delivery: DeliveryDoc, place?: Place): Promise<Admission> {
+    const key = orderingKeyOfDelivery(delivery);
+    if (key === null || m.reason === 'resend') return { kind: 'send' };
+    const mine = place ?? this.locks.take(lockKey(delivery.endpoint_id, key));
+    try {
+      await mine.ready;
+      return await this.decide(m, delivery, key);
+    } finally {
+      mine.release();
+    }
+  }
+
+  /** Told of every recorded outcome of a delivery (after it is durable). */
+  async recorded(delivery: DeliveryDoc, status: DeliveryStatus): Promise<void> {
+    const key = orderingKeyOfDelivery(delivery);
+    if (key === null) return;
+    await this.locks.run(lockKey(delivery.endpoint_id, key), async () => {
+      await this.load(delivery.project_id, delivery.endpoint_id);
+      const state = this.states.get(lockKey(delivery.endpoint_id, key));
+      if (!state || state.head !== delivery._id) return;
+      const subscription = await this.deps.config.subscription(delivery.project_id, delivery.subscription_id);
+      const end = headEnd(status, subscription);
+      if (end === 'unblocks') return this.releaseNext(state, 'head_ended');
+      state.headStatus = end === 'blocks' ? status : null;
+      await this.persist(state);
+    });
+  }
+
+  /** A rebalance: what this process knew of its endpoints' keys is read again when next needed. */
+  reset(): void {
+    this.states = new Map();
+    this.loaded = new Map();
+  }
+
+  /**
+   * Finishes what a crash or another process left: for every blocked key of an endpoint this
+   * process owns, an operator's skip is carried out, a release cut short is published, and a key
+   * whose head ended (and unblocks it) is released.
+   */
+  async sweep(owns: (endpointId: string) => boolean): Promise<void> {
+    const blocked = (await this.deps.store.ordering.allBlocked()).filter((d) => owns(d.endpoint_id));
+    for (const doc of blocked)
+      await this.locks.run(lockKey(doc.endpoint_id, doc.key), () => this.settle(doc));
+  }
+
+  private async decide(m: DeliveryMessage, delivery: DeliveryDoc, key: string): Promise<Admission> {
+    await this.load(delivery.project_id, delivery.endpoint_id);
+    const id = lockKey(delivery.endpoint_id, key);
+    const state = this.states.get(id);
+    if (!state) {
+      this.states.set(id, {
+        projectId: delivery.project_id,
+        endpointId: delivery.endpoint_id,
+        key,
+        head: delivery._id,
+        since: new Date(this.now()),
+        headStatus: null,
+        durable: false,
+        lastSeq: 0,
+      });
+      return { kind: 'send' };
+    }
+    if (state.head === delivery._id) return { kind: 'send' };
+    // A copy of a delivery that already ended (redelivered after a restart) is not held again.
+    const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
+    if (stored && FINAL_STATUSES.has(stored.status)) return { kind: 'done' };
+    await this.persist(state);
+    state.lastSeq += 1;
+    await this.deps.store.ordering.hold({
+      _id: delivery._id,
+      project_id: delivery.project_id,
+      endpoint_id: delivery.endpoint_id,
+      key,
+      seq: state.lastSeq,
+      message_json: JSON.stringify({ ...m, reason: 'initial' }),
+      created_at: new Date(this.now()),
+    });
+    this.held.inc();
+    return { kind: 'held', head: state.head };
+  }
+
+  /** The endpoint's blocked keys, read once per assignment (this process is their only writer). */
+  private load(projectId: ProjectId, endpointId: string): Promise<void> {
+    let loading = this.loaded.get(endpointId);
+    if (!loading) {
+      loading = this.read(projectId, endpointId).catch((err: unknown) => {
+        this.loaded.delete(endpointId);
+        throw err;
+      });
+      this.loaded.set(endpointId, loading);
+    }
+    return loading;
+  }
+
+  private async read(projectId: ProjectId, endpointId: string): Promise<void> {
+    const [keys, held] = await Promise.all([
+      this.deps.store.ordering.ofEndpoint(projectId, endpointId),
+      this.deps.store.ordering.heldOfEndpoint(projectId, endpointId),
+    ]);
+    const lastSeq = new Map<string, number>();
+    for (const h of held) lastSeq.set(h.key, Math.max(lastSeq.get(h.key) ?? 0, h.seq));
+    for (const doc of keys) {
+      const id = lockKey(endpointId, doc.key);
+      if (this.states.has(id)) continue;
+      this.states.set(id, {
+        projectId,
+        endpointId,
+        key: doc.key,
+        head: doc.head,
+        since: doc.blocked_since,
+        headStatus: doc.head_status,
+        durable: true,
+        lastSeq: lastSeq.get(doc.key) ?? 0,
+      });
+    }
+  }
+
+  private async persist(state: KeyState): Promise<void> {
+    await this.deps.store.ordering.saveKey({
+      project_id: state.projectId,
+      endpoint_id: state.endpointId,
+      key: state.key,
+      head: state.head,
+      blocked_since: state.since,
+      head_status: state.headStatus,
+    });
+    state.durable = true;
+  }
+
+  /**
+   * The head ended: the next held delivery becomes the head (written before its message goes out,
+   * so a crash in between is finished by `sweep`), or the key is free.
+   */
+  private async releaseNext(state: KeyState, why: 'head_ended' | 'skipped'): Promise<void> {
+    const id = lockKey(state.endpointId, state.key);
+    const next = state.durable
+      ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key)
+      : null;
+    if (!next) {
+      if (state.durable) await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
+      this.states.delete(id);
+      return;
+    }
+    state.head = next._id;
+    state.since = new Date(this.now());
+    state.headStatus = null;
+    await this.persist(state);
+    await this.publishHeld(state.projectId, next._id, next.message_json);
+    this.released.inc({ why });
+  }
+
+  private async publishHeld(projectId: ProjectId, deliveryId: string, messageJson: string): Promise<void> {
+    const message = JSON.parse(messageJson) as DeliveryMessage;
+    await this.deps.publisher.publish('deliveries', [{ ...message, reason: 'released' }]);
+    await this.deps.store.ordering.released(projectId, deliveryId);
+  }
+
+  /** One blocked key as the sweep finds it. */
+  private async settle(doc: OrderingKeyDoc): Promise<void> {
+    await this.load(doc.project_id, doc.endpoint_id);
+    const state = this.states.get(lockKey(doc.endpoint_id, doc.key));
+    if (!state || state.head !== doc.head) return;
+    const pending = await this.deps.store.ordering.findHeld(doc.project_id, doc.head);
+    if (pending) return this.publishHeld(doc.project_id, pending._id, pending.message_json);
+    const head = await this.deps.store.deliveries.findForSend(doc.project_id, doc.head);
+    if (doc.skip_requested_at) {
+      if (head && !FINAL_STATUSES.has(head.status)) await this.discard(head);
+      this.deps.logger.info(
+        { project_id: doc.project_id, endpoint_id: doc.endpoint_id, key: doc.key, delivery_id: doc.head },
+        'ordering key unblocked by an operator: head skipped',
+      );
+      return this.releaseNext(state, 'skipped');
+    }
+    if (!head || !FINAL_STATUSES.has(head.status)) return;
+    const subscription = await this.deps.config.subscription(doc.project_id, head.subscription_id);
+    if (headEnd(head.status, subscription) === 'unblocks') return this.releaseNext(state, 'head_ended');
+  }
+
+  private discard(head: DeliveryDoc): Promise<void> {
+    return this.deps.store.deliveries.recordOutcomes([
+      {
+        delivery: head,
+        status: 'Discarded',
+        reason: SKIPPED_REASON,
+        nextAttemptAt: null,
+        attempt: null,
+        retrySpent: false,
+        firstRecord: false,
+      },
+    ]);
+  }
+}
+
+function lockKey(endpointId: string, key: string): string {
+  return `${endpointId}/${key}`;
+}
