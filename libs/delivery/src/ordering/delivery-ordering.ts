@@ -229,7 +229,8 @@ export class DeliveryOrdering {
       ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key)
       : null;
     if (!next) {
-      if (state.durable) await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
+      if (state.durable)
+        await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
       this.states.delete(id);
       return;
     }

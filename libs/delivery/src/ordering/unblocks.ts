@@ -8,7 +8,10 @@ export type HeadEnd = 'pending' | 'unblocks' | 'blocks';
  * subscription's `unblock_on` names it; Retry and Scheduled (held by a gate) keep the head pending.
  * A subscription that is gone (or no longer orders) unblocks whatever ended.
  */
-export function headEnd(status: DeliveryStatus, subscription: Pick<SubscriptionDoc, 'ordering'> | null): HeadEnd {
+export function headEnd(
+  status: DeliveryStatus,
+  subscription: Pick<SubscriptionDoc, 'ordering'> | null,
+): HeadEnd {
   if (status === 'Success') return 'unblocks';
   if (status === 'Failure' || status === 'Discarded') {
     const unblockOn = subscription?.ordering?.unblock_on ?? ['failure', 'discarded'];

@@ -61,7 +61,9 @@ export class OrderedHandOff {
     let queue = this.queues.get(partition);
     if (!queue) this.queues.set(partition, (queue = { pending: [], flushing: false }));
     const q = queue;
-    const acknowledged = new Promise<void>((resolve, reject) => q.pending.push({ messages, resolve, reject }));
+    const acknowledged = new Promise<void>((resolve, reject) =>
+      q.pending.push({ messages, resolve, reject }),
+    );
     if (!q.flushing) void this.flush(partition, q);
     return acknowledged;
   }

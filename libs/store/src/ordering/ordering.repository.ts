@@ -55,7 +55,10 @@ export class OrderingRepository {
 
   /** Writes the key's state (head, since, head status); an operator's pending skip is kept. */
   async saveKey(
-    state: Pick<OrderingKeyDoc, 'project_id' | 'endpoint_id' | 'key' | 'head' | 'blocked_since' | 'head_status'>,
+    state: Pick<
+      OrderingKeyDoc,
+      'project_id' | 'endpoint_id' | 'key' | 'head' | 'blocked_since' | 'head_status'
+    >,
   ): Promise<void> {
     const { project_id, endpoint_id, key } = state;
     await this.keys
