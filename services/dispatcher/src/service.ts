@@ -91,7 +91,19 @@ export function definition(
           ownKafka: { clusterId: await bus.clusterId(), topicPrefix: config.kafka.topicPrefix },
         },
       };
-      const ordering = new DeliveryOrdering({ store, publisher, config: cache, logger, metrics });
+      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
+      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
+        onReadError: (err, attempt) =>
+          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
+      });
+      const ordering = new DeliveryOrdering({
+        store,
+        publisher,
+        config: cache,
+        logger,
+        metrics,
+        owns: (endpointId) => ownership.owns(endpointId),
+      });
       const send = createSender({
         store,
         config: cache,
@@ -112,18 +124,13 @@ export function definition(
       let sweeping: Promise<void> | null = null;
       const sweepOrdering = () => {
         sweeping ??= ordering
-          .sweep((endpointId) => ownership.owns(endpointId))
+          .sweep()
           .catch((err: unknown) => logger.warn({ err }, 'ordering sweep failed'))
           .finally(() => (sweeping = null));
         return sweeping;
       };
       const sweeper = setInterval(() => void sweepOrdering(), ORDERING_SWEEP_MS);
       sweeper.unref();
-      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
-      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
-        onReadError: (err, attempt) =>
-          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
-      });
       const route = createRouter({
         store,
         config: cache,

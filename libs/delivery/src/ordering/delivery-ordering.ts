@@ -12,6 +12,8 @@ export interface OrderingDeps {
   config: ConfigCache;
   logger: Logger;
   metrics: Metrics;
+  /** Whether this process owns the endpoint's partition of the deliveries topic now. */
+  owns: (endpointId: string) => boolean;
   now?: () => number;
 }
 
@@ -57,6 +59,10 @@ export class DeliveryOrdering {
   private states = new Map<string, KeyState>();
   private loaded = new Map<string, Promise<void>>();
   private readonly now: () => number;
+  /** Sends a released delivery in this process (the sender, once it is made). */
+  private sendHere?: (m: DeliveryMessage) => Promise<void>;
+  /** Released deliveries being sent here: the sweep leaves them to that send. */
+  private readonly releasing = new Set<string>();
   private readonly held;
   private readonly released;
 
@@ -77,6 +83,11 @@ export class DeliveryOrdering {
       [],
       (g) => g.set([...this.states.values()].filter((s) => s.durable).length),
     );
+  }
+
+  /** The sender hands over its send: a released delivery of an endpoint owned here is sent at once. */
+  sendWith(send: (m: DeliveryMessage) => Promise<void>): void {
+    this.sendHere = send;
   }
 
   /**
@@ -129,8 +140,10 @@ export class DeliveryOrdering {
    * process owns, an operator's skip is carried out, a release cut short is published, and a key
    * whose head ended (and unblocks it) is released.
    */
-  async sweep(owns: (endpointId: string) => boolean): Promise<void> {
-    const blocked = (await this.deps.store.ordering.allBlocked()).filter((d) => owns(d.endpoint_id));
+  async sweep(): Promise<void> {
+    const blocked = (await this.deps.store.ordering.allBlocked()).filter((d) =>
+      this.deps.owns(d.endpoint_id),
+    );
     for (const doc of blocked)
       await this.locks.run(lockKey(doc.endpoint_id, doc.key), () => this.settle(doc));
   }
@@ -164,7 +177,7 @@ export class DeliveryOrdering {
       endpoint_id: delivery.endpoint_id,
       key,
       seq: state.lastSeq,
-      message_json: JSON.stringify({ ...m, reason: 'initial' }),
+      message_json: JSON.stringify(m),
       created_at: new Date(this.now()),
     });
     this.held.inc();
@@ -226,7 +239,7 @@ export class DeliveryOrdering {
   private async releaseNext(state: KeyState, why: 'head_ended' | 'skipped'): Promise<void> {
     const id = lockKey(state.endpointId, state.key);
     const next = state.durable
-      ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key)
+      ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key, state.head)
       : null;
     if (!next) {
       if (state.durable)
@@ -238,13 +251,30 @@ export class DeliveryOrdering {
     state.since = new Date(this.now());
     state.headStatus = null;
     await this.persist(state);
-    await this.publishHeld(state.projectId, next._id, next.message_json);
     this.released.inc({ why });
+    const message = releasedMessage(next.message_json);
+    if (!this.sendHere || !this.deps.owns(state.endpointId))
+      return this.publishHeld(state.projectId, next._id, message);
+    // Sent here, not awaited: the send takes the key's lock after this release. Its held
+    // document goes once the send is recorded; a crash before that leaves it to the sweep.
+    this.releasing.add(next._id);
+    void this.sendHere(message)
+      .then(() => this.deps.store.ordering.released(state.projectId, next._id))
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { err, project_id: state.projectId, delivery_id: next._id },
+          'released delivery not sent here; the ordering sweep publishes it',
+        ),
+      )
+      .finally(() => this.releasing.delete(next._id));
   }
 
-  private async publishHeld(projectId: ProjectId, deliveryId: string, messageJson: string): Promise<void> {
-    const message = JSON.parse(messageJson) as DeliveryMessage;
-    await this.deps.publisher.publish('deliveries', [{ ...message, reason: 'released' }]);
+  private async publishHeld(
+    projectId: ProjectId,
+    deliveryId: string,
+    message: DeliveryMessage,
+  ): Promise<void> {
+    await this.deps.publisher.publish('deliveries', [message]);
     await this.deps.store.ordering.released(projectId, deliveryId);
   }
 
@@ -253,8 +283,9 @@ export class DeliveryOrdering {
     await this.load(doc.project_id, doc.endpoint_id);
     const state = this.states.get(lockKey(doc.endpoint_id, doc.key));
     if (!state || state.head !== doc.head) return;
+    if (this.releasing.has(doc.head)) return;
     const pending = await this.deps.store.ordering.findHeld(doc.project_id, doc.head);
-    if (pending) return this.publishHeld(doc.project_id, pending._id, pending.message_json);
+    if (pending) return this.publishHeld(doc.project_id, pending._id, releasedMessage(pending.message_json));
     const head = await this.deps.store.deliveries.findForSend(doc.project_id, doc.head);
     if (doc.skip_requested_at) {
       if (head && !FINAL_STATUSES.has(head.status)) await this.discard(head);
@@ -282,6 +313,10 @@ export class DeliveryOrdering {
       },
     ]);
   }
+}
+
+function releasedMessage(json: string): DeliveryMessage {
+  return { ...(JSON.parse(json) as DeliveryMessage), reason: 'released' };
 }
 
 function lockKey(endpointId: string, key: string): string {

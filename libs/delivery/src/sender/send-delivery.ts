@@ -92,7 +92,10 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   // delivery comes back as a first send `released`, which is not a copy.
   const inFlight = new Map<string, Promise<void>>();
   const firstSent = new LRUCache<string, true>({ max: 200_000 });
-  return async function sendOnce(m: DeliveryMessage): Promise<void> {
+  ordering?.sendWith((m) => sendOnce(m));
+  return sendOnce;
+
+  async function sendOnce(m: DeliveryMessage): Promise<void> {
     const running = inFlight.get(m.delivery_id);
     if (running) await running.catch(() => undefined);
     if (m.first_send && m.reason !== 'released' && firstSent.has(m.delivery_id)) return;
@@ -105,7 +108,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     inFlight.set(m.delivery_id, p);
     await p;
     if (m.first_send) firstSent.set(m.delivery_id, true);
-  };
+  }
 
   async function send(m: DeliveryMessage, place: Place | undefined): Promise<void> {
     const fields = () => ({

@@ -108,11 +108,19 @@ export class OrderingRepository {
     }
   }
 
-  /** The key's earliest held delivery, or null. */
-  async next(projectId: ProjectId, endpointId: string, key: string): Promise<HeldDeliveryDoc | null> {
+  /**
+   * The key's earliest held delivery but `head` (a released head keeps its document until its
+   * send is recorded), or null.
+   */
+  async next(
+    projectId: ProjectId,
+    endpointId: string,
+    key: string,
+    head: string,
+  ): Promise<HeldDeliveryDoc | null> {
     if (!projectId) throw new Error('project id is required for every query');
     return this.held
-      .findOne({ project_id: projectId, endpoint_id: endpointId, key })
+      .findOne({ project_id: projectId, endpoint_id: endpointId, key, _id: { $ne: head } })
       .sort({ seq: 1 })
       .lean<HeldDeliveryDoc>()
       .exec();
