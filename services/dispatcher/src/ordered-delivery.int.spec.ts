@@ -103,7 +103,7 @@ describe('ordered delivery through the dispatcher and the retry-scheduler', () =
           ? keys[0]
           : undefined;
       },
-      { timeoutMs: 20_000 },
+      { timeoutMs: 25_000 },
     );
     expect(blocked.key).toBe('endpoint');
     expect(new Set(arrivals.map((a) => a.n))).toEqual(new Set([0]));

@@ -102,6 +102,7 @@ export function definition(
         config: cache,
         logger,
         metrics,
+        deployment: config.kafka.topicPrefix,
         owns: (endpointId) => ownership.owns(endpointId),
       });
       const send = createSender({

@@ -12,6 +12,8 @@ export interface OrderingDeps {
   config: ConfigCache;
   logger: Logger;
   metrics: Metrics;
+  /** The deployment's Kafka topic prefix: its dispatchers sweep only their own keys. */
+  deployment: string;
   /** Whether this process owns the endpoint's partition of the deliveries topic now. */
   owns: (endpointId: string) => boolean;
   now?: () => number;
@@ -141,7 +143,7 @@ export class DeliveryOrdering {
    * whose head ended (and unblocks it) is released.
    */
   async sweep(): Promise<void> {
-    const blocked = (await this.deps.store.ordering.allBlocked()).filter((d) =>
+    const blocked = (await this.deps.store.ordering.allBlocked(this.deps.deployment)).filter((d) =>
       this.deps.owns(d.endpoint_id),
     );
     for (const doc of blocked)
@@ -152,6 +154,13 @@ export class DeliveryOrdering {
     await this.load(delivery.project_id, delivery.endpoint_id);
     const id = lockKey(delivery.endpoint_id, key);
     const state = this.states.get(id);
+    // The head is sent (again: a retry, or its release finished by the sweep after a crash),
+    // unless its outcome is already final (the sweep then releases the next).
+    if (state?.head === delivery._id)
+      return m.reason === 'released' && (await this.ended(m, delivery)) ? { kind: 'done' } : { kind: 'send' };
+    // A copy of a delivery that already ended (a first send redelivered after a crash, its key
+    // since moved on) is neither sent nor held again: it would arrive after later ones.
+    if (await this.ended(m, delivery)) return { kind: 'done' };
     if (!state) {
       this.states.set(id, {
         projectId: delivery.project_id,
@@ -165,10 +174,6 @@ export class DeliveryOrdering {
       });
       return { kind: 'send' };
     }
-    if (state.head === delivery._id) return { kind: 'send' };
-    // A copy of a delivery that already ended (redelivered after a restart) is not held again.
-    const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
-    if (stored && FINAL_STATUSES.has(stored.status)) return { kind: 'done' };
     await this.persist(state);
     state.lastSeq += 1;
     await this.deps.store.ordering.hold({
@@ -182,6 +187,13 @@ export class DeliveryOrdering {
     });
     this.held.inc();
     return { kind: 'held', head: state.head };
+  }
+
+  /** Whether the delivery's outcome is recorded as final (a message read from its document was checked already). */
+  private async ended(m: DeliveryMessage, delivery: DeliveryDoc): Promise<boolean> {
+    if (!m.first_send) return FINAL_STATUSES.has(delivery.status);
+    const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
+    return stored !== null && FINAL_STATUSES.has(stored.status);
   }
 
   /** The endpoint's blocked keys, read once per assignment (this process is their only writer). */
@@ -224,6 +236,7 @@ export class DeliveryOrdering {
     await this.deps.store.ordering.saveKey({
       project_id: state.projectId,
       endpoint_id: state.endpointId,
+      deployment: this.deps.deployment,
       key: state.key,
       head: state.head,
       blocked_since: state.since,
@@ -241,6 +254,9 @@ export class DeliveryOrdering {
     const next = state.durable
       ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key, state.head)
       : null;
+    // The ended head's own held document (a released head keeps it until its send is recorded)
+    // goes first: it must never be released again.
+    if (state.durable) await this.deps.store.ordering.released(state.projectId, state.head);
     if (!next) {
       if (state.durable)
         await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);

@@ -4,8 +4,10 @@ import type { DeliveryMessage } from '@hookrail/bus';
 export interface Turn {
   /** Publishes after every earlier turn of the partition handed its messages on; resolves when acknowledged. */
   handOff(messages: DeliveryMessage[]): Promise<void>;
-  /** The event handed nothing on (or failed before): later turns need not wait for it. */
+  /** The event handed nothing on, or its handling was given up: later turns need not wait for it. */
   pass(): void;
+  /** Counts a failed attempt; the turn stays taken for the next attempt. Returns the failures so far. */
+  failed(): number;
 }
 
 interface Pending {
@@ -22,15 +24,24 @@ interface Pending {
  * publish at a time per partition (everything that queued meanwhile goes together), so a later
  * produce request never overtakes an earlier one. A failed publish fails every message queued
  * behind it as well: none is published ahead of the ones that must be published again.
+ *
+ * A turn belongs to the event's offset: an attempt that failed (a configuration read that timed
+ * out fails every event waiting on it) keeps its place, and the consumer's next attempt of the
+ * same offset takes the same turn instead of queueing behind later events.
  */
 export class OrderedHandOff {
   private readonly lastTurn = new Map<number, Promise<void>>();
+  /** Turns taken and not yet ended, by `<partition>/<offset>`. */
+  private readonly open = new Map<string, Turn>();
   private readonly queues = new Map<number, { pending: Pending[]; flushing: boolean }>();
 
   constructor(private readonly publish: (messages: DeliveryMessage[]) => Promise<void>) {}
 
   /** Taken synchronously when the event's handling starts, so turns follow the partition's order. */
-  take(partition: number): Turn {
+  take(partition: number, offset: string): Turn {
+    const id = `${partition}/${offset}`;
+    const again = this.open.get(id);
+    if (again) return again;
     const earlier = this.lastTurn.get(partition) ?? Promise.resolve();
     let finish!: () => void;
     const mine = new Promise<void>((resolve) => (finish = resolve));
@@ -39,21 +50,28 @@ export class OrderedHandOff {
       if (this.lastTurn.get(partition) === mine) this.lastTurn.delete(partition);
     });
     let done = false;
-    const pass = () => {
-      if (done) return;
+    let failures = 0;
+    const end = () => {
       done = true;
-      void earlier.then(finish);
+      this.open.delete(id);
     };
-    return {
+    const turn: Turn = {
       handOff: async (messages) => {
         await earlier;
         const acknowledged = this.enqueue(partition, messages);
-        done = true;
+        end();
         finish();
         await acknowledged;
       },
-      pass,
+      pass: () => {
+        if (done) return;
+        end();
+        void earlier.then(finish);
+      },
+      failed: () => ++failures,
     };
+    this.open.set(id, turn);
+    return turn;
   }
 
   private enqueue(partition: number, messages: DeliveryMessage[]): Promise<void> {

@@ -1,5 +1,5 @@
-import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
-import { Coalescer, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
+import { DEFAULT_MAX_ATTEMPTS, type DeliveryMessage, type EventMessage, type Publisher } from '@hookrail/bus';
+import { Coalescer, isDependencyOutage, isRetriable, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   eventStatusFrom,
@@ -46,7 +46,7 @@ export interface RouterDeps {
  */
 export function createRouter(
   deps: RouterDeps,
-): (m: EventMessage, at?: { partition: number }) => Promise<void> {
+): (m: EventMessage, at?: { partition: number; offset: string }) => Promise<void> {
   const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
   const eventWrites = new Coalescer<EventDoc>(
     (docs) => deps.store.events.insertManyIfAbsent(docs),
@@ -73,13 +73,18 @@ export function createRouter(
     ['reason'],
   );
 
-  return async function route(m: EventMessage, at?: { partition: number }): Promise<void> {
+  return async function route(m: EventMessage, at?: { partition: number; offset: string }): Promise<void> {
     // Taken before anything is awaited, so an ordered project's events keep their partition order.
-    const turn = m.ordered && at ? ordered.take(at.partition) : null;
+    const turn = m.ordered && at ? ordered.take(at.partition, at.offset) : null;
     try {
       await routeInTurn(m, turn);
-    } finally {
       turn?.pass();
+    } catch (err) {
+      // The consumer tries a retriable failure again (the turn waits for it) until it gives up.
+      const givenUp =
+        !isRetriable(err) || (!isDependencyOutage(err) && (turn?.failed() ?? 0) >= DEFAULT_MAX_ATTEMPTS);
+      if (givenUp) turn?.pass();
+      throw err;
     }
   };
 

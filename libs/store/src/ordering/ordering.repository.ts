@@ -40,9 +40,14 @@ export class OrderingRepository {
       .exec();
   }
 
-  /** Every blocked key of every project (the dispatcher's sweep keeps those of endpoints it owns). */
-  async allBlocked(): Promise<OrderingKeyDoc[]> {
-    return this.keys.find({}).sort({ updated_at: 1 }).limit(BLOCKED_LIMIT).lean<OrderingKeyDoc[]>().exec();
+  /** Every blocked key of a deployment, of every project (the sweep keeps those of endpoints it owns). */
+  async allBlocked(deployment: string): Promise<OrderingKeyDoc[]> {
+    return this.keys
+      .find({ deployment })
+      .sort({ updated_at: 1 })
+      .limit(BLOCKED_LIMIT)
+      .lean<OrderingKeyDoc[]>()
+      .exec();
   }
 
   async findKey(projectId: ProjectId, endpointId: string, key: string): Promise<OrderingKeyDoc | null> {
@@ -57,7 +62,7 @@ export class OrderingRepository {
   async saveKey(
     state: Pick<
       OrderingKeyDoc,
-      'project_id' | 'endpoint_id' | 'key' | 'head' | 'blocked_since' | 'head_status'
+      'project_id' | 'endpoint_id' | 'deployment' | 'key' | 'head' | 'blocked_since' | 'head_status'
     >,
   ): Promise<void> {
     const { project_id, endpoint_id, key } = state;
@@ -67,6 +72,7 @@ export class OrderingRepository {
         {
           $set: {
             endpoint_id,
+            deployment: state.deployment,
             key,
             head: state.head,
             blocked_since: state.blocked_since,

@@ -12,6 +12,11 @@ export interface OrderingKeyDoc {
   _id: string;
   project_id: ProjectId;
   endpoint_id: string;
+  /**
+   * The deployment (Kafka topic prefix) whose dispatchers own the key: deployments sharing a
+   * database (test runs) never sweep each other's keys.
+   */
+  deployment: string;
   /** `endpoint` for endpoint ordering, `key:<value>` for key ordering. */
   key: string;
   /** The delivery that must end before the next one of the key is sent. */
@@ -47,6 +52,7 @@ const orderingKeySchema = new Schema<OrderingKeyDoc>(
     _id: { type: String, required: true },
     project_id: { type: String, required: true },
     endpoint_id: { type: String, required: true },
+    deployment: { type: String, default: '' },
     key: { type: String, required: true },
     head: { type: String, required: true },
     blocked_since: { type: Date, required: true },
@@ -59,7 +65,7 @@ const orderingKeySchema = new Schema<OrderingKeyDoc>(
 // orderingKeys.ofEndpoint (the owning dispatcher loads an endpoint's blocked keys; the API lists them)
 orderingKeySchema.index({ project_id: 1, endpoint_id: 1, _id: 1 });
 // orderingKeys.allBlocked (the dispatcher's sweep over the endpoints it owns)
-orderingKeySchema.index({ updated_at: 1 });
+orderingKeySchema.index({ deployment: 1, updated_at: 1 });
 
 const heldDeliverySchema = new Schema<HeldDeliveryDoc>(
   {
