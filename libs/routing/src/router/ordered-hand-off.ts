@@ -1,4 +1,5 @@
 import type { DeliveryMessage } from '@hookrail/bus';
+import { backoffMs, isRetriable } from '@hookrail/domain';
 
 /** An ordered event's place in its partition: its deliveries go out after the earlier events'. */
 export interface Turn {
@@ -22,8 +23,8 @@ interface Pending {
  * each ordered event takes a turn when it starts (in partition order) and hands its ordered
  * deliveries on only when the turns before it did. What is handed on is published by one
  * publish at a time per partition (everything that queued meanwhile goes together), so a later
- * produce request never overtakes an earlier one. A failed publish fails every message queued
- * behind it as well: none is published ahead of the ones that must be published again.
+ * produce request never overtakes an earlier one; a publish that fails retriably is tried again
+ * before anything queued behind it.
  *
  * A turn belongs to the event's offset: an attempt that failed (a configuration read that timed
  * out fails every event waiting on it) keeps its place, and the consumer's next attempt of the
@@ -90,14 +91,29 @@ export class OrderedHandOff {
     q.flushing = true;
     while (q.pending.length > 0) {
       const batch = q.pending.splice(0);
-      try {
-        await this.publish(batch.flatMap((p) => p.messages));
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        for (const p of [...batch, ...q.pending.splice(0)]) p.reject(err);
-      }
+      const published = await this.publishInPlace(batch.flatMap((p) => p.messages));
+      for (const p of batch)
+        if (published === true) p.resolve();
+        else p.reject(published);
     }
     q.flushing = false;
     if (this.queues.get(partition) === q) this.queues.delete(partition);
+  }
+
+  /**
+   * A retriable failure (Kafka unreachable, a leader moving) is retried here, in place, so no
+   * later batch goes ahead of this one; the events wait as every publish would. Any other failure
+   * is the caller's (the consumer dead-letters those events). Returns true or the error.
+   */
+  private async publishInPlace(messages: DeliveryMessage[]): Promise<true | unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.publish(messages);
+        return true;
+      } catch (err) {
+        if (!isRetriable(err)) return err;
+        await new Promise((r) => setTimeout(r, backoffMs(attempt, { maxMs: 5000 })));
+      }
+    }
   }
 }
