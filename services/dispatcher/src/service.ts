@@ -138,6 +138,7 @@ export function definition(
         configChanged,
         functions,
         publisher,
+        inOrderPublisher: await bus.connectInOrderPublisher(),
         deliver: createFirstSends({
           owns: (endpointId) => ownership.owns(endpointId),
           send,

@@ -101,6 +101,18 @@ export class OrderedHandOff {
   }
 
   /**
+   * Chunks small enough for one produce request each (the publisher's limits are 500 messages
+   * and 4 MiB), published one after the other: a failed request is tried again before the next.
+   */
+  private async publishChunks(messages: DeliveryMessage[]): Promise<true | unknown> {
+    for (const chunk of chunks(messages)) {
+      const published = await this.publishInPlace(chunk);
+      if (published !== true) return published;
+    }
+    return true;
+  }
+
+  /**
    * A retriable failure (Kafka unreachable, a leader moving) is retried here, in place, so no
    * later batch goes ahead of this one; the events wait as every publish would. Any other failure
    * is the caller's (the consumer dead-letters those events). Returns true or the error.
@@ -116,4 +128,25 @@ export class OrderedHandOff {
       }
     }
   }
+}
+
+const CHUNK_MESSAGES = 400;
+const CHUNK_BYTES = 2 * 1024 * 1024;
+
+function chunks(messages: DeliveryMessage[]): DeliveryMessage[][] {
+  const out: DeliveryMessage[][] = [];
+  let current: DeliveryMessage[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = Buffer.byteLength(JSON.stringify(m));
+    if (current.length > 0 && (current.length >= CHUNK_MESSAGES || bytes + size > CHUNK_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(m);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }

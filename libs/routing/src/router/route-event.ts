@@ -28,6 +28,11 @@ export interface RouterDeps {
   functions: FunctionPool;
   publisher: Publisher;
   /**
+   * Publishes ordered deliveries: one produce request at a time, in order (Bus
+   * connectInOrderPublisher). Default: `publisher`.
+   */
+  inOrderPublisher?: Publisher;
+  /**
    * Hands the first sends on; resolves once each is sent and recorded or on the deliveries topic.
    * Default: publish them all (the dispatcher sends those of endpoints it owns itself).
    */
@@ -63,7 +68,8 @@ export function createRouter(
   const deliver = deps.deliver ?? ((messages) => deps.publisher.publish('deliveries', messages));
   // Ordered deliveries are always published (never sent by this process at once): the sender
   // that owns their endpoint sees them in one order, the order of the deliveries partition.
-  const ordered = new OrderedHandOff((messages) => deps.publisher.publish('deliveries', messages));
+  const inOrder = deps.inOrderPublisher ?? deps.publisher;
+  const ordered = new OrderedHandOff((messages) => inOrder.publish('deliveries', messages));
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
     'outcome',
   ]);
@@ -169,13 +175,13 @@ export function createRouter(
       );
     }
     const messages = toSend.map((d) => firstSendMessage(m, d, configVersion));
-    const inOrder = messages.filter((d) => d.first_send?.ordering_key !== undefined);
+    const keyed = messages.filter((d) => d.first_send?.ordering_key !== undefined);
     await Promise.all([
       eventWrites.submit(eventDoc),
       ...endpoints.map((id) => eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 })),
       ...decided.map((d) => deliveryWrites.submit(d)),
       deliver(messages.filter((d) => d.first_send?.ordering_key === undefined)),
-      turn ? turn.handOff(inOrder) : deps.publisher.publish('deliveries', inOrder),
+      turn ? turn.handOff(keyed) : inOrder.publish('deliveries', keyed),
     ]);
     routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
     deps.logger.debug(
