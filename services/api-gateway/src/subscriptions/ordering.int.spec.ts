@@ -78,7 +78,7 @@ describe('ordered delivery settings and blocked keys (API)', () => {
     [{ ordering: 'endpoint', ordering_key: { header: 'x-id' } }, 'ordering_key'],
     [
       { ordering: 'key', ordering_key: { body_path: 'id' }, ordering_unblock_on: ['never'] },
-      'ordering_unblock_on',
+      'ordering_unblock_on.0',
     ],
   ])('rejects %j with 400 naming %s', async (patch, field) => {
     const res = await create(patch);
