@@ -116,4 +116,35 @@ describe('ordered delivery through the dispatcher and the retry-scheduler', () =
     expect(successes).toEqual(Array.from({ length: 100 }, (_, n) => n));
     expect(arrivals.filter((a) => !a.ok).every((a) => a.n === 0)).toBe(true);
   });
+
+  it('a head that failed for good keeps its key blocked when unblock_on says so, until an operator skips it', async () => {
+    const { receiver, arrivals } = await startOrderedReceiver(1000);
+    closers.push(receiver);
+    const target = await orderedProject(
+      store,
+      `${receiver.url}/hook`,
+      { mode: 'key', key: { body_path: 'order.key' }, unblock_on: [] },
+      { type: 'linear', duration: 1, retry_count: 0 },
+    );
+    await publishOrdered(bus, target, 5, 1);
+    const blocked = await waitFor('the key blocked by its failed head', async () => {
+      const [key] = await store.ordering.ofEndpoint(target.projectId, target.endpointId);
+      const held = await store.ordering.countHeld(target.projectId, target.endpointId, 'key:k0');
+      return key?.head_status === 'Failure' && held === 4 ? key : undefined;
+    });
+    expect(arrivals.map((a) => [a.n, a.ok])).toEqual([[0, false]]);
+
+    // what POST .../blocked-keys/unblock asks for; the dispatcher's sweep carries it out
+    expect(
+      await store.ordering.requestSkip(target.projectId, target.endpointId, blocked.key, blocked.head),
+    ).toBe(true);
+    await waitFor('the held deliveries sent', () => missing(arrivals, 5).join() === '0', {
+      timeoutMs: 15_000,
+    });
+    expect(arrivals.filter((a) => a.ok).map((a) => a.n)).toEqual([1, 2, 3, 4]);
+    await waitFor(
+      'the key free again',
+      async () => (await store.ordering.ofEndpoint(target.projectId, target.endpointId)).length === 0,
+    );
+  });
 });
