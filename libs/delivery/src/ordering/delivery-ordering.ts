@@ -34,8 +34,19 @@ interface KeyState {
   durable: boolean;
   /** The highest seq held under this key. */
   lastSeq: number;
+  /** What waits behind the head, lowest seq first (their documents are the durable copy). */
+  queue: { id: string; seq: number; messageJson: string }[];
+  /** The head was released from `held_deliveries` and its document is still there. */
+  headHeld: boolean;
+  /**
+   * Read from the database, not made by this process: what happened to its head is unknown until
+   * the sweep looked (a crash may have cut its release short or missed its end).
+   */
+  adopted: boolean;
 }
 
+/** How far the routers' clocks may be ahead of this process's (first sends routed later are new). */
+const CLOCK_SKEW_MS = 10_000;
 const SKIPPED_REASON = 'skipped by an operator to unblock its ordering key';
 
 /** The ordering key a delivery carries (set by the router from its subscription), or null. */
@@ -60,6 +71,8 @@ export class DeliveryOrdering {
   private readonly locks = new KeyLocks();
   private states = new Map<string, KeyState>();
   private loaded = new Map<string, Promise<void>>();
+  /** When this process read each endpoint's keys (it has owned the endpoint since). */
+  private loadedAt = new Map<string, number>();
   private readonly now: () => number;
   /** Sends a released delivery in this process (the sender, once it is made). */
   private sendHere?: (m: DeliveryMessage) => Promise<void>;
@@ -135,6 +148,7 @@ export class DeliveryOrdering {
   reset(): void {
     this.states = new Map();
     this.loaded = new Map();
+    this.loadedAt = new Map();
   }
 
   /**
@@ -171,27 +185,40 @@ export class DeliveryOrdering {
         headStatus: null,
         durable: false,
         lastSeq: 0,
+        queue: [],
+        headHeld: false,
+        adopted: false,
       });
       return { kind: 'send' };
     }
-    await this.persist(state);
-    state.lastSeq += 1;
+    if (!state.durable) await this.persist(state);
+    if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
+    const seq = ++state.lastSeq;
+    const messageJson = JSON.stringify(m);
     await this.deps.store.ordering.hold({
       _id: delivery._id,
       project_id: delivery.project_id,
       endpoint_id: delivery.endpoint_id,
       key,
-      seq: state.lastSeq,
-      message_json: JSON.stringify(m),
+      seq,
+      message_json: messageJson,
       created_at: new Date(this.now()),
     });
+    state.queue.push({ id: delivery._id, seq, messageJson });
     this.held.inc();
     return { kind: 'held', head: state.head };
   }
 
-  /** Whether the delivery's outcome is recorded as final (a message read from its document was checked already). */
+  /**
+   * Whether the delivery's outcome is recorded as final (a message read from its document was
+   * checked already). A first send routed after this process took the endpoint over (with a
+   * margin for the router's clock) was never handled anywhere else, so it is not read: only
+   * copies a crashed or previous owner may have sent cost a read.
+   */
   private async ended(m: DeliveryMessage, delivery: DeliveryDoc): Promise<boolean> {
     if (!m.first_send) return FINAL_STATUSES.has(delivery.status);
+    const takenOver = this.loadedAt.get(delivery.endpoint_id) ?? Infinity;
+    if (Date.parse(m.first_send.created_at) > takenOver + CLOCK_SKEW_MS) return false;
     const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
     return stored !== null && FINAL_STATUSES.has(stored.status);
   }
@@ -210,15 +237,17 @@ export class DeliveryOrdering {
   }
 
   private async read(projectId: ProjectId, endpointId: string): Promise<void> {
+    this.loadedAt.set(endpointId, this.now());
     const [keys, held] = await Promise.all([
       this.deps.store.ordering.ofEndpoint(projectId, endpointId),
       this.deps.store.ordering.heldOfEndpoint(projectId, endpointId),
     ]);
-    const lastSeq = new Map<string, number>();
-    for (const h of held) lastSeq.set(h.key, Math.max(lastSeq.get(h.key) ?? 0, h.seq));
+    const byKey = new Map<string, typeof held>();
+    for (const h of held) byKey.set(h.key, [...(byKey.get(h.key) ?? []), h]);
     for (const doc of keys) {
       const id = lockKey(endpointId, doc.key);
       if (this.states.has(id)) continue;
+      const mine = (byKey.get(doc.key) ?? []).sort((a, b) => a.seq - b.seq);
       this.states.set(id, {
         projectId,
         endpointId,
@@ -227,7 +256,12 @@ export class DeliveryOrdering {
         since: doc.blocked_since,
         headStatus: doc.head_status,
         durable: true,
-        lastSeq: lastSeq.get(doc.key) ?? 0,
+        lastSeq: mine.reduce((max, h) => Math.max(max, h.seq), 0),
+        queue: mine
+          .filter((h) => h._id !== doc.head)
+          .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
+        headHeld: mine.some((h) => h._id === doc.head),
+        adopted: true,
       });
     }
   }
@@ -251,38 +285,48 @@ export class DeliveryOrdering {
    */
   private async releaseNext(state: KeyState, why: 'head_ended' | 'skipped'): Promise<void> {
     const id = lockKey(state.endpointId, state.key);
-    const next = state.durable
-      ? await this.deps.store.ordering.next(state.projectId, state.endpointId, state.key, state.head)
-      : null;
-    // The ended head's own held document (a released head keeps it until its send is recorded)
+    const next = state.queue.shift();
+    // The ended head's own held document (a released head keeps it until its send is handled)
     // goes first: it must never be released again.
-    if (state.durable) await this.deps.store.ordering.released(state.projectId, state.head);
+    if (state.headHeld) await this.deps.store.ordering.released(state.projectId, state.head);
+    state.headHeld = false;
     if (!next) {
       if (state.durable)
         await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
       this.states.delete(id);
       return;
     }
-    state.head = next._id;
+    state.head = next.id;
+    state.headHeld = true;
     state.since = new Date(this.now());
     state.headStatus = null;
     await this.persist(state);
     this.released.inc({ why });
-    const message = releasedMessage(next.message_json);
-    if (!this.sendHere || !this.deps.owns(state.endpointId))
-      return this.publishHeld(state.projectId, next._id, message);
+    const message = releasedMessage(next.messageJson);
+    if (!this.sendHere || !this.deps.owns(state.endpointId)) {
+      await this.publishHeld(state.projectId, next.id, message);
+      state.headHeld = false;
+      return;
+    }
     // Sent here, not awaited: the send takes the key's lock after this release. Its held
     // document goes once the send is recorded; a crash before that leaves it to the sweep.
-    this.releasing.add(next._id);
+    this.releasing.add(next.id);
     void this.sendHere(message)
-      .then(() => this.deps.store.ordering.released(state.projectId, next._id))
+      .then(() => this.handedOver(state, next.id))
       .catch((err: unknown) =>
         this.deps.logger.warn(
-          { err, project_id: state.projectId, delivery_id: next._id },
+          { err, project_id: state.projectId, delivery_id: next.id },
           'released delivery not sent here; the ordering sweep publishes it',
         ),
       )
-      .finally(() => this.releasing.delete(next._id));
+      .finally(() => this.releasing.delete(next.id));
+  }
+
+  /** A released head's send was handled here: its held document is no longer needed (unless it went already). */
+  private async handedOver(state: KeyState, deliveryId: string): Promise<void> {
+    if (state.head !== deliveryId || !state.headHeld) return;
+    await this.deps.store.ordering.released(state.projectId, deliveryId);
+    state.headHeld = false;
   }
 
   private async publishHeld(
@@ -299,9 +343,16 @@ export class DeliveryOrdering {
     await this.load(doc.project_id, doc.endpoint_id);
     const state = this.states.get(lockKey(doc.endpoint_id, doc.key));
     if (!state || state.head !== doc.head) return;
+    // A key this process has followed since it was made needs nothing unless an operator asked.
+    if (!state.adopted && !doc.skip_requested_at) return;
+    state.adopted = false;
     if (this.releasing.has(doc.head)) return;
-    const pending = await this.deps.store.ordering.findHeld(doc.project_id, doc.head);
-    if (pending) return this.publishHeld(doc.project_id, pending._id, releasedMessage(pending.message_json));
+    const pending = state.headHeld ? await this.deps.store.ordering.findHeld(doc.project_id, doc.head) : null;
+    if (pending) {
+      await this.publishHeld(doc.project_id, pending._id, releasedMessage(pending.message_json));
+      state.headHeld = false;
+      return;
+    }
     const head = await this.deps.store.deliveries.findForSend(doc.project_id, doc.head);
     if (doc.skip_requested_at) {
       if (head && !FINAL_STATUSES.has(head.status)) await this.discard(head);

@@ -114,38 +114,17 @@ export class OrderingRepository {
     }
   }
 
-  /**
-   * The key's earliest held delivery but `head` (a released head keeps its document until its
-   * send is recorded), or null.
-   */
-  async next(
-    projectId: ProjectId,
-    endpointId: string,
-    key: string,
-    head: string,
-  ): Promise<HeldDeliveryDoc | null> {
-    if (!projectId) throw new Error('project id is required for every query');
-    return this.held
-      .findOne({ project_id: projectId, endpoint_id: endpointId, key, _id: { $ne: head } })
-      .sort({ seq: 1 })
-      .lean<HeldDeliveryDoc>()
-      .exec();
-  }
-
   async findHeld(projectId: ProjectId, deliveryId: string): Promise<HeldDeliveryDoc | null> {
     if (!projectId) throw new Error('project id is required for every query');
     return this.held.findOne({ _id: deliveryId, project_id: projectId }).lean<HeldDeliveryDoc>().exec();
   }
 
-  /** The held deliveries of an endpoint: key and seq only (how many wait, and the highest seq). */
-  async heldOfEndpoint(
-    projectId: ProjectId,
-    endpointId: string,
-  ): Promise<Pick<HeldDeliveryDoc, '_id' | 'key' | 'seq'>[]> {
+  /** The held deliveries of an endpoint (its owning dispatcher keeps them in memory from here). */
+  async heldOfEndpoint(projectId: ProjectId, endpointId: string): Promise<HeldDeliveryDoc[]> {
     if (!projectId) throw new Error('project id is required for every query');
     return this.held
-      .find({ project_id: projectId, endpoint_id: endpointId }, { _id: 1, key: 1, seq: 1 })
-      .lean<Pick<HeldDeliveryDoc, '_id' | 'key' | 'seq'>[]>()
+      .find({ project_id: projectId, endpoint_id: endpointId })
+      .lean<HeldDeliveryDoc[]>()
       .exec();
   }
 
