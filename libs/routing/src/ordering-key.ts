@@ -2,7 +2,7 @@ import { resolvePath } from '@hookrail/filters';
 import type { SubscriptionDoc } from '@hookrail/store';
 
 /** The ordering key of every delivery of an endpoint-ordered subscription. */
-export const ENDPOINT_ORDERING_KEY = 'endpoint';
+const ENDPOINT_ORDERING_KEY = 'endpoint';
 
 /**
  * The ordering key a subscription gives one event's delivery (docs/ordered-delivery.md): null

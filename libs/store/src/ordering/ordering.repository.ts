@@ -11,7 +11,7 @@ import {
 /** How many blocked keys one read returns at most (an endpoint's list, a sweep). */
 const BLOCKED_LIMIT = 10_000;
 
-export function orderingKeyId(endpointId: string, key: string): string {
+function orderingKeyId(endpointId: string, key: string): string {
   return `${endpointId}/${key}`;
 }
 

@@ -45,7 +45,10 @@ function keyLocation(input: OrderingKeyInput): NonNullable<OrderingConfig['key']
     invalid('ordering_key', 'takes body_path or header, not both');
   if (input.body_path !== undefined) {
     if (!BODY_PATH.test(input.body_path))
-      invalid('ordering_key.body_path', 'must be a dot path of the event data, e.g. "order_id" or "data.order_id"');
+      invalid(
+        'ordering_key.body_path',
+        'must be a dot path of the event data, e.g. "order_id" or "data.order_id"',
+      );
     return { body_path: input.body_path };
   }
   if (input.header !== undefined) {
