@@ -1,7 +1,13 @@
 import type { RunningService } from '@hookrail/runtime';
 import type { Store } from '@hookrail/store';
+import { Kafka, logLevel } from 'kafkajs';
 import {
   connectTestStore,
+  makeEndpoint,
+  makeProject,
+  makeSource,
+  makeSubscription,
+  TEST_BROKERS,
   startTestService,
   testBus,
   testConfig,
@@ -11,6 +17,7 @@ import {
 import { definition as retrySchedulerDefinition } from '../../retry-scheduler/src/service';
 import { definition } from './service';
 import {
+  type Arrival,
   missing,
   orderedProject,
   outOfOrder,
@@ -146,5 +153,53 @@ describe('ordered delivery through the dispatcher and the retry-scheduler', () =
       'the key free again',
       async () => (await store.ordering.ofEndpoint(target.projectId, target.endpointId)).length === 0,
     );
+  });
+
+  it('a Kafka destination with key ordering: each key in acceptance order on the broker', async () => {
+    const topic = `ordered-destination-${prefix}`; // not under the prefix: Hookrail never publishes to its own topics
+    const kafka = new Kafka({
+      clientId: 'tests',
+      brokers: TEST_BROKERS.kafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    });
+    const admin = kafka.admin();
+    await admin.connect();
+    // one partition: the broker's order is the order the sender published in
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    const got: Arrival[] = [];
+    const reader = kafka.consumer({ groupId: `${topic}-reader`, maxWaitTimeInMs: 100 });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        const { key, n } = (JSON.parse(message.value!.toString()) as { order: { key: string; n: number } })
+          .order;
+        got.push({ key, n, deliveryId: '', ok: true, at: Date.now() });
+      },
+    });
+    closers.push({
+      close: async () => {
+        await reader.disconnect();
+        await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+        await admin.disconnect();
+      },
+    });
+    const projectId = await makeProject(store);
+    const source = await makeSource(store, projectId, { name: 'ordered source' });
+    const endpoint = await makeEndpoint(store, projectId, {
+      url: '',
+      type: 'kafka',
+      destination: { brokers: TEST_BROKERS.kafkaBrokers, topic_name: topic },
+      secrets: [],
+    });
+    await makeSubscription(store, projectId, {
+      source_id: source._id,
+      endpoint_id: endpoint._id,
+      ordering: { mode: 'key', key: { body_path: 'order.key' }, unblock_on: ['failure', 'discarded'] },
+    });
+    await publishOrdered(bus, { projectId, sourceId: source._id }, 300, 10);
+    await waitFor('every message on the broker', () => missing(got, 300).length === 0, { timeoutMs: 30_000 });
+    expect(outOfOrder(got)).toEqual([]);
+    expect(await store.ordering.ofEndpoint(projectId, endpoint._id)).toEqual([]);
   });
 });
