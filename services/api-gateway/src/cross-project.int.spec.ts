@@ -15,6 +15,10 @@ jest.setTimeout(120_000);
 /** Routes whose body is validated before the id is looked up get a valid one. */
 const VALID_BODIES: Record<string, object> = {
   '/v1/projects/{projectID}/endpoints/{endpointID}/expire_secret': { expiration: 0 },
+  '/v1/projects/{projectID}/endpoints/{endpointID}/blocked-keys/unblock': {
+    key: 'endpoint',
+    head_delivery_id: 'any',
+  },
 };
 
 interface OpenApi {
