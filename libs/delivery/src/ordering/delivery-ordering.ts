@@ -170,8 +170,11 @@ export class DeliveryOrdering {
     const state = this.states.get(id);
     // The head is sent (again: a retry, or its release finished by the sweep after a crash),
     // unless its outcome is already final (the sweep then releases the next).
-    if (state?.head === delivery._id)
-      return m.reason === 'released' && (await this.ended(m, delivery)) ? { kind: 'done' } : { kind: 'send' };
+    if (state?.head === delivery._id) {
+      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return { kind: 'send' };
+      state.adopted = true; // its end was recorded before a crash: the sweep releases the next
+      return { kind: 'done' };
+    }
     // A copy of a delivery that already ended (a first send redelivered after a crash, its key
     // since moved on) is neither sent nor held again: it would arrive after later ones.
     if (await this.ended(m, delivery)) return { kind: 'done' };
@@ -266,16 +269,19 @@ export class DeliveryOrdering {
     }
   }
 
-  private async persist(state: KeyState): Promise<void> {
-    await this.deps.store.ordering.saveKey({
-      project_id: state.projectId,
-      endpoint_id: state.endpointId,
-      deployment: this.deps.deployment,
-      key: state.key,
-      head: state.head,
-      blocked_since: state.since,
-      head_status: state.headStatus,
-    });
+  private async persist(state: KeyState, newHead = false): Promise<void> {
+    await this.deps.store.ordering.saveKey(
+      {
+        project_id: state.projectId,
+        endpoint_id: state.endpointId,
+        deployment: this.deps.deployment,
+        key: state.key,
+        head: state.head,
+        blocked_since: state.since,
+        head_status: state.headStatus,
+      },
+      newHead,
+    );
     state.durable = true;
   }
 
@@ -286,6 +292,7 @@ export class DeliveryOrdering {
   private async releaseNext(state: KeyState, why: 'head_ended' | 'skipped'): Promise<void> {
     const id = lockKey(state.endpointId, state.key);
     const next = state.queue.shift();
+    state.adopted = false; // what follows is this process's own doing
     // The ended head's own held document (a released head keeps it until its send is handled)
     // goes first: it must never be released again.
     if (state.headHeld) await this.deps.store.ordering.released(state.projectId, state.head);
@@ -300,7 +307,7 @@ export class DeliveryOrdering {
     state.headHeld = true;
     state.since = new Date(this.now());
     state.headStatus = null;
-    await this.persist(state);
+    await this.persist(state, true);
     this.released.inc({ why });
     const message = releasedMessage(next.messageJson);
     if (!this.sendHere || !this.deps.owns(state.endpointId)) {
@@ -345,7 +352,6 @@ export class DeliveryOrdering {
     if (!state || state.head !== doc.head) return;
     // A key this process has followed since it was made needs nothing unless an operator asked.
     if (!state.adopted && !doc.skip_requested_at) return;
-    state.adopted = false;
     if (this.releasing.has(doc.head)) return;
     const pending = state.headHeld ? await this.deps.store.ordering.findHeld(doc.project_id, doc.head) : null;
     if (pending) {
@@ -362,9 +368,13 @@ export class DeliveryOrdering {
       );
       return this.releaseNext(state, 'skipped');
     }
-    if (!head || !FINAL_STATUSES.has(head.status)) return;
+    if (!head || !FINAL_STATUSES.has(head.status)) return; // still on its way: looked at again
     const subscription = await this.deps.config.subscription(doc.project_id, head.subscription_id);
     if (headEnd(head.status, subscription) === 'unblocks') return this.releaseNext(state, 'head_ended');
+    // ended for good without unblocking: the key waits for an operator, nothing more to look at
+    state.adopted = false;
+    state.headStatus = head.status;
+    await this.persist(state);
   }
 
   private discard(head: DeliveryDoc): Promise<void> {

@@ -58,12 +58,16 @@ export class OrderingRepository {
       .exec();
   }
 
-  /** Writes the key's state (head, since, head status); an operator's pending skip is kept. */
+  /**
+   * Writes the key's state (head, since, head status). An operator's pending skip is kept, unless
+   * the head is new (`newHead`): a skip names the head it was asked for.
+   */
   async saveKey(
     state: Pick<
       OrderingKeyDoc,
       'project_id' | 'endpoint_id' | 'deployment' | 'key' | 'head' | 'blocked_since' | 'head_status'
     >,
+    newHead = false,
   ): Promise<void> {
     const { project_id, endpoint_id, key } = state;
     await this.keys
@@ -78,8 +82,9 @@ export class OrderingRepository {
             blocked_since: state.blocked_since,
             head_status: state.head_status,
             updated_at: new Date(),
+            ...(newHead && { skip_requested_at: null }),
           },
-          $setOnInsert: { skip_requested_at: null },
+          ...(!newHead && { $setOnInsert: { skip_requested_at: null } }),
         },
         { upsert: true },
       )
