@@ -9,6 +9,7 @@ export * from './schemas/destination.schema';
 export * from './schemas/endpoint-address';
 export * from './schemas/source.schema';
 export * from './schemas/subscription.schema';
+export * from './schemas/ordering.schema';
 export * from './schemas/event.schema';
 export * from './schemas/event-type.schema';
 export * from './schemas/meta-event.schema';

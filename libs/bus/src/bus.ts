@@ -66,6 +66,11 @@ export class Bus {
     return this.producer.publisherOf();
   }
 
+  /** One produce request at a time, in the order messages were handed over (ordered deliveries). */
+  connectInOrderPublisher(): Promise<Publisher> {
+    return this.producer.inOrderPublisherOf();
+  }
+
   announceConfigChange(projectId: ProjectId): Promise<ConfigBarrier> {
     return announceConfigChange(this.producer, this.topics, projectId);
   }

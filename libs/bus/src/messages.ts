@@ -50,6 +50,12 @@ export const EventMessageSchema = Type.Object({
    * mode (a failing path of `data` and why, or `event_type` for a type the catalog lacks).
    */
   validation_errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  /**
+   * Some subscription of the project orders its deliveries (set by the intake from its cached
+   * configuration): the event is keyed by project, so the project's events are routed in the
+   * order they were accepted (docs/ordered-delivery.md).
+   */
+  ordered: Type.Optional(Type.Boolean()),
 });
 export type EventMessage = Static<typeof EventMessageSchema>;
 
@@ -77,6 +83,11 @@ export const FirstSendSchema = Type.Object({
   config_version: Type.Optional(Type.String()),
   /** The event's headers as received: the subscription's header filter is checked against them. */
   headers: Type.Optional(stringMap),
+  /**
+   * The delivery's ordering key when its subscription orders deliveries: `endpoint`, or
+   * `key:<value>` read from the event (docs/ordered-delivery.md). Absent: not ordered.
+   */
+  ordering_key: Type.Optional(Type.String()),
 });
 export type FirstSend = Static<typeof FirstSendSchema>;
 
@@ -85,8 +96,11 @@ export const DeliveryMessageSchema = Type.Object({
   project_id: projectId,
   endpoint_id: id,
   event_id: id,
-  /** Why this send happens now: first try, a due retry, a manual resend. */
-  reason: oneOf(['initial', 'retry', 'resend']),
+  /**
+   * Why this send happens now: first try, a due retry, a manual resend, or `released`: the
+   * earlier delivery of its ordering key ended (docs/ordered-delivery.md).
+   */
+  reason: oneOf(['initial', 'retry', 'resend', 'released']),
   /** Set on the router's first send: the delivery has no document yet; everything is here. */
   first_send: Type.Optional(FirstSendSchema),
 });

@@ -6,6 +6,7 @@ import { BatchingPublisher, type Publisher } from './publisher';
 export class ProducerConnection {
   private producer?: Producer;
   private publisher?: BatchingPublisher;
+  private inOrder?: BatchingPublisher;
   private connecting?: Promise<{ producer: Producer; publisher: BatchingPublisher }>;
 
   constructor(
@@ -17,6 +18,17 @@ export class ProducerConnection {
     return (await this.connect()).publisher;
   }
 
+  /**
+   * A publisher that sends one produce request at a time, in the order its messages were handed
+   * to it (ordered deliveries): the shared one keeps up to three in flight, and requests that are
+   * in flight at once can reach Kafka in either order.
+   */
+  async inOrderPublisherOf(): Promise<Publisher> {
+    const { producer } = await this.connect();
+    this.inOrder ??= new BatchingPublisher(producer, this.topicPrefix, { maxInFlight: 1 });
+    return this.inOrder;
+  }
+
   /** The raw producer, for the bus's own messages (barriers, dead letters, re-drives). */
   async producerOf(): Promise<Producer> {
     return (await this.connect()).producer;
@@ -24,7 +36,7 @@ export class ProducerConnection {
 
   /** Flushes what the publisher holds, then disconnects. */
   async close(): Promise<void> {
-    await this.publisher?.drain();
+    await Promise.all([this.publisher?.drain(), this.inOrder?.drain()]);
     await this.producer?.disconnect();
   }
 

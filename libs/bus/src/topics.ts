@@ -29,10 +29,11 @@ export interface TopicSpec<S extends TSchema> {
 
 export const TOPICS = {
   // Keyed by event id: routing an event is independent of every other event (dedupe is a unique
-  // index), so one busy source spreads over every router instead of pinning one partition.
+  // index), so one busy source spreads over every router instead of pinning one partition. A
+  // project that orders deliveries is keyed by project: its events are routed in acceptance order.
   events: {
     suffix: 'events',
-    key: (m: EventMessage) => m.event_id,
+    key: (m: EventMessage) => (m.ordered ? m.project_id : m.event_id),
     schema: EventMessageSchema,
   } satisfies TopicSpec<typeof EventMessageSchema>,
   // Keyed by endpoint: one dispatcher owns an endpoint at a time, so per-endpoint limits and the

@@ -106,6 +106,14 @@ export class ConfigCache {
   }
 
   /** Every live subscription of a project (routing filters them in memory). */
+  /**
+   * Whether some subscription of the project orders its deliveries: its events are then keyed by
+   * project on the events topic, so they are routed in acceptance order (docs/ordered-delivery.md).
+   */
+  async ordersDeliveries(projectId: ProjectId): Promise<boolean> {
+    return (await this.subscriptions(projectId)).some((s) => s.ordering != null);
+  }
+
   async subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
     return (
       (await this.get(`ss:${projectId}`, projectId, () => this.store.subscriptions.listAll(projectId))) ?? []

@@ -31,7 +31,7 @@ export type {
   EndpointListFilter,
   EndpointRepository,
 } from './endpoints/endpoint.repository';
-export type { SubscriptionDoc } from './subscriptions/subscription.schema';
+export type { OrderingConfig, OrderingUnblock, SubscriptionDoc } from './subscriptions/subscription.schema';
 export type { SubscriptionListFilter, SubscriptionRepository } from './subscriptions/subscription.repository';
 export type { PortalLinkDoc } from './portal-links/portal-link.schema';
 export type { PortalLinkListFilter, PortalLinkRepository } from './portal-links/portal-link.repository';
@@ -69,3 +69,5 @@ export {
   type DeadLetterRecord,
   type DeadLetterRepository,
 } from './dead-letters/dead-letter.repository';
+export type { HeldDeliveryDoc, OrderingKeyDoc } from './ordering/ordering.schema';
+export type { OrderingRepository } from './ordering/ordering.repository';

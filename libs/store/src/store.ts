@@ -13,6 +13,7 @@ import { EventRepository } from './events';
 import { MetaEventRepository } from './meta-events';
 import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
+import { OrderingRepository } from './ordering';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
@@ -44,6 +45,7 @@ export class Store {
   readonly sourceHealth: SourceHealthRepository;
   readonly deadLetters: DeadLetterRepository;
   readonly cliListeners: CliListenerRepository;
+  readonly ordering: OrderingRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -62,6 +64,7 @@ export class Store {
     this.sourceHealth = new SourceHealthRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
     this.cliListeners = new CliListenerRepository(connection);
+    this.ordering = new OrderingRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

@@ -135,6 +135,7 @@ export function subscriptionDoc(
     rate_limit_config: null,
     filter_config: { event_types: ['*'], filter: { body_json: '{}', headers_json: '{}' } },
     retry_config: null,
+    ordering: null,
     ...stamps(),
     ...over,
   };

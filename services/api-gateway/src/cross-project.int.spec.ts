@@ -20,6 +20,10 @@ const VALID_BODIES: Record<string, object> = {
     url: 'http://localhost:3000/hooks',
     latency_ms: 1,
   },
+  '/v1/projects/{projectID}/endpoints/{endpointID}/blocked-keys/unblock': {
+    key: 'endpoint',
+    head_delivery_id: 'any',
+  },
 };
 
 interface OpenApi {

@@ -3,7 +3,13 @@ import type { HookrailConfig } from '@hookrail/config';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { relayCredential, SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
-import { createFirstSends, createSender, endpointStatusGate, type Gate } from '@hookrail/delivery';
+import {
+  createFirstSends,
+  createSender,
+  DeliveryOrdering,
+  endpointStatusGate,
+  type Gate,
+} from '@hookrail/delivery';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
 import { createEndpointHealth } from '@hookrail/endpoint-health';
 import { FunctionPool } from '@hookrail/functions';
@@ -19,6 +25,11 @@ const MAX_LOCAL_FIRST_SENDS = 500;
 /** How long a first send may wait for a local slot, and after how long without a slot released it does not. */
 const LOCAL_SLOT_WAIT_MS = 5000;
 const LOCAL_SLOT_STALL_MS = 1000;
+/**
+ * How often blocked ordering keys are checked: an operator's skip is carried out, and a release a
+ * crash cut short is finished, within this (docs/ordered-delivery.md).
+ */
+const ORDERING_SWEEP_MS = 1000;
 
 export interface DispatcherOptions {
   /** Extra trusted CA for HTTPS endpoints (tests with a local CA). */
@@ -80,6 +91,20 @@ export function definition(
           ownKafka: { clusterId: await bus.clusterId(), topicPrefix: config.kafka.topicPrefix },
         },
       };
+      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
+      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
+        onReadError: (err, attempt) =>
+          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
+      });
+      const ordering = new DeliveryOrdering({
+        store,
+        publisher,
+        config: cache,
+        logger,
+        metrics,
+        deployment: config.kafka.topicPrefix,
+        owns: (endpointId) => ownership.owns(endpointId),
+      });
       const send = createSender({
         store,
         config: cache,
@@ -93,20 +118,28 @@ export function definition(
         gates,
         destinations,
         cliRelay: { url: config.urls.cliRelay, credential: relayCredential(config.security) },
+        ordering,
         afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
         logAttempts: config.log.attempts,
       });
-      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
-      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
-        onReadError: (err, attempt) =>
-          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
-      });
+      // One sweep at a time; a failed one is logged and the next one tries again.
+      let sweeping: Promise<void> | null = null;
+      const sweepOrdering = () => {
+        sweeping ??= ordering
+          .sweep()
+          .catch((err: unknown) => logger.warn({ err }, 'ordering sweep failed'))
+          .finally(() => (sweeping = null));
+        return sweeping;
+      };
+      const sweeper = setInterval(() => void sweepOrdering(), ORDERING_SWEEP_MS);
+      sweeper.unref();
       const route = createRouter({
         store,
         config: cache,
         configChanged,
         functions,
         publisher,
+        inOrderPublisher: await bus.connectInOrderPublisher(),
         deliver: createFirstSends({
           owns: (endpointId) => ownership.owns(endpointId),
           send,
@@ -130,12 +163,17 @@ export function definition(
         concurrency: 1000,
         handle: send,
         onBarrier,
-        onAssignment: (partitions) => void ownership.assign(partitions),
-        onRebalancing: () => ownership.release(),
+        onAssignment: (partitions) => void ownership.assign(partitions).then(sweepOrdering),
+        onRebalancing: () => {
+          ownership.release();
+          ordering.reset();
+        },
       });
       return {
         stop: async () => {
+          clearInterval(sweeper);
           await Promise.all([router.stop(), sender.stop()]);
+          await sweeping;
           // Counters of outcomes recorded since the last flush: written before the store closes.
           await stats.flush();
           http.close();

@@ -13,6 +13,8 @@ export interface IngestTarget {
   maxPayloadBytes: number;
   /** The project's event_validation settings. */
   validation: EventValidationConfig;
+  /** Some subscription of the project orders deliveries: events are keyed by project (docs/ordered-delivery.md). */
+  ordered: boolean;
 }
 
 /**
@@ -55,7 +57,9 @@ export class SourceLookup {
     const project: ProjectDoc | null = await this.store.projects.findById(source.project_id);
     if (!project || project.deleted_at) return null;
     const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
+    const subscriptions = await this.store.subscriptions.listAll(project._id);
     return {
+      ordered: subscriptions.some((s) => s.ordering != null),
       source,
       maxPayloadBytes,
       validation: project.config?.event_validation ?? DEFAULT_EVENT_VALIDATION,

@@ -1,4 +1,4 @@
-import type { PublishGuard, Publisher } from '@hookrail/bus';
+import type { EventMessage, PublishGuard, Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
@@ -39,8 +39,11 @@ export function messageHandler(
     ['kind'],
   );
   const ingestDeps = {
-    publish: (m: Parameters<Publisher['publish']>[1][number]) =>
-      deps.acceptGuard.run(() => deps.publisher.publish('events', [m])),
+    // Read before the guard's clock starts: a project that orders deliveries keys its events by project.
+    publish: async (m: EventMessage) => {
+      const ordered = await deps.cache.ordersDeliveries(m.project_id);
+      return deps.acceptGuard.run(() => deps.publisher.publish('events', [ordered ? { ...m, ordered } : m]));
+    },
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
     endpointExists: async (projectId: ProjectId, endpointId: string) =>
       (await deps.cache.endpoint(projectId, endpointId)) !== null,

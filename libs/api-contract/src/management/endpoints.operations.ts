@@ -10,6 +10,7 @@ import {
   oauth2TestBody,
   oauth2TestResponse,
 } from '../schemas/endpoint.schema';
+import { blockedKeyResponse, unblockKeyBody } from '../schemas/ordering.schema';
 import { idQuery, pageQuery, searchQuery } from '../schemas/pagination.schema';
 
 const tag = 'Endpoints';
@@ -130,5 +131,27 @@ export const endpointOperations = defineOperations('api', {
       'Endpoint activated successfully',
     ),
     method: 'post',
+  },
+  listBlockedKeys: {
+    method: 'get',
+    path: `${ONE}/blocked-keys`,
+    summary:
+      'Ordering keys of the endpoint that hold deliveries behind an unfinished one (docs/ordered-delivery.md)',
+    tag,
+    auth: 'project',
+    status: 200,
+    message: 'Blocked keys fetched successfully',
+    response: Type.Array(blockedKeyResponse),
+  },
+  unblockKey: {
+    method: 'post',
+    path: `${ONE}/blocked-keys/unblock`,
+    summary: "Skip a blocked key's head: it is recorded Discarded and the next held delivery is sent",
+    tag,
+    auth: 'project',
+    body: unblockKeyBody,
+    status: 202,
+    message: 'Unblock requested: the dispatcher skips the head shortly',
+    response: blockedKeyResponse,
   },
 });

@@ -42,6 +42,23 @@ const retryConfigInput = object({
 });
 export type RetryConfigInput = Static<typeof retryConfigInput>;
 
+/** Ordered delivery (docs/ordered-delivery.md): none (as before), every delivery of the endpoint, per key. */
+export const ORDERING_MODES = ['none', 'endpoint', 'key'] as const;
+/** Ends of a key's head that unblock the key besides success (an operator's skip always does). */
+export const ORDERING_UNBLOCKS = ['failure', 'discarded'] as const;
+
+/** Where `ordering: key` reads the key: a dot path of the event's data, or a request header. */
+const orderingKeyInput = object({
+  body_path: str({ minLength: 1, maxLength: 200, description: 'e.g. "order_id" or "customer.id"' }),
+  header: str({ minLength: 1, maxLength: 200, description: 'a request header, e.g. "X-Order-Id"' }),
+});
+const orderingFields = {
+  ordering: enumOf(ORDERING_MODES),
+  ordering_key: nullable(orderingKeyInput),
+  ordering_unblock_on: Type.Array(enumOf(ORDERING_UNBLOCKS), { maxItems: 2, uniqueItems: true }),
+};
+export type OrderingKeyInput = Static<typeof orderingKeyInput>;
+
 /** Convoy's subscription kinds: `cli` marks one made for Convoy's CLI; both deliver alike here. */
 export const SUBSCRIPTION_TYPES = ['api', 'cli'] as const;
 
@@ -64,6 +81,7 @@ const subscriptionInputFields = {
   ),
   filter_config: filterConfigInput,
   retry_config: nullable(retryConfigInput),
+  ...orderingFields,
   ...responseOnlyFields([
     'uid',
     'project_id',
@@ -85,6 +103,7 @@ export const CLEARABLE_SUBSCRIPTION_FIELDS = [
   'retry_config',
   'rate_limit_config',
   'alert_config',
+  'ordering',
 ] as const;
 
 export const subscriptionUpdateBody = object({
@@ -120,6 +139,7 @@ export const subscriptionResponse = resource({
       'retry_count',
     ]),
   ),
+  ...orderingFields,
   source_metadata: nullable(sourceResponse),
   endpoint_metadata: nullable(endpointResponse),
   device_metadata: Type.Null(),

@@ -31,6 +31,8 @@ interface OutcomeRecorderDeps {
   stats: DeliveryStatsSink;
   logger: Logger;
   now?: () => number;
+  /** Told of every outcome once it is durable (ordered delivery releases the next of a key). */
+  onRecorded?: (delivery: DeliveryDoc, status: DeliveryStatus) => Promise<void>;
 }
 
 /**
@@ -43,12 +45,20 @@ interface OutcomeRecorderDeps {
  */
 export class OutcomeRecorder {
   private readonly deliveryWrites: Coalescer<DeliveryOutcome>;
+  /**
+   * Outcomes of ordered deliveries do not wait for company: the next delivery of the key waits
+   * for this write (docs/ordered-delivery.md), so it is on the latency path.
+   */
+  private readonly orderedWrites: Coalescer<DeliveryOutcome>;
   private readonly now: () => number;
   /** Deliveries of first sends: no document exists yet, so their first write is an insert. */
   private readonly unrecorded = new WeakSet<DeliveryDoc>();
 
   constructor(private readonly deps: OutcomeRecorderDeps) {
     this.deliveryWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o), RECORD_WRITES);
+    this.orderedWrites = new Coalescer((o) => deps.store.deliveries.recordOutcomes(o), {
+      gate: RECORD_WRITES.gate,
+    });
     this.now = deps.now ?? Date.now;
   }
 
@@ -60,7 +70,7 @@ export class OutcomeRecorder {
     project?: ProjectDoc,
   ): Promise<void> {
     const nextAt = outcome.status === 'Retry' ? new Date(this.now() + outcome.delaySeconds * 1000) : null;
-    const recorded = this.deliveryWrites.submit({
+    const recorded = this.writesOf(delivery).submit({
       delivery,
       status: outcome.status,
       reason: 'reason' in outcome ? outcome.reason : null,
@@ -71,6 +81,7 @@ export class OutcomeRecorder {
     });
     await Promise.all([
       nextAt ? recorded.then(() => this.publishRetry(delivery, nextAt, 'failed')) : recorded,
+      recorded.then(() => this.deps.onRecorded?.(delivery, outcome.status)),
       attempt && project ? this.publishMeta(delivery, outcome, attempt, project) : undefined,
     ]);
     this.count({
@@ -81,6 +92,10 @@ export class OutcomeRecorder {
       latencyMs: attempt?.latency_ms ?? null,
       at: this.now(),
     });
+  }
+
+  private writesOf(delivery: DeliveryDoc): Coalescer<DeliveryOutcome> {
+    return typeof delivery.metadata?.ordering_key === 'string' ? this.orderedWrites : this.deliveryWrites;
   }
 
   /** The charts are best-effort: a failing count never fails a recorded delivery. */
@@ -95,7 +110,7 @@ export class OutcomeRecorder {
   /** Held by a gate: waits without spending a retry and comes back through the retry scheduler. */
   async hold(delivery: DeliveryDoc, gate: Extract<GateDecision, { kind: 'hold' }>): Promise<void> {
     const until = new Date(gate.untilMs);
-    await this.deliveryWrites.submit({
+    await this.writesOf(delivery).submit({
       delivery,
       status: 'Scheduled',
       reason: `held: ${gate.detail ?? gate.reason}`,
@@ -104,7 +119,10 @@ export class OutcomeRecorder {
       retrySpent: false,
       firstRecord: this.unrecorded.delete(delivery),
     });
-    await this.publishRetry(delivery, until, gate.reason);
+    await Promise.all([
+      this.publishRetry(delivery, until, gate.reason),
+      this.deps.onRecorded?.(delivery, 'Scheduled'),
+    ]);
   }
 
   /**

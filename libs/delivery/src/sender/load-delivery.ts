@@ -81,7 +81,10 @@ export function fromFirstSend(m: DeliveryMessage, f: FirstSend): LoadedDelivery 
       next_attempt_at: null,
       status_reason: null,
       attempts: [],
-      metadata: { siblings: f.siblings },
+      metadata: {
+        siblings: f.siblings,
+        ...(f.ordering_key !== undefined && { ordering_key: f.ordering_key }),
+      },
       created_at: createdAt,
       updated_at: createdAt,
       deleted_at: null,

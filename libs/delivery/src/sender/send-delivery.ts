@@ -23,6 +23,8 @@ import {
 } from './publish-destination';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
 import { isCliEndpoint, relayToListener, type CliRelayDeps } from './relay-to-listener';
+import type { DeliveryOrdering } from '../ordering/delivery-ordering';
+import type { Place } from '../ordering/key-locks';
 
 export interface SenderDeps {
   store: Store;
@@ -42,6 +44,8 @@ export interface SenderDeps {
   destinations?: DestinationDeps;
   /** `cli` endpoints (`hookrail listen`, docs/cli.md); without it such a delivery is not sent. */
   cliRelay?: CliRelayDeps;
+  /** Ordered delivery (docs/ordered-delivery.md); without it every delivery is sent as it comes. */
+  ordering?: DeliveryOrdering;
   /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
   logAttempts?: boolean;
   now?: () => number;
@@ -62,7 +66,11 @@ const MAX_TIMEOUT_SECONDS = 60;
  */
 export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<void> {
   const now = deps.now ?? Date.now;
-  const recorder = new OutcomeRecorder(deps);
+  const ordering = deps.ordering;
+  const recorder = new OutcomeRecorder({
+    ...deps,
+    onRecorded: ordering && ((delivery, status) => ordering.recorded(delivery, status)),
+  });
   const attempts = deps.metrics.counter('hookrail_delivery_attempts_total', 'Delivery attempts by outcome', [
     'outcome',
   ]);
@@ -83,20 +91,29 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   // second waits for the first and then finds its outcome instead of sending again. A first send
   // reads nothing, so the first sends this process recorded are remembered: a redelivered copy
   // (a rebalance, a router that crashed after publishing) is dropped. Only a crash of this
-  // process forgets them, and then the copy is sent again with the same delivery id.
+  // process forgets them, and then the copy is sent again with the same delivery id. A held
+  // delivery comes back as a first send `released`, which is not a copy.
   const inFlight = new Map<string, Promise<void>>();
   const firstSent = new LRUCache<string, true>({ max: 200_000 });
-  return async function sendOnce(m: DeliveryMessage): Promise<void> {
+  ordering?.sendWith((m) => sendOnce(m));
+  return sendOnce;
+
+  async function sendOnce(m: DeliveryMessage): Promise<void> {
     const running = inFlight.get(m.delivery_id);
     if (running) await running.catch(() => undefined);
-    if (m.first_send && firstSent.has(m.delivery_id)) return;
-    const p = send(m).finally(() => inFlight.delete(m.delivery_id));
+    if (m.first_send && m.reason !== 'released' && firstSent.has(m.delivery_id)) return;
+    // Taken before anything is awaited: an ordered first send's place follows the partition's order.
+    const place = ordering?.place(m);
+    const p = send(m, place).finally(() => {
+      place?.release();
+      inFlight.delete(m.delivery_id);
+    });
     inFlight.set(m.delivery_id, p);
     await p;
     if (m.first_send) firstSent.set(m.delivery_id, true);
-  };
+  }
 
-  async function send(m: DeliveryMessage): Promise<void> {
+  async function send(m: DeliveryMessage, place: Place | undefined): Promise<void> {
     const fields = () => ({
       project_id: m.project_id,
       delivery_id: m.delivery_id,
@@ -113,6 +130,12 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     if (loaded.kind === 'retry_recorded') return recorder.republishRetry(delivery);
     if (loaded.kind === 'interrupted') {
       return recorder.finish(delivery, INTERRUPTED, null);
+    }
+    const admission = ordering ? await ordering.admit(m, delivery, place) : { kind: 'send' as const };
+    if (admission.kind === 'done') return;
+    if (admission.kind === 'held') {
+      deps.logger.debug({ ...fields(), head: admission.head }, 'ordered delivery held behind its key');
+      return;
     }
 
     // The configuration as of the newest barrier this process was told of: at least every change

@@ -70,6 +70,7 @@ export function firstSendMessage(m: EventMessage, d: DeliveryDoc, configVersion:
       created_at: d.created_at.toISOString(),
       config_version: configVersion,
       headers: m.headers,
+      ...(typeof d.metadata.ordering_key === 'string' && { ordering_key: d.metadata.ordering_key }),
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { DeliveryMessage, EventMessage, Publisher } from '@hookrail/bus';
-import { Coalescer, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
+import { DEFAULT_MAX_ATTEMPTS, type DeliveryMessage, type EventMessage, type Publisher } from '@hookrail/bus';
+import { Coalescer, isDependencyOutage, isRetriable, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   eventStatusFrom,
@@ -15,7 +15,9 @@ import type { Logger, Metrics } from '@hookrail/telemetry';
 import { catchAllSubscriptionId, endpointsWithoutSubscription } from '../catch-all';
 import { matchSubscriptions } from '../match-subscriptions';
 import { ENDPOINT_NOT_FOUND, explainUnrouted } from '../unrouted';
+import { orderingKeyOf } from '../ordering-key';
 import { firstSendMessage, plannedDelivery } from './delivery-plan';
+import { OrderedHandOff, type Turn } from './ordered-hand-off';
 import { eventDocument } from './event-document';
 
 export interface RouterDeps {
@@ -25,6 +27,11 @@ export interface RouterDeps {
   configChanged?: (projectId: ProjectId) => Promise<void>;
   functions: FunctionPool;
   publisher: Publisher;
+  /**
+   * Publishes ordered deliveries: one produce request at a time, in order (Bus
+   * connectInOrderPublisher). Default: `publisher`.
+   */
+  inOrderPublisher?: Publisher;
   /**
    * Hands the first sends on; resolves once each is sent and recorded or on the deliveries topic.
    * Default: publish them all (the dispatcher sends those of endpoints it owns itself).
@@ -42,7 +49,9 @@ export interface RouterDeps {
  * are done. Every write and message is keyed by a deterministic id, so a redelivered event
  * message repeats the work without creating anything twice.
  */
-export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<void> {
+export function createRouter(
+  deps: RouterDeps,
+): (m: EventMessage, at?: { partition: number; offset: string }) => Promise<void> {
   const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
   const eventWrites = new Coalescer<EventDoc>(
     (docs) => deps.store.events.insertManyIfAbsent(docs),
@@ -57,6 +66,10 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     RECORD_WRITES,
   );
   const deliver = deps.deliver ?? ((messages) => deps.publisher.publish('deliveries', messages));
+  // Ordered deliveries are always published (never sent by this process at once): the sender
+  // that owns their endpoint sees them in one order, the order of the deliveries partition.
+  const inOrder = deps.inOrderPublisher ?? deps.publisher;
+  const ordered = new OrderedHandOff((messages) => inOrder.publish('deliveries', messages));
   const routed = deps.metrics.counter('hookrail_events_routed_total', 'Events routed, by outcome', [
     'outcome',
   ]);
@@ -66,7 +79,22 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     ['reason'],
   );
 
-  return async function route(m: EventMessage): Promise<void> {
+  return async function route(m: EventMessage, at?: { partition: number; offset: string }): Promise<void> {
+    // Taken before anything is awaited, so an ordered project's events keep their partition order.
+    const turn = m.ordered && at ? ordered.take(at.partition, at.offset) : null;
+    try {
+      await routeInTurn(m, turn);
+      turn?.pass();
+    } catch (err) {
+      // The consumer tries a retriable failure again (the turn waits for it) until it gives up.
+      const givenUp =
+        !isRetriable(err) || (!isDependencyOutage(err) && (turn?.failed() ?? 0) >= DEFAULT_MAX_ATTEMPTS);
+      if (givenUp) turn?.pass();
+      throw err;
+    }
+  };
+
+  async function routeInTurn(m: EventMessage, turn: Turn | null): Promise<void> {
     if (m.idempotency_key) {
       const owner = await claims.submit({
         projectId: m.project_id,
@@ -121,7 +149,7 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
     const deliveries = (await Promise.all(matched.map((sub) => buildDelivery(deps, m, sub, data)))).filter(
       (d): d is DeliveryDoc => d !== null,
     );
-    for (const d of deliveries) d.metadata = { siblings: deliveries.length };
+    for (const d of deliveries) d.metadata = { ...d.metadata, siblings: deliveries.length };
     const toSend = deliveries.filter((d) => d.status === 'Scheduled');
     // Deliveries decided here (discarded, failed function) are recorded at once; the others by the sender.
     const decided = deliveries.filter((d) => d.status !== 'Scheduled');
@@ -146,18 +174,21 @@ export function createRouter(deps: RouterDeps): (m: EventMessage) => Promise<voi
         'event reached no endpoint',
       );
     }
+    const messages = toSend.map((d) => firstSendMessage(m, d, configVersion));
+    const keyed = messages.filter((d) => d.first_send?.ordering_key !== undefined);
     await Promise.all([
       eventWrites.submit(eventDoc),
       ...endpoints.map((id) => eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 })),
       ...decided.map((d) => deliveryWrites.submit(d)),
-      deliver(toSend.map((d) => firstSendMessage(m, d, configVersion))),
+      deliver(messages.filter((d) => d.first_send?.ordering_key === undefined)),
+      turn ? turn.handOff(keyed) : inOrder.publish('deliveries', keyed),
     ]);
     routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
     deps.logger.debug(
       { project_id: m.project_id, event_id: m.event_id, deliveries: deliveries.length },
       'event routed',
     );
-  };
+  }
 }
 
 /**
@@ -214,7 +245,10 @@ async function buildDelivery(
     sub.function && endpoint.status !== 'inactive'
       ? await deps.functions.run(sub.function, data, { scope: m.project_id })
       : null;
-  return plannedDelivery(m, sub, endpoint, transformed, new Date());
+  const planned = plannedDelivery(m, sub, endpoint, transformed, new Date());
+  const orderingKey = orderingKeyOf(sub, { data, headers: m.headers });
+  if (orderingKey !== null) planned.metadata.ordering_key = orderingKey;
+  return planned;
 }
 
 function parseJson(raw: string): unknown {

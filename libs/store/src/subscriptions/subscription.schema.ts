@@ -23,6 +23,18 @@ export interface SubscriptionDoc extends ScopedDoc {
     retry_count: number;
     max_retry_seconds?: number;
   } | null;
+  /** Ordered delivery (docs/ordered-delivery.md); absent or null: no ordering, as before. */
+  ordering?: OrderingConfig | null;
+}
+
+/** Which ends of a key's head unblock the key besides success: an exhausted retry budget, a discard. */
+export type OrderingUnblock = 'failure' | 'discarded';
+
+export interface OrderingConfig {
+  mode: 'endpoint' | 'key';
+  /** mode `key`: where the key is read: a path of the event's data, or a request header (lower case). */
+  key: { body_path: string } | { header: string } | null;
+  unblock_on: OrderingUnblock[];
 }
 
 const subscriptionSchema = scopedSchema<SubscriptionDoc>(
@@ -38,6 +50,7 @@ const subscriptionSchema = scopedSchema<SubscriptionDoc>(
     rate_limit_config: { type: Mixed, default: null },
     filter_config: { type: Mixed, required: true },
     retry_config: { type: Mixed, default: null },
+    ordering: { type: Mixed, default: null },
   },
   'subscriptions',
 );

@@ -12,6 +12,7 @@ import {
   updateEndpoint,
 } from './endpoints.usecase';
 import { testOAuth2 } from './test-oauth2.usecase';
+import { listBlockedKeys, presentBlockedKey, requestUnblock } from './blocked-keys.usecase';
 
 export function endpointHandlers(deps: GatewayDeps): Handlers<typeof endpointOperations> {
   const present = (doc: EndpointDoc) => presentEndpoint(doc, deps);
@@ -49,5 +50,9 @@ export function endpointHandlers(deps: GatewayDeps): Handlers<typeof endpointOpe
     pauseEndpoint: setStatus('paused'),
     activateEndpoint: setStatus('active'),
     activateEndpointPost: setStatus('active'),
+    listBlockedKeys: async ({ project, params }) =>
+      (await listBlockedKeys(deps, project._id, params.endpointID)).map(presentBlockedKey),
+    unblockKey: async ({ project, params, body }) =>
+      presentBlockedKey(await requestUnblock(deps, project._id, params.endpointID, body)),
   };
 }

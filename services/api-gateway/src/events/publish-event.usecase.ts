@@ -63,6 +63,8 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
     accepted_at: acceptedAt,
     ...(validationErrors.length > 0 && { validation_errors: validationErrors }),
+    // Keyed by project when some subscription orders deliveries (docs/ordered-delivery.md).
+    ...((await deps.cache.ordersDeliveries(project._id)) && { ordered: true }),
   };
   // 201 only once Kafka acknowledged; 503 with Retry-After within acceptTimeoutMs otherwise.
   await deps.acceptGuard.run(() => deps.publisher.publish('events', [message]));

@@ -3,6 +3,7 @@ import { presentEndpoint } from '../endpoints/endpoint.presenter';
 import { parseStored, scopedOut } from '../common/scoped.presenter';
 import { presentSource } from '../sources/source.presenter';
 import type { PresentContext } from '../common/scoped.presenter';
+import { presentOrdering } from './ordering-input';
 
 function presentSubscription(
   doc: SubscriptionDoc,
@@ -29,6 +30,7 @@ function presentSubscription(
       },
     },
     retry_config: doc.retry_config ?? null,
+    ...presentOrdering(doc.ordering),
     source_metadata: related.source ? presentSource(related.source, ctx) : null,
     endpoint_metadata: related.endpoint ? presentEndpoint(related.endpoint, ctx) : null,
     device_metadata: null,

@@ -5,6 +5,7 @@ import { publishConfigChange } from '../common/config-changed';
 import type { SubscriptionCreateBody, SubscriptionUpdateBody } from '@hookrail/api-contract';
 import { clearedFields } from '../common/cleared-fields';
 import { checkAlertThreshold, retryConfigOf, storedFilter } from './subscription-input';
+import { mentionsOrdering, orderingOf } from './ordering-input';
 
 /** Referenced ids must name live resources of the same project; incoming projects route by source. */
 async function checkLinks(
@@ -47,6 +48,7 @@ export async function createSubscription(
       filter: storedFilter(body.filter_config?.filter),
     },
     retry_config: body.retry_config === undefined ? null : retryConfigOf(body.retry_config, null, project),
+    ordering: orderingOf(body, null),
   });
   await publishConfigChange(deps.publisher, project._id, 'subscription', doc._id, 'created');
   return doc;
@@ -92,6 +94,7 @@ export async function updateSubscription(
     };
   if (body.retry_config !== undefined)
     set.retry_config = retryConfigOf(body.retry_config, current.retry_config ?? null, project);
+  if (mentionsOrdering(body)) set.ordering = orderingOf(body, current.ordering ?? null);
   const updated = await deps.store.subscriptions.update(project._id, id, set);
   if (!updated) throw new NotFoundError('subscription');
   await publishConfigChange(deps.publisher, project._id, 'subscription', id, 'updated');

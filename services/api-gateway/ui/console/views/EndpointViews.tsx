@@ -17,6 +17,7 @@ import { navigate } from '../location';
 import { Loaded } from '../../components/Loaded';
 import { Screen } from '../Screen';
 import { StatsPanel, statsWindow } from '../StatsPanel';
+import { BlockedKeys } from './BlockedKeys';
 
 type Endpoint = ResponseOf<typeof api.getEndpoint>;
 type Secret = Endpoint['secrets'][number];
@@ -221,6 +222,7 @@ export function EndpointView({ pid, id }: { pid: string; id: string }) {
               <Link href={`${base}/events?endpoint_id=${e.uid}`}>Events</Link>
             </div>
           </section>
+          <BlockedKeys pid={pid} id={id} />
           <LiveToggle />
           <StatsPanel pid={pid} stats={stats} />
           <h2>Signing secrets</h2>

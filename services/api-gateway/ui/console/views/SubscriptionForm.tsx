@@ -2,6 +2,7 @@ import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
 import {
   CLEARABLE_SUBSCRIPTION_FIELDS,
   DELIVERY_MODES,
+  ORDERING_MODES,
   RETRY_TYPES,
   SUBSCRIPTION_TYPES,
 } from '@hookrail/api-contract';
@@ -49,6 +50,23 @@ function valuesOf(s?: Subscription, query?: URLSearchParams): Values {
     'rate_limit_config.duration': field(s?.rate_limit_config?.duration),
     'alert_config.count': field(s?.alert_config?.count),
     'alert_config.threshold': field(s?.alert_config?.threshold),
+    ordering: s?.ordering ?? 'none',
+    'ordering_key.body_path': field(s?.ordering_key?.body_path),
+    'ordering_key.header': field(s?.ordering_key?.header),
+  };
+}
+
+/** The ordering fields of the form: `none` is left out (an edit then clears it). */
+function orderingOf(v: Values): Pick<Body, 'ordering' | 'ordering_key'> {
+  const mode = v.ordering as Body['ordering'];
+  if (!mode || mode === 'none') return {};
+  const bodyPath = text(v, 'ordering_key.body_path');
+  const header = text(v, 'ordering_key.header');
+  return {
+    ordering: mode,
+    ...(mode === 'key' && {
+      ordering_key: bodyPath !== undefined ? { body_path: bodyPath } : header !== undefined ? { header } : {},
+    }),
   };
 }
 
@@ -90,6 +108,8 @@ function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
       alerts !== undefined
         ? { count: alerts, threshold: text(v, 'alert_config.threshold') ?? '1h' }
         : undefined,
+    ordering: undefined as Body['ordering'],
+    ...orderingOf(v),
   };
   if (!editing) return body;
   const clear = CLEARABLE_SUBSCRIPTION_FIELDS.filter((f) => body[f] === undefined);
@@ -175,6 +195,19 @@ function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
             hint='Seconds, or "30s", "5m", "1h"'
           />
           <TextField name="retry_config.retry_count" label="Retries" type="number" />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Ordered delivery (docs/ordered-delivery.md)</legend>
+        <div class="field-row">
+          <SelectField name="ordering" label="Ordering" options={ORDERING_MODES} />
+          <TextField
+            name="ordering_key.body_path"
+            label="Key: body path"
+            placeholder="data.order_id"
+            hint="With ordering key: a path of the event data, or a header"
+          />
+          <TextField name="ordering_key.header" label="Key: header" placeholder="X-Order-Id" />
         </div>
       </fieldset>
       <fieldset>

@@ -1,0 +1,401 @@
+import type { DeliveryMessage, Publisher } from '@hookrail/bus';
+import type { ProjectId } from '@hookrail/domain';
+import type { ConfigCache, DeliveryDoc, DeliveryStatus, OrderingKeyDoc, Store } from '@hookrail/store';
+import type { Logger, Metrics } from '@hookrail/telemetry';
+import { KeyLocks, type Place } from './key-locks';
+import { headEnd } from './unblocks';
+import { FINAL_STATUSES } from '../sender/load-delivery';
+
+export interface OrderingDeps {
+  store: Store;
+  publisher: Publisher;
+  config: ConfigCache;
+  logger: Logger;
+  metrics: Metrics;
+  /** The deployment's Kafka topic prefix: its dispatchers sweep only their own keys. */
+  deployment: string;
+  /** Whether this process owns the endpoint's partition of the deliveries topic now. */
+  owns: (endpointId: string) => boolean;
+  now?: () => number;
+}
+
+/** What the sender does with an ordered delivery now. */
+export type Admission = { kind: 'send' } | { kind: 'held'; head: string } | { kind: 'done' };
+
+/** A key this process has seen not yet free: its head, and whether that is written down. */
+interface KeyState {
+  projectId: ProjectId;
+  endpointId: string;
+  key: string;
+  head: string;
+  since: Date;
+  headStatus: string | null;
+  /** The key's document exists: something was held behind the head, or the head did not end at once. */
+  durable: boolean;
+  /** The highest seq held under this key. */
+  lastSeq: number;
+  /** What waits behind the head, lowest seq first (their documents are the durable copy). */
+  queue: { id: string; seq: number; messageJson: string }[];
+  /** The head was released from `held_deliveries` and its document is still there. */
+  headHeld: boolean;
+  /**
+   * Read from the database, not made by this process: what happened to its head is unknown until
+   * the sweep looked (a crash may have cut its release short or missed its end).
+   */
+  adopted: boolean;
+}
+
+/** How far the routers' clocks may be ahead of this process's (first sends routed later are new). */
+const CLOCK_SKEW_MS = 10_000;
+const SKIPPED_REASON = 'skipped by an operator to unblock its ordering key';
+
+/** The ordering key a delivery carries (set by the router from its subscription), or null. */
+export function orderingKeyOfDelivery(delivery: Pick<DeliveryDoc, 'metadata'>): string | null {
+  const key = delivery.metadata?.ordering_key;
+  return typeof key === 'string' ? key : null;
+}
+
+/**
+ * Ordered delivery in the sender (docs/ordered-delivery.md). One dispatcher owns an endpoint's
+ * partition of the deliveries topic, so it alone decides for the endpoint's keys: a delivery is
+ * sent when its key has no head (it becomes the head) or when it is the head; otherwise it is
+ * held, written to `held_deliveries` before its offset is committed. When the head's outcome is
+ * recorded as an end that unblocks the key, the next held delivery becomes the head (written
+ * first) and is published again with reason `released`. Keys nobody waits behind cost no write.
+ *
+ * What is written survives a SIGKILL: `sweep` (run at start, after each assignment and every few
+ * seconds) finishes a release that was cut short, releases a key whose head ended without this
+ * process seeing it, and carries out an operator's skip.
+ */
+export class DeliveryOrdering {
+  private readonly locks = new KeyLocks();
+  private states = new Map<string, KeyState>();
+  private loaded = new Map<string, Promise<void>>();
+  /** When this process read each endpoint's keys (it has owned the endpoint since). */
+  private loadedAt = new Map<string, number>();
+  private readonly now: () => number;
+  /** Sends a released delivery in this process (the sender, once it is made). */
+  private sendHere?: (m: DeliveryMessage) => Promise<void>;
+  /** Released deliveries being sent here: the sweep leaves them to that send. */
+  private readonly releasing = new Set<string>();
+  private readonly held;
+  private readonly released;
+
+  constructor(private readonly deps: OrderingDeps) {
+    this.now = deps.now ?? Date.now;
+    this.held = deps.metrics.counter(
+      'hookrail_ordering_held_total',
+      'Ordered deliveries held behind an earlier delivery of their key',
+    );
+    this.released = deps.metrics.counter(
+      'hookrail_ordering_released_total',
+      'Held deliveries released, by why (the head ended, an operator skipped it)',
+      ['why'],
+    );
+    deps.metrics.gauge(
+      'hookrail_ordering_blocked_keys',
+      'Ordering keys this process holds deliveries behind, or whose head waits for a retry',
+      [],
+      (g) => g.set([...this.states.values()].filter((s) => s.durable).length),
+    );
+  }
+
+  /** The sender hands over its send: a released delivery of an endpoint owned here is sent at once. */
+  sendWith(send: (m: DeliveryMessage) => Promise<void>): void {
+    this.sendHere = send;
+  }
+
+  /**
+   * The message's place in its key's queue, taken when the message starts (partition order).
+   * Only first sends take one: a retry or a released delivery is the head already.
+   */
+  place(m: DeliveryMessage): Place | undefined {
+    const key = m.first_send?.ordering_key;
+    if (key === undefined || m.reason === 'resend') return undefined;
+    return this.locks.take(lockKey(m.endpoint_id, key));
+  }
+
+  /** Whether the delivery may be sent now; a manual resend always may (it does not take the key). */
+  async admit(m: DeliveryMessage, delivery: DeliveryDoc, place?: Place): Promise<Admission> {
+    const key = orderingKeyOfDelivery(delivery);
+    if (key === null || m.reason === 'resend') return { kind: 'send' };
+    const mine = place ?? this.locks.take(lockKey(delivery.endpoint_id, key));
+    try {
+      await mine.ready;
+      return await this.decide(m, delivery, key);
+    } finally {
+      mine.release();
+    }
+  }
+
+  /** Told of every recorded outcome of a delivery (after it is durable). */
+  async recorded(delivery: DeliveryDoc, status: DeliveryStatus): Promise<void> {
+    const key = orderingKeyOfDelivery(delivery);
+    if (key === null) return;
+    await this.locks.run(lockKey(delivery.endpoint_id, key), async () => {
+      await this.load(delivery.project_id, delivery.endpoint_id);
+      const state = this.states.get(lockKey(delivery.endpoint_id, key));
+      if (!state || state.head !== delivery._id) return;
+      const subscription = await this.deps.config.subscription(delivery.project_id, delivery.subscription_id);
+      const end = headEnd(status, subscription);
+      if (end === 'unblocks') return this.releaseNext(state, 'head_ended');
+      state.headStatus = end === 'blocks' ? status : null;
+      await this.persist(state);
+    });
+  }
+
+  /** A rebalance: what this process knew of its endpoints' keys is read again when next needed. */
+  reset(): void {
+    this.states = new Map();
+    this.loaded = new Map();
+    this.loadedAt = new Map();
+  }
+
+  /**
+   * Finishes what a crash or another process left: for every blocked key of an endpoint this
+   * process owns, an operator's skip is carried out, a release cut short is published, and a key
+   * whose head ended (and unblocks it) is released.
+   */
+  async sweep(): Promise<void> {
+    const blocked = (await this.deps.store.ordering.allBlocked(this.deps.deployment)).filter((d) =>
+      this.deps.owns(d.endpoint_id),
+    );
+    for (const doc of blocked)
+      await this.locks.run(lockKey(doc.endpoint_id, doc.key), () => this.settle(doc));
+  }
+
+  private async decide(m: DeliveryMessage, delivery: DeliveryDoc, key: string): Promise<Admission> {
+    await this.load(delivery.project_id, delivery.endpoint_id);
+    const id = lockKey(delivery.endpoint_id, key);
+    const state = this.states.get(id);
+    // The head is sent (again: a retry, or its release finished by the sweep after a crash),
+    // unless its outcome is already final (the sweep then releases the next).
+    if (state?.head === delivery._id) {
+      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return { kind: 'send' };
+      state.adopted = true; // its end was recorded before a crash: the sweep releases the next
+      return { kind: 'done' };
+    }
+    // A copy of a delivery that already ended (a first send redelivered after a crash, its key
+    // since moved on) is neither sent nor held again: it would arrive after later ones.
+    if (await this.ended(m, delivery)) return { kind: 'done' };
+    if (!state) {
+      this.states.set(id, {
+        projectId: delivery.project_id,
+        endpointId: delivery.endpoint_id,
+        key,
+        head: delivery._id,
+        since: new Date(this.now()),
+        headStatus: null,
+        durable: false,
+        lastSeq: 0,
+        queue: [],
+        headHeld: false,
+        adopted: false,
+      });
+      return { kind: 'send' };
+    }
+    if (!state.durable) await this.persist(state);
+    if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
+    const seq = ++state.lastSeq;
+    const messageJson = JSON.stringify(m);
+    await this.deps.store.ordering.hold({
+      _id: delivery._id,
+      project_id: delivery.project_id,
+      endpoint_id: delivery.endpoint_id,
+      key,
+      seq,
+      message_json: messageJson,
+      created_at: new Date(this.now()),
+    });
+    state.queue.push({ id: delivery._id, seq, messageJson });
+    this.held.inc();
+    return { kind: 'held', head: state.head };
+  }
+
+  /**
+   * Whether the delivery's outcome is recorded as final (a message read from its document was
+   * checked already). A first send routed after this process took the endpoint over (with a
+   * margin for the router's clock) was never handled anywhere else, so it is not read: only
+   * copies a crashed or previous owner may have sent cost a read.
+   */
+  private async ended(m: DeliveryMessage, delivery: DeliveryDoc): Promise<boolean> {
+    if (!m.first_send) return FINAL_STATUSES.has(delivery.status);
+    const takenOver = this.loadedAt.get(delivery.endpoint_id) ?? Infinity;
+    if (Date.parse(m.first_send.created_at) > takenOver + CLOCK_SKEW_MS) return false;
+    const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
+    return stored !== null && FINAL_STATUSES.has(stored.status);
+  }
+
+  /** The endpoint's blocked keys, read once per assignment (this process is their only writer). */
+  private load(projectId: ProjectId, endpointId: string): Promise<void> {
+    let loading = this.loaded.get(endpointId);
+    if (!loading) {
+      loading = this.read(projectId, endpointId).catch((err: unknown) => {
+        this.loaded.delete(endpointId);
+        throw err;
+      });
+      this.loaded.set(endpointId, loading);
+    }
+    return loading;
+  }
+
+  private async read(projectId: ProjectId, endpointId: string): Promise<void> {
+    this.loadedAt.set(endpointId, this.now());
+    const [keys, held] = await Promise.all([
+      this.deps.store.ordering.ofEndpoint(projectId, endpointId),
+      this.deps.store.ordering.heldOfEndpoint(projectId, endpointId),
+    ]);
+    const byKey = new Map<string, typeof held>();
+    for (const h of held) byKey.set(h.key, [...(byKey.get(h.key) ?? []), h]);
+    for (const doc of keys) {
+      const id = lockKey(endpointId, doc.key);
+      if (this.states.has(id)) continue;
+      const mine = (byKey.get(doc.key) ?? []).sort((a, b) => a.seq - b.seq);
+      this.states.set(id, {
+        projectId,
+        endpointId,
+        key: doc.key,
+        head: doc.head,
+        since: doc.blocked_since,
+        headStatus: doc.head_status,
+        durable: true,
+        lastSeq: mine.reduce((max, h) => Math.max(max, h.seq), 0),
+        queue: mine
+          .filter((h) => h._id !== doc.head)
+          .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
+        headHeld: mine.some((h) => h._id === doc.head),
+        adopted: true,
+      });
+    }
+  }
+
+  private async persist(state: KeyState, newHead = false): Promise<void> {
+    await this.deps.store.ordering.saveKey(
+      {
+        project_id: state.projectId,
+        endpoint_id: state.endpointId,
+        deployment: this.deps.deployment,
+        key: state.key,
+        head: state.head,
+        blocked_since: state.since,
+        head_status: state.headStatus,
+      },
+      newHead,
+    );
+    state.durable = true;
+  }
+
+  /**
+   * The head ended: the next held delivery becomes the head (written before its message goes out,
+   * so a crash in between is finished by `sweep`), or the key is free.
+   */
+  private async releaseNext(state: KeyState, why: 'head_ended' | 'skipped'): Promise<void> {
+    const id = lockKey(state.endpointId, state.key);
+    const next = state.queue.shift();
+    state.adopted = false; // what follows is this process's own doing
+    // The ended head's own held document (a released head keeps it until its send is handled)
+    // goes first: it must never be released again.
+    if (state.headHeld) await this.deps.store.ordering.released(state.projectId, state.head);
+    state.headHeld = false;
+    if (!next) {
+      if (state.durable)
+        await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
+      this.states.delete(id);
+      return;
+    }
+    state.head = next.id;
+    state.headHeld = true;
+    state.since = new Date(this.now());
+    state.headStatus = null;
+    await this.persist(state, true);
+    this.released.inc({ why });
+    const message = releasedMessage(next.messageJson);
+    if (!this.sendHere || !this.deps.owns(state.endpointId)) {
+      await this.publishHeld(state.projectId, next.id, message);
+      state.headHeld = false;
+      return;
+    }
+    // Sent here, not awaited: the send takes the key's lock after this release. Its held
+    // document goes once the send is recorded; a crash before that leaves it to the sweep.
+    this.releasing.add(next.id);
+    void this.sendHere(message)
+      .then(() => this.handedOver(state, next.id))
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { err, project_id: state.projectId, delivery_id: next.id },
+          'released delivery not sent here; the ordering sweep publishes it',
+        ),
+      )
+      .finally(() => this.releasing.delete(next.id));
+  }
+
+  /** A released head's send was handled here: its held document is no longer needed (unless it went already). */
+  private async handedOver(state: KeyState, deliveryId: string): Promise<void> {
+    if (state.head !== deliveryId || !state.headHeld) return;
+    await this.deps.store.ordering.released(state.projectId, deliveryId);
+    state.headHeld = false;
+  }
+
+  private async publishHeld(
+    projectId: ProjectId,
+    deliveryId: string,
+    message: DeliveryMessage,
+  ): Promise<void> {
+    await this.deps.publisher.publish('deliveries', [message]);
+    await this.deps.store.ordering.released(projectId, deliveryId);
+  }
+
+  /** One blocked key as the sweep finds it. */
+  private async settle(doc: OrderingKeyDoc): Promise<void> {
+    await this.load(doc.project_id, doc.endpoint_id);
+    const state = this.states.get(lockKey(doc.endpoint_id, doc.key));
+    if (!state || state.head !== doc.head) return;
+    // A key this process has followed since it was made needs nothing unless an operator asked.
+    if (!state.adopted && !doc.skip_requested_at) return;
+    if (this.releasing.has(doc.head)) return;
+    const pending = state.headHeld ? await this.deps.store.ordering.findHeld(doc.project_id, doc.head) : null;
+    if (pending) {
+      await this.publishHeld(doc.project_id, pending._id, releasedMessage(pending.message_json));
+      state.headHeld = false;
+      return;
+    }
+    const head = await this.deps.store.deliveries.findForSend(doc.project_id, doc.head);
+    if (doc.skip_requested_at) {
+      if (head && !FINAL_STATUSES.has(head.status)) await this.discard(head);
+      this.deps.logger.info(
+        { project_id: doc.project_id, endpoint_id: doc.endpoint_id, key: doc.key, delivery_id: doc.head },
+        'ordering key unblocked by an operator: head skipped',
+      );
+      return this.releaseNext(state, 'skipped');
+    }
+    if (!head || !FINAL_STATUSES.has(head.status)) return; // still on its way: looked at again
+    const subscription = await this.deps.config.subscription(doc.project_id, head.subscription_id);
+    if (headEnd(head.status, subscription) === 'unblocks') return this.releaseNext(state, 'head_ended');
+    // ended for good without unblocking: the key waits for an operator, nothing more to look at
+    state.adopted = false;
+    state.headStatus = head.status;
+    await this.persist(state);
+  }
+
+  private discard(head: DeliveryDoc): Promise<void> {
+    return this.deps.store.deliveries.recordOutcomes([
+      {
+        delivery: head,
+        status: 'Discarded',
+        reason: SKIPPED_REASON,
+        nextAttemptAt: null,
+        attempt: null,
+        retrySpent: false,
+        firstRecord: false,
+      },
+    ]);
+  }
+}
+
+function releasedMessage(json: string): DeliveryMessage {
+  return { ...(JSON.parse(json) as DeliveryMessage), reason: 'released' };
+}
+
+function lockKey(endpointId: string, key: string): string {
+  return `${endpointId}/${key}`;
+}

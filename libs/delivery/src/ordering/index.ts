@@ -1,0 +1,1 @@
+export { DeliveryOrdering, orderingKeyOfDelivery, type Admission } from './delivery-ordering';

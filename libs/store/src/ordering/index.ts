@@ -1,0 +1,2 @@
+export * from './ordering.schema';
+export * from './ordering.repository';
