@@ -79,7 +79,8 @@ export function checkDocuments(base = root): Problem[] {
   const problems: Problem[] = [];
   const topLevel = new Set(
     readdirSync(base, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !['node_modules', '.git', '.local', '.nx'].includes(d.name))
+      // git-ignored outputs (a local build's dist/) are not part of the repository
+      .filter((d) => d.isDirectory() && !['node_modules', '.git', '.local', '.nx', 'dist'].includes(d.name))
       .map((d) => d.name),
   );
   const inside = (abs: string) => abs === base || abs.startsWith(base + path.sep);

@@ -70,4 +70,4 @@ export {
   type DeadLetterRepository,
 } from './dead-letters/dead-letter.repository';
 export type { HeldDeliveryDoc, OrderingKeyDoc } from './ordering/ordering.schema';
-export type { OrderingRepository } from './ordering/ordering.repository';
+export type { KeyStateWrite, OrderingRepository } from './ordering/ordering.repository';

@@ -1,6 +1,14 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import type { ProjectId } from '@hookrail/domain';
-import type { ConfigCache, DeliveryDoc, DeliveryStatus, OrderingKeyDoc, Store } from '@hookrail/store';
+import { Coalescer, type ProjectId } from '@hookrail/domain';
+import type {
+  ConfigCache,
+  DeliveryDoc,
+  DeliveryStatus,
+  HeldDeliveryDoc,
+  KeyStateWrite,
+  OrderingKeyDoc,
+  Store,
+} from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { KeyLocks, type Place } from './key-locks';
 import { headEnd } from './unblocks';
@@ -43,6 +51,22 @@ interface KeyState {
    * the sweep looked (a crash may have cut its release short or missed its end).
    */
   adopted: boolean;
+  /** This process is sending the head now (an attempt whose outcome is not recorded yet). */
+  sending: boolean;
+  /**
+   * Deliveries that came while the head was being sent, in arrival order: they wait in memory
+   * for that attempt's outcome (their offsets stay uncommitted, so a crash delivers them again).
+   * The head's success lets the first go; anything else writes them to `held_deliveries`.
+   * Only while `queue` is empty: what comes behind held deliveries is held too.
+   */
+  waiting: Waiter[];
+}
+
+interface Waiter {
+  id: string;
+  message: DeliveryMessage;
+  resolve: (admission: Admission) => void;
+  reject: (err: unknown) => void;
 }
 
 /** How far the routers' clocks may be ahead of this process's (first sends routed later are new). */
@@ -58,10 +82,12 @@ export function orderingKeyOfDelivery(delivery: Pick<DeliveryDoc, 'metadata'>): 
 /**
  * Ordered delivery in the sender (docs/ordered-delivery.md). One dispatcher owns an endpoint's
  * partition of the deliveries topic, so it alone decides for the endpoint's keys: a delivery is
- * sent when its key has no head (it becomes the head) or when it is the head; otherwise it is
- * held, written to `held_deliveries` before its offset is committed. When the head's outcome is
- * recorded as an end that unblocks the key, the next held delivery becomes the head (written
- * first) and is published again with reason `released`. Keys nobody waits behind cost no write.
+ * sent when its key has no head (it becomes the head) or when it is the head. One that comes
+ * while the head's attempt is on its way waits in memory for it (uncommitted, so a crash delivers
+ * it again); otherwise, or when that attempt does not succeed, it is held, written to
+ * `held_deliveries` before its offset is committed. When the head's outcome is recorded as an end
+ * that unblocks the key, the next delivery becomes the head (a held one written first, and sent
+ * again with reason `released`). Keys whose heads succeed cost no write.
  *
  * What is written survives a SIGKILL: `sweep` (run at start, after each assignment and every few
  * seconds) finishes a release that was cut short, releases a key whose head ended without this
@@ -78,11 +104,32 @@ export class DeliveryOrdering {
   private sendHere?: (m: DeliveryMessage) => Promise<void>;
   /** Released deliveries being sent here: the sweep leaves them to that send. */
   private readonly releasing = new Set<string>();
+  /** Heads this process is sending, by delivery id: their key's lock id. */
+  private readonly sendingHeads = new Map<string, string>();
   private readonly held;
   private readonly released;
+  /**
+   * Every database call of the ordering, group-committed: a thousand keys moving at once share
+   * round trips. Each caller still waits for its own write, so the order of one key's writes holds.
+   */
+  private readonly db: {
+    hold: Coalescer<HeldDeliveryDoc>;
+    released: Coalescer<{ project_id: ProjectId; _id: string }>;
+    saveKey: Coalescer<KeyStateWrite>;
+    deleteKey: Coalescer<{ project_id: ProjectId; endpoint_id: string; key: string }>;
+    findDelivery: Coalescer<{ projectId: ProjectId; id: string }, DeliveryDoc | null>;
+  };
 
   constructor(private readonly deps: OrderingDeps) {
     this.now = deps.now ?? Date.now;
+    const { ordering, deliveries } = deps.store;
+    this.db = {
+      hold: new Coalescer((docs) => ordering.hold(docs)),
+      released: new Coalescer((refs) => ordering.released(refs)),
+      saveKey: new Coalescer((states) => ordering.saveKeys(states)),
+      deleteKey: new Coalescer((refs) => ordering.deleteKeys(refs)),
+      findDelivery: new Coalescer((refs) => deliveries.findManyForSend(refs)),
+    };
     this.held = deps.metrics.counter(
       'hookrail_ordering_held_total',
       'Ordered deliveries held behind an earlier delivery of their key',
@@ -120,12 +167,31 @@ export class DeliveryOrdering {
     const key = orderingKeyOfDelivery(delivery);
     if (key === null || m.reason === 'resend') return { kind: 'send' };
     const mine = place ?? this.locks.take(lockKey(delivery.endpoint_id, key));
+    let decided: Admission | { kind: 'wait'; until: Promise<Admission> };
     try {
       await mine.ready;
-      return await this.decide(m, delivery, key);
+      decided = await this.decide(m, delivery, key);
     } finally {
       mine.release();
     }
+    // waited for outside the key's lock: the head's outcome takes it
+    return decided.kind === 'wait' ? decided.until : decided;
+  }
+
+  /**
+   * The send of a message ended (whatever it did): if it was a head's attempt and the key did not
+   * move on, what waits in memory behind it is written down as held.
+   */
+  async sent(deliveryId: string): Promise<void> {
+    const id = this.sendingHeads.get(deliveryId);
+    if (id === undefined) return;
+    this.sendingHeads.delete(deliveryId);
+    await this.locks.run(id, async () => {
+      const state = this.states.get(id);
+      if (!state || state.head !== deliveryId) return;
+      state.sending = false;
+      await this.holdWaiting(state);
+    });
   }
 
   /** Told of every recorded outcome of a delivery (after it is durable). */
@@ -141,11 +207,16 @@ export class DeliveryOrdering {
       if (end === 'unblocks') return this.releaseNext(state, 'head_ended');
       state.headStatus = end === 'blocks' ? status : null;
       await this.persist(state);
+      await this.holdWaiting(state);
     });
   }
 
   /** A rebalance: what this process knew of its endpoints' keys is read again when next needed. */
   reset(): void {
+    // Their messages are delivered again to the partitions' new owners (nothing was committed).
+    const moved = new Error("the endpoint's partition was reassigned; its next owner decides");
+    for (const state of this.states.values()) for (const w of state.waiting.splice(0)) w.reject(moved);
+    this.sendingHeads.clear();
     this.states = new Map();
     this.loaded = new Map();
     this.loadedAt = new Map();
@@ -164,14 +235,18 @@ export class DeliveryOrdering {
       await this.locks.run(lockKey(doc.endpoint_id, doc.key), () => this.settle(doc));
   }
 
-  private async decide(m: DeliveryMessage, delivery: DeliveryDoc, key: string): Promise<Admission> {
+  private async decide(
+    m: DeliveryMessage,
+    delivery: DeliveryDoc,
+    key: string,
+  ): Promise<Admission | { kind: 'wait'; until: Promise<Admission> }> {
     await this.load(delivery.project_id, delivery.endpoint_id);
     const id = lockKey(delivery.endpoint_id, key);
     const state = this.states.get(id);
     // The head is sent (again: a retry, or its release finished by the sweep after a crash),
     // unless its outcome is already final (the sweep then releases the next).
     if (state?.head === delivery._id) {
-      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return { kind: 'send' };
+      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return this.sendHead(state, id);
       state.adopted = true; // its end was recorded before a crash: the sweep releases the next
       return { kind: 'done' };
     }
@@ -191,25 +266,59 @@ export class DeliveryOrdering {
         queue: [],
         headHeld: false,
         adopted: false,
+        sending: false,
+        waiting: [],
       });
-      return { kind: 'send' };
+      return this.sendHead(this.states.get(id)!, id);
+    }
+    if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
+    // The head's attempt is on its way and usually succeeds in milliseconds: wait for it in
+    // memory rather than write this delivery down.
+    if (state.sending && state.queue.length === 0) {
+      const until = new Promise<Admission>((resolve, reject) =>
+        state.waiting.push({ id: delivery._id, message: m, resolve, reject }),
+      );
+      return { kind: 'wait', until };
     }
     if (!state.durable) await this.persist(state);
-    if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
-    const seq = ++state.lastSeq;
-    const messageJson = JSON.stringify(m);
-    await this.deps.store.ordering.hold({
-      _id: delivery._id,
-      project_id: delivery.project_id,
-      endpoint_id: delivery.endpoint_id,
-      key,
-      seq,
-      message_json: messageJson,
-      created_at: new Date(this.now()),
-    });
-    state.queue.push({ id: delivery._id, seq, messageJson });
-    this.held.inc();
+    await this.hold(state, [{ id: delivery._id, message: m }]);
     return { kind: 'held', head: state.head };
+  }
+
+  private sendHead(state: KeyState, id: string): Admission {
+    state.sending = true;
+    this.sendingHeads.set(state.head, id);
+    return { kind: 'send' };
+  }
+
+  /** Writes deliveries down behind the key's head, in the order given, and queues them. */
+  private async hold(state: KeyState, deliveries: { id: string; message: DeliveryMessage }[]): Promise<void> {
+    const created = new Date(this.now());
+    const docs = deliveries.map((d) => ({
+      _id: d.id,
+      project_id: state.projectId,
+      endpoint_id: state.endpointId,
+      key: state.key,
+      seq: ++state.lastSeq,
+      message_json: JSON.stringify(d.message),
+      created_at: created,
+    }));
+    await Promise.all(docs.map((doc) => this.db.hold.submit(doc)));
+    for (const doc of docs) state.queue.push({ id: doc._id, seq: doc.seq, messageJson: doc.message_json });
+    this.held.inc(docs.length);
+  }
+
+  /** The head's attempt did not end the key's wait: what waited in memory behind it is held. */
+  private async holdWaiting(state: KeyState): Promise<void> {
+    if (state.waiting.length === 0) return;
+    const waiting = state.waiting.splice(0);
+    try {
+      if (!state.durable) await this.persist(state);
+      await this.hold(state, waiting);
+      for (const w of waiting) w.resolve({ kind: 'held', head: state.head });
+    } catch (err) {
+      for (const w of waiting) w.reject(err); // each is handled again (retried by its consumer)
+    }
   }
 
   /**
@@ -222,7 +331,7 @@ export class DeliveryOrdering {
     if (!m.first_send) return FINAL_STATUSES.has(delivery.status);
     const takenOver = this.loadedAt.get(delivery.endpoint_id) ?? Infinity;
     if (Date.parse(m.first_send.created_at) > takenOver + CLOCK_SKEW_MS) return false;
-    const stored = await this.deps.store.deliveries.findForSend(delivery.project_id, delivery._id);
+    const stored = await this.db.findDelivery.submit({ projectId: delivery.project_id, id: delivery._id });
     return stored !== null && FINAL_STATUSES.has(stored.status);
   }
 
@@ -265,23 +374,23 @@ export class DeliveryOrdering {
           .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
         headHeld: mine.some((h) => h._id === doc.head),
         adopted: true,
+        sending: false,
+        waiting: [],
       });
     }
   }
 
   private async persist(state: KeyState, newHead = false): Promise<void> {
-    await this.deps.store.ordering.saveKey(
-      {
-        project_id: state.projectId,
-        endpoint_id: state.endpointId,
-        deployment: this.deps.deployment,
-        key: state.key,
-        head: state.head,
-        blocked_since: state.since,
-        head_status: state.headStatus,
-      },
+    await this.db.saveKey.submit({
+      project_id: state.projectId,
+      endpoint_id: state.endpointId,
+      deployment: this.deps.deployment,
+      key: state.key,
+      head: state.head,
+      blocked_since: state.since,
+      head_status: state.headStatus,
       newHead,
-    );
+    });
     state.durable = true;
   }
 
@@ -295,11 +404,25 @@ export class DeliveryOrdering {
     state.adopted = false; // what follows is this process's own doing
     // The ended head's own held document (a released head keeps it until its send is handled)
     // goes first: it must never be released again.
-    if (state.headHeld) await this.deps.store.ordering.released(state.projectId, state.head);
+    if (state.headHeld) await this.db.released.submit({ project_id: state.projectId, _id: state.head });
     state.headHeld = false;
+    state.sending = false;
+    const waiter = state.waiting.shift(); // only while nothing is held (queue empty)
+    if (waiter) {
+      // The next delivery is one waiting in memory: it becomes the head and its own send goes on;
+      // nothing is held any more, so the key's document goes.
+      if (state.durable) await this.deleteKeyDoc(state);
+      state.durable = false;
+      state.head = waiter.id;
+      state.since = new Date(this.now());
+      state.headStatus = null;
+      this.sendingHeads.set(waiter.id, id);
+      state.sending = true;
+      waiter.resolve({ kind: 'send' });
+      return;
+    }
     if (!next) {
-      if (state.durable)
-        await this.deps.store.ordering.deleteKey(state.projectId, state.endpointId, state.key);
+      if (state.durable) await this.deleteKeyDoc(state);
       this.states.delete(id);
       return;
     }
@@ -329,10 +452,18 @@ export class DeliveryOrdering {
       .finally(() => this.releasing.delete(next.id));
   }
 
+  private deleteKeyDoc(state: KeyState): Promise<void> {
+    return this.db.deleteKey.submit({
+      project_id: state.projectId,
+      endpoint_id: state.endpointId,
+      key: state.key,
+    });
+  }
+
   /** A released head's send was handled here: its held document is no longer needed (unless it went already). */
   private async handedOver(state: KeyState, deliveryId: string): Promise<void> {
     if (state.head !== deliveryId || !state.headHeld) return;
-    await this.deps.store.ordering.released(state.projectId, deliveryId);
+    await this.db.released.submit({ project_id: state.projectId, _id: deliveryId });
     state.headHeld = false;
   }
 
@@ -342,7 +473,7 @@ export class DeliveryOrdering {
     message: DeliveryMessage,
   ): Promise<void> {
     await this.deps.publisher.publish('deliveries', [message]);
-    await this.deps.store.ordering.released(projectId, deliveryId);
+    await this.db.released.submit({ project_id: projectId, _id: deliveryId });
   }
 
   /** One blocked key as the sweep finds it. */

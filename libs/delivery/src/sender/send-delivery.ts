@@ -107,6 +107,12 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     const p = send(m, place).finally(() => {
       place?.release();
       inFlight.delete(m.delivery_id);
+      // a head's attempt ended: what waited in memory behind it goes or is held (never awaited here)
+      ordering
+        ?.sent(m.delivery_id)
+        .catch((err: unknown) =>
+          deps.logger.warn({ err, delivery_id: m.delivery_id }, 'ordering: after a send'),
+        );
     });
     inFlight.set(m.delivery_id, p);
     await p;

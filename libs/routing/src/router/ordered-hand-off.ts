@@ -91,7 +91,7 @@ export class OrderedHandOff {
     q.flushing = true;
     while (q.pending.length > 0) {
       const batch = q.pending.splice(0);
-      const published = await this.publishInPlace(batch.flatMap((p) => p.messages));
+      const published = await this.publishChunks(batch.flatMap((p) => p.messages));
       for (const p of batch)
         if (published === true) p.resolve();
         else p.reject(published);

@@ -127,6 +127,18 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     return this.findById(projectId, id);
   }
 
+  /** The sender's reads of several deliveries, one round trip per project: null where none is, in order. */
+  async findManyForSend(
+    refs: readonly { projectId: ProjectId; id: string }[],
+  ): Promise<(DeliveryDoc | null)[]> {
+    const projects = new Map<ProjectId, string[]>();
+    for (const r of refs) projects.set(r.projectId, [...(projects.get(r.projectId) ?? []), r.id]);
+    const found = new Map<string, DeliveryDoc>();
+    for (const [projectId, ids] of projects)
+      for (const d of await this.findByIds(projectId, ids)) found.set(`${projectId}/${d._id}`, d);
+    return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
+  }
+
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
   async insertManyIfAbsent(docs: DeliveryDoc[]): Promise<void> {
     if (docs.length === 0) return;

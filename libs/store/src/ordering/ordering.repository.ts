@@ -59,43 +59,44 @@ export class OrderingRepository {
   }
 
   /**
-   * Writes the key's state (head, since, head status). An operator's pending skip is kept, unless
-   * the head is new (`newHead`): a skip names the head it was asked for.
+   * Writes keys' states (head, since, head status), in one round trip. An operator's pending skip
+   * is kept, unless the head is new (`newHead`): a skip names the head it was asked for. In order,
+   * so a key written twice keeps its last state.
    */
-  async saveKey(
-    state: Pick<
-      OrderingKeyDoc,
-      'project_id' | 'endpoint_id' | 'deployment' | 'key' | 'head' | 'blocked_since' | 'head_status'
-    >,
-    newHead = false,
-  ): Promise<void> {
-    const { project_id, endpoint_id, key } = state;
+  async saveKeys(states: readonly KeyStateWrite[]): Promise<void> {
+    if (states.length === 0) return;
     await this.keys
-      .updateOne(
-        { _id: orderingKeyId(endpoint_id, key), project_id },
-        {
-          $set: {
-            endpoint_id,
-            deployment: state.deployment,
-            key,
-            head: state.head,
-            blocked_since: state.blocked_since,
-            head_status: state.head_status,
-            updated_at: new Date(),
-            ...(newHead && { skip_requested_at: null }),
+      .bulkWrite(
+        states.map(({ newHead = false, ...state }) => ({
+          updateOne: {
+            filter: { _id: orderingKeyId(state.endpoint_id, state.key), project_id: state.project_id },
+            update: {
+              $set: {
+                endpoint_id: state.endpoint_id,
+                deployment: state.deployment,
+                key: state.key,
+                head: state.head,
+                blocked_since: state.blocked_since,
+                head_status: state.head_status,
+                updated_at: new Date(),
+                ...(newHead && { skip_requested_at: null }),
+              },
+              ...(!newHead && { $setOnInsert: { skip_requested_at: null } }),
+            },
+            upsert: true,
           },
-          ...(!newHead && { $setOnInsert: { skip_requested_at: null } }),
-        },
-        { upsert: true },
+        })),
+        { ordered: true },
       )
-      .exec()
       .catch(rethrowTyped);
   }
 
-  /** The key has nothing left waiting: its document goes. */
-  async deleteKey(projectId: ProjectId, endpointId: string, key: string): Promise<void> {
-    if (!projectId) throw new Error('project id is required for every query');
-    await this.keys.deleteOne({ _id: orderingKeyId(endpointId, key), project_id: projectId }).exec();
+  /** Keys with nothing left waiting: their documents go, one round trip per project. */
+  async deleteKeys(
+    refs: readonly { project_id: ProjectId; endpoint_id: string; key: string }[],
+  ): Promise<void> {
+    for (const [projectId, ids] of byProject(refs, (r) => orderingKeyId(r.endpoint_id, r.key)))
+      await this.keys.deleteMany({ project_id: projectId, _id: { $in: ids } }).exec();
   }
 
   /** An operator asks to skip the key's head `head`; false when the key is not blocked by it. */
@@ -110,10 +111,11 @@ export class OrderingRepository {
     return res.matchedCount > 0;
   }
 
-  /** Idempotent: a delivery held again (a redelivered message) keeps its first place. */
-  async hold(doc: HeldDeliveryDoc): Promise<void> {
+  /** In one round trip; idempotent: a delivery held again (a redelivered message) keeps its first place. */
+  async hold(docs: readonly HeldDeliveryDoc[]): Promise<void> {
+    if (docs.length === 0) return;
     try {
-      await this.held.insertMany([doc], { ordered: false, lean: true });
+      await this.held.insertMany(docs, { ordered: false, lean: true });
     } catch (err) {
       if (!isDuplicateKey(err)) rethrowTyped(err);
     }
@@ -139,9 +141,27 @@ export class OrderingRepository {
     return this.held.countDocuments({ project_id: projectId, endpoint_id: endpointId, key }).exec();
   }
 
-  /** The held delivery was released (its message is on the deliveries topic). */
-  async released(projectId: ProjectId, deliveryId: string): Promise<void> {
-    if (!projectId) throw new Error('project id is required for every query');
-    await this.held.deleteOne({ _id: deliveryId, project_id: projectId }).exec();
+  /** Held deliveries released (their messages are on their way): one round trip per project. */
+  async released(refs: readonly { project_id: ProjectId; _id: string }[]): Promise<void> {
+    for (const [projectId, ids] of byProject(refs, (r) => r._id))
+      await this.held.deleteMany({ project_id: projectId, _id: { $in: ids } }).exec();
   }
+}
+
+/** A key's state as the owning dispatcher writes it; `newHead` clears a pending skip. */
+export type KeyStateWrite = Pick<
+  OrderingKeyDoc,
+  'project_id' | 'endpoint_id' | 'deployment' | 'key' | 'head' | 'blocked_since' | 'head_status'
+> & { newHead?: boolean };
+
+function byProject<T extends { project_id: ProjectId }>(
+  refs: readonly T[],
+  id: (ref: T) => string,
+): Map<ProjectId, string[]> {
+  const out = new Map<ProjectId, string[]>();
+  for (const ref of refs) {
+    if (!ref.project_id) throw new Error('project id is required for every query');
+    out.set(ref.project_id, [...(out.get(ref.project_id) ?? []), id(ref)]);
+  }
+  return out;
 }

@@ -89,17 +89,19 @@ describe('ordered delivery settings and blocked keys (API)', () => {
   it("lists an endpoint's blocked keys and takes an operator's unblock request for the head it names", async () => {
     const projectId = p.id as ProjectId;
     const since = new Date('2026-01-02T10:42:00Z');
-    await h.store.ordering.saveKey({
-      project_id: projectId,
-      endpoint_id: endpointId,
-      deployment: h.prefix,
-      key: 'key:order-1',
-      head: 'head-delivery',
-      blocked_since: since,
-      head_status: 'Failure',
-    });
-    for (const [i, id] of ['held-1', 'held-2'].entries())
-      await h.store.ordering.hold({
+    await h.store.ordering.saveKeys([
+      {
+        project_id: projectId,
+        endpoint_id: endpointId,
+        deployment: h.prefix,
+        key: 'key:order-1',
+        head: 'head-delivery',
+        blocked_since: since,
+        head_status: 'Failure',
+      },
+    ]);
+    await h.store.ordering.hold(
+      ['held-1', 'held-2'].map((id, i) => ({
         _id: `${id}-${endpointId}`,
         project_id: projectId,
         endpoint_id: endpointId,
@@ -107,7 +109,8 @@ describe('ordered delivery settings and blocked keys (API)', () => {
         seq: i + 1,
         message_json: '{}',
         created_at: new Date(),
-      });
+      })),
+    );
     const base = `/v1/projects/${p.id}/endpoints/${endpointId}/blocked-keys`;
     const list = await h.call('GET', base, { key: p.key });
     expect(list.status).toBe(200);
