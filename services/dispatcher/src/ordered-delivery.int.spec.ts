@@ -18,6 +18,7 @@ import { definition as retrySchedulerDefinition } from '../../retry-scheduler/sr
 import { definition } from './service';
 import {
   type Arrival,
+  keyOrderedTarget,
   missing,
   orderedProject,
   outOfOrder,
@@ -57,13 +58,8 @@ describe('ordered delivery through the dispatcher and the retry-scheduler', () =
   });
 
   it('1,000 events over 50 keys, every third failing its first attempt: each key in order, keys not held by others', async () => {
-    const { receiver, arrivals } = await startOrderedReceiver(3);
+    const { receiver, arrivals, target } = await keyOrderedTarget(store);
     closers.push(receiver);
-    const target = await orderedProject(store, `${receiver.url}/hook`, {
-      mode: 'key',
-      key: { body_path: 'order.key' },
-      unblock_on: ['failure', 'discarded'],
-    });
     await publishOrdered(bus, target, 1000, 50);
 
     await waitFor('every event delivered', () => missing(arrivals, 1000).length === 0, {

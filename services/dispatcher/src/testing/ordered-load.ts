@@ -73,6 +73,20 @@ export async function orderedProject(
 }
 
 /**
+ * The key-ordered runs' set-up: a receiver failing the first attempt of every third event (closed
+ * by the caller) and a project whose subscription orders by `order.key`.
+ */
+export async function keyOrderedTarget(store: Store) {
+  const { receiver, arrivals } = await startOrderedReceiver(3);
+  const target = await orderedProject(store, `${receiver.url}/hook`, {
+    mode: 'key',
+    key: { body_path: 'order.key' },
+    unblock_on: ['failure', 'discarded'],
+  });
+  return { receiver, arrivals, target };
+}
+
+/**
  * Publishes `count` events over `keys` keys into the events topic as an intake does for a project
  * that orders (`ordered: true`), in batches, each batch acknowledged before the next is sent.
  */
