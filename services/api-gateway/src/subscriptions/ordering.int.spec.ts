@@ -1,4 +1,5 @@
 import type { ProjectId } from '@hookrail/domain';
+import { waitFor } from '@hookrail/testkit';
 import { GatewayHarness } from '../testing/gateway-harness';
 
 /** docs/ordered-delivery.md: the `ordering` option of a subscription and an endpoint's blocked keys. */
@@ -155,5 +156,32 @@ describe('ordered delivery settings and blocked keys (API)', () => {
     const other = await h.createProject('incoming');
     const foreign = await h.call('GET', base.replace(p.id, other.id), { key: other.key });
     expect(foreign.status).toBe(404);
+  });
+
+  it('the events API marks the events of a project that orders as ordered (keyed by project: topics.spec), and only those', async () => {
+    const events = await h.collect('events');
+    const send = async (project: { id: string; key: string }, ordering?: string) => {
+      const endpoint = (
+        await h.call('POST', `/v1/projects/${project.id}/endpoints`, {
+          key: project.key,
+          body: { name: 'ep', url: 'https://e.com' },
+        })
+      ).body.data.uid as string;
+      const sub = await h.call('POST', `/v1/projects/${project.id}/subscriptions`, {
+        key: project.key,
+        body: { name: 'sub', endpoint_id: endpoint, ...(ordering && { ordering }) },
+      });
+      expect(sub.status).toBe(201);
+      const res = await h.call('POST', `/v1/projects/${project.id}/events`, {
+        key: project.key,
+        body: { endpoint_id: endpoint, event_type: 'order.placed', data: { id: 1 } },
+      });
+      expect(res.status).toBe(201);
+      return waitFor('the event on the events topic', () =>
+        events.find((e) => e.event_id === res.body.data.uid),
+      );
+    };
+    expect((await send(await h.createProject('outgoing'), 'endpoint')).ordered).toBe(true);
+    expect((await send(await h.createProject('outgoing'))).ordered).toBeUndefined();
   });
 });
