@@ -70,4 +70,5 @@ export {
   type DeadLetterRepository,
 } from './dead-letters/dead-letter.repository';
 export type { HeldDeliveryDoc, OrderingKeyDoc } from './ordering/ordering.schema';
+export type { ScopedId } from './base/scoped-ids';
 export type { KeyStateWrite, OrderingRepository } from './ordering/ordering.repository';

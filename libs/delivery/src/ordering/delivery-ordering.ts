@@ -7,6 +7,7 @@ import type {
   HeldDeliveryDoc,
   KeyStateWrite,
   OrderingKeyDoc,
+  ScopedId,
   Store,
 } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -51,8 +52,6 @@ interface KeyState {
    * the sweep looked (a crash may have cut its release short or missed its end).
    */
   adopted: boolean;
-  /** This process is sending the head now (an attempt whose outcome is not recorded yet). */
-  sending: boolean;
   /**
    * Deliveries that came while the head was being sent, in arrival order: they wait in memory
    * for that attempt's outcome (their offsets stay uncommitted, so a crash delivers them again).
@@ -104,7 +103,7 @@ export class DeliveryOrdering {
   private sendHere?: (m: DeliveryMessage) => Promise<void>;
   /** Released deliveries being sent here: the sweep leaves them to that send. */
   private readonly releasing = new Set<string>();
-  /** Heads this process is sending, by delivery id: their key's lock id. */
+  /** Heads this process is sending now (attempts whose outcome is not recorded yet): their key's lock id. */
   private readonly sendingHeads = new Map<string, string>();
   private readonly held;
   private readonly released;
@@ -114,10 +113,10 @@ export class DeliveryOrdering {
    */
   private readonly db: {
     hold: Coalescer<HeldDeliveryDoc>;
-    released: Coalescer<{ project_id: ProjectId; _id: string }>;
+    released: Coalescer<ScopedId>;
     saveKey: Coalescer<KeyStateWrite>;
-    deleteKey: Coalescer<{ project_id: ProjectId; endpoint_id: string; key: string }>;
-    findDelivery: Coalescer<{ projectId: ProjectId; id: string }, DeliveryDoc | null>;
+    deleteKey: Coalescer<{ projectId: ProjectId; endpointId: string; key: string }>;
+    findDelivery: Coalescer<ScopedId, DeliveryDoc | null>;
   };
 
   constructor(private readonly deps: OrderingDeps) {
@@ -189,7 +188,6 @@ export class DeliveryOrdering {
     await this.locks.run(id, async () => {
       const state = this.states.get(id);
       if (!state || state.head !== deliveryId) return;
-      state.sending = false;
       await this.holdWaiting(state);
     });
   }
@@ -246,7 +244,7 @@ export class DeliveryOrdering {
     // The head is sent (again: a retry, or its release finished by the sweep after a crash),
     // unless its outcome is already final (the sweep then releases the next).
     if (state?.head === delivery._id) {
-      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return this.sendHead(state, id);
+      if (m.reason !== 'released' || !(await this.ended(m, delivery))) return this.sendHead(state);
       state.adopted = true; // its end was recorded before a crash: the sweep releases the next
       return { kind: 'done' };
     }
@@ -254,7 +252,7 @@ export class DeliveryOrdering {
     // since moved on) is neither sent nor held again: it would arrive after later ones.
     if (await this.ended(m, delivery)) return { kind: 'done' };
     if (!state) {
-      this.states.set(id, {
+      const created: KeyState = {
         projectId: delivery.project_id,
         endpointId: delivery.endpoint_id,
         key,
@@ -266,15 +264,15 @@ export class DeliveryOrdering {
         queue: [],
         headHeld: false,
         adopted: false,
-        sending: false,
         waiting: [],
-      });
-      return this.sendHead(this.states.get(id)!, id);
+      };
+      this.states.set(id, created);
+      return this.sendHead(created);
     }
     if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
     // The head's attempt is on its way and usually succeeds in milliseconds: wait for it in
     // memory rather than write this delivery down.
-    if (state.sending && state.queue.length === 0) {
+    if (this.sendingHeads.has(state.head) && state.queue.length === 0) {
       const until = new Promise<Admission>((resolve, reject) =>
         state.waiting.push({ id: delivery._id, message: m, resolve, reject }),
       );
@@ -285,9 +283,8 @@ export class DeliveryOrdering {
     return { kind: 'held', head: state.head };
   }
 
-  private sendHead(state: KeyState, id: string): Admission {
-    state.sending = true;
-    this.sendingHeads.set(state.head, id);
+  private sendHead(state: KeyState): Admission {
+    this.sendingHeads.set(state.head, lockKey(state.endpointId, state.key));
     return { kind: 'send' };
   }
 
@@ -374,7 +371,6 @@ export class DeliveryOrdering {
           .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
         headHeld: mine.some((h) => h._id === doc.head),
         adopted: true,
-        sending: false,
         waiting: [],
       });
     }
@@ -404,9 +400,8 @@ export class DeliveryOrdering {
     state.adopted = false; // what follows is this process's own doing
     // The ended head's own held document (a released head keeps it until its send is handled)
     // goes first: it must never be released again.
-    if (state.headHeld) await this.db.released.submit({ project_id: state.projectId, _id: state.head });
+    if (state.headHeld) await this.db.released.submit({ projectId: state.projectId, id: state.head });
     state.headHeld = false;
-    state.sending = false;
     const waiter = state.waiting.shift(); // only while nothing is held (queue empty)
     if (waiter) {
       // The next delivery is one waiting in memory: it becomes the head and its own send goes on;
@@ -416,9 +411,7 @@ export class DeliveryOrdering {
       state.head = waiter.id;
       state.since = new Date(this.now());
       state.headStatus = null;
-      this.sendingHeads.set(waiter.id, id);
-      state.sending = true;
-      waiter.resolve({ kind: 'send' });
+      waiter.resolve(this.sendHead(state));
       return;
     }
     if (!next) {
@@ -454,8 +447,8 @@ export class DeliveryOrdering {
 
   private deleteKeyDoc(state: KeyState): Promise<void> {
     return this.db.deleteKey.submit({
-      project_id: state.projectId,
-      endpoint_id: state.endpointId,
+      projectId: state.projectId,
+      endpointId: state.endpointId,
       key: state.key,
     });
   }
@@ -463,7 +456,7 @@ export class DeliveryOrdering {
   /** A released head's send was handled here: its held document is no longer needed (unless it went already). */
   private async handedOver(state: KeyState, deliveryId: string): Promise<void> {
     if (state.head !== deliveryId || !state.headHeld) return;
-    await this.db.released.submit({ project_id: state.projectId, _id: deliveryId });
+    await this.db.released.submit({ projectId: state.projectId, id: deliveryId });
     state.headHeld = false;
   }
 
@@ -473,7 +466,7 @@ export class DeliveryOrdering {
     message: DeliveryMessage,
   ): Promise<void> {
     await this.deps.publisher.publish('deliveries', [message]);
-    await this.db.released.submit({ project_id: projectId, _id: deliveryId });
+    await this.db.released.submit({ projectId, id: deliveryId });
   }
 
   /** One blocked key as the sweep finds it. */

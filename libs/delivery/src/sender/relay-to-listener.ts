@@ -48,6 +48,15 @@ function fromAnswer(answer: RelayAnswer): AttemptResult {
   };
 }
 
+/** The signed request of one attempt, as the relay carries it to the listener. */
+interface RelayedRequest {
+  body: Buffer;
+  headers: Record<string, string>;
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+}
+
 /**
  * One attempt at a `cli` endpoint (docs/cli.md): the signed request goes to the gateway's relay,
  * which hands it to the connected `hookrail listen`; the CLI's report of what its local URL answered
@@ -57,13 +66,7 @@ function fromAnswer(answer: RelayAnswer): AttemptResult {
 export function relayToListener(
   deps: CliRelayDeps,
   endpoint: EndpointDoc,
-  msg: {
-    body: Buffer;
-    headers: Record<string, string>;
-    eventId: string;
-    eventType: string;
-    deliveryId: string;
-  },
+  msg: RelayedRequest,
   timeoutMs: number,
 ): Promise<{ result: AttemptResult; url: string }> {
   // a client span like an HTTP attempt's; the gateway's relay continues its trace
@@ -83,13 +86,7 @@ export function relayToListener(
 async function relayOnce(
   deps: CliRelayDeps,
   endpoint: EndpointDoc,
-  msg: {
-    body: Buffer;
-    headers: Record<string, string>;
-    eventId: string;
-    eventType: string;
-    deliveryId: string;
-  },
+  msg: RelayedRequest,
   timeoutMs: number,
 ): Promise<{ result: AttemptResult; url: string }> {
   const url = listenerLabel(endpoint);

@@ -10,6 +10,7 @@ import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } 
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
 import { eventModel, type EventDoc } from '../events/event.schema';
 import { scanPage } from '../base/scan-page';
+import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import type { ProjectId } from '@hookrail/domain';
 
@@ -127,15 +128,11 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     return this.findById(projectId, id);
   }
 
-  /** The sender's reads of several deliveries, one round trip per project: null where none is, in order. */
-  async findManyForSend(
-    refs: readonly { projectId: ProjectId; id: string }[],
-  ): Promise<(DeliveryDoc | null)[]> {
-    const projects = new Map<ProjectId, string[]>();
-    for (const r of refs) projects.set(r.projectId, [...(projects.get(r.projectId) ?? []), r.id]);
-    const found = new Map<string, DeliveryDoc>();
-    for (const [projectId, ids] of projects)
-      for (const d of await this.findByIds(projectId, ids)) found.set(`${projectId}/${d._id}`, d);
+  /** The sender's reads of several deliveries in one round trip: null where none is, in order. */
+  async findManyForSend(refs: readonly ScopedId[]): Promise<(DeliveryDoc | null)[]> {
+    if (refs.length === 0) return [];
+    const docs = await this.model.find(scopedIdsFilter(refs)).lean<DeliveryDoc[]>().exec();
+    const found = new Map(docs.map((d) => [`${d.project_id}/${d._id}`, d]));
     return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
   }
 

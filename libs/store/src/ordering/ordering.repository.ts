@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
+import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
 import { isDuplicateKey, rethrowTyped } from '../errors';
 import {
   heldDeliveryModel,
@@ -91,12 +92,13 @@ export class OrderingRepository {
       .catch(rethrowTyped);
   }
 
-  /** Keys with nothing left waiting: their documents go, one round trip per project. */
+  /** Keys with nothing left waiting: their documents go, in one round trip. */
   async deleteKeys(
-    refs: readonly { project_id: ProjectId; endpoint_id: string; key: string }[],
+    refs: readonly { projectId: ProjectId; endpointId: string; key: string }[],
   ): Promise<void> {
-    for (const [projectId, ids] of byProject(refs, (r) => orderingKeyId(r.endpoint_id, r.key)))
-      await this.keys.deleteMany({ project_id: projectId, _id: { $in: ids } }).exec();
+    if (refs.length === 0) return;
+    const ids = refs.map((r) => ({ projectId: r.projectId, id: orderingKeyId(r.endpointId, r.key) }));
+    await this.keys.deleteMany(scopedIdsFilter(ids)).exec();
   }
 
   /** An operator asks to skip the key's head `head`; false when the key is not blocked by it. */
@@ -141,10 +143,10 @@ export class OrderingRepository {
     return this.held.countDocuments({ project_id: projectId, endpoint_id: endpointId, key }).exec();
   }
 
-  /** Held deliveries released (their messages are on their way): one round trip per project. */
-  async released(refs: readonly { project_id: ProjectId; _id: string }[]): Promise<void> {
-    for (const [projectId, ids] of byProject(refs, (r) => r._id))
-      await this.held.deleteMany({ project_id: projectId, _id: { $in: ids } }).exec();
+  /** Held deliveries released (their messages are on their way), in one round trip. */
+  async released(deliveries: readonly ScopedId[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.held.deleteMany(scopedIdsFilter(deliveries)).exec();
   }
 }
 
@@ -153,15 +155,3 @@ export type KeyStateWrite = Pick<
   OrderingKeyDoc,
   'project_id' | 'endpoint_id' | 'deployment' | 'key' | 'head' | 'blocked_since' | 'head_status'
 > & { newHead?: boolean };
-
-function byProject<T extends { project_id: ProjectId }>(
-  refs: readonly T[],
-  id: (ref: T) => string,
-): Map<ProjectId, string[]> {
-  const out = new Map<ProjectId, string[]>();
-  for (const ref of refs) {
-    if (!ref.project_id) throw new Error('project id is required for every query');
-    out.set(ref.project_id, [...(out.get(ref.project_id) ?? []), id(ref)]);
-  }
-  return out;
-}

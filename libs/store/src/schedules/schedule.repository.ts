@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import type { ProjectId } from '@hookrail/domain';
+import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
 import { isDuplicateKey, rethrowTyped } from '../errors';
 import { scheduleModel, type ScheduleDoc } from './schedule.schema';
 
@@ -42,16 +42,8 @@ export class ScheduleRepository {
   }
 
   /** One delete for all the given entries, each matched by its id within its own project. */
-  async deleteByIds(entries: readonly { projectId: ProjectId; id: string }[]): Promise<void> {
+  async deleteByIds(entries: readonly ScopedId[]): Promise<void> {
     if (entries.length === 0) return;
-    const byProject = new Map<ProjectId, string[]>();
-    for (const { projectId, id } of entries) {
-      if (!projectId) throw new Error('project id is required for every query');
-      const ids = byProject.get(projectId);
-      if (ids) ids.push(id);
-      else byProject.set(projectId, [id]);
-    }
-    const scoped = [...byProject].map(([projectId, ids]) => ({ project_id: projectId, _id: { $in: ids } }));
-    await this.model.deleteMany(scoped.length === 1 ? scoped[0] : { $or: scoped }).exec();
+    await this.model.deleteMany(scopedIdsFilter(entries)).exec();
   }
 }

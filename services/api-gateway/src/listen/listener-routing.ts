@@ -49,12 +49,7 @@ export class ListenerRouting {
       return this.deps.listeners.relay(projectId, endpointId, body);
     const holder = await this.holder(projectId, endpointId);
     if (!holder) return this.deps.listeners.relay(projectId, endpointId, body); // refuses: none connected
-    return (await this.forward(
-      holder,
-      `${endpointPath(projectId, endpointId)}`,
-      body,
-      endpointId,
-    )) as RelayAnswer;
+    return (await this.forward(holder, endpointPath(projectId, endpointId), body, endpointId)) as RelayAnswer;
   }
 
   /** A listener's answer: to the attempt waiting here, else to the replica where it waits. */
