@@ -30,6 +30,7 @@ import {
   startReceiver,
   uniquePrefix,
 } from '@hookrail/testkit';
+import { kafkaRequests, requestsPerEvent } from './support/kafka-requests';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     const settledMs = await cpu.settle();
     cpu.start();
     const db0 = tap?.snapshot();
+    const kafka0 = await kafkaRequests(services);
     const t0 = Date.now();
     await load();
     const ids = [...sentAt.keys()].filter((id) => !before.has(id));
@@ -222,6 +224,9 @@ async function main(): Promise<void> {
       console.log(
         `  database round trips per delivered event (all services): ${perEventSummary(db0, tap.snapshot(), got.length)}`,
       );
+    console.log(
+      `  Kafka requests per delivered event: ${requestsPerEvent(kafka0, await kafkaRequests(services), got.length)}`,
+    );
     console.log(
       `  the stack came to rest ${(settledMs / 1000).toFixed(0)} s before the phase and ` +
         `${(trailingMs / 1000).toFixed(0)} s after its last delivery (records written beside the deliveries)`,

@@ -37,7 +37,7 @@ export class Bus {
   ) {
     this.kafka = createKafka(options, deps.logger);
     this.topics = new TopicAdmin(this.kafka, options);
-    this.producer = new ProducerConnection(this.kafka, options.topicPrefix);
+    this.producer = new ProducerConnection(this.kafka, options.topicPrefix, deps.metrics);
     this.deadLetters = new DeadLetters(this.producer, this.topics, deps.recordDeadLetter);
     this.pinger = new KafkaPing(this.kafka);
   }

@@ -2,6 +2,7 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { consume, type ConsumeOptions, type DeadLetterSink, type RunningConsumer } from './consumer';
 import { MAX_MESSAGE_BYTES, PARTITION_COUNT_TTL_MS } from './kafka-client';
+import { countKafkaRequests } from './request-metrics';
 import type { TopicKey } from './topics';
 
 export type GroupOptions<K extends TopicKey> = Omit<ConsumeOptions<K>, 'topicName'> & {
@@ -40,6 +41,7 @@ export async function joinGroup<K extends TopicKey>(
     metadataMaxAge: PARTITION_COUNT_TTL_MS,
     retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
   });
+  countKafkaRequests(consumer, deps.metrics, `consumer:${deps.group}`);
   await consumer.connect();
   const { onAssignment, onRebalancing } = opts;
   if (onAssignment)

@@ -8,7 +8,8 @@ jest.setTimeout(90_000);
 
 /**
  * The consumer-lag gauge on real Kafka: messages waiting behind a handler that has not finished
- * show as lag of their partition, and the lag returns to 0 once they are handled.
+ * show as lag of their partition, and the lag returns to 0 once they are handled. Then the
+ * request counters of the same run.
  */
 describe('consumer lag', () => {
   const metrics = new Metrics('tests', { defaultMetrics: false });
@@ -64,5 +65,18 @@ describe('consumer lag', () => {
     await waitFor('all handled', () => handled === 25);
     await waitFor('lag back to 0', async () => (await lagOf()) === 0);
     expect(await lagOf()).toBe(0);
+  });
+
+  it("counts each client's requests to Kafka by API", async () => {
+    const count = async (client: string, api: string) => {
+      const requests = await metrics.registry.getSingleMetric('hookrail_kafka_requests_total')?.get();
+      return requests?.values.find((v) => v.labels.client === client && v.labels.api === api)?.value ?? 0;
+    };
+    // The 25 messages above went in one produce request; the consumer fetched them and, a moment
+    // after they were handled, committed them.
+    await waitFor('offsets committed', async () => (await count('consumer:lag-test', 'OffsetCommit')) > 0);
+    expect(await count('producer', 'Produce')).toBeGreaterThanOrEqual(1);
+    expect(await count('consumer:lag-test', 'Fetch')).toBeGreaterThanOrEqual(1);
+    expect(await count('consumer:lag-test', 'Produce')).toBe(0);
   });
 });

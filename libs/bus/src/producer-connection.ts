@@ -1,5 +1,8 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
+import type { Metrics } from '@hookrail/telemetry';
 import { PARTITION_COUNT_TTL_MS } from './kafka-client';
+import { KeyPartitioner } from './key-partitioner';
+import { countKafkaRequests } from './request-metrics';
 import { BatchingPublisher, type Publisher } from './publisher';
 
 /** The bus's one producer, connected on first use however many callers ask at once. */
@@ -12,6 +15,7 @@ export class ProducerConnection {
   constructor(
     private readonly kafka: Kafka,
     private readonly topicPrefix: string,
+    private readonly metrics: Metrics,
   ) {}
 
   async publisherOf(): Promise<Publisher> {
@@ -52,9 +56,10 @@ export class ProducerConnection {
       const producer = this.kafka.producer({
         idempotent: false,
         maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: KeyPartitioner,
         metadataMaxAge: PARTITION_COUNT_TTL_MS,
       });
+      countKafkaRequests(producer, this.metrics, 'producer');
       await producer.connect();
       this.producer = producer;
       this.publisher = new BatchingPublisher(producer, this.topicPrefix);
