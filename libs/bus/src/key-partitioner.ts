@@ -22,17 +22,14 @@ export function murmur2(key: Buffer | string): number {
     k = Math.imul(k, M);
     h = Math.imul(h, M) ^ k;
   }
-  /* eslint-disable no-fallthrough -- murmur2 folds the last one to three bytes in one by one */
-  switch (length % 4) {
-    case 3:
-      h ^= data[whole + 2] << 16;
-    case 2:
-      h ^= data[whole + 1] << 8;
-    case 1:
-      h ^= data[whole];
-      h = Math.imul(h, M);
+  // The last one to three bytes, folded in together.
+  const rest = length - whole;
+  if (rest > 0) {
+    if (rest === 3) h ^= data[whole + 2] << 16;
+    if (rest >= 2) h ^= data[whole + 1] << 8;
+    h ^= data[whole];
+    h = Math.imul(h, M);
   }
-  /* eslint-enable no-fallthrough */
   h ^= h >>> 13;
   h = Math.imul(h, M);
   h ^= h >>> 15;
