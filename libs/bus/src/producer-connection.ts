@@ -1,7 +1,6 @@
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { Metrics } from '@hookrail/telemetry';
 import { PARTITION_COUNT_TTL_MS } from './kafka-client';
-import { KeyPartitioner } from './key-partitioner';
 import { countKafkaRequests } from './request-metrics';
 import { BatchingPublisher, type Publisher } from './publisher';
 
@@ -56,7 +55,7 @@ export class ProducerConnection {
       const producer = this.kafka.producer({
         idempotent: false,
         maxInFlightRequests: 1,
-        createPartitioner: KeyPartitioner,
+        createPartitioner: Partitioners.DefaultPartitioner,
         metadataMaxAge: PARTITION_COUNT_TTL_MS,
       });
       countKafkaRequests(producer, this.metrics, 'producer');
