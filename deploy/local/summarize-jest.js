@@ -9,8 +9,10 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // A suite can fail outside its tests (it did not load, or a beforeAll/afterAll hook threw or
+  // timed out): jest counts no failed test for it, so it counts here as one failure.
   const failedSuites = r.testResults.filter(
-    (s) => s.status === 'failed' && s.assertionResults.length === 0,
+    (s) => s.status === 'failed' && !s.assertionResults.some((a) => a.status === 'failed'),
   ).length;
   total.passed += r.numPassedTests;
   total.failed += r.numFailedTests + failedSuites;

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HookrailConfig } from '@hookrail/config';
 import { Bus, type Publisher } from '@hookrail/bus';
 import { Store } from '@hookrail/store';
@@ -43,6 +44,8 @@ export interface ServiceDefinition {
 }
 
 const READINESS_CACHE_MS = 1000;
+/** How long `stop()` lets in-flight HTTP exchanges finish; well inside runMain's hard exit. */
+export const HTTP_DRAIN_MS = 5_000;
 
 /**
  * The lifecycle every service shares: HTTP first (so /healthz answers and /readyz says "not ready"
@@ -172,7 +175,18 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       server.closeIdleConnections();
       if (worker) await worker.stop();
       await bus?.close();
-      await closed;
+      // A client that stops reading a response, or never finishes sending its request, keeps its
+      // connection busy and would hold the shutdown open until the hard exit: in-flight exchanges
+      // get a bounded grace, then their connections are cut.
+      const drained = await Promise.race([
+        closed.then(() => true),
+        sleep(HTTP_DRAIN_MS, false, { ref: false }),
+      ]);
+      if (!drained) {
+        logger.warn({ grace_ms: HTTP_DRAIN_MS }, 'cutting HTTP connections still busy after the grace');
+        server.closeAllConnections();
+        await closed;
+      }
       await store?.close();
       logger.info(`${config.service} stopped`);
     },

@@ -194,6 +194,7 @@ describe('console session (real gateway, real store)', () => {
     const js = await fetch(url(script![1]));
     expect(js.headers.get('content-type')).toMatch(/javascript/);
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await js.text()).length).toBeGreaterThan(1000);
     const root = await fetch(url('/'), { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/console');
