@@ -172,6 +172,10 @@ export function definition(
       return {
         stop: async () => {
           clearInterval(sweeper);
+          // Leaving the group hands the keys to another dispatcher, which may read them before
+          // this process's last sends end: from here its ordering writes nothing (that one's sweep
+          // releases what these sends unblock), as after a rebalance.
+          ordering.reset();
           await Promise.all([router.stop(), sender.stop()]);
           await sweeping;
           // Counters of outcomes recorded since the last flush: written before the store closes.

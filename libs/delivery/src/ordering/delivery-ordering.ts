@@ -71,6 +71,8 @@ interface Waiter {
 /** How far the routers' clocks may be ahead of this process's (first sends routed later are new). */
 const CLOCK_SKEW_MS = 10_000;
 const SKIPPED_REASON = 'skipped by an operator to unblock its ordering key';
+/** Thrown to the consumer for work of a generation that ended: it is not committed, so it comes again. */
+const MOVED = "the endpoint's partition was reassigned; its next owner decides";
 
 /** The ordering key a delivery carries (set by the router from its subscription), or null. */
 export function orderingKeyOfDelivery(delivery: Pick<DeliveryDoc, 'metadata'>): string | null {
@@ -94,6 +96,11 @@ export function orderingKeyOfDelivery(delivery: Pick<DeliveryDoc, 'metadata'>): 
  */
 export class DeliveryOrdering {
   private readonly locks = new KeyLocks();
+  /**
+   * Counts rebalances: work that started under an earlier one writes nothing more (the new owner
+   * may have read the keys already, and its sweep finishes what that work left).
+   */
+  private epoch = 0;
   private states = new Map<string, KeyState>();
   private loaded = new Map<string, Promise<void>>();
   /** When this process read each endpoint's keys (it has owned the endpoint since). */
@@ -103,8 +110,11 @@ export class DeliveryOrdering {
   private sendHere?: (m: DeliveryMessage) => Promise<void>;
   /** Released deliveries being sent here: the sweep leaves them to that send. */
   private readonly releasing = new Set<string>();
-  /** Heads this process is sending now (attempts whose outcome is not recorded yet): their key's lock id. */
-  private readonly sendingHeads = new Map<string, string>();
+  /**
+   * Heads this process is sending now (attempts whose outcome is not recorded yet): their key's
+   * lock id, and the epoch that admitted them. Each entry ends with its send (`sent`).
+   */
+  private readonly sendingHeads = new Map<string, { lockId: string; epoch: number }>();
   private readonly held;
   private readonly released;
   /**
@@ -166,10 +176,11 @@ export class DeliveryOrdering {
     const key = orderingKeyOfDelivery(delivery);
     if (key === null || m.reason === 'resend') return { kind: 'send' };
     const mine = place ?? this.locks.take(lockKey(delivery.endpoint_id, key));
+    const epoch = this.epoch;
     let decided: Admission | { kind: 'wait'; until: Promise<Admission> };
     try {
       await mine.ready;
-      decided = await this.decide(m, delivery, key);
+      decided = await this.decide(m, delivery, key, epoch);
     } finally {
       mine.release();
     }
@@ -182,11 +193,12 @@ export class DeliveryOrdering {
    * move on, what waits in memory behind it is written down as held.
    */
   async sent(deliveryId: string): Promise<void> {
-    const id = this.sendingHeads.get(deliveryId);
-    if (id === undefined) return;
+    const sending = this.sendingHeads.get(deliveryId);
+    if (sending === undefined) return;
     this.sendingHeads.delete(deliveryId);
-    await this.locks.run(id, async () => {
-      const state = this.states.get(id);
+    if (sending.epoch !== this.epoch) return; // what waited on it was handed back at the rebalance
+    await this.locks.run(sending.lockId, async () => {
+      const state = this.states.get(sending.lockId);
       if (!state || state.head !== deliveryId) return;
       await this.holdWaiting(state);
     });
@@ -196,8 +208,14 @@ export class DeliveryOrdering {
   async recorded(delivery: DeliveryDoc, status: DeliveryStatus): Promise<void> {
     const key = orderingKeyOfDelivery(delivery);
     if (key === null) return;
+    // An attempt admitted before a rebalance: its outcome is recorded, and the key's owner now
+    // (this process again, or another, which may have read the key already) releases the next
+    // from it in its sweep.
+    const epoch = this.sendingHeads.get(delivery._id)?.epoch ?? this.epoch;
     await this.locks.run(lockKey(delivery.endpoint_id, key), async () => {
+      if (epoch !== this.epoch) return;
       await this.load(delivery.project_id, delivery.endpoint_id);
+      if (epoch !== this.epoch) return;
       const state = this.states.get(lockKey(delivery.endpoint_id, key));
       if (!state || state.head !== delivery._id) return;
       const subscription = await this.deps.config.subscription(delivery.project_id, delivery.subscription_id);
@@ -211,10 +229,10 @@ export class DeliveryOrdering {
 
   /** A rebalance: what this process knew of its endpoints' keys is read again when next needed. */
   reset(): void {
+    this.epoch++;
     // Their messages are delivered again to the partitions' new owners (nothing was committed).
-    const moved = new Error("the endpoint's partition was reassigned; its next owner decides");
-    for (const state of this.states.values()) for (const w of state.waiting.splice(0)) w.reject(moved);
-    this.sendingHeads.clear();
+    for (const state of this.states.values())
+      for (const w of state.waiting.splice(0)) w.reject(new Error(MOVED));
     this.states = new Map();
     this.loaded = new Map();
     this.loadedAt = new Map();
@@ -226,21 +244,33 @@ export class DeliveryOrdering {
    * whose head ended (and unblocks it) is released.
    */
   async sweep(): Promise<void> {
+    const epoch = this.epoch;
     const blocked = (await this.deps.store.ordering.allBlocked(this.deps.deployment)).filter((d) =>
       this.deps.owns(d.endpoint_id),
     );
-    for (const doc of blocked)
+    for (const doc of blocked) {
+      if (epoch !== this.epoch) return; // a rebalance: the next assignment sweeps again
       await this.locks.run(lockKey(doc.endpoint_id, doc.key), () => this.settle(doc));
+    }
   }
 
   private async decide(
     m: DeliveryMessage,
     delivery: DeliveryDoc,
     key: string,
+    epoch: number,
   ): Promise<Admission | { kind: 'wait'; until: Promise<Admission> }> {
     await this.load(delivery.project_id, delivery.endpoint_id);
+    this.fence(epoch);
     const id = lockKey(delivery.endpoint_id, key);
-    const state = this.states.get(id);
+    let state = this.states.get(id);
+    // Only a release sends `released`, after writing the delivery down as its key's head: when
+    // this process thinks otherwise, another one (the previous owner finishing its work after
+    // this process read the keys) moved the key on, and the key as stored decides.
+    if (m.reason === 'released' && state?.head !== delivery._id) {
+      ({ state } = await this.reread(delivery.project_id, delivery.endpoint_id, key, state));
+      this.fence(epoch);
+    }
     // The head is sent (again: a retry, or its release finished by the sweep after a crash),
     // unless its outcome is already final (the sweep then releases the next).
     if (state?.head === delivery._id) {
@@ -272,19 +302,25 @@ export class DeliveryOrdering {
     if (state.queue.some((h) => h.id === delivery._id)) return { kind: 'held', head: state.head };
     // The head's attempt is on its way and usually succeeds in milliseconds: wait for it in
     // memory rather than write this delivery down.
-    if (this.sendingHeads.has(state.head) && state.queue.length === 0) {
+    if (this.sendingHeads.get(state.head)?.epoch === this.epoch && state.queue.length === 0) {
       const until = new Promise<Admission>((resolve, reject) =>
         state.waiting.push({ id: delivery._id, message: m, resolve, reject }),
       );
       return { kind: 'wait', until };
     }
     if (!state.durable) await this.persist(state);
+    this.fence(epoch);
     await this.hold(state, [{ id: delivery._id, message: m }]);
     return { kind: 'held', head: state.head };
   }
 
+  /** Work of a generation that ended stops before it writes (see `epoch`). */
+  private fence(epoch: number): void {
+    if (epoch !== this.epoch) throw new Error(MOVED);
+  }
+
   private sendHead(state: KeyState): Admission {
-    this.sendingHeads.set(state.head, lockKey(state.endpointId, state.key));
+    this.sendingHeads.set(state.head, { lockId: lockKey(state.endpointId, state.key), epoch: this.epoch });
     return { kind: 'send' };
   }
 
@@ -355,25 +391,41 @@ export class DeliveryOrdering {
     for (const h of held) byKey.set(h.key, [...(byKey.get(h.key) ?? []), h]);
     for (const doc of keys) {
       const id = lockKey(endpointId, doc.key);
-      if (this.states.has(id)) continue;
-      const mine = (byKey.get(doc.key) ?? []).sort((a, b) => a.seq - b.seq);
-      this.states.set(id, {
-        projectId,
-        endpointId,
-        key: doc.key,
-        head: doc.head,
-        since: doc.blocked_since,
-        headStatus: doc.head_status,
-        durable: true,
-        lastSeq: mine.reduce((max, h) => Math.max(max, h.seq), 0),
-        queue: mine
-          .filter((h) => h._id !== doc.head)
-          .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
-        headHeld: mine.some((h) => h._id === doc.head),
-        adopted: true,
-        waiting: [],
-      });
+      if (!this.states.has(id)) this.states.set(id, adopted(doc, byKey.get(doc.key) ?? []));
     }
+  }
+
+  /**
+   * One key read again, when what is stored shows this process's view is stale (see `decide` and
+   * `settle`). The view stays when the stored head is the one it knows; otherwise the stored key
+   * replaces it (what waited in memory on it is handled again by its consumer).
+   */
+  private async reread(
+    projectId: ProjectId,
+    endpointId: string,
+    key: string,
+    known: KeyState | undefined,
+  ): Promise<{ state?: KeyState; doc: OrderingKeyDoc | null }> {
+    const [doc, held] = await Promise.all([
+      this.deps.store.ordering.findKey(projectId, endpointId, key),
+      this.deps.store.ordering.heldOfEndpoint(projectId, endpointId, key),
+    ]);
+    // a key this process follows in memory only has no document
+    const storedHead = doc?.head ?? (known && !known.durable ? known.head : undefined);
+    if (known && storedHead === known.head) return { state: known, doc };
+    if (known) for (const w of known.waiting.splice(0)) w.reject(new Error('ordering key read again'));
+    const id = lockKey(endpointId, key);
+    if (!doc) {
+      this.states.delete(id);
+      return { doc };
+    }
+    this.deps.logger.info(
+      { project_id: projectId, endpoint_id: endpointId, key, head: doc.head, was: known?.head ?? null },
+      'ordering key moved on elsewhere (a hand-off): read again',
+    );
+    const state = adopted(doc, held);
+    this.states.set(id, state);
+    return { state, doc };
   }
 
   private async persist(state: KeyState, newHead = false): Promise<void> {
@@ -470,10 +522,16 @@ export class DeliveryOrdering {
   }
 
   /** One blocked key as the sweep finds it. */
-  private async settle(doc: OrderingKeyDoc): Promise<void> {
-    await this.load(doc.project_id, doc.endpoint_id);
-    const state = this.states.get(lockKey(doc.endpoint_id, doc.key));
-    if (!state || state.head !== doc.head) return;
+  private async settle(listed: OrderingKeyDoc): Promise<void> {
+    await this.load(listed.project_id, listed.endpoint_id);
+    let doc: OrderingKeyDoc | null = listed;
+    let state = this.states.get(lockKey(doc.endpoint_id, doc.key));
+    // A key read from the database and not driven since: the list is newer than this process's view
+    // when the previous owner moved the key on after it was read here, and the key as stored decides.
+    if (state?.adopted && state.head !== doc.head) {
+      ({ state, doc } = await this.reread(doc.project_id, doc.endpoint_id, doc.key, state));
+    }
+    if (!state || !doc || state.head !== doc.head) return;
     // A key this process has followed since it was made needs nothing unless an operator asked.
     if (!state.adopted && !doc.skip_requested_at) return;
     if (this.releasing.has(doc.head)) return;
@@ -514,6 +572,27 @@ export class DeliveryOrdering {
       },
     ]);
   }
+}
+
+/** A key as stored, taken over from whoever wrote it: what happened to its head is looked at by the sweep. */
+function adopted(doc: OrderingKeyDoc, held: readonly HeldDeliveryDoc[]): KeyState {
+  const mine = [...held].sort((a, b) => a.seq - b.seq);
+  return {
+    projectId: doc.project_id,
+    endpointId: doc.endpoint_id,
+    key: doc.key,
+    head: doc.head,
+    since: doc.blocked_since,
+    headStatus: doc.head_status,
+    durable: true,
+    lastSeq: mine.reduce((max, h) => Math.max(max, h.seq), 0),
+    queue: mine
+      .filter((h) => h._id !== doc.head)
+      .map((h) => ({ id: h._id, seq: h.seq, messageJson: h.message_json })),
+    headHeld: mine.some((h) => h._id === doc.head),
+    adopted: true,
+    waiting: [],
+  };
 }
 
 function releasedMessage(json: string): DeliveryMessage {

@@ -128,11 +128,11 @@ export class OrderingRepository {
     return this.held.findOne({ _id: deliveryId, project_id: projectId }).lean<HeldDeliveryDoc>().exec();
   }
 
-  /** The held deliveries of an endpoint (its owning dispatcher keeps them in memory from here). */
-  async heldOfEndpoint(projectId: ProjectId, endpointId: string): Promise<HeldDeliveryDoc[]> {
+  /** The held deliveries of an endpoint, or of one of its keys (its owning dispatcher keeps them in memory from here). */
+  async heldOfEndpoint(projectId: ProjectId, endpointId: string, key?: string): Promise<HeldDeliveryDoc[]> {
     if (!projectId) throw new Error('project id is required for every query');
     return this.held
-      .find({ project_id: projectId, endpoint_id: endpointId })
+      .find({ project_id: projectId, endpoint_id: endpointId, ...(key !== undefined && { key }) })
       .lean<HeldDeliveryDoc[]>()
       .exec();
   }
