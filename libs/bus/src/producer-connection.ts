@@ -1,6 +1,7 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 import type { Metrics } from '@hookrail/telemetry';
 import { PARTITION_COUNT_TTL_MS } from './kafka-client';
+import { KeyPartitioner } from './key-partitioner';
 import { countKafkaRequests } from './request-metrics';
 import { BatchingPublisher, type Publisher } from './publisher';
 
@@ -55,7 +56,7 @@ export class ProducerConnection {
       const producer = this.kafka.producer({
         idempotent: false,
         maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: KeyPartitioner,
         metadataMaxAge: PARTITION_COUNT_TTL_MS,
       });
       countKafkaRequests(producer, this.metrics, 'producer');

@@ -1,6 +1,7 @@
-import { Partitioners, type Kafka, type PartitionMetadata } from 'kafkajs';
+import type { Kafka, PartitionMetadata } from 'kafkajs';
 import type { Partitioner } from './key-ownership';
 import { MAX_MESSAGE_BYTES, PARTITION_COUNT_TTL_MS, type BusOptions } from './kafka-client';
+import { partitionOfKey } from './key-partitioner';
 import { deadLetterTopicName, TOPIC_KEYS, topicName, type TopicKey } from './topics';
 
 /** The catalog's topics on the cluster: their names, creation, partitions and the cluster's id. */
@@ -75,9 +76,8 @@ export class TopicAdmin {
    */
   async partitioner(key: TopicKey): Promise<Partitioner> {
     const topic = this.topic(key);
-    const partitionMetadata = await this.partitionsOf(topic);
-    const partition = Partitioners.DefaultPartitioner();
-    return (messageKey) => partition({ topic, partitionMetadata, message: { key: messageKey, value: null } });
+    const count = (await this.partitionsOf(topic)).length;
+    return (messageKey) => partitionOfKey(messageKey, count);
   }
 
   /** The id of the cluster this bus talks to (asked once per process; a failed ask is asked again). */

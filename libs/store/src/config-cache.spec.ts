@@ -1,6 +1,7 @@
 import { asProjectId, isRetriable, newId } from '@hookrail/domain';
 import { CONFIG_READ_TIMEOUT_MS, CONFIG_TTL_MS, ConfigCache } from './config-cache';
 import type { Store } from './store';
+import { someOrdered } from './subscriptions/subscription.schema';
 
 /** A store whose endpoint reads are counted (pure logic of the cache). */
 function fakeStore() {
@@ -138,5 +139,37 @@ describe('ConfigCache reads that never answer', () => {
     const again = cache.endpoint(p1, 'e');
     await jest.advanceTimersByTimeAsync(10);
     expect((await again)?.url).toBe('http://a');
+  });
+});
+
+describe('ConfigCache: does a project order deliveries', () => {
+  it('answers from one cached read per project, and reads again once the project changed', async () => {
+    const state = { reads: 0, orderings: [null, null] as (object | null)[] };
+    const store = {
+      subscriptions: {
+        listAll: async () => {
+          state.reads++;
+          return state.orderings.map((ordering) => ({ ordering }));
+        },
+      },
+    } as unknown as Store;
+    const cache = new ConfigCache(store);
+    expect(await cache.ordersDeliveries(p1)).toBe(false);
+    expect(await cache.ordersDeliveries(p1)).toBe(false);
+    expect(state.reads).toBe(1);
+
+    state.orderings = [null, { mode: 'key' }];
+    expect(await cache.ordersDeliveries(p1)).toBe(false); // not told yet
+    cache.invalidate(p1);
+    expect(await cache.ordersDeliveries(p1)).toBe(true);
+    expect(state.reads).toBe(2);
+  });
+});
+
+describe('someOrdered', () => {
+  it('is true when any subscription has ordering settings, null meaning none', () => {
+    expect(someOrdered([])).toBe(false);
+    expect(someOrdered([{ ordering: null }, { ordering: null }])).toBe(false);
+    expect(someOrdered([{ ordering: null }, { ordering: { mode: 'endpoint' } as never }])).toBe(true);
   });
 });

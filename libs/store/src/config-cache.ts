@@ -3,7 +3,7 @@ import type { ApiKeyDoc } from './api-keys/api-key.schema';
 import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
-import type { SubscriptionDoc } from './subscriptions/subscription.schema';
+import { someOrdered, type SubscriptionDoc } from './subscriptions/subscription.schema';
 import { UnavailableError, type ProjectId } from '@hookrail/domain';
 
 /**
@@ -105,15 +105,19 @@ export class ConfigCache {
     );
   }
 
-  /** Every live subscription of a project (routing filters them in memory). */
   /**
-   * Whether some subscription of the project orders its deliveries: its events are then keyed by
-   * project on the events topic, so they are routed in acceptance order (docs/ordered-delivery.md).
+   * Whether some subscription of the project orders its deliveries (`someOrdered`): asked for
+   * every accepted event, so the answer is cached itself rather than found again in the list.
    */
   async ordersDeliveries(projectId: ProjectId): Promise<boolean> {
-    return (await this.subscriptions(projectId)).some((s) => s.ordering != null);
+    return (
+      (await this.get(`so:${projectId}`, projectId, async () =>
+        someOrdered(await this.store.subscriptions.listAll(projectId)),
+      )) ?? false
+    );
   }
 
+  /** Every live subscription of a project (routing filters them in memory). */
   async subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
     return (
       (await this.get(`ss:${projectId}`, projectId, () => this.store.subscriptions.listAll(projectId))) ?? []
@@ -145,12 +149,13 @@ export class ConfigCache {
   ): Promise<T | null> {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
-    const hit = this.cache.get(key, { allowStale: true }) as Cached<T> | undefined;
+    const status: LRUCache.Status<string, Cached<unknown>> = {};
+    const hit = this.cache.get(key, { allowStale: true, status }) as Cached<T> | undefined;
     if (hit && hit.token === token) {
       // Expired: answered from what was read, and read again beside it, so a request never
       // waits on the database for an entry it had (a busy database would stall every caller of
       // the key at each expiry). A failed read is tried again by the next caller.
-      if (!this.cache.has(key)) this.load(key, token, load).catch(() => undefined);
+      if (status.get === 'stale') this.load(key, token, load).catch(() => undefined);
       return hit.value;
     }
     return this.load(key, token, load);

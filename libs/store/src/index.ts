@@ -32,6 +32,7 @@ export type {
   EndpointRepository,
 } from './endpoints/endpoint.repository';
 export type { OrderingConfig, OrderingUnblock, SubscriptionDoc } from './subscriptions/subscription.schema';
+export { someOrdered } from './subscriptions/subscription.schema';
 export type { SubscriptionListFilter, SubscriptionRepository } from './subscriptions/subscription.repository';
 export type { PortalLinkDoc } from './portal-links/portal-link.schema';
 export type { PortalLinkListFilter, PortalLinkRepository } from './portal-links/portal-link.repository';

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import {
   DEFAULT_EVENT_VALIDATION,
   DEFAULT_PROJECT_CONFIG,
+  someOrdered,
   type EventValidationConfig,
   type ProjectDoc,
   type SourceDoc,
@@ -59,7 +60,7 @@ export class SourceLookup {
     const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
     const subscriptions = await this.store.subscriptions.listAll(project._id);
     return {
-      ordered: subscriptions.some((s) => s.ordering != null),
+      ordered: someOrdered(subscriptions),
       source,
       maxPayloadBytes,
       validation: project.config?.event_validation ?? DEFAULT_EVENT_VALIDATION,

@@ -64,3 +64,10 @@ subscriptionSchema.index({ project_id: 1, endpoint_id: 1, deleted_at: 1, _id: -1
 
 export const subscriptionModel = (conn: Connection) =>
   conn.models.Subscription ?? conn.model<SubscriptionDoc>('Subscription', subscriptionSchema);
+
+/**
+ * Whether some of a project's subscriptions order their deliveries: its events are then keyed by
+ * project on the events topic, so they are routed in acceptance order (docs/ordered-delivery.md).
+ */
+export const someOrdered = (subscriptions: readonly Pick<SubscriptionDoc, 'ordering'>[]): boolean =>
+  subscriptions.some((s) => s.ordering != null);
