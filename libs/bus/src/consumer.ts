@@ -43,6 +43,11 @@ export interface ConsumeOptions<K extends TopicKey> {
   handle: MessageHandler<K>;
   /** Messages handled at once by this consumer, over all its partitions (order is not kept when > 1). */
   concurrency?: number;
+  /**
+   * Bytes of messages (their values) handled at once, besides their count (default
+   * DEFAULT_MAX_IN_FLIGHT_BYTES). A message larger than this is handled alone.
+   */
+  maxInFlightBytes?: number;
   /** Attempts for a message whose failure is retriable, before it is dead-lettered (default 8). */
   maxAttempts?: number;
   /**
@@ -54,6 +59,13 @@ export interface ConsumeOptions<K extends TopicKey> {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
+
+/**
+ * A handler holds a few times its message's size (the decoded object, the body it sends, the
+ * documents it writes), so 64 MiB of messages in flight is a few hundred MiB at worst, within a
+ * dispatcher's memory whatever the count bound, which is sized for small events.
+ */
+export const DEFAULT_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
 /** A running consumer: `drain` finishes what was started and commits it (graceful shutdown). */
 export interface RunningConsumer {
@@ -96,6 +108,8 @@ export async function consume<K extends TopicKey>(
   return { drain: (timeoutMs) => loop.drain(timeoutMs) };
 }
 
+const sizeOf = (m: KafkaMessage): number => m.value?.length ?? 0;
+
 /** One consumer's state between batches: what is in flight, what may be committed, and when to stop. */
 class ConsumerLoop<K extends TopicKey> {
   private readonly metrics: ConsumerMetrics;
@@ -113,7 +127,10 @@ class ConsumerLoop<K extends TopicKey> {
     private readonly deps: ConsumeDeps,
   ) {
     this.metrics = new ConsumerMetrics(deps.metrics, opts.topic);
-    this.inFlight = new InFlight(Math.max(1, opts.concurrency ?? 1));
+    this.inFlight = new InFlight(
+      Math.max(1, opts.concurrency ?? 1),
+      opts.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES,
+    );
     this.commits = new CommitSchedule(consumer, opts.topicName, deps.logger);
     this.maxAttempts = Math.max(1, opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   }
@@ -129,7 +146,7 @@ class ConsumerLoop<K extends TopicKey> {
     const highWatermark = Number(batch.highWatermark);
     this.metrics.batchSeen(batch.partition, highWatermark, Number(batch.firstOffset() ?? highWatermark));
     for (const m of batch.messages) {
-      while (this.inFlight.full) {
+      while (!this.inFlight.admits(sizeOf(m))) {
         await this.inFlight.slotFreed();
         await heartbeat();
       }
@@ -155,7 +172,8 @@ class ConsumerLoop<K extends TopicKey> {
     if (!tracker) this.trackers.set(partition, (tracker = new OffsetTracker()));
     const t = tracker;
     t.start(m.offset);
-    this.inFlight.started();
+    const bytes = sizeOf(m);
+    this.inFlight.started(bytes);
     const work =
       m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? this.applyBarrier(m) : this.run(m, partition, gen);
     work
@@ -169,7 +187,7 @@ class ConsumerLoop<K extends TopicKey> {
         },
         () => undefined, // left uncommitted: redelivered after the rebalance or restart
       )
-      .finally(() => this.inFlight.finished());
+      .finally(() => this.inFlight.finished(bytes));
   }
 
   /** A barrier is applied at once, so every later message of its partition starts after it. */

@@ -1,25 +1,39 @@
 import { InFlight } from './in-flight';
 
 describe('InFlight', () => {
-  it('is full at its limit and frees a slot when a message finishes', async () => {
+  it('admits up to its count and frees a slot when a message finishes', async () => {
     const slots = new InFlight(2);
-    slots.started();
-    slots.started();
-    expect(slots.full).toBe(true);
+    slots.started(10);
+    slots.started(10);
+    expect(slots.admits(1)).toBe(false);
     const freed = slots.slotFreed();
-    slots.finished();
+    slots.finished(10);
     await freed;
-    expect(slots.full).toBe(false);
+    expect(slots.admits(1)).toBe(true);
+  });
+
+  it('admits up to its bytes, and one message of any size when nothing is in flight', () => {
+    const slots = new InFlight(100, 1000);
+    expect(slots.admits(5000)).toBe(true); // alone: larger than the bound, still admitted
+    slots.started(600);
+    expect(slots.admits(400)).toBe(true);
+    expect(slots.admits(401)).toBe(false);
+    slots.started(400);
+    expect(slots.admits(1)).toBe(false);
+    slots.finished(600);
+    expect(slots.admits(600)).toBe(true);
+    slots.finished(400);
+    expect(slots.admits(5000)).toBe(true);
   });
 
   it('settles at once when idle, when the last message finishes, or at the timeout', async () => {
     const slots = new InFlight(4);
     await slots.settled(10_000); // nothing in flight: no wait
-    slots.started();
+    slots.started(1);
     const settled = slots.settled(10_000);
-    slots.finished();
+    slots.finished(1);
     await settled;
-    slots.started();
+    slots.started(1);
     const t0 = Date.now();
     await slots.settled(30);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(25);

@@ -1,26 +1,37 @@
-/** The messages a consumer is handling at once, bounded: the fetch loop waits for a free slot. */
+/**
+ * The messages a consumer is handling at once, bounded by count and by bytes: the fetch loop waits
+ * until the next message fits. Both matter because a message may be up to 16 MiB: a thousand
+ * small events are a few MiB, a thousand large ones would be far more than a pod's memory.
+ */
 export class InFlight {
   private count = 0;
+  private bytes = 0;
   private readonly slotWaiters = new Set<() => void>();
   private idle: (() => void) | null = null;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly byteLimit = Number.POSITIVE_INFINITY,
+  ) {}
 
-  get full(): boolean {
-    return this.count >= this.limit;
+  /** Whether a message of `bytes` may start now. One always may when nothing is in flight. */
+  admits(bytes: number): boolean {
+    return this.count === 0 || (this.count < this.limit && this.bytes + bytes <= this.byteLimit);
   }
 
-  /** Resolves when a message finishes (check `full` again). */
+  /** Resolves when a message finishes (ask `admits` again). */
   slotFreed(): Promise<void> {
     return new Promise<void>((r) => this.slotWaiters.add(r));
   }
 
-  started(): void {
+  started(bytes: number): void {
     this.count++;
+    this.bytes += bytes;
   }
 
-  finished(): void {
+  finished(bytes: number): void {
     this.count--;
+    this.bytes -= bytes;
     for (const wake of this.slotWaiters) wake();
     this.slotWaiters.clear();
     if (this.count === 0) this.idle?.();
