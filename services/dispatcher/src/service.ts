@@ -161,7 +161,7 @@ export function definition(
       const sender = await bus.consume(SENDER_GROUP, {
         topic: 'deliveries',
         concurrency: 1000,
-        handle: send,
+        handle: (m) => send(m),
         onBarrier,
         onAssignment: (partitions) => void ownership.assign(partitions).then(sweepOrdering),
         onRebalancing: () => {

@@ -20,6 +20,7 @@ function harness(
   const published: string[] = [];
   const started: string[] = [];
   const finish = new Map<string, () => void>();
+  const answer = new Map<string, () => void>();
   const publisher: Publisher = {
     publish: async (_topic, messages) => {
       for (const m of messages as DeliveryMessage[]) published.push(m.delivery_id);
@@ -27,10 +28,11 @@ function harness(
   };
   const deliver = createFirstSends({
     owns,
-    send: (m) =>
+    send: (m, attemptEnded) =>
       new Promise<void>((resolve) => {
         started.push(m.delivery_id);
         finish.set(m.delivery_id, resolve);
+        if (attemptEnded) answer.set(m.delivery_id, attemptEnded);
       }),
     publisher,
     metrics: new Metrics('tests', { defaultMetrics: false }),
@@ -38,7 +40,7 @@ function harness(
     slotWaitMs,
     slotStallMs,
   });
-  return { deliver, published, started, finish };
+  return { deliver, published, started, finish, answer };
 }
 
 describe('createFirstSends', () => {
@@ -72,6 +74,27 @@ describe('createFirstSends', () => {
     expect(h.started).toEqual(['d1', 'd3']);
     h.finish.get('d3')!();
     await third;
+  });
+
+  it("frees a send's slot once its request is answered, while its record is still pending", async () => {
+    const h = harness(1);
+    const first = h.deliver([message('mine', 1)]);
+    await new Promise((r) => setImmediate(r));
+    h.answer.get('d1')!(); // answered; the record has not been written yet
+    h.answer.get('d1')!(); // told twice: still one slot given back
+    const second = h.deliver([message('mine', 2)]);
+    const third = h.deliver([message('mine', 3)]);
+    await third;
+    await new Promise((r) => setImmediate(r));
+    expect(h.started).toEqual(['d1', 'd2']);
+    expect(h.published).toEqual(['d3']);
+    h.finish.get('d1')!(); // the record of d1: its slot is not given back a second time
+    await first;
+    const fourth = h.deliver([message('mine', 4)]);
+    await fourth;
+    expect(h.published).toEqual(['d3', 'd4']);
+    h.finish.get('d2')!();
+    await second;
   });
 
   it("waits for a local slot while the endpoint's slots turn over, and publishes when they stall", async () => {

@@ -1,6 +1,7 @@
 import { traceAttributes, type DeliveryMessage, type Publisher } from '@hookrail/bus';
 import { SpanKind, withSpan, type Metrics } from '@hookrail/telemetry';
 import { LocalSlots } from './local-slots';
+import type { SendDelivery } from './send-delivery';
 
 /** The span of a first send made by the router's process (in place of the deliveries consumer's). */
 export const LOCAL_SEND_SPAN = 'send delivery';
@@ -9,16 +10,20 @@ export interface FirstSendsDeps {
   /** Whether this process owns the endpoint's partition of the deliveries topic now. */
   owns: (endpointId: string) => boolean;
   /** The sender (createSender). */
-  send: (m: DeliveryMessage) => Promise<void>;
+  send: SendDelivery;
   publisher: Publisher;
   metrics: Metrics;
-  /** First sends running here at once; more are published (a slow endpoint must not hold routing). */
+  /**
+   * First-send attempts in progress here at once; more are published (a slow endpoint must not
+   * hold routing). A slot is held until the attempt's request has its answer, not through the
+   * record that follows, which waits for the process's next record write: what a slot stands for
+   * is a request to an endpoint, and records pending are bounded by the router's own in-flight.
+   */
   maxLocal: number;
   /**
    * How long a first send may wait for one of the maxLocal slots before it is published instead.
-   * Under a backlog to an endpoint its slots turn over as its sends are recorded (in bursts, one
-   * per record batch), and a send made here costs a produce, a fetch and a decode less than one
-   * that goes round the topic. Only a send to an endpoint that already holds slots waits, and only
+   * Under a backlog to an endpoint its slots turn over as its requests are answered, and a send
+   * made here costs a produce, a fetch and a decode less than one that goes round the topic. Only a send to an endpoint that already holds slots waits, and only
    * while some slot was released in the last `slotStallMs`: an endpoint with nothing running here
    * does not queue behind others, and nobody waits on endpoints that hang.
    */
@@ -58,11 +63,16 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
     if (published.length) sent.inc({ path: 'published' }, published.length);
     await Promise.all([
       deps.publisher.publish('deliveries', published),
-      ...here.map((m) =>
-        withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
-          deps.send(m),
-        ).finally(() => slots.release(m.endpoint_id)),
-      ),
+      ...here.map((m) => {
+        let held = true;
+        const release = () => {
+          if (held) slots.release(m.endpoint_id);
+          held = false;
+        };
+        return withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
+          deps.send(m, release),
+        ).finally(release);
+      }),
     ]);
   };
 }

@@ -60,11 +60,17 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_TIMEOUT_SECONDS = 60;
 
 /**
+ * Sends one delivery message. `attemptEnded` is called once its attempt's request has its answer
+ * (or failed), before the outcome is recorded; not at all when no attempt is made.
+ */
+export type SendDelivery = (m: DeliveryMessage, attemptEnded?: () => void) => Promise<void>;
+
+/**
  * The sender stage: one delivery message → at most one attempt (an HTTP request, or a publish to a
  * broker endpoint's broker), recorded before the offset
  * is committed. It never waits for a retry: a failed attempt goes to the retries topic.
  */
-export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<void> {
+export function createSender(deps: SenderDeps): SendDelivery {
   const now = deps.now ?? Date.now;
   const ordering = deps.ordering;
   const recorder = new OutcomeRecorder({
@@ -98,13 +104,13 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
   ordering?.sendWith((m) => sendOnce(m));
   return sendOnce;
 
-  async function sendOnce(m: DeliveryMessage): Promise<void> {
+  async function sendOnce(m: DeliveryMessage, attemptEnded?: () => void): Promise<void> {
     const running = inFlight.get(m.delivery_id);
     if (running) await running.catch(() => undefined);
     if (m.first_send && m.reason !== 'released' && firstSent.has(m.delivery_id)) return;
     // Taken before anything is awaited: an ordered first send's place follows the partition's order.
     const place = ordering?.place(m);
-    const p = send(m, place).finally(() => {
+    const p = send(m, place, attemptEnded).finally(() => {
       place?.release();
       inFlight.delete(m.delivery_id);
       // a head's attempt ended: what waited in memory behind it goes or is held (never awaited here)
@@ -119,7 +125,11 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
     if (m.first_send) firstSent.set(m.delivery_id, true);
   }
 
-  async function send(m: DeliveryMessage, place: Place | undefined): Promise<void> {
+  async function send(
+    m: DeliveryMessage,
+    place: Place | undefined,
+    attemptEnded: (() => void) | undefined,
+  ): Promise<void> {
     const fields = () => ({
       project_id: m.project_id,
       delivery_id: m.delivery_id,
@@ -254,6 +264,7 @@ export function createSender(deps: SenderDeps): (m: DeliveryMessage) => Promise<
       record = () =>
         attemptRecord(endpoint.url, headers, sent, credentialHeaderNames(endpoint.authentication));
     }
+    attemptEnded?.();
     if (result.kind !== 'not_sent' && !isBrokerEndpoint(endpoint))
       duration.observe({ class: answerClass(result) }, result.latencyMs / 1000);
 
