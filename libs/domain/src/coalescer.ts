@@ -14,9 +14,12 @@ export interface BatchWeight<T> {
  * process sends them one write at a time: the writes queued meanwhile make the next batches
  * larger, and a server that serialises writes internally does not pay for overlapping ones
  * (measured on the local server: half the CPU per document; docs/decisions.md, "Write path").
+ * Up to 1,000 documents a write, so one write carries what a router with 2,000 events in flight
+ * queues behind the one before (the driver splits a write that would pass the server's message size).
  */
-export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs' | 'gate'> = {
+export const RECORD_WRITES: Pick<CoalescerOptions<unknown>, 'lingerMs' | 'gate' | 'maxBatch'> = {
   lingerMs: 100,
+  maxBatch: 1000,
   gate: pLimit(1),
 };
 
