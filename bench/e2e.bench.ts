@@ -8,8 +8,9 @@
  *    peers are compared on), at max rate over BENCH_API_SIZE events, then BENCH_RATE/s for
  *    BENCH_API_RATE_SECONDS.
  * Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted request sent →
- * request received by the endpoint) and CPU ms per delivered event of every process; then lost,
- * duplicated and badly signed counts.
+ * request received by the endpoint) and CPU ms per delivered event of every process; then each
+ * service's garbage collections and peak resident memory, and lost, duplicated and badly signed
+ * counts.
  *
  *   npm run bench                      # mixed: 3,000 and 20,000 at max rate, 200/s for 20 s; then api: 20,000 at max rate, 200/s for 15 s
  *   BENCH_TRAFFIC=api npm run bench    # only the events-API phases, on services just started
@@ -35,6 +36,7 @@ import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
   CpuMeter,
+  peakRssMiB,
   serverPid,
   startService,
   stopService,
@@ -291,7 +293,8 @@ async function main(): Promise<void> {
     const shortGcs = value(/^nodejs_gc_duration_seconds_bucket\{le="0\.01"[^}]*\} (\S+)$/gm);
     const gcSeconds = value(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm);
     console.log(
-      `  ${svc.name}: ${gcs} garbage collections, ${(gcSeconds * 1000).toFixed(0)} ms in all, ${gcs - shortGcs} over 10 ms`,
+      `  ${svc.name}: ${gcs} garbage collections, ${(gcSeconds * 1000).toFixed(0)} ms in all, ${gcs - shortGcs} over 10 ms; ` +
+        `at most ${peakRssMiB(svc.child.pid ?? 0).toFixed(0)} MiB resident`,
     );
   }
   const all = [...sentAt.keys()];

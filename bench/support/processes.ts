@@ -20,6 +20,16 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** The most memory a process has held resident so far (VmHWM), in MiB; NaN once it is gone. */
+export function peakRssMiB(pid: number): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The pid a local server recorded (deploy/local/servers.sh), if it runs. */
 export function serverPid(name: string): number | null {
   try {

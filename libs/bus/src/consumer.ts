@@ -61,11 +61,12 @@ export interface ConsumeOptions<K extends TopicKey> {
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
 /**
- * A handler holds a few times its message's size (the decoded object, the body it sends, the
- * documents it writes), so 64 MiB of messages in flight is a few hundred MiB at worst, within a
- * dispatcher's memory whatever the count bound, which is sized for small events.
+ * A handler holds a few times its message's size (the decoded object takes 3-6 times its JSON,
+ * then the body it sends and the documents it writes), so 32 MiB of messages in flight is at most
+ * about 200 MiB per consumer, within a dispatcher's 768 MiB with its two consumers, whatever the
+ * count bound, which is sized for small events (2,000 events of 10 KiB are 20 MiB).
  */
-export const DEFAULT_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 /** A running consumer: `drain` finishes what was started and commits it (graceful shutdown). */
 export interface RunningConsumer {
