@@ -1,5 +1,5 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import type { ProjectId } from '@hookrail/domain';
+import { idFrom, type ProjectId } from '@hookrail/domain';
 import { ConfigCache, type DeliveryDoc, type Store } from '@hookrail/store';
 import { createLogger, Metrics } from '@hookrail/telemetry';
 import {
@@ -138,6 +138,50 @@ describe('ordered delivery: an endpoint handed from one dispatcher to another', 
     expect((await key())?.head).toBe(x._id);
     expect(await held(x)).toBeNull(); // published as `released`
     expect(await b.admit(message(x, 'released'), x)).toEqual({ kind: 'send' });
+  });
+
+  it('a first send routed again after the hand-off (its event accepted before) is not sent again when its delivery ended', async () => {
+    // The events topic was rebalanced too: the new router routes again an event whose offset the
+    // previous one had not committed, though that event's delivery was sent and succeeded.
+    const deployment = uniquePrefix('deploy');
+    const projectId: ProjectId = await makeProject(store);
+    const source = await makeSource(store, projectId);
+    const endpoint = await makeEndpoint(store, projectId, { url: 'http://127.0.0.1:9/hook' });
+    const subscription = await makeSubscription(store, projectId, {
+      source_id: source._id,
+      endpoint_id: endpoint._id,
+      ordering: { mode: 'key', key: { body_path: 'k' }, unblock_on: ['failure', 'discarded'] },
+    });
+    const acceptedAt = Date.now() - 60_000; // before the new owner took the endpoint over
+    const sent = await makeDelivery(store, projectId, {
+      _id: idFrom(uniquePrefix('event'), acceptedAt), // what deliveryId gives: the acceptance time
+      event_id: uniquePrefix('event'),
+      endpoint_id: endpoint._id,
+      subscription_id: subscription._id,
+      status: 'Success',
+      metadata: { ordering_key: 'key:k' },
+    });
+    const routedAgain: DeliveryMessage = {
+      ...message(sent, 'initial'),
+      first_send: {
+        subscription_id: subscription._id,
+        source_id: source._id,
+        event_type: sent.event_type,
+        delivery_mode: 'at_least_once',
+        payload: null,
+        raw: '{"k":"k"}',
+        forward_headers: {},
+        idempotency_key: null,
+        siblings: 1,
+        created_at: new Date(Date.now() + 60_000).toISOString(), // routed after the takeover
+        config_version: '',
+        headers: {},
+        ordering_key: 'key:k',
+      },
+    };
+    const b = dispatcher(deployment);
+    // As the sender hands it over: built from the message, so not yet known to have ended.
+    expect(await b.admit(routedAgain, { ...sent, status: 'Scheduled' })).toEqual({ kind: 'done' });
   });
 
   it('the sweep reads again a key the previous owner moved on after the hand-off, and finishes its release', async () => {

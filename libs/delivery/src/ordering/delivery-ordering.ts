@@ -1,5 +1,5 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import { Coalescer, type ProjectId } from '@hookrail/domain';
+import { Coalescer, timeOfId, type ProjectId } from '@hookrail/domain';
 import type {
   ConfigCache,
   DeliveryDoc,
@@ -68,7 +68,7 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-/** How far the routers' clocks may be ahead of this process's (first sends routed later are new). */
+/** How far the intakes' clocks may be ahead of this process's (events accepted later are new). */
 const CLOCK_SKEW_MS = 10_000;
 const SKIPPED_REASON = 'skipped by an operator to unblock its ordering key';
 /** Thrown to the consumer for work of a generation that ended: it is not committed, so it comes again. */
@@ -356,14 +356,16 @@ export class DeliveryOrdering {
 
   /**
    * Whether the delivery's outcome is recorded as final (a message read from its document was
-   * checked already). A first send routed after this process took the endpoint over (with a
-   * margin for the router's clock) was never handled anywhere else, so it is not read: only
-   * copies a crashed or previous owner may have sent cost a read.
+   * checked already). A first send of an event accepted after this process took the endpoint over
+   * (with a margin for the intake's clock) was never handled anywhere else, so it is not read:
+   * only copies a crashed or previous owner may have sent cost a read. The acceptance time is the
+   * delivery id's (deliveryId), not the routing time: an event routed again after a rebalance of
+   * the events topic is routed after the takeover, yet its delivery may have been sent before it.
    */
   private async ended(m: DeliveryMessage, delivery: DeliveryDoc): Promise<boolean> {
     if (!m.first_send) return FINAL_STATUSES.has(delivery.status);
     const takenOver = this.loadedAt.get(delivery.endpoint_id) ?? Infinity;
-    if (Date.parse(m.first_send.created_at) > takenOver + CLOCK_SKEW_MS) return false;
+    if ((timeOfId(delivery._id) ?? 0) > takenOver + CLOCK_SKEW_MS) return false;
     const stored = await this.db.findDelivery.submit({ projectId: delivery.project_id, id: delivery._id });
     return stored !== null && FINAL_STATUSES.has(stored.status);
   }
