@@ -147,12 +147,13 @@ class ConsumerLoop<K extends TopicKey> {
     const highWatermark = Number(batch.highWatermark);
     this.metrics.batchSeen(batch.partition, highWatermark, Number(batch.firstOffset() ?? highWatermark));
     for (const m of batch.messages) {
-      while (!this.inFlight.admits(sizeOf(m))) {
+      const bytes = sizeOf(m);
+      while (!this.inFlight.admits(bytes)) {
         await this.inFlight.slotFreed();
         await heartbeat();
       }
       if (!isRunning() || isStale() || this.stopping) return;
-      this.start(m, batch.partition);
+      this.start(m, batch.partition, bytes);
       // Moves the fetch position only (autoCommit is off): commits follow the finished prefix.
       resolveOffset(m.offset);
     }
@@ -167,13 +168,12 @@ class ConsumerLoop<K extends TopicKey> {
   }
 
   /** Starts a message without waiting for it; when it ends, the partition's commit point may move. */
-  private start(m: KafkaMessage, partition: number): void {
+  private start(m: KafkaMessage, partition: number, bytes: number): void {
     const gen = this.generation;
     let tracker = this.trackers.get(partition);
     if (!tracker) this.trackers.set(partition, (tracker = new OffsetTracker()));
     const t = tracker;
     t.start(m.offset);
-    const bytes = sizeOf(m);
     this.inFlight.started(bytes);
     const work =
       m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? this.applyBarrier(m) : this.run(m, partition, gen);

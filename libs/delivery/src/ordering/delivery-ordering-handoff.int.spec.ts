@@ -59,12 +59,8 @@ describe('ordered delivery: an endpoint handed from one dispatcher to another', 
     reason,
   });
 
-  /**
-   * Dispatcher `a` owned the endpoint: head H of key `k` was sent and did not end at once, so X
-   * was held behind it (the key's document and X's are written). Then dispatcher `b` took the
-   * endpoint over and swept: it knows H as the head, still on its way.
-   */
-  async function handedOver() {
+  /** An endpoint with a subscription ordered by key, in a deployment of its own. */
+  async function keyOrderedEndpoint() {
     const deployment = uniquePrefix('deploy');
     const projectId: ProjectId = await makeProject(store);
     const source = await makeSource(store, projectId);
@@ -74,6 +70,16 @@ describe('ordered delivery: an endpoint handed from one dispatcher to another', 
       endpoint_id: endpoint._id,
       ordering: { mode: 'key', key: { body_path: 'k' }, unblock_on: ['failure', 'discarded'] },
     });
+    return { deployment, projectId, source, endpoint, subscription };
+  }
+
+  /**
+   * Dispatcher `a` owned the endpoint: head H of key `k` was sent and did not end at once, so X
+   * was held behind it (the key's document and X's are written). Then dispatcher `b` took the
+   * endpoint over and swept: it knows H as the head, still on its way.
+   */
+  async function handedOver() {
+    const { deployment, projectId, endpoint, subscription } = await keyOrderedEndpoint();
     const delivery = () =>
       makeDelivery(store, projectId, {
         event_id: uniquePrefix('event'),
@@ -143,15 +149,7 @@ describe('ordered delivery: an endpoint handed from one dispatcher to another', 
   it('a first send routed again after the hand-off (its event accepted before) is not sent again when its delivery ended', async () => {
     // The events topic was rebalanced too: the new router routes again an event whose offset the
     // previous one had not committed, though that event's delivery was sent and succeeded.
-    const deployment = uniquePrefix('deploy');
-    const projectId: ProjectId = await makeProject(store);
-    const source = await makeSource(store, projectId);
-    const endpoint = await makeEndpoint(store, projectId, { url: 'http://127.0.0.1:9/hook' });
-    const subscription = await makeSubscription(store, projectId, {
-      source_id: source._id,
-      endpoint_id: endpoint._id,
-      ordering: { mode: 'key', key: { body_path: 'k' }, unblock_on: ['failure', 'discarded'] },
-    });
+    const { deployment, projectId, source, endpoint, subscription } = await keyOrderedEndpoint();
     const acceptedAt = Date.now() - 60_000; // before the new owner took the endpoint over
     const sent = await makeDelivery(store, projectId, {
       _id: idFrom(uniquePrefix('event'), acceptedAt), // what deliveryId gives: the acceptance time
