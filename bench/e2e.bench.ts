@@ -8,7 +8,8 @@
  *    peers are compared on), at max rate over BENCH_API_SIZE events, then BENCH_RATE/s for
  *    BENCH_API_RATE_SECONDS.
  * Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted request sent →
- * request received by the endpoint) and CPU ms per delivered event of every process; then each
+ * request received by the endpoint) and CPU ms per delivered event of every process, in all and
+ * above its rate at rest (measured over 5 s before the phase); then each
  * service's garbage collections and peak resident memory, and lost, duplicated and badly signed
  * counts.
  *
@@ -32,6 +33,7 @@ import {
   uniquePrefix,
 } from '@hookrail/testkit';
 import { kafkaRequests, requestsPerEvent } from './support/kafka-requests';
+import { describeGcPauses, gcPauses, gcPausesBetween, gcPausesOf } from './support/gc-pauses';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
@@ -194,9 +196,11 @@ async function main(): Promise<void> {
     const before = new Set(sentAt.keys());
     // Each phase starts on a stack at rest, and is charged for its own trailing record writes.
     const settledMs = await cpu.settle();
+    await cpu.measureIdle();
     cpu.start();
     const db0 = tap?.snapshot();
     const kafka0 = await kafkaRequests(services);
+    const gc0 = await gcPauses(services);
     const t0 = Date.now();
     await load();
     const ids = [...sentAt.keys()].filter((id) => !before.has(id));
@@ -234,7 +238,16 @@ async function main(): Promise<void> {
         `${(trailingMs / 1000).toFixed(0)} s after its last delivery (records written beside the deliveries)`,
     );
     console.log(
+      `  CPU at rest, measured over 5 s before the phase:\n${cpu.idle().join('\n')}`,
+    );
+    console.log(
       `  CPU per delivered event (from the phase's start until the stack is at rest again):\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`,
+    );
+    // Pauses that line up with the latency tail: a collection over 10 ms stops its process's requests.
+    console.log(
+      `  garbage collections during the phase:\n${gcPausesBetween(gc0, await gcPauses(services))
+        .map((line) => `    ${line}`)
+        .join('\n')}`,
     );
   };
 
@@ -287,13 +300,9 @@ async function main(): Promise<void> {
     // First sends the router's process made itself, and those that went round the deliveries topic.
     for (const m of text.matchAll(/^hookrail_first_sends_total\{[^}]*path="([^"]+)"[^}]*\} (\S+)$/gm))
       console.log(`  ${svc.name} first sends ${m[1]}: ${m[2]}`);
-    // Pauses the process made itself: its garbage collections, and how many took over 10 ms.
-    const value = (re: RegExp) => [...text.matchAll(re)].reduce((sum, m) => sum + Number(m[1]), 0);
-    const gcs = value(/^nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm);
-    const shortGcs = value(/^nodejs_gc_duration_seconds_bucket\{le="0\.01"[^}]*\} (\S+)$/gm);
-    const gcSeconds = value(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm);
+    // Pauses the process made itself over the whole run, and the most memory it held.
     console.log(
-      `  ${svc.name}: ${gcs} garbage collections, ${(gcSeconds * 1000).toFixed(0)} ms in all, ${gcs - shortGcs} over 10 ms; ` +
+      `  ${describeGcPauses(svc.name, gcPausesOf(text))}; ` +
         `at most ${peakRssMiB(svc.child.pid ?? 0).toFixed(0)} MiB resident`,
     );
   }

@@ -110,15 +110,33 @@ export async function stopService(s: ServiceProcess): Promise<void> {
   });
 }
 
-/** CPU used by each watched process between `start()` and `stop()`, per delivered event. */
+/** CPU used by each watched process since `start()`, per delivered event, with and without its idle rate. */
 export class CpuMeter {
   private startMs = new Map<string, number>();
+  private startedAt = Date.now();
   private selfStart = process.cpuUsage();
+  /** Each process's CPU ms per second at rest, measured by `measureIdle` (0 until then). */
+  private idlePerSecond = new Map<string, number>();
 
   constructor(private readonly pids: Map<string, number>) {}
 
+  /**
+   * Each process's CPU rate at rest, over `ms`: timers, heartbeats, fetch waits and the servers'
+   * housekeeping, which a phase pays whatever its load. perEvent subtracts it as the performance
+   * issue's harness does ("less the idle rate measured just before").
+   */
+  async measureIdle(ms = 5_000): Promise<void> {
+    const before = new Map([...this.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, ms));
+    const seconds = (Date.now() - t0) / 1000;
+    for (const [name, pid] of this.pids)
+      this.idlePerSecond.set(name, Math.max(0, (cpuMs(pid) - (before.get(name) ?? 0)) / seconds));
+  }
+
   start(): void {
     this.selfStart = process.cpuUsage();
+    this.startedAt = Date.now();
     for (const [name, pid] of this.pids) this.startMs.set(name, cpuMs(pid));
   }
 
@@ -145,18 +163,37 @@ export class CpuMeter {
     return sum;
   }
 
-  /** Lines `name  ms/event`, the bench process itself (load generator + receiver) last. */
+  /**
+   * Lines `name  ms/event  (above idle ms/event)`, the bench process itself (load generator +
+   * receiver) last.
+   */
   perEvent(events: number): string[] {
-    const rows: [string, number][] = [];
-    let total = 0;
+    const seconds = (Date.now() - this.startedAt) / 1000;
+    const rows: [string, number, number][] = [];
+    let [total, totalAboveIdle] = [0, 0];
     for (const [name, pid] of this.pids) {
       const used = cpuMs(pid) - (this.startMs.get(name) ?? 0);
-      rows.push([name, used]);
+      const aboveIdle = Math.max(0, used - (this.idlePerSecond.get(name) ?? 0) * seconds);
+      rows.push([name, used, aboveIdle]);
       total += used;
+      totalAboveIdle += aboveIdle;
     }
     const self = process.cpuUsage(this.selfStart);
-    rows.push(['hookrail total', total]);
-    rows.push(['load generator + receiver', (self.user + self.system) / 1000]);
-    return rows.map(([name, ms]) => `    ${name.padEnd(26)} ${(ms / events).toFixed(3)} ms/event`);
+    rows.push(['hookrail total', total, totalAboveIdle]);
+    const perEvent = (ms: number) => (ms / events).toFixed(3);
+    return [
+      ...rows.map(
+        ([name, ms, above]) =>
+          `    ${name.padEnd(26)} ${perEvent(ms)} ms/event  (above idle ${perEvent(above)})`,
+      ),
+      `    ${'load generator + receiver'.padEnd(26)} ${perEvent((self.user + self.system) / 1000)} ms/event`,
+    ];
+  }
+
+  /** Lines `name  ms/s` of each process's CPU rate at rest (measureIdle). */
+  idle(): string[] {
+    const rows = [...this.idlePerSecond];
+    rows.push(['hookrail total', rows.reduce((sum, [, ms]) => sum + ms, 0)]);
+    return rows.map(([name, ms]) => `    ${name.padEnd(26)} ${ms.toFixed(1)} ms of CPU per second`);
   }
 }

@@ -14,13 +14,15 @@ import {
   type Receiver,
 } from '@hookrail/testkit';
 import { verifySimple } from '../../docs/verify/verify';
-import { SteadyLoad, type LoadReport } from './testing/steady-load';
+import { podMemory } from './testing/pod-memory';
+import { burst, SteadyLoad, type LoadReport } from './testing/steady-load';
 
 /**
  * The chart on a real single-node Kubernetes (deploy/k8s/test-env.sh brings up the cluster, Kafka
  * and the MongoDB-protocol server on the node's address, and loads the image): install, helm test,
- * deliveries through the NodePorts, then scaling, a rolling upgrade and pod kills under a steady
- * load, none of which may lose an accepted event, and an uninstall that leaves nothing behind.
+ * deliveries through the NodePorts, a backlog that every pod must take inside its memory limit, then
+ * scaling, a rolling upgrade and pod kills under a steady load, none of which may lose an accepted
+ * event, and an uninstall that leaves nothing behind.
  */
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -32,6 +34,10 @@ const RELEASE = 'hr';
 const SERVICES: readonly string[] = SERVICE_NAMES;
 const deployment = (service: string) => `${RELEASE}-hookrail-${service}`;
 const LOAD_PER_SECOND = 20;
+/** The kubelet's cgroup root (deploy/k8s/cluster.sh): pods' cgroups are under it on this host. */
+const CGROUP_ROOT = 'hookrail-k8s';
+/** A backlog three times the dispatcher's in-flight bound (2,000 events messages). */
+const BACKLOG_EVENTS = 6_000;
 
 jest.setTimeout(600_000);
 
@@ -243,6 +249,42 @@ describe('helm install on a single-node Kubernetes', () => {
       headers: { authorization: `Bearer ${link.token}` },
     });
     expect(portalApi.status).toBe(200);
+  });
+
+  it('catches up on a backlog with every pod inside its memory limit: nothing lost, no pod restarted', async () => {
+    // The dispatcher is stopped while the burst is accepted, so it starts on the whole backlog and
+    // takes as many events at once as it may: its most memory-hungry moment.
+    await kubectl('scale', 'deployment', deployment('dispatcher'), '--replicas=0');
+    await waitFor('no dispatcher', async () => (await podsOf('dispatcher')).length === 0, {
+      timeoutMs: 120_000,
+      intervalMs: 1000,
+    });
+    const sent = await burst('backlog', BACKLOG_EVENTS, 32, sendOne);
+    await kubectl('scale', 'deployment', deployment('dispatcher'), '--replicas=1');
+    const r = await sent.report(receiver);
+    const pods = podMemory(
+      await kubectl('get', 'pods', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'json'),
+      CGROUP_ROOT,
+    );
+    figures.backlog = {
+      ...r,
+      acceptedPerSecond: Math.round(r.sent / (sent.acceptMs / 1000)),
+      // From the dispatcher's scale-up, its start included, until the last event arrived.
+      caughtUpPerSecond: Math.round(r.sent / (r.drainMs / 1000)),
+      peakMemory: Object.fromEntries(pods.map((m) => [m.pod, `${m.peakMiB} of ${m.limitMiB} MiB`])),
+    };
+    console.log(`backlog: ${JSON.stringify(figures.backlog)}`);
+    expect(r.sent).toBe(BACKLOG_EVENTS);
+    expect(r.lost).toBe(0);
+    expect(new Set(pods.map((m) => m.service))).toEqual(new Set(SERVICES));
+    for (const m of pods) {
+      expect({ pod: m.pod, restarts: m.restarts, lastTerminated: m.lastTerminated }).toEqual({
+        pod: m.pod,
+        restarts: 0,
+        lastTerminated: null,
+      });
+      expect(m.peakMiB).toBeLessThan(m.limitMiB);
+    }
   });
 
   it('scales the dispatcher 1 → 3 → 1 under a steady load without losing an event', async () => {

@@ -21,35 +21,24 @@ const REFUSED_RETRY_MS = 250;
 const GIVE_UP_MS = 60_000;
 
 /**
- * Events at a steady rate while something happens to the release (scaling, a rolling upgrade, pod
- * kills), each with a marker of its own, then counts at the receiver what arrived: an accepted
- * event that never arrives is lost. A refused send is retried until accepted, as a client would.
+ * The events of one phase, each with a marker of its own: what Hookrail accepted, what it refused
+ * first, and at the end what arrived at the receiver (an accepted event that never arrives is lost).
  */
-export class SteadyLoad {
-  private readonly accepted: string[] = [];
+class Phase {
+  readonly accepted: string[] = [];
   private readonly refused: Record<string, number> = {};
-  private running = true;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly loop: Promise<void>;
 
   constructor(
-    private readonly phase: string,
-    private readonly perSecond: number,
+    readonly name: string,
     private readonly send: SendOne,
-  ) {
-    this.loop = this.run();
+  ) {}
+
+  marker(seq: number): string {
+    return `${this.name}-${seq}-${Date.now()}`;
   }
 
-  private async run(): Promise<void> {
-    for (let seq = 0; this.running; seq++) {
-      const marker = `${this.phase}-${seq}-${Date.now()}`;
-      const one = this.sendUntilAccepted(marker, seq).finally(() => this.inFlight.delete(one));
-      this.inFlight.add(one);
-      await sleep(1000 / this.perSecond);
-    }
-  }
-
-  private async sendUntilAccepted(marker: string, seq: number): Promise<void> {
+  /** A refused send is retried until accepted, as a client would. */
+  async sendUntilAccepted(marker: string, seq: number): Promise<void> {
     const deadline = Date.now() + GIVE_UP_MS;
     for (;;) {
       const outcome = await this.send(marker, seq).catch(
@@ -65,17 +54,14 @@ export class SteadyLoad {
     }
   }
 
-  /** Stops sending, then waits up to `drainTimeoutMs` for every accepted event to arrive. */
-  async stop(receiver: Receiver, drainTimeoutMs = 180_000): Promise<LoadReport> {
-    this.running = false;
-    await this.loop;
-    await Promise.all(this.inFlight);
+  /** Waits up to `drainTimeoutMs` for every accepted event to arrive, then counts. */
+  async report(receiver: Receiver, drainTimeoutMs: number): Promise<LoadReport> {
     const drainStart = Date.now();
     const arrivals = () => {
       const counts = new Map<string, number>();
       for (const r of receiver.requests) {
         const marker = (JSON.parse(r.body) as { marker?: string }).marker;
-        if (marker?.startsWith(`${this.phase}-`)) counts.set(marker, (counts.get(marker) ?? 0) + 1);
+        if (marker?.startsWith(`${this.name}-`)) counts.set(marker, (counts.get(marker) ?? 0) + 1);
       }
       return counts;
     };
@@ -86,7 +72,7 @@ export class SteadyLoad {
     }
     const delivered = this.accepted.filter((m) => counts.has(m)).length;
     return {
-      phase: this.phase,
+      phase: this.name,
       sent: this.accepted.length,
       delivered,
       lost: this.accepted.length - delivered,
@@ -95,4 +81,64 @@ export class SteadyLoad {
       drainMs: Date.now() - drainStart,
     };
   }
+}
+
+/** Events at a steady rate while something happens to the release (scaling, a rolling upgrade, pod kills). */
+export class SteadyLoad {
+  private readonly phase: Phase;
+  private running = true;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: Promise<void>;
+
+  constructor(
+    phase: string,
+    private readonly perSecond: number,
+    send: SendOne,
+  ) {
+    this.phase = new Phase(phase, send);
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    for (let seq = 0; this.running; seq++) {
+      const one = this.phase
+        .sendUntilAccepted(this.phase.marker(seq), seq)
+        .finally(() => this.inFlight.delete(one));
+      this.inFlight.add(one);
+      await sleep(1000 / this.perSecond);
+    }
+  }
+
+  /** Stops sending, then waits up to `drainTimeoutMs` for every accepted event to arrive. */
+  async stop(receiver: Receiver, drainTimeoutMs = 180_000): Promise<LoadReport> {
+    this.running = false;
+    await this.loop;
+    await Promise.all(this.inFlight);
+    return this.phase.report(receiver, drainTimeoutMs);
+  }
+}
+
+/**
+ * Sends `count` events as fast as `connections` senders get them accepted, and gives the time
+ * that took and a `report` to call once whatever should deliver them runs (the count waits up
+ * to `drainTimeoutMs` for every one to arrive).
+ */
+export async function burst(
+  phase: string,
+  count: number,
+  connections: number,
+  send: SendOne,
+): Promise<{ acceptMs: number; report: (receiver: Receiver, drainTimeoutMs?: number) => Promise<LoadReport> }> {
+  const p = new Phase(phase, send);
+  let next = 0;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      for (let seq = next++; seq < count; seq = next++) await p.sendUntilAccepted(p.marker(seq), seq);
+    }),
+  );
+  return {
+    acceptMs: Date.now() - t0,
+    report: (receiver, drainTimeoutMs = 300_000) => p.report(receiver, drainTimeoutMs),
+  };
 }
