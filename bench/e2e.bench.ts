@@ -237,9 +237,7 @@ async function main(): Promise<void> {
       `  the stack came to rest ${(settledMs / 1000).toFixed(0)} s before the phase and ` +
         `${(trailingMs / 1000).toFixed(0)} s after its last delivery (records written beside the deliveries)`,
     );
-    console.log(
-      `  CPU at rest, measured over 5 s before the phase:\n${cpu.idle().join('\n')}`,
-    );
+    console.log(`  CPU at rest, measured over 5 s before the phase:\n${cpu.idle().join('\n')}`);
     console.log(
       `  CPU per delivered event (from the phase's start until the stack is at rest again):\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`,
     );

@@ -23,7 +23,15 @@ interface PodList {
   }[];
 }
 
-const UNITS: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, K: 1e3, M: 1e6, G: 1e9, '': 1 };
+const UNITS: Record<string, number> = {
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  '': 1,
+};
 
 /** A Kubernetes quantity of bytes (`768Mi`, `1G`, `536870912`) in MiB. */
 export function quantityMiB(quantity: string): number {
@@ -38,7 +46,9 @@ export function quantityMiB(quantity: string): number {
  * unified one (v2). Its peak: `memory.max_usage_in_bytes` (v1) or `memory.peak` (v2).
  */
 export function podPeakMiB(uid: string, cgroupRoot: string): number {
-  const hierarchies = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup'].map((h) => path.join(h, cgroupRoot, 'kubepods'));
+  const hierarchies = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup'].map((h) =>
+    path.join(h, cgroupRoot, 'kubepods'),
+  );
   for (const kubepods of hierarchies.filter((h) => existsSync(h))) {
     const dir = [kubepods, ...readdirSync(kubepods).map((q) => path.join(kubepods, q))]
       .map((parent) => path.join(parent, `pod${uid}`))

@@ -128,7 +128,10 @@ export async function burst(
   count: number,
   connections: number,
   send: SendOne,
-): Promise<{ acceptMs: number; report: (receiver: Receiver, drainTimeoutMs?: number) => Promise<LoadReport> }> {
+): Promise<{
+  acceptMs: number;
+  report: (receiver: Receiver, drainTimeoutMs?: number) => Promise<LoadReport>;
+}> {
   const p = new Phase(phase, send);
   let next = 0;
   const t0 = Date.now();
