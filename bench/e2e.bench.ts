@@ -8,10 +8,10 @@
  *    peers are compared on), at max rate over BENCH_API_SIZE events, then BENCH_RATE/s for
  *    BENCH_API_RATE_SECONDS.
  * Prints, per phase: delivered events/s, end-to-end latency percentiles (accepted request sent →
- * request received by the endpoint) and CPU ms per delivered event of every process, in all and
- * above its rate at rest (measured over 5 s before the phase); then each
- * service's garbage collections and peak resident memory, and lost, duplicated and badly signed
- * counts.
+ * request received by the endpoint), CPU ms per delivered event of every process, in all and
+ * above its rate at rest (measured over 5 s before the phase), and each service's garbage
+ * collections in the phase; then each service's garbage collections and peak resident memory over
+ * the run, and lost, duplicated and badly signed counts.
  *
  *   npm run bench                      # mixed: 3,000 and 20,000 at max rate, 200/s for 20 s; then api: 20,000 at max rate, 200/s for 15 s
  *   BENCH_TRAFFIC=api npm run bench    # only the events-API phases, on services just started
