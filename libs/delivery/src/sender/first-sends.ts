@@ -23,9 +23,10 @@ export interface FirstSendsDeps {
   /**
    * How long a first send may wait for one of the maxLocal slots before it is published instead.
    * Under a backlog to an endpoint its slots turn over as its requests are answered, and a send
-   * made here costs a produce, a fetch and a decode less than one that goes round the topic. Only a send to an endpoint that already holds slots waits, and only
-   * while some slot was released in the last `slotStallMs`: an endpoint with nothing running here
-   * does not queue behind others, and nobody waits on endpoints that hang.
+   * made here costs a produce, a fetch and a decode less than one that goes round the topic. Only
+   * a send to an endpoint that already holds slots waits, and only while some slot was released in
+   * the last `slotStallMs`: an endpoint with nothing running here does not queue behind others,
+   * and nobody waits on endpoints that hang.
    */
   slotWaitMs: number;
   slotStallMs: number;
