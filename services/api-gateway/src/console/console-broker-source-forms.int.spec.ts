@@ -7,6 +7,7 @@ import {
   screenshot,
   seriousViolations,
 } from '../portal/testing/portal-browser';
+import { openSignedIn } from './testing/console-sign-in';
 
 jest.setTimeout(120_000);
 
@@ -34,10 +35,7 @@ describe('console source form: SQS and Google Pub/Sub sources', () => {
 
   /** Opens the new source form, signed in with the project's key, with a broker type picked. */
   async function newBrokerSource(pid: string, key: string, broker: 'sqs' | 'google', sourceName: string) {
-    await currentPage().goto(`${h.gateway.url}/console/projects/${pid}/sources/new`);
-    await currentPage().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await currentPage().keyboard.type(key);
-    await currentPage().keyboard.press('Enter');
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${pid}/sources/new`, key);
     await currentPage().getByRole('heading', { name: 'New source', exact: true }).waitFor();
     await currentPage().locator('#source-form-name').fill(sourceName);
     await currentPage().locator('#source-form-type').selectOption('pub_sub');

@@ -1,6 +1,7 @@
 import { GatewayHarness } from '../testing/gateway-harness';
 import { gatewayAndChromium, pagePerTest, seriousViolations } from '../portal/testing/portal-browser';
 import { seedLink } from '../portal/testing/portal-fixtures';
+import { openSignedIn } from './testing/console-sign-in';
 
 jest.setTimeout(120_000);
 
@@ -16,10 +17,7 @@ describe('console: broker destinations in a real headless Chromium', () => {
 
   it('creates a kafka endpoint, shows where it publishes, edits it keeping the stored password', async () => {
     const p = await h.createProject();
-    await page().goto(`${h.gateway.url}/console/projects/${p.id}/endpoints/new`);
-    await page().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await page().keyboard.type(p.key);
-    await page().keyboard.press('Enter');
+    await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/endpoints/new`, p.key);
     await page().getByRole('heading', { name: 'New endpoint', exact: true }).waitFor();
 
     await page().locator('#endpoint-form-name').fill('orders');
@@ -73,10 +71,7 @@ describe('console: broker destinations in a real headless Chromium', () => {
 
   it('a destination the API refuses shows the error beside its field', async () => {
     const p = await h.createProject();
-    await page().goto(`${h.gateway.url}/console/projects/${p.id}/endpoints/new`);
-    await page().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await page().keyboard.type(p.key);
-    await page().keyboard.press('Enter');
+    await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/endpoints/new`, p.key);
     await page().getByRole('heading', { name: 'New endpoint', exact: true }).waitFor();
     await page().locator('#endpoint-form-name').fill('q');
     await page().locator('#endpoint-form-type').selectOption('sqs');

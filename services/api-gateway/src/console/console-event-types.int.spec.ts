@@ -8,6 +8,7 @@ import {
   screenshot,
   seriousViolations,
 } from '../portal/testing/portal-browser';
+import { openSignedIn } from './testing/console-sign-in';
 
 jest.setTimeout(120_000);
 
@@ -29,18 +30,11 @@ describe('console: event types', () => {
     expect(res.status).toBe(200);
     return res.body.data as { uid: string; name: string; deprecated: boolean; description: string }[];
   };
-  async function openSignedIn(pathname: string, key: string) {
-    await page().goto(`${h.gateway.url}${pathname}`);
-    await page().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await page().keyboard.type(key);
-    await page().keyboard.press('Enter');
-    await page().locator('#side').waitFor();
-  }
   const submit = (form: string) => page().locator(`#${form} button[type="submit"]`).click();
 
   it('creates a type with a schema and example (a bad example is the API’s 400 beside it), edits, deprecates and deletes it', async () => {
     const p = await h.createProject();
-    await openSignedIn(`/console/projects/${p.id}/event-types`, p.key);
+    await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/event-types`, p.key);
     await page().locator('#event-types', { hasText: 'No event types yet' }).waitFor();
     await page().getByRole('link', { name: 'New event type' }).click();
     await page().getByRole('heading', { name: 'New event type', exact: true }).waitFor();
@@ -94,7 +88,7 @@ describe('console: event types', () => {
 
   it('previews an OpenAPI import as a dry run (nothing stored), then imports it', async () => {
     const p = await h.createProject();
-    await openSignedIn(`/console/projects/${p.id}/event-types/import`, p.key);
+    await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/event-types/import`, p.key);
     await page().getByRole('heading', { name: 'Import event types', exact: true }).waitFor();
     // An empty document is refused before anything is sent.
     await submit('import-form');

@@ -9,6 +9,7 @@ import {
   tabTo,
 } from '../portal/testing/portal-browser';
 import { seedDelivery, seedEndpoint } from '../portal/testing/portal-fixtures';
+import { openSignedIn } from './testing/console-sign-in';
 
 jest.setTimeout(120_000);
 
@@ -31,19 +32,11 @@ describe('console forms in a real headless Chromium', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   };
-  /** Opens a console page and signs in there with the keyboard (the key field has the focus). */
-  async function openSignedIn(path: string, key: string) {
-    await currentPage().goto(`${h.gateway.url}${path}`);
-    await currentPage().getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
-    await currentPage().keyboard.type(key);
-    await currentPage().keyboard.press('Enter');
-    await currentPage().locator('#side, #projects').first().waitFor();
-  }
   const submit = (form: string) => currentPage().locator(`#${form} button[type="submit"]`).click();
 
   it('endpoint: created with the keyboard alone (auth, rate limit), edited, its secret rolled', async () => {
     const p = await h.createProject();
-    await openSignedIn(`/console/projects/${p.id}/endpoints`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/endpoints`, p.key);
     await currentPage().locator('#empty').waitFor();
     await tabTo(currentPage(), 'a[href$="/endpoints/new"]');
     await currentPage().keyboard.press('Enter');
@@ -128,7 +121,7 @@ describe('console forms in a real headless Chromium', () => {
 
   it("endpoint: the API's 400 (https only) shows beside the URL, and nothing is created", async () => {
     const p = await h.createProject('outgoing', { ssl: { enforce_secure_endpoints: true } });
-    await openSignedIn(`/console/projects/${p.id}/endpoints/new`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/endpoints/new`, p.key);
     await currentPage().locator('#endpoint-form-name').fill('plain');
     await currentPage().locator('#endpoint-form-url').fill('http://acme.example/plain');
     await submit('endpoint-form');
@@ -164,7 +157,7 @@ describe('console forms in a real headless Chromium', () => {
 
   it('endpoint: created disabled, its owner and authentication emptied from the form, activated by unticking', async () => {
     const p = await h.createProject();
-    await openSignedIn(`/console/projects/${p.id}/endpoints/new`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/endpoints/new`, p.key);
     await currentPage().locator('#endpoint-form-name').fill('ledger');
     await currentPage().locator('#endpoint-form-url').fill('https://acme.example/ledger');
     await currentPage().locator('#endpoint-form-owner_id').fill('acme');
@@ -224,7 +217,7 @@ describe('console forms in a real headless Chromium', () => {
 
   it('source: an HTTP source with an HMAC verifier and a tested body function; a Kafka source after its 400 beside the topic', async () => {
     const p = await h.createProject('incoming');
-    await openSignedIn(`/console/projects/${p.id}/sources`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/sources`, p.key);
     await currentPage().getByRole('link', { name: 'New source' }).click();
     await currentPage().getByRole('heading', { name: 'New source', exact: true }).waitFor();
     await currentPage().locator('#source-form-name').fill('shop-hooks');
@@ -344,7 +337,7 @@ describe('console forms in a real headless Chromium', () => {
     });
     expect([ep.status, src.status]).toEqual([201, 201]);
 
-    await openSignedIn(`/console/projects/${p.id}/subscriptions`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/subscriptions`, p.key);
     await currentPage().locator('#empty').waitFor();
     await tabTo(currentPage(), 'a[href$="/subscriptions/new"]');
     await currentPage().keyboard.press('Enter');
@@ -466,7 +459,7 @@ describe('console forms in a real headless Chromium', () => {
   });
 
   it('project: created by the admin (its key shown once), settings edited, API keys issued, regenerated, revoked', async () => {
-    await openSignedIn('/console', ADMIN_KEY);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console`, ADMIN_KEY);
     const name = `shop-${Date.now()}`;
     await currentPage().locator('#project-new-form-name').fill(name);
     await currentPage().locator('#project-new-form-type').selectOption('outgoing');
@@ -546,7 +539,7 @@ describe('console forms in a real headless Chromium', () => {
     const p = await h.createProject();
     const ep = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
     const events = await h.collect('events');
-    await openSignedIn(`/console/projects/${p.id}/events/new`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/events/new`, p.key);
     await currentPage()
       .locator('#event-form-endpoint_id option', { hasText: 'billing' })
       .waitFor({ state: 'attached' });
@@ -594,7 +587,7 @@ describe('console forms in a real headless Chromium', () => {
     });
     expect(sub.status).toBe(201);
 
-    await openSignedIn(`/console/projects/${p.id}/deliveries`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/deliveries`, p.key);
     await currentPage().locator(`tr[data-id="${b.delivery._id}"]`).waitFor();
     const endpointSelect = currentPage().locator('form.filters select[name="endpoint_id"]');
     await endpointSelect.locator('option', { hasText: 'shipping' }).waitFor({ state: 'attached' });
@@ -670,7 +663,7 @@ describe('console forms in a real headless Chromium', () => {
 
   it('portal link: created from the form (owner required before sending), listed with its URL', async () => {
     const p = await h.createProject();
-    await openSignedIn(`/console/projects/${p.id}/portal-links`, p.key);
+    await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/portal-links`, p.key);
     await currentPage().locator('#portal-link-form-name').fill('acme portal');
     await submit('portal-link-form');
     await currentPage().locator('#portal-link-form-owner_id-error', { hasText: 'is required' }).waitFor();
@@ -691,7 +684,7 @@ describe('console forms in a real headless Chromium', () => {
     const exchange = `${queue}-x`;
     const broker = await amqpQueue(queue, { exchange });
     try {
-      await openSignedIn(`/console/projects/${p.id}/sources/new`, p.key);
+      await openSignedIn(currentPage(), `${h.gateway.url}/console/projects/${p.id}/sources/new`, p.key);
       await currentPage().locator('#source-form-name').fill('orders-queue');
       await currentPage().locator('#source-form-type').selectOption('pub_sub');
       await currentPage().locator('#source-form-pub_sub-type').selectOption('amqp');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../components/http';
 import { signIn, type Session } from './session';
 
@@ -12,7 +12,8 @@ interface Props {
 export function SignIn({ heading, note, onSignedIn }: Props) {
   const [error, setError] = useState('');
   const key = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // On mount, not after the next paint: keys typed as soon as the form shows land in the field.
+  useLayoutEffect(() => {
     document.title = 'Sign in · Hookrail console';
     key.current?.focus();
   }, []);
