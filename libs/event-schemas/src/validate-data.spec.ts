@@ -89,6 +89,53 @@ describe('validateData', () => {
     });
   });
 
+  // The watchdog is a wall clock: a thread descheduled on a busy machine (or paused) runs out of
+  // time without using its CPU. Such a check is run again; one that used its CPU is not.
+  describe('a check stopped before it had its CPU', () => {
+    /** A validator whose first `slowRuns` calls spin past the budget, then answer at once. */
+    function slowAtFirst(slowRuns: number) {
+      let calls = 0;
+      const fn = Object.assign(
+        () => {
+          if (calls++ < slowRuns) {
+            const until = Date.now() + 200;
+            while (Date.now() < until); // stopped by the watchdog at the budget
+          }
+          return true;
+        },
+        { errors: null },
+      ) as unknown as Parameters<typeof validateData>[0];
+      return { fn, calls: () => calls };
+    }
+    /** A thread CPU clock that advances `msPerRead` at each read: how much CPU the thread had. */
+    const cpuAdvancing = (msPerRead: number) => {
+      let t = 0;
+      return () => (t += msPerRead);
+    };
+
+    it('is run again when its thread had less than half its budget of CPU, and then found valid', () => {
+      const check = slowAtFirst(2);
+      expect(validateData(check.fn, {}, 'data', 50, cpuAdvancing(10))).toEqual({ kind: 'valid' });
+      expect(check.calls()).toBe(3);
+    });
+
+    it('is run at most starvedRetries times again, then answers timed_out', () => {
+      const check = slowAtFirst(10);
+      expect(validateData(check.fn, {}, 'data', 50, cpuAdvancing(10)).kind).toBe('timed_out');
+      expect(check.calls()).toBe(1 + DATA_VALIDATION_LIMITS.starvedRetries);
+    });
+
+    it('is not run again when it had its CPU (too costly, not starved)', () => {
+      const check = slowAtFirst(1);
+      expect(validateData(check.fn, {}, 'data', 50, cpuAdvancing(30)).kind).toBe('timed_out');
+      expect(check.calls()).toBe(1);
+      // measured on the real thread clock: a spinning check used its CPU
+      const real = slowAtFirst(1);
+      expect(validateData(real.fn, {}, 'data', 50).kind).toBe('timed_out');
+      expect(real.calls()).toBe(1);
+    });
+  });
+
   it('gives a payload 50 ms plus 500 ms per MiB, at most 5 s', () => {
     expect(validationBudgetMs(200)).toBe(50);
     expect(validationBudgetMs(1024 * 1024)).toBe(550);

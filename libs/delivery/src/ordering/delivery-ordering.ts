@@ -308,9 +308,10 @@ export class DeliveryOrdering {
       );
       return { kind: 'wait', until };
     }
-    if (!state.durable) await this.persist(state);
-    this.fence(epoch);
-    await this.hold(state, [{ id: delivery._id, message: m }]);
+    // What waits in memory for the head's attempt came first (partition order) and is held
+    // first: the attempt ended, and its send may not have said so yet (`sent`).
+    const waiting = state.waiting.splice(0);
+    await this.holdInOrder(state, [...waiting, { id: delivery._id, message: m }], waiting, epoch);
     return { kind: 'held', head: state.head };
   }
 
@@ -345,13 +346,29 @@ export class DeliveryOrdering {
   private async holdWaiting(state: KeyState): Promise<void> {
     if (state.waiting.length === 0) return;
     const waiting = state.waiting.splice(0);
+    // a failure is the waiters' (each is handled again by its consumer), not the caller's
+    await this.holdInOrder(state, waiting, waiting).catch(() => undefined);
+  }
+
+  /**
+   * Writes `deliveries` down behind the key's head in the order given, the key's document first;
+   * the `waiters` among them learn they are held, or are handed back to their consumers.
+   */
+  private async holdInOrder(
+    state: KeyState,
+    deliveries: { id: string; message: DeliveryMessage }[],
+    waiters: Waiter[],
+    epoch = this.epoch,
+  ): Promise<void> {
     try {
       if (!state.durable) await this.persist(state);
-      await this.hold(state, waiting);
-      for (const w of waiting) w.resolve({ kind: 'held', head: state.head });
+      this.fence(epoch);
+      await this.hold(state, deliveries);
     } catch (err) {
-      for (const w of waiting) w.reject(err); // each is handled again (retried by its consumer)
+      for (const w of waiters) w.reject(err);
+      throw err;
     }
+    for (const w of waiters) w.resolve({ kind: 'held', head: state.head });
   }
 
   /**

@@ -15,11 +15,12 @@ import {
 import { DeliveryOrdering } from './delivery-ordering';
 
 /**
- * The hand-off of an endpoint's ordering keys from one dispatcher to the next (a rebalance, or a
- * dispatcher leaving), on the real store and Kafka. Two DeliveryOrdering instances stand for the
- * two processes; which one owns the endpoint is what each is told.
+ * DeliveryOrdering on the real store and Kafka, step by step: deliveries that wait in memory for
+ * their head's attempt, and the hand-off of an endpoint's ordering keys from one dispatcher to the
+ * next (a rebalance, or a dispatcher leaving). Two DeliveryOrdering instances stand for two
+ * processes; which one owns the endpoint is what each is told.
  */
-describe('ordered delivery: an endpoint handed from one dispatcher to another', () => {
+describe('ordered delivery: waiting behind a head, and an endpoint handed from one dispatcher to another', () => {
   const prefix = uniquePrefix('handoff');
   const bus = testBus(prefix);
   let store: Store;
@@ -72,6 +73,47 @@ describe('ordered delivery: an endpoint handed from one dispatcher to another', 
     });
     return { deployment, projectId, source, endpoint, subscription };
   }
+
+  /** A delivery of key `k` to the endpoint. */
+  const keyed = (e: Awaited<ReturnType<typeof keyOrderedEndpoint>>) =>
+    makeDelivery(store, e.projectId, {
+      event_id: uniquePrefix('event'),
+      endpoint_id: e.endpoint._id,
+      subscription_id: e.subscription._id,
+      metadata: { ordering_key: 'key:k' },
+    });
+
+  /** Whether the promise settles within `ms` (a delivery waiting in memory does not). */
+  const settlesWithin = (p: Promise<unknown>, ms: number) =>
+    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  it('deliveries that waited in memory for the head keep their place ahead of later ones once they are held', async () => {
+    // The head's failed attempt is recorded while its send is still finishing (its retry being
+    // published); D1 and D2 come meanwhile and wait in memory. D3 comes as the send ends: it
+    // must be held behind D1 and D2, never ahead of them (CI once saw 0, 3…19, 1, 2).
+    const e = await keyOrderedEndpoint();
+    const [h, d1, d2, d3] = [await keyed(e), await keyed(e), await keyed(e), await keyed(e)];
+    const a = dispatcher(e.deployment);
+    expect(await a.admit(message(h, 'retry'), h)).toEqual({ kind: 'send' });
+    await a.recorded({ ...h, status: 'Retry' }, 'Retry');
+    const w1 = a.admit(message(d1, 'retry'), d1);
+    const w2 = a.admit(message(d2, 'retry'), d2);
+    expect(await settlesWithin(w1, 200)).toBe(false);
+    expect(await settlesWithin(w2, 200)).toBe(false);
+    const p3 = a.admit(message(d3, 'retry'), d3); // its place is taken before the send ends
+    await a.sent(h._id);
+    const held = { kind: 'held', head: h._id };
+    expect(await Promise.all([w1, w2, p3])).toEqual([held, held, held]);
+
+    const seqs = await Promise.all(
+      [d1, d2, d3].map(async (d) => (await store.ordering.findHeld(e.projectId, d._id))?.seq),
+    );
+    expect(seqs).toEqual([...seqs].sort((x, y) => (x ?? 0) - (y ?? 0)));
+    expect(new Set(seqs).size).toBe(3);
+    // the head succeeds: D1 is the next head, not D3
+    await a.recorded({ ...h, status: 'Success' }, 'Success');
+    expect((await store.ordering.findKey(e.projectId, e.endpoint._id, 'key:k'))?.head).toBe(d1._id);
+  });
 
   /**
    * Dispatcher `a` owned the endpoint: head H of key `k` was sent and did not end at once, so X
