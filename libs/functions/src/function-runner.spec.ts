@@ -62,13 +62,34 @@ describe('FunctionRunner', () => {
   });
 
   it('stops an endless loop at the deadline and keeps working afterwards', () => {
-    const started = Date.now();
+    // the budget is of this thread's CPU (wall time depends on the host's load)
+    const started = process.threadCpuUsage();
     const r = runner.run('function transform(x) { while (true) {} }', {});
-    const took = Date.now() - started;
+    const { user, system } = process.threadCpuUsage(started);
+    const tookMs = (user + system) / 1000;
     expect(r).toEqual({ kind: 'error', message: 'function timed out after 100 ms' });
-    expect(took).toBeGreaterThanOrEqual(95);
-    expect(took).toBeLessThan(400);
+    expect(tookMs).toBeGreaterThanOrEqual(95);
+    expect(tookMs).toBeLessThan(400);
     expect(runner.run(addFlag, { b: 2 })).toEqual({ kind: 'ok', value: { b: 2, flag: true } });
+  });
+
+  it('charges a call the CPU it had, not the wall time: a slow clock lets a long loop finish', async () => {
+    // A thread CPU clock that barely moves stands for a thread descheduled for most of the call.
+    let t = 0;
+    let step = 0.000_01;
+    const starved = await FunctionRunner.create({ timeoutMs: 100, cpuMs: () => (t += step) });
+    const loop = 'function transform(x) { var n = 0; for (var i = 0; i < 2e7; i++) n += i % 7; return n }';
+    try {
+      expect(starved.run(loop, {})).toEqual({ kind: 'ok', value: 59999997 });
+      // the same runner stops what never ends once its clock passes the budget
+      step = 1;
+      expect(starved.run('function transform(x) { while (true) {} }', {})).toEqual({
+        kind: 'error',
+        message: 'function timed out after 100 ms',
+      });
+    } finally {
+      starved.clear();
+    }
   });
 
   it('stops a loop that swallows the interrupt', () => {
