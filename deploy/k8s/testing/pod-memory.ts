@@ -45,7 +45,7 @@ export function quantityMiB(quantity: string): number {
  * root `cgroupRoot`): `…/kubepods/<qos>/pod<uid>` under the memory hierarchy (cgroup v1) or the
  * unified one (v2). Its peak: `memory.max_usage_in_bytes` (v1) or `memory.peak` (v2).
  */
-export function podPeakMiB(uid: string, cgroupRoot: string): number {
+function podPeakMiB(uid: string, cgroupRoot: string): number {
   const hierarchies = ['/sys/fs/cgroup/memory', '/sys/fs/cgroup'].map((h) =>
     path.join(h, cgroupRoot, 'kubepods'),
   );

@@ -121,16 +121,10 @@ describe('ordered delivery: waiting behind a head, and an endpoint handed from o
    * endpoint over and swept: it knows H as the head, still on its way.
    */
   async function handedOver() {
-    const { deployment, projectId, endpoint, subscription } = await keyOrderedEndpoint();
-    const delivery = () =>
-      makeDelivery(store, projectId, {
-        event_id: uniquePrefix('event'),
-        endpoint_id: endpoint._id,
-        subscription_id: subscription._id,
-        metadata: { ordering_key: 'key:k' },
-      });
-    const h = await delivery();
-    const x = await delivery();
+    const e = await keyOrderedEndpoint();
+    const { deployment, projectId, endpoint } = e;
+    const h = await keyed(e);
+    const x = await keyed(e);
     const a = dispatcher(deployment);
     expect(await a.admit(message(h, 'retry'), h)).toEqual({ kind: 'send' });
     await a.sent(h._id); // its attempt ended without an outcome that moves the key on
