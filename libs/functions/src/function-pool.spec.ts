@@ -1,4 +1,5 @@
-import { FunctionPool } from './function-pool';
+import path from 'node:path';
+import { DEFAULT_WALL_LIMIT_MS, FunctionPool } from './function-pool';
 
 const LOOP = 'function transform(x) { while (true) {} }';
 // One built-in call close to the memory limit: quickjs's deadline check cannot interrupt it.
@@ -19,7 +20,7 @@ describe('FunctionPool', () => {
     });
   });
 
-  it('stops a looping function at its own deadline, a memory bomb within a second, keeping the thread free', async () => {
+  it('stops a looping function at its own deadline, a memory bomb at the pool deadline, keeping the thread free', async () => {
     let maxGap = 0;
     let last = Date.now();
     const tick = setInterval(() => {
@@ -37,7 +38,8 @@ describe('FunctionPool', () => {
       const bomb = await pool.run(MEMORY_BOMB, 'x', { memoryBytes: 1024 * 1024 * 1024 });
       const bombMs = Date.now() - t;
       expect(bomb.kind).toBe('error');
-      expect(bombMs).toBeLessThan(1000);
+      // Stopped once its worker used 400 ms of CPU: on a busy host that takes longer than 400 ms.
+      expect(bombMs).toBeLessThan(DEFAULT_WALL_LIMIT_MS);
       expect(loopMs).toBeLessThan(1000);
       // The caller's event loop kept turning while the workers were busy.
       expect(maxGap).toBeLessThan(250);
@@ -63,5 +65,50 @@ describe('FunctionPool', () => {
     expect(Date.now() - t).toBeLessThan(300);
     expect((await stuck).kind).toBe('error');
     expect(pool.stats().killed).toBeGreaterThanOrEqual(2);
+  }, 20_000);
+});
+
+// The deadline is of the worker's CPU: a worker that waits (for a core, on a busy host) is not
+// stopped for it, up to the wall limit; one that uses its CPU is stopped at its budget.
+describe('FunctionPool deadline', () => {
+  let pool: FunctionPool;
+  beforeAll(() => {
+    pool = new FunctionPool({
+      threads: 1,
+      timeoutMs: 100,
+      graceMs: 100,
+      wallLimitMs: 3_000,
+      workerFile: path.join(__dirname, 'testing/holding-worker.js'),
+    });
+  });
+  afterAll(() => pool.close());
+
+  it('lets a call that waited past its budget without using CPU finish', async () => {
+    const t = Date.now();
+    await expect(pool.run('', { waitMs: 700 })).resolves.toEqual({ kind: 'ok', value: { waitMs: 700 } });
+    expect(Date.now() - t).toBeGreaterThanOrEqual(700);
+    expect(pool.stats().killed).toBe(0);
+  }, 10_000);
+
+  it('stops a call that used its CPU budget, however long it waited first', async () => {
+    const killed = pool.stats().killed;
+    const t = Date.now();
+    const result = await pool.run('', { waitMs: 400, spinMs: 5_000 });
+    expect(result).toEqual({ kind: 'error', message: 'function timed out after 100 ms and was stopped' });
+    // Stopped after its 200 ms of CPU, not at the wall limit, nor when it waited.
+    expect(Date.now() - t).toBeGreaterThanOrEqual(600);
+    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(pool.stats().killed).toBe(killed + 1);
+  }, 10_000);
+
+  it('stops a call still running at the wall limit, whatever CPU it had', async () => {
+    const killed = pool.stats().killed;
+    const t = Date.now();
+    const result = await pool.run('', { waitMs: 10_000 });
+    expect(result.kind).toBe('error');
+    expect(Date.now() - t).toBeGreaterThanOrEqual(3_000);
+    expect(pool.stats().killed).toBe(killed + 1);
+    // A fresh worker took its place.
+    await expect(pool.run('', { waitMs: 1 })).resolves.toEqual({ kind: 'ok', value: { waitMs: 1 } });
   }, 20_000);
 });

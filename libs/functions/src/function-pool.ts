@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Metrics } from '@hookrail/telemetry';
+import { watchCallDeadline, type CallStart } from './call-deadline';
 import {
   DEFAULT_TIMEOUT_MS,
   type FunctionLimits,
@@ -15,8 +16,10 @@ import type { FunctionTask } from './function-worker';
 export interface FunctionPoolOptions extends FunctionLimits {
   /** Worker threads (default: cores, at least 2, at most 4). */
   threads?: number;
-  /** Wall time past the function's own timeout before its worker is terminated. */
+  /** CPU past the function's own timeout before its worker is terminated. */
   graceMs?: number;
+  /** Wall time from a call's start after which its worker is terminated whatever CPU it had. */
+  wallLimitMs?: number;
   /** V8 heap of each worker, in MiB (quickjs's own heap is capped by `memoryBytes`). */
   workerHeapMb?: number;
   /** Calls waiting for a worker before new ones are refused. */
@@ -28,10 +31,11 @@ export interface FunctionPoolOptions extends FunctionLimits {
 }
 
 export const DEFAULT_GRACE_MS = 200;
+export const DEFAULT_WALL_LIMIT_MS = 3_000;
 
 /** What a pool has done since it started (for logs, metrics and tests). */
 export interface PoolStats {
-  /** Workers terminated because a call overran its wall deadline or ran out of memory. */
+  /** Workers terminated because a call overran its deadline or ran out of memory. */
   killed: number;
   /** The longest time from a stopped call's start in its worker to its caller's answer. */
   maxStopMs: number;
@@ -40,15 +44,17 @@ export interface PoolStats {
 /**
  * Runs user functions off the event loop, in a pool of worker threads that each hold a quickjs
  * runner. quickjs checks its deadline between bytecodes only, so a single built-in call (a large
- * `Array.fill`, a string blow-up) can overrun it by seconds; the pool gives every call a wall
- * deadline (`timeoutMs + graceMs`, counted from submission) and terminates the worker that is
- * still busy then. The caller gets a clear error at the deadline; piscina starts a fresh worker.
+ * `Array.fill`, a string blow-up) can overrun it by seconds; the pool terminates the worker of a
+ * call that has used `timeoutMs + graceMs` of CPU, read from outside the worker, or that is still
+ * running `wallLimitMs` after it started (a starved thread). Waiting for a core is not charged, as
+ * inside quickjs. The caller gets a clear error then; piscina starts a fresh worker.
  * The service's own thread never runs user code, so health checks and other tenants keep going.
  */
 export class FunctionPool {
   private readonly pool: Piscina<FunctionTask, FunctionResult>;
   private readonly timeoutMs: number;
   private readonly graceMs: number;
+  private readonly wallLimitMs: number;
   private readonly counts: PoolStats = { killed: 0, maxStopMs: 0 };
   private readonly stopped?: { inc(labels: { reason: string }): void };
   private readonly stopSeconds?: { observe(v: number): void };
@@ -57,6 +63,7 @@ export class FunctionPool {
     const threads = opts.threads ?? Math.min(4, Math.max(2, availableParallelism()));
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    this.wallLimitMs = opts.wallLimitMs ?? DEFAULT_WALL_LIMIT_MS;
     this.pool = new Piscina({
       filename: opts.workerFile ?? workerFile(),
       minThreads: threads,
@@ -96,14 +103,20 @@ export class FunctionPool {
   async run(source: string, input: unknown, opts: RunOptions = {}): Promise<FunctionResult> {
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const abort = new AbortController();
-    // The wall deadline starts when a worker picks the call up, not while it waits in the queue
+    // The deadline starts when a worker picks the call up, not while it waits in the queue
     // (after a kill the pool is one worker short until the replacement has loaded quickjs).
     const { port1, port2 } = new MessageChannel();
-    let timer: NodeJS.Timeout | undefined;
+    let unwatch = () => {};
     let startedAt = 0;
-    port1.once('message', () => {
+    port1.once('message', (start: CallStart) => {
       startedAt = Date.now();
-      timer = setTimeout(() => abort.abort(), timeoutMs + this.graceMs);
+      const worker = this.pool.threads.find((t) => t.threadId === start.threadId);
+      unwatch = watchCallDeadline({
+        cpuBudgetMs: timeoutMs + this.graceMs,
+        wallLimitMs: this.wallLimitMs,
+        readCpuMs: async () => (worker ? (await cpuMs(worker)) - start.cpuMs : undefined),
+        stop: () => abort.abort(),
+      });
     });
     const task: FunctionTask = { source, input, opts: { ...opts, timeoutMs }, started: port2 };
     try {
@@ -125,7 +138,7 @@ export class FunctionPool {
       if (/queue is at limit/i.test(message)) return { kind: 'error', message: 'function sandbox is busy' };
       return { kind: 'error', message: `function sandbox failed: ${message}` };
     } finally {
-      clearTimeout(timer);
+      unwatch();
       port1.close();
     }
   }
@@ -146,6 +159,11 @@ export class FunctionPool {
   async close(): Promise<void> {
     await this.pool.destroy();
   }
+}
+
+async function cpuMs(worker: Worker): Promise<number> {
+  const { user, system } = await worker.cpuUsage();
+  return (user + system) / 1000;
 }
 
 function workerFile(): string {

@@ -8,6 +8,7 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
+import { threadCpuMs } from './call-deadline';
 
 export interface FunctionLimits {
   /** CPU budget of one call, compilation included. */
@@ -26,17 +27,12 @@ export type FunctionResult = { kind: 'ok'; value: unknown } | { kind: 'error'; m
 export interface FunctionRunnerOptions extends FunctionLimits {
   /** Compiled functions kept warm. */
   maxCached?: number;
-  /** This thread's CPU time in ms (a parameter for tests). */
+  /**
+   * This thread's CPU time in ms (a parameter for tests). The budget is of CPU: a thread
+   * descheduled on a busy host (or a throttled container) is not charged for the time it did not
+   * run, so a quick function is never stopped for the host's load.
+   */
   cpuMs?: () => number;
-}
-
-/**
- * The budget is of CPU: a thread descheduled on a busy host (or a throttled container) is not
- * charged for the time it did not run, so a quick function is never stopped for the host's load.
- */
-function threadCpuMs(): number {
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
 }
 
 export const DEFAULT_TIMEOUT_MS = 100;

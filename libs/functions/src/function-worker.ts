@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { callStart } from './call-deadline';
 import { FunctionRunner, type FunctionResult, type RunOptions } from './function-runner';
 
 /** One task of the pool: a call of `transform(input)` in this worker's own quickjs runner. */
@@ -6,7 +7,7 @@ export interface FunctionTask {
   source: string;
   input: unknown;
   opts: RunOptions;
-  /** Told when the call starts, so the pool's wall deadline excludes time in the queue. */
+  /** Told when the call starts (`CallStart`), so the pool's deadline excludes time in the queue. */
   started?: MessagePort;
 }
 
@@ -17,7 +18,7 @@ export interface FunctionTask {
  */
 const handler: Promise<(task: FunctionTask) => FunctionResult> = FunctionRunner.create().then(
   (runner) => (task) => {
-    task.started?.postMessage(0);
+    task.started?.postMessage(callStart());
     task.started?.close();
     return runner.run(task.source, task.input, task.opts);
   },
