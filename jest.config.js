@@ -56,6 +56,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
+      globalTeardown: '<rootDir>/jest.integration-teardown.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],
     },
     {

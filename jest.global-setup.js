@@ -1,9 +1,13 @@
 // Builds the console and portal bundles the in-process gateways serve, then starts the real
 // servers once per test run (idempotent: a running server is left alone).
 const { execFileSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 
 module.exports = async () => {
+  // Names every database and Kafka topic prefix the run's test files make, so that
+  // jest.integration-teardown.js removes exactly those (the workers inherit it).
+  process.env.HOOKRAIL_TEST_RUN ??= randomBytes(3).toString('hex');
   // Under a second: the gateway's pages name the hashed files of this build.
   execFileSync(process.execPath, [path.join(__dirname, 'tools/build-ui.mjs')], { stdio: 'inherit' });
   if (process.env.HOOKRAIL_SKIP_SERVER_START === 'true') return;

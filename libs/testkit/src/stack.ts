@@ -11,9 +11,15 @@ export const TEST_MONGODB_URL =
   process.env.HOOKRAIL_TEST_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/hookrail-test?retryWrites=false';
 export const TEST_KAFKA_BROKERS = (process.env.HOOKRAIL_TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
-/** A topic prefix of its own per test file: its topics and consumer groups are private to it. */
+/**
+ * A topic prefix of its own per test file: its topics and consumer groups are private to it. Under
+ * jest it names the run (HOOKRAIL_TEST_RUN), whose teardown deletes the run's topics.
+ */
 export function uniquePrefix(name = 't'): string {
-  return `${name}-${randomBytes(4).toString('hex')}`;
+  const run = process.env.HOOKRAIL_TEST_RUN;
+  return run
+    ? `${name}-${run}-${randomBytes(2).toString('hex')}`
+    : `${name}-${randomBytes(4).toString('hex')}`;
 }
 
 /**
