@@ -1,6 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
+import { Agent, request } from 'node:http';
 import express from 'express';
+import { asProjectId } from '@hookrail/domain';
 import { testConfig, uniquePrefix } from '@hookrail/testkit';
 import { HTTP_DRAIN_MS, startService, type RunningService } from './index';
 
@@ -19,9 +21,22 @@ describe('stop() and the HTTP connections still open', () => {
   const start = () =>
     startService({
       config: testConfig('meta-event', { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('drain') }),
-      start: async ({ app }) => {
+      start: async ({ app, publisher }) => {
         app.post('/work', express.json(), (_req, res) => void res.status(201).json({}));
         app.get('/slow', (_req, res) => void setTimeout(() => res.json({ done: true }), 1000));
+        // Like the events API: answers once Kafka has the message.
+        app.post('/publish', async (_req, res) => {
+          await new Promise((r) => setTimeout(r, 500));
+          await publisher.publish('meta', [
+            {
+              project_id: asProjectId('01HZZZZZZZZZZZZZZZZZZZZZZZ'),
+              event_type: 'endpoint.created',
+              data: {},
+              occurred_at: new Date().toISOString(),
+            },
+          ]);
+          res.status(202).json({});
+        });
       },
     });
 
@@ -62,5 +77,33 @@ describe('stop() and the HTTP connections still open', () => {
     const t0 = Date.now();
     await svc.stop();
     expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
+  }, 60_000);
+
+  it('answers a request on its way with Kafka still connected, and closes its keep-alive connection after it', async () => {
+    const svc = await start();
+    await svc.started;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = () =>
+      new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        const req = request(`${svc.url}/publish`, { method: 'POST', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // A first exchange: the agent keeps its connection, as a load balancer's client would.
+    expect(await post()).toEqual({ status: 202, connection: 'keep-alive' });
+    const onItsWay = post();
+    await new Promise((r) => setTimeout(r, 100));
+
+    const t0 = Date.now();
+    const stopped = svc.stop();
+    // Node would keep serving a busy connection after server.close(), and the client would go on
+    // sending to this instance: the answer tells it to leave.
+    expect(await onItsWay).toEqual({ status: 202, connection: 'close' });
+    await stopped;
+    expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
+    agent.destroy();
   }, 60_000);
 });

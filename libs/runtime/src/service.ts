@@ -7,6 +7,7 @@ import { Bus, type Publisher } from '@hookrail/bus';
 import { Store } from '@hookrail/store';
 import { createLogger, Metrics, startTracing, stopTracing, type Logger } from '@hookrail/telemetry';
 import { errorMessage, fail } from '@hookrail/domain';
+import { connectionCloser } from './close-connections';
 import { DependencyWatch } from './dependency-watch';
 import { healthRouter } from './health';
 import { httpSpans } from './http-spans';
@@ -89,6 +90,8 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     lastCheck = { at: Date.now(), result: { mongodb, kafka, started: workerStarted } };
     return lastCheck.result;
   };
+  const connections = connectionCloser();
+  app.use(connections.middleware);
   app.use(healthRouter({ readiness, metrics }));
   // Until the worker has mounted its routes, a request would get express's 404, which a client
   // takes as final (a restarting gateway or ingest answered 404 to valid events in the chaos
@@ -171,13 +174,13 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       stopping = true;
       clearInterval(dependencyTimer);
       logger.info(`${config.service} stopping`);
+      // HTTP first, while the worker and Kafka still serve the requests on their way: each busy
+      // connection closes after its answer. A client that stops reading a response, or never
+      // finishes sending its request, would hold the shutdown open until the hard exit: in-flight
+      // exchanges get a bounded grace, then their connections are cut.
+      connections.closing();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (worker) await worker.stop();
-      await bus?.close();
-      // A client that stops reading a response, or never finishes sending its request, keeps its
-      // connection busy and would hold the shutdown open until the hard exit: in-flight exchanges
-      // get a bounded grace, then their connections are cut.
       const drained = await Promise.race([
         closed.then(() => true),
         sleep(HTTP_DRAIN_MS, false, { ref: false }),
@@ -187,6 +190,8 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
         server.closeAllConnections();
         await closed;
       }
+      if (worker) await worker.stop();
+      await bus?.close();
       await store?.close();
       logger.info(`${config.service} stopped`);
     },
