@@ -24,6 +24,11 @@ export interface ServiceContext {
 }
 
 export interface Worker {
+  /**
+   * The service starts to stop: end the HTTP exchanges that would otherwise hold the drain open
+   * until it is cut (streams). Ordinary requests on their way are still answered.
+   */
+  endStreams?(): void;
   /** Stop intake, finish or abandon (uncommitted) in-flight work. */
   stop(): Promise<void>;
 }
@@ -51,7 +56,8 @@ export const HTTP_DRAIN_MS = 5_000;
 /**
  * The lifecycle every service shares: HTTP first (so /healthz answers and /readyz says "not ready"
  * while dependencies are down), then MongoDB and Kafka with retries, indexes and topics, then the
- * service's own work. `stop()` reverses it.
+ * service's own work. `stop()` drains HTTP first (requests on their way still need the worker and
+ * Kafka), then stops the work, Kafka and MongoDB.
  */
 export async function startService(def: ServiceDefinition): Promise<RunningService> {
   const { config } = def;
@@ -179,12 +185,16 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       // finishes sending its request, would hold the shutdown open until the hard exit: in-flight
       // exchanges get a bounded grace, then their connections are cut.
       connections.closing();
+      worker?.endStreams?.();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Again as exchanges begun before the stop end (an ended stream leaves its connection idle).
       server.closeIdleConnections();
+      const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
       const drained = await Promise.race([
         closed.then(() => true),
         sleep(HTTP_DRAIN_MS, false, { ref: false }),
       ]);
+      clearInterval(closeIdle);
       if (!drained) {
         logger.warn({ grace_ms: HTTP_DRAIN_MS }, 'cutting HTTP connections still busy after the grace');
         server.closeAllConnections();

@@ -111,6 +111,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       mountPortal(app, deps);
       gatewayConsole.mount(app);
       return {
+        // `hookrail listen` streams end first: each CLI reconnects to another gateway.
+        endStreams: () => deps.listeners.closeAll(),
         stop: async () => {
           deps.listeners.closeAll();
           deps.http.close();

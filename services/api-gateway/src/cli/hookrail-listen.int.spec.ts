@@ -9,7 +9,7 @@ import type { ResponseOf } from '@hookrail/api-contract';
 import { managementOperations as api } from '@hookrail/api-contract';
 import { runCli } from '@hookrail/cli';
 import { RELAY_CREDENTIAL_HEADER } from '@hookrail/domain';
-import type { RunningService } from '@hookrail/runtime';
+import { HTTP_DRAIN_MS, type RunningService } from '@hookrail/runtime';
 import { verifyHmac } from '@hookrail/signing';
 import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
 import { definition as dispatcher } from '../../../dispatcher/src/service';
@@ -378,7 +378,10 @@ describe('hookrail listen', () => {
   it('reconnects after the gateway restarts; an event sent while it was down is retried and delivered', async () => {
     const l = listen(`${local.url}/restart`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
+    const t0 = Date.now();
     await h.gateway.stop();
+    // The stream ended as the stop began: the HTTP drain did not wait until it was cut.
+    expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
     await waitFor('the listener to notice', () => l.events('disconnected').length > 0);
 
     // Accepted by the other gateway while the listened one is down: its attempts fail until the CLI is back.
