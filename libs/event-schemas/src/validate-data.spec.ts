@@ -129,10 +129,11 @@ describe('validateData', () => {
       const check = slowAtFirst(1);
       expect(validateData(check.fn, {}, 'data', 50, cpuAdvancing(30)).kind).toBe('timed_out');
       expect(check.calls()).toBe(1);
-      // measured on the real thread clock: a spinning check used its CPU
-      const real = slowAtFirst(1);
+      // On the real thread clock a spinning check is stopped too. How often it ran depends on the
+      // host's load (a run the thread was descheduled for is run again), never more than the bound.
+      const real = slowAtFirst(Infinity);
       expect(validateData(real.fn, {}, 'data', 50).kind).toBe('timed_out');
-      expect(real.calls()).toBe(1);
+      expect(real.calls()).toBeLessThanOrEqual(1 + DATA_VALIDATION_LIMITS.starvedRetries);
     });
   });
 

@@ -38,8 +38,9 @@ describe('FunctionPool', () => {
       const bomb = await pool.run(MEMORY_BOMB, 'x', { memoryBytes: 1024 * 1024 * 1024 });
       const bombMs = Date.now() - t;
       expect(bomb.kind).toBe('error');
-      // Stopped once its worker used 400 ms of CPU: on a busy host that takes longer than 400 ms.
-      expect(bombMs).toBeLessThan(DEFAULT_WALL_LIMIT_MS);
+      // Stopped once its worker used 400 ms of CPU (longer than 400 ms on a busy host), and at the
+      // latest at the wall limit, plus the worker's termination.
+      expect(bombMs).toBeLessThan(DEFAULT_WALL_LIMIT_MS + 1000);
       expect(loopMs).toBeLessThan(1000);
       // The caller's event loop kept turning while the workers were busy.
       expect(maxGap).toBeLessThan(250);
@@ -77,7 +78,7 @@ describe('FunctionPool deadline', () => {
       threads: 1,
       timeoutMs: 100,
       graceMs: 100,
-      wallLimitMs: 3_000,
+      wallLimitMs: 5_000,
       workerFile: path.join(__dirname, 'testing/holding-worker.js'),
     });
   });
@@ -97,7 +98,7 @@ describe('FunctionPool deadline', () => {
     expect(result).toEqual({ kind: 'error', message: 'function timed out after 100 ms and was stopped' });
     // Stopped after its 200 ms of CPU, not at the wall limit, nor when it waited.
     expect(Date.now() - t).toBeGreaterThanOrEqual(600);
-    expect(Date.now() - t).toBeLessThan(3_000);
+    expect(Date.now() - t).toBeLessThan(5_000);
     expect(pool.stats().killed).toBe(killed + 1);
   }, 10_000);
 
@@ -106,7 +107,7 @@ describe('FunctionPool deadline', () => {
     const t = Date.now();
     const result = await pool.run('', { waitMs: 10_000 });
     expect(result.kind).toBe('error');
-    expect(Date.now() - t).toBeGreaterThanOrEqual(3_000);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(5_000);
     expect(pool.stats().killed).toBe(killed + 1);
     // A fresh worker took its place.
     await expect(pool.run('', { waitMs: 1 })).resolves.toEqual({ kind: 'ok', value: { waitMs: 1 } });

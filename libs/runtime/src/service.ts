@@ -187,8 +187,8 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       connections.closing();
       worker?.endStreams?.();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Again as exchanges begun before the stop end (an ended stream leaves its connection idle).
       server.closeIdleConnections();
+      // And again as exchanges begun before the stop end: an ended stream leaves its connection idle.
       const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
       const drained = await Promise.race([
         closed.then(() => true),
