@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { mongo } from 'mongoose';
-import { TEST_KAFKA_BROKERS } from '@hookrail/testkit';
+import { TEST_KAFKA_BROKERS, waitFor } from '@hookrail/testkit';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const teardown: () => Promise<void> = require('../../jest.integration-teardown.js');
@@ -54,6 +54,12 @@ describe('integration teardown', () => {
 
     const names = (await client.db().admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
     expect(dbs.filter((d) => names.includes(d))).toEqual([`hookrail-test-${other}-1-aaaaaa`]);
+    // Kafka deletes a topic after it accepted the request: the metadata catches up shortly after.
+    const ours = topics.slice(0, 2);
+    await waitFor('the run’s topics deleted', async () => {
+      const left = await admin.listTopics();
+      return !ours.some((t) => left.includes(t));
+    });
     const left = await admin.listTopics();
     expect(topics.filter((t) => left.includes(t))).toEqual([`gw-${other}-0a1b.events`, `gw${run}.events`]);
   });
