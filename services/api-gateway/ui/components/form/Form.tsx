@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, HandledError, messageOf } from '../http';
 import { FormContext, fieldId, type Errors, type Values } from './context';
 import { checkValue, fieldSchema } from './schema';
@@ -75,18 +75,20 @@ export function Form({ id, label, schema, initial, submitLabel, onSubmit, childr
   const [general, setGeneral] = useState('');
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  // What takes the focus once the errors are rendered: a new object each time, so the same field
+  // is focused again after a second failed submit.
+  const [focusing, setFocusing] = useState<{ elementId: string } | null>(null);
+  // In the commit that shows the errors, before the page is painted: typing that follows at once
+  // goes into the field, not to the button it was pressed on.
+  useLayoutEffect(() => {
+    if (focusing) document.getElementById(focusing.elementId)?.focus();
+  }, [focusing]);
 
   const show = (found: Errors, other: string) => {
     setErrors(found);
     setGeneral(other);
     const first = Object.keys(found)[0];
-    // after the render that marks the fields
-    setTimeout(() => {
-      const target = first
-        ? document.getElementById(fieldId(id, first))
-        : document.getElementById(`${id}-error`);
-      target?.focus();
-    });
+    setFocusing({ elementId: first ? fieldId(id, first) : `${id}-error` });
   };
 
   const submit = async (e: Event) => {
