@@ -58,12 +58,14 @@ describe('FunctionPool', () => {
   it('runs other calls while one worker is stuck', async () => {
     await pool.ready();
     const stuck = pool.run(MEMORY_BOMB, 'x', { memoryBytes: 1024 * 1024 * 1024 });
-    const t = Date.now();
+    let stuckSettled = false;
+    void stuck.then(() => (stuckSettled = true));
     await expect(pool.run('function transform(x) { return x * 2 }', 21)).resolves.toEqual({
       kind: 'ok',
       value: 42,
     });
-    expect(Date.now() - t).toBeLessThan(300);
+    // The other call did not wait for the stuck one to be stopped (at its CPU budget at the soonest).
+    expect(stuckSettled).toBe(false);
     expect((await stuck).kind).toBe('error');
     expect(pool.stats().killed).toBeGreaterThanOrEqual(2);
   }, 20_000);
