@@ -30,7 +30,13 @@ describe('PublishGuard', () => {
     };
     // "At once": it fails before any timer could fire, without trying to send.
     const waited = new Promise((r) => setTimeout(() => r('waited for a timer'), 0));
-    const outcome = await Promise.race([guard.run(counted).then(() => 'resolved', (e: unknown) => e), waited]);
+    const outcome = await Promise.race([
+      guard.run(counted).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      ),
+      waited,
+    ]);
     expect(outcome).toBeInstanceOf(UnavailableError);
     expect(called).toBe(0);
 

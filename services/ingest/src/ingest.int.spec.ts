@@ -328,7 +328,11 @@ describe('ingest: HTTP sources into Kafka', () => {
     // stop must still come well before the 3 s wall limit that catches a starved thread.
     const metrics = await (await fetch(`${ingest.url}/metrics`)).text();
     const bucket = (le: string) =>
-      Number(new RegExp(`^hookrail_function_stop_seconds_bucket\\{le="${le}",[^}]*\\} (\\d+)`, 'm').exec(metrics)?.[1]);
+      Number(
+        new RegExp(`^hookrail_function_stop_seconds_bucket\\{le="${le}",[^}]*\\} (\\d+)`, 'm').exec(
+          metrics,
+        )?.[1],
+      );
     const stops = Number(/^hookrail_function_stop_seconds_count\{[^}]*\} (\d+)/m.exec(metrics)?.[1]);
     const within1s = bucket('1');
     const within2s = bucket('2');

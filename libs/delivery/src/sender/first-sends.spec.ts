@@ -131,7 +131,9 @@ describe('createFirstSends', () => {
     const second = h.deliver([message('mine', 2)]);
     // "At once": done before a timer as long as the stall, armed first, fires (timers fire in order).
     const stalled = new Promise((r) => setTimeout(() => r('waited'), 100));
-    expect(await Promise.race([h.deliver([message('other', 3)]).then(() => 'published'), stalled])).toBe('published');
+    expect(await Promise.race([h.deliver([message('other', 3)]).then(() => 'published'), stalled])).toBe(
+      'published',
+    );
     expect(h.published).toEqual(['d3']);
     h.finish.get('d2')!();
     await second;

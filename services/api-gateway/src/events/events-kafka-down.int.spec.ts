@@ -59,7 +59,8 @@ describe('events API while Kafka does not acknowledge', () => {
       expect(r.retryAfter).toBeTruthy();
       expect(r.ms).toBeLessThan(2500);
     }
-    const quick = during.slice(9).filter((r) => r.ms < 200).length;
+    // Well under the 2 s publish timeout they would otherwise wait for (a busy host adds its share).
+    const quick = during.slice(9).filter((r) => r.ms < 1000).length;
     expect(quick).toBeGreaterThanOrEqual(5);
 
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
