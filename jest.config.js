@@ -48,7 +48,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,deploy,tools,docs}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,deploy,tools,docs,bench}/**/*.spec.ts'],
       testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image|k8s)\\.spec\\.ts$'],
     },
     {

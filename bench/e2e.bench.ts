@@ -18,6 +18,8 @@
  *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
  *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
  *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start)
+ *   BENCH_JSON=/tmp/r.json npm run bench   # also writes each phase's figures as JSON (bench/compare.ts reads them)
+ *   BENCH_SERVICES_FROM=../other npm run bench   # measures another checkout's services (bench/support/processes.ts)
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
@@ -38,12 +40,14 @@ import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
   CpuMeter,
+  formatPerEvent,
   peakRssMiB,
   serverPid,
   startService,
   stopService,
   type ServiceProcess,
 } from './support/processes';
+import type { BenchPhase, BenchResult } from './support/bench-result';
 
 const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -62,6 +66,7 @@ const MONGODB_URL =
   process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/${DATABASE}?retryWrites=false`;
 /** The relay adds a hop and this process's CPU to every database round trip: off by default. */
 const DB_TAP = process.env.BENCH_DB_TAP === '1';
+const JSON_FILE = process.env.BENCH_JSON;
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const SECRET = 'bench-secret';
 const SERVICES = ['api-gateway', 'ingest', 'dispatcher', 'retry-scheduler', 'meta-event', 'source-consumer'];
@@ -192,6 +197,7 @@ async function main(): Promise<void> {
     while (Date.now() < deadline && ids.some((id) => !delivered.has(id)))
       await new Promise((r) => setTimeout(r, 50));
   };
+  const phases: BenchPhase[] = [];
   const phase = async (label: string, load: () => Promise<void>) => {
     const before = new Set(sentAt.keys());
     // Each phase starts on a stack at rest, and is charged for its own trailing record writes.
@@ -218,8 +224,19 @@ async function main(): Promise<void> {
       // The first line gives the phase's start as epoch ms, to line the rows up with servers' logs.
       writeFileSync(process.env.BENCH_TIMELINE, [`# t0 ${t0}`, ...rows].join('\n') + '\n');
     }
+    const rate = got.length / ((end - t0) / 1000);
+    const cpuPerEvent = cpu.perEventFigures(Math.max(1, got.length));
+    phases.push({
+      label,
+      accepted: ids.length,
+      delivered: got.length,
+      eventsPerSecond: rate,
+      latencyMs: { p50: pct(lat, 50), p95: pct(lat, 95), p99: pct(lat, 99) },
+      acceptedMs: { p50: pct(accept, 50), p99: pct(accept, 99) },
+      cpuPerEvent,
+    });
     console.log(
-      `${label}: ${ids.length} accepted, ${(got.length / ((end - t0) / 1000)).toFixed(0)} events/s delivered, ` +
+      `${label}: ${ids.length} accepted, ${rate.toFixed(0)} events/s delivered, ` +
         `latency p50 ${pct(lat, 50)} ms, p95 ${pct(lat, 95)} ms, p99 ${pct(lat, 99)} ms, not yet delivered ${ids.length - got.length}`,
     );
     console.log(
@@ -239,7 +256,7 @@ async function main(): Promise<void> {
     );
     console.log(`  CPU at rest, measured over 5 s before the phase:\n${cpu.idle().join('\n')}`);
     console.log(
-      `  CPU per delivered event (from the phase's start until the stack is at rest again):\n${cpu.perEvent(Math.max(1, got.length)).join('\n')}`,
+      `  CPU per delivered event (from the phase's start until the stack is at rest again):\n${formatPerEvent(cpuPerEvent).join('\n')}`,
     );
     // Pauses that line up with the latency tail: a collection over 10 ms stops its process's requests.
     console.log(
@@ -311,6 +328,10 @@ async function main(): Promise<void> {
     `lost (accepted, not delivered after a ${DRAIN_SECONDS} s drain) ${lost.length}${lost.length ? ` e.g. ${lost.slice(0, 3).join(', ')}` : ''}; ` +
       `duplicates ${duplicates}, bad signatures ${badSignatures}, send errors ${sendErrors}, receiver requests ${receiver.count()}`,
   );
+  if (JSON_FILE) {
+    const result: BenchResult = { phases, lost: lost.length, duplicates, badSignatures, sendErrors };
+    writeFileSync(JSON_FILE, JSON.stringify(result, null, 2) + '\n');
+  }
 
   agent.destroy();
   for (const s of services.reverse()) await stopService(s);

@@ -1,9 +1,19 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import NODE_FLAGS from '../../tools/node-flags.json';
 
 const root = path.resolve(__dirname, '../..');
+/**
+ * The checkout whose services a bench runs: this one, or BENCH_SERVICES_FROM, another checkout
+ * with its own node_modules (bench/compare.ts puts a baseline commit there). The bench itself (load,
+ * receiver, meters) stays this tree's, so both are measured with one instrument.
+ */
+const servicesRoot = path.resolve(process.env.BENCH_SERVICES_FROM ?? root);
+/**
+ * Older trees bundled each service alone (tools/build-service.mjs → services/<name>/dist/main.js);
+ * since the image carries one dist/, tools/build-services.mjs writes dist/<name>.js.
+ */
+const perServiceBundles = !existsSync(path.join(servicesRoot, 'tools/build-services.mjs'));
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -53,12 +63,22 @@ export interface ServiceProcess {
  * service's CPU).
  */
 export function buildServices(): void {
-  execFileSync(process.execPath, [path.join(root, 'tools/build-services.mjs')], {
-    cwd: root,
+  const services = readdirSync(path.join(servicesRoot, 'services')).filter((name) =>
+    existsSync(path.join(servicesRoot, 'services', name, 'src/main.ts')),
+  );
+  const script = perServiceBundles ? ['tools/build-service.mjs', ...services] : ['tools/build-services.mjs'];
+  execFileSync(process.execPath, [path.join(servicesRoot, script[0]), ...script.slice(1)], {
+    cwd: servicesRoot,
     stdio: 'inherit',
     // Profiles name the functions only when the bundles keep their identifiers.
     env: { ...process.env, ...(process.env.BENCH_PROFILE_DIR && { HOOKRAIL_BUNDLE_NAMES: '1' }) },
   });
+}
+
+/** The node flags the services' tree runs them with in its image (none before it had the file). */
+function nodeFlags(): string[] {
+  const file = path.join(servicesRoot, 'tools/node-flags.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
 }
 
 /** Node's arguments to run a service's bundle (buildServices first). */
@@ -68,8 +88,8 @@ export function serviceArgs(name: string): string[] {
     ...(process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
-    ...NODE_FLAGS,
-    path.join(root, `dist/${name}.js`),
+    ...nodeFlags(),
+    path.join(servicesRoot, perServiceBundles ? `services/${name}/dist/main.js` : `dist/${name}.js`),
   ];
 }
 
@@ -83,7 +103,7 @@ export async function startService(
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, serviceArgs(name), {
-    cwd: root,
+    cwd: servicesRoot,
     env: { ...process.env, ...env, HOOKRAIL_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -108,6 +128,22 @@ export async function stopService(s: ServiceProcess): Promise<void> {
     s.child.once('exit', () => (clearTimeout(hard), resolve()));
     s.child.kill('SIGTERM');
   });
+}
+
+export interface CpuPerEvent {
+  name: string;
+  msPerEvent: number;
+  /** Less the process's rate at rest (measureIdle); not for the bench process itself. */
+  aboveIdle?: number;
+}
+
+/** Lines `name  ms/event  (above idle ms/event)`. */
+export function formatPerEvent(rows: CpuPerEvent[]): string[] {
+  return rows.map(
+    ({ name, msPerEvent, aboveIdle }) =>
+      `    ${name.padEnd(26)} ${msPerEvent.toFixed(3)} ms/event` +
+      (aboveIdle === undefined ? '' : `  (above idle ${aboveIdle.toFixed(3)})`),
+  );
 }
 
 /** CPU used by each watched process since `start()`, per delivered event, with and without its idle rate. */
@@ -164,30 +200,29 @@ export class CpuMeter {
   }
 
   /**
-   * Lines `name  ms/event  (above idle ms/event)`, the bench process itself (load generator +
-   * receiver) last.
+   * Each process's CPU per event since `start()`, and above its idle rate; then the stack's total
+   * ("hookrail total"), and the bench process itself (load generator + receiver) last.
    */
-  perEvent(events: number): string[] {
+  perEventFigures(events: number): CpuPerEvent[] {
     const seconds = (Date.now() - this.startedAt) / 1000;
-    const rows: [string, number, number][] = [];
+    const rows: CpuPerEvent[] = [];
     let [total, totalAboveIdle] = [0, 0];
     for (const [name, pid] of this.pids) {
       const used = cpuMs(pid) - (this.startMs.get(name) ?? 0);
       const aboveIdle = Math.max(0, used - (this.idlePerSecond.get(name) ?? 0) * seconds);
-      rows.push([name, used, aboveIdle]);
+      rows.push({ name, msPerEvent: used / events, aboveIdle: aboveIdle / events });
       total += used;
       totalAboveIdle += aboveIdle;
     }
     const self = process.cpuUsage(this.selfStart);
-    rows.push(['hookrail total', total, totalAboveIdle]);
-    const perEvent = (ms: number) => (ms / events).toFixed(3);
-    return [
-      ...rows.map(
-        ([name, ms, above]) =>
-          `    ${name.padEnd(26)} ${perEvent(ms)} ms/event  (above idle ${perEvent(above)})`,
-      ),
-      `    ${'load generator + receiver'.padEnd(26)} ${perEvent((self.user + self.system) / 1000)} ms/event`,
-    ];
+    rows.push({ name: 'hookrail total', msPerEvent: total / events, aboveIdle: totalAboveIdle / events });
+    rows.push({ name: 'load generator + receiver', msPerEvent: (self.user + self.system) / 1000 / events });
+    return rows;
+  }
+
+  /** perEventFigures as lines (formatPerEvent). */
+  perEvent(events: number): string[] {
+    return formatPerEvent(this.perEventFigures(events));
   }
 
   /** Lines `name  ms/s` of each process's CPU rate at rest (measureIdle). */

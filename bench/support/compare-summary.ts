@@ -1,0 +1,86 @@
+import type { BenchPhase, BenchResult } from './bench-result';
+
+/** One run of each tree, run back to back. */
+export interface RunPair {
+  current: BenchResult;
+  baseline: BenchResult;
+}
+
+/** The figures the performance comparison is judged on, of one run's events-API phases. */
+export interface ApiFigures {
+  maxRate: number;
+  /** Stack total above idle, ms per delivered event, at max rate; then each process's. */
+  maxCpu: number;
+  maxCpuByProcess: Record<string, number>;
+  fixedP99: number;
+  fixedCpu: number;
+  lost: number;
+  duplicates: number;
+  badSignatures: number;
+}
+
+const TOTAL = 'hookrail total';
+const LOAD = 'load generator + receiver';
+
+function apiPhase(r: BenchResult, kind: 'max rate' | 'fixed rate'): BenchPhase {
+  const p = r.phases.find((x) => x.label.startsWith(`events API, ${kind}`));
+  if (!p) throw new Error(`the run has no events API ${kind} phase (was it run with BENCH_TRAFFIC=api?)`);
+  return p;
+}
+
+const aboveIdle = (p: BenchPhase, name: string) =>
+  p.cpuPerEvent.find((c) => c.name === name)?.aboveIdle ?? NaN;
+
+export function apiFigures(r: BenchResult): ApiFigures {
+  const max = apiPhase(r, 'max rate');
+  const fixed = apiPhase(r, 'fixed rate');
+  const maxCpuByProcess: Record<string, number> = {};
+  for (const c of max.cpuPerEvent)
+    if (c.name !== TOTAL && c.name !== LOAD && c.aboveIdle !== undefined)
+      maxCpuByProcess[c.name] = c.aboveIdle;
+  return {
+    maxRate: max.eventsPerSecond,
+    maxCpu: aboveIdle(max, TOTAL),
+    maxCpuByProcess,
+    fixedP99: fixed.latencyMs.p99,
+    fixedCpu: aboveIdle(fixed, TOTAL),
+    lost: r.lost,
+    duplicates: r.duplicates,
+    badSignatures: r.badSignatures,
+  };
+}
+
+const range = (xs: number[], digits: number) => {
+  const fmt = (x: number) =>
+    x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return lo === hi ? fmt(lo) : `${fmt(lo)}–${fmt(hi)}`;
+};
+
+/**
+ * A markdown table: each tree's range over its runs, and the ratio current / baseline run by run
+ * (each pair ran back to back, so the host's drift between pairs cancels out of the ratio).
+ */
+export function compareTable(pairs: RunPair[], baselineName: string): string[] {
+  const cur = pairs.map((p) => apiFigures(p.current));
+  const base = pairs.map((p) => apiFigures(p.baseline));
+  const row = (label: string, pick: (f: ApiFigures) => number, digits: number) =>
+    `| ${label} | ${range(base.map(pick), digits)} | ${range(cur.map(pick), digits)} | ${range(
+      cur.map((c, i) => pick(c) / pick(base[i])),
+      2,
+    )}× |`;
+  const processes = Object.keys(cur[0]?.maxCpuByProcess ?? {});
+  return [
+    `| events API (${pairs.length} pairs) | ${baselineName} | this tree | this / ${baselineName}, run by run |`,
+    '|---|---|---|---|',
+    row('max rate, delivered events/s', (f) => f.maxRate, 0),
+    row('max rate, CPU ms per event above idle', (f) => f.maxCpu, 2),
+    ...processes.map((name) => row(`  of which ${name}`, (f) => f.maxCpuByProcess[name] ?? NaN, 2)),
+    row('200/s, e2e p99 ms', (f) => f.fixedP99, 0),
+    row('200/s, CPU ms per event above idle', (f) => f.fixedCpu, 2),
+    `| lost / duplicated / bad signatures | ${base.map((f) => `${f.lost}/${f.duplicates}/${f.badSignatures}`).join(', ')} | ${cur
+      .map((f) => `${f.lost}/${f.duplicates}/${f.badSignatures}`)
+      .join(', ')} | |`,
+  ];
+}
