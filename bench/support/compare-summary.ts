@@ -70,7 +70,10 @@ export function compareTable(pairs: RunPair[], baselineName: string): string[] {
       cur.map((c, i) => pick(c) / pick(base[i])),
       2,
     )}× |`;
-  const processes = Object.keys(cur[0]?.maxCpuByProcess ?? {});
+  // The quiet services (under 0.01 ms per event in every run) would show only noise as a ratio.
+  const processes = Object.keys(cur[0]?.maxCpuByProcess ?? {}).filter((name) =>
+    [...cur, ...base].some((f) => (f.maxCpuByProcess[name] ?? 0) >= 0.01),
+  );
   return [
     `| events API (${pairs.length} pairs) | ${baselineName} | this tree | this / ${baselineName}, run by run |`,
     '|---|---|---|---|',
