@@ -10,7 +10,8 @@
  * The baseline is exported (git archive) to .local/bench-baseline/<commit> and installed there once
  * (npm install: older lock files are refused by `npm ci` on today's npm). The bench itself (load
  * generator, receiver, meters) is this tree's for both, so both are measured with one instrument.
- * Logs and each run's figures (BENCH_JSON) go to .local/bench-compare/<time>/.
+ * Logs and each run's figures (BENCH_JSON) go to .local/bench-compare/<time>/. A short run of this
+ * tree goes first and is not counted (warm-up).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
@@ -43,7 +44,11 @@ function exportBaseline(ref: string): string {
 }
 
 /** Runs the events-API bench once; its output goes to `<out>.log`, its figures to `<out>.json`. */
-async function benchOnce(out: string, servicesFrom?: string): Promise<BenchResult> {
+async function benchOnce(
+  out: string,
+  servicesFrom?: string,
+  extraEnv: Record<string, string> = {},
+): Promise<BenchResult> {
   const log = createWriteStream(`${out}.log`);
   const child = spawn(
     process.execPath,
@@ -55,6 +60,7 @@ async function benchOnce(out: string, servicesFrom?: string): Promise<BenchResul
         BENCH_TRAFFIC: 'api',
         BENCH_JSON: `${out}.json`,
         ...(servicesFrom && { BENCH_SERVICES_FROM: servicesFrom }),
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -70,6 +76,12 @@ async function main(): Promise<void> {
   const baselineDir = exportBaseline(REF);
   const outDir = path.join(root, '.local/bench-compare', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(outDir, { recursive: true });
+  // A broker or database just started runs its first load slower (the JVM's JIT, cold caches):
+  // a short run first, not counted, so that the first pair's first tree does not pay for it.
+  await benchOnce(path.join(outDir, 'warm-up'), undefined, {
+    BENCH_API_SIZE: '3000',
+    BENCH_API_RATE_SECONDS: '5',
+  });
   const pairs: RunPair[] = [];
   for (let i = 1; i <= RUNS; i++) {
     const order = i % 2 === 1 ? (['current', 'baseline'] as const) : (['baseline', 'current'] as const);
