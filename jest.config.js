@@ -39,6 +39,9 @@ const shared = {
   moduleNameMapper: { '^@hookrail/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/.local/', '/dist/'],
+  // .local holds the servers' data and the checkouts `npm run bench:compare` measures (their
+  // packages would otherwise be found twice).
+  modulePathIgnorePatterns: ['<rootDir>/.local/'],
   rootDir: __dirname,
 };
 module.exports = {

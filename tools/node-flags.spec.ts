@@ -29,8 +29,12 @@ describe('node flags of the services', () => {
     expect(read('deploy/local/up.sh')).toMatch(
       /require\('\.\/tools\/node-flags\.json'\)[\s\S]*node "\$\{NODE_FLAGS\[@\]\}" "dist\/\$s\.js"/,
     );
-    expect(read('bench/support/processes.ts')).toMatch(
-      /\.\.\.NODE_FLAGS,\s*path\.join\(root, `dist\/\$\{name\}\.js`\)/,
+    // The benches read the file of the tree whose services they run (this one unless told otherwise).
+    const bench = read('bench/support/processes.ts');
+    expect(bench).toMatch(/path\.join\(servicesRoot, 'tools\/node-flags\.json'\)/);
+    expect(bench).toMatch(/\.\.\.nodeFlags\(\),\s*path\.join\(servicesRoot,/);
+    expect(bench).toMatch(
+      /const servicesRoot = path\.resolve\(process\.env\.BENCH_SERVICES_FROM \?\? root\)/,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { mongo } from 'mongoose';
-import { TEST_KAFKA_BROKERS, waitFor } from '@hookrail/testkit';
+import { createTopicsWithLeaders, TEST_KAFKA_BROKERS, waitFor } from '@hookrail/testkit';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const teardown: () => Promise<void> = require('../../jest.integration-teardown.js');
@@ -44,10 +44,10 @@ describe('integration teardown', () => {
       `gw-${other}-0a1b.events`,
       `gw${run}.events`,
     ];
-    await admin.createTopics({
-      topics: topics.map((topic) => ({ topic, numPartitions: 1 })),
-      waitForLeaders: true,
-    });
+    await createTopicsWithLeaders(
+      admin,
+      topics.map((topic) => ({ topic, numPartitions: 1 })),
+    );
 
     process.env.HOOKRAIL_TEST_RUN = run;
     await teardown();

@@ -8,7 +8,7 @@ import {
   type MessageAttributeValue,
 } from '@aws-sdk/client-sqs';
 import { PubSub } from '@google-cloud/pubsub';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type ITopicConfig } from 'kafkajs';
 import { TEST_KAFKA_BROKERS } from './stack';
 import { waitFor } from './wait-for';
 
@@ -190,6 +190,27 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
 }
 
 /** A topic on the local Kafka (or on `brokers`) for a kafka broker source. */
+/**
+ * Creates topics and waits until every partition has a leader. kafkajs' own `waitForLeaders`
+ * retries "leader not available" only: on a busy broker a new topic can first be unknown to the
+ * metadata it asks ("does not host this topic-partition"), and the create fails (it failed CI).
+ */
+export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig[]): Promise<void> {
+  await admin.createTopics({ topics, waitForLeaders: false });
+  const names = topics.map((t) => t.topic);
+  await waitFor(
+    `topics ${names.join(', ')} with a leader on each partition`,
+    async () => {
+      const found = (await admin.fetchTopicMetadata({ topics: names })).topics;
+      return topics.every((want) => {
+        const t = found.find((f) => f.name === want.topic);
+        return t?.partitions.length === (want.numPartitions ?? 1) && t.partitions.every((p) => p.leader >= 0);
+      });
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+}
+
 export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {}) {
   const kafka = new Kafka({
     clientId: 'tests',
@@ -198,13 +219,7 @@ export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {
   });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic, numPartitions: 3 }] });
-  // kafkajs' waitForLeaders retries "leader not available" only; on a busy broker the new topic can
-  // first be unknown to the metadata it asks ("does not host this topic-partition").
-  await waitFor(`topic ${topic} with a leader on each partition`, async () => {
-    const [t] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics;
-    return t.partitions.length === 3 && t.partitions.every((p) => p.leader >= 0);
-  });
+  await createTopicsWithLeaders(admin, [{ topic, numPartitions: 3 }]);
   const producer = kafka.producer();
   await producer.connect();
   return {

@@ -3,6 +3,7 @@ import type { Store } from '@hookrail/store';
 import { Kafka, logLevel } from 'kafkajs';
 import {
   connectTestStore,
+  createTopicsWithLeaders,
   makeEndpoint,
   makeProject,
   makeSource,
@@ -185,7 +186,7 @@ describe('ordered delivery through the dispatcher and the retry-scheduler', () =
     const admin = kafka.admin();
     await admin.connect();
     // one partition: the broker's order is the order the sender published in
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await createTopicsWithLeaders(admin, [{ topic, numPartitions: 1 }]);
     const got: Arrival[] = [];
     const reader = kafka.consumer({ groupId: `${topic}-reader`, maxWaitTimeInMs: 100 });
     await reader.connect();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '@hookrail/testkit';
+import { createTopicsWithLeaders, waitFor } from '@hookrail/testkit';
 import { brokerFixture, type BrokerFixture } from './testing/broker-fixture';
 import { BrokerStack, pubSubFor } from './testing/broker-stack';
 
@@ -50,7 +50,7 @@ describe('kafka refuses events', () => {
     );
     expect(stack.distinctTagged('during').size).toBe(0);
 
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await createTopicsWithLeaders(admin, [{ topic, numPartitions: 3 }]);
     await admin.disconnect();
     await waitFor(
       'all 100 messages delivered after the outage',

@@ -1,5 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { localKafkaLibs, PrivateKafka, SASL_USERS } from '@hookrail/testkit';
+import { createTopicsWithLeaders, localKafkaLibs, PrivateKafka, SASL_USERS } from '@hookrail/testkit';
 import { BrokerStack } from './testing/broker-stack';
 
 jest.setTimeout(180_000);
@@ -27,13 +27,10 @@ describe('kafka source with SASL', () => {
     });
     const admin = client.admin();
     await admin.connect();
-    await admin.createTopics({
-      topics: ['sasl-plain', 'sasl-256', 'sasl-512', 'sasl-wrong'].map((topic) => ({
-        topic,
-        numPartitions: 1,
-      })),
-      waitForLeaders: true,
-    });
+    await createTopicsWithLeaders(
+      admin,
+      ['sasl-plain', 'sasl-256', 'sasl-512', 'sasl-wrong'].map((topic) => ({ topic, numPartitions: 1 })),
+    );
     await admin.disconnect();
     producer = client.producer();
     await producer.connect();

@@ -1,4 +1,4 @@
-import { testBus, waitFor } from '@hookrail/testkit';
+import { createTopicsWithLeaders, testBus, waitFor } from '@hookrail/testkit';
 import type { Bus } from '@hookrail/bus';
 import { GatewayHarness } from '../testing/gateway-harness';
 
@@ -63,7 +63,7 @@ describe('events API while Kafka does not acknowledge', () => {
     const quick = during.slice(9).filter((r) => r.ms < 1000).length;
     expect(quick).toBeGreaterThanOrEqual(5);
 
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await createTopicsWithLeaders(admin, [{ topic, numPartitions: 3 }]);
     await admin.disconnect();
     // Back: requests keep answering promptly, and soon with 201.
     await waitFor(

@@ -11,7 +11,7 @@ import {
 import { PubSub, type Message as PubSubMessage, type Subscription } from '@google-cloud/pubsub';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { EndpointDoc, EndpointType } from '@hookrail/store';
-import { TEST_BROKERS } from '@hookrail/testkit';
+import { createTopicsWithLeaders, TEST_BROKERS } from '@hookrail/testkit';
 
 /** A message as the test reads it back from the broker: its body and headers/attributes. */
 export interface Received {
@@ -56,7 +56,7 @@ async function kafkaKind(name: string): Promise<DestinationKind> {
   });
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [{ topic: name, numPartitions: 3 }], waitForLeaders: true });
+  await createTopicsWithLeaders(admin, [{ topic: name, numPartitions: 3 }]);
   const got: Received[] = [];
   let arrived = 0;
   const consumer: Consumer = kafka.consumer({ groupId: `${name}-reader`, maxWaitTimeInMs: 100 });
