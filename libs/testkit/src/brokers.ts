@@ -189,7 +189,6 @@ export async function pubsubSubscription(name: string, opts: { deadLetter?: bool
   };
 }
 
-/** A topic on the local Kafka (or on `brokers`) for a kafka broker source. */
 /**
  * Creates topics and waits until every partition has a leader. kafkajs' own `waitForLeaders`
  * retries "leader not available" only: on a busy broker a new topic can first be unknown to the
@@ -211,6 +210,7 @@ export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig
   );
 }
 
+/** A topic on the local Kafka (or on `brokers`) for a kafka broker source. */
 export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {}) {
   const kafka = new Kafka({
     clientId: 'tests',
