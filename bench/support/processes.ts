@@ -14,6 +14,9 @@ const servicesRoot = path.resolve(process.env.BENCH_SERVICES_FROM ?? root);
  * since the image carries one dist/, tools/build-services.mjs writes dist/<name>.js.
  */
 const perServiceBundles = !existsSync(path.join(servicesRoot, 'tools/build-services.mjs'));
+/** The node flags the services' tree runs them with in its image (none before it had the file). */
+const nodeFlagsFile = path.join(servicesRoot, 'tools/node-flags.json');
+const NODE_FLAGS: string[] = existsSync(nodeFlagsFile) ? JSON.parse(readFileSync(nodeFlagsFile, 'utf8')) : [];
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -75,12 +78,6 @@ export function buildServices(): void {
   });
 }
 
-/** The node flags the services' tree runs them with in its image (none before it had the file). */
-function nodeFlags(): string[] {
-  const file = path.join(servicesRoot, 'tools/node-flags.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : [];
-}
-
 /** Node's arguments to run a service's bundle (buildServices first). */
 export function serviceArgs(name: string): string[] {
   return [
@@ -88,7 +85,7 @@ export function serviceArgs(name: string): string[] {
     ...(process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
-    ...nodeFlags(),
+    ...NODE_FLAGS,
     path.join(servicesRoot, perServiceBundles ? `services/${name}/dist/main.js` : `dist/${name}.js`),
   ];
 }
