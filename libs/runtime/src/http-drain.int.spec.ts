@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import express from 'express';
 import { asProjectId } from '@hookrail/domain';
-import { testConfig, uniquePrefix } from '@hookrail/testkit';
+import { captureLogs, testConfig, uniquePrefix } from '@hookrail/testkit';
 import { HTTP_DRAIN_MS, startService, type RunningService } from './index';
 
 /** Opens a raw connection and sends a request whose body never arrives in full. */
@@ -17,10 +17,17 @@ async function unfinishedRequest(svc: RunningService): Promise<Socket> {
   return socket;
 }
 
+/** What stop() logs when it cuts the connections still busy at the end of the grace. */
+const CUT = 'cutting HTTP connections still busy after the grace';
+
 describe('stop() and the HTTP connections still open', () => {
-  const start = () =>
-    startService({
+  let logs: ReturnType<typeof captureLogs>;
+  const cutLogged = () => logs.lines().some((l) => l.msg === CUT);
+  const start = () => {
+    logs = captureLogs('meta-event');
+    return startService({
       config: testConfig('meta-event', { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('drain') }),
+      logger: logs.logger,
       start: async ({ app, publisher }) => {
         app.post('/work', express.json(), (_req, res) => void res.status(201).json({}));
         app.get('/slow', (_req, res) => void setTimeout(() => res.json({ done: true }), 1000));
@@ -39,6 +46,7 @@ describe('stop() and the HTTP connections still open', () => {
         });
       },
     });
+  };
 
   it('lets an exchange in flight finish, then cuts a client that never finishes its request', async () => {
     const svc = await start();
@@ -59,6 +67,7 @@ describe('stop() and the HTTP connections still open', () => {
     expect(stuck.destroyed).toBe(true);
     expect(took).toBeGreaterThanOrEqual(HTTP_DRAIN_MS - 50);
     expect(took).toBeLessThan(HTTP_DRAIN_MS + 5_000);
+    expect(cutLogged()).toBe(true); // what the tests below look for to tell a drain that waited
   }, 60_000);
 
   it('does not wait when every connection is idle', async () => {
@@ -74,9 +83,11 @@ describe('stop() and the HTTP connections still open', () => {
         })
       ).status,
     ).toBe(201);
-    const t0 = Date.now();
     await svc.stop();
-    expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
+    // The drain ended without waiting for the grace (which cuts, and logs it). Not a wall-clock
+    // bound: HTTP_DRAIN_MS is where a drain that waited would end, and on a busy host the Kafka
+    // and MongoDB clients' closes after the drain can take a good part of it.
+    expect(cutLogged()).toBe(false);
   }, 60_000);
 
   it('answers a request on its way with Kafka still connected, and closes its keep-alive connection after it', async () => {
@@ -97,13 +108,14 @@ describe('stop() and the HTTP connections still open', () => {
     const onItsWay = post();
     await new Promise((r) => setTimeout(r, 100));
 
-    const t0 = Date.now();
     const stopped = svc.stop();
     // Node would keep serving a busy connection after server.close(), and the client would go on
     // sending to this instance: the answer tells it to leave.
     expect(await onItsWay).toEqual({ status: 202, connection: 'close' });
     await stopped;
-    expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
+    // The drain ended with the answer, not at the grace (as above: the publish on its way and the
+    // closes after the drain can take seconds of the same 5 s on a busy host).
+    expect(cutLogged()).toBe(false);
     agent.destroy();
   }, 60_000);
 });

@@ -28,9 +28,10 @@ jest.setTimeout(90_000);
 /**
  * A retry is never early; it may be late by the scheduler's firing lateness plus one pass through
  * the dispatcher (load the delivery, record the attempt), which on the shared test database server
- * under load takes up to ~1.5 s.
+ * under load takes up to ~1.5 s, more on a host slower still. The upper bounds only tell the
+ * policy's wait from a much longer one (see the exponential case's uncapped wait).
  */
-const SLACK_MS = 2000;
+const SLACK_MS = 4000;
 
 /** Dispatcher + retry-scheduler on the real servers, delivering to real receivers. */
 describe('retries, limits and endpoint health through the real pipeline', () => {
@@ -134,15 +135,17 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     const s = await setup({
       receiver: { respond: () => ({ status: 502 }) },
       subscription: {
-        retry_config: { type: 'exponential', duration: 1, retry_count: 3, max_retry_seconds: 2 },
+        retry_config: { type: 'exponential', duration: 1, retry_count: 4, max_retry_seconds: 2 },
       },
     });
     const [eventId] = await s.publish();
     await finalDelivery(s.projectId, eventId, 'Failure');
-    const [g1, g2, g3] = gaps(s.rec);
+    // Uncapped, the fourth wait would be 8 s or more (a retry is never early): well above the
+    // 2 s + SLACK_MS bound, which the cap keeps it under.
+    const [g1, g2, g3, g4] = gaps(s.rec);
     expect(g1).toBeGreaterThanOrEqual(950);
     expect(g1).toBeLessThan(1100 + SLACK_MS);
-    for (const g of [g2, g3]) {
+    for (const g of [g2, g3, g4]) {
       expect(g).toBeGreaterThanOrEqual(1950);
       expect(g).toBeLessThan(2000 + SLACK_MS);
     }
@@ -177,7 +180,12 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     for (const id of ids) await finalDelivery(s.projectId, id, 'Success');
     const times = s.rec.requests.map((r) => r.receivedAt);
     expect(times).toHaveLength(6);
-    for (const t of times) expect(times.filter((u) => u >= t && u < t + 2000).length).toBeLessThanOrEqual(2);
+    // Times of arrival, not of sending: on a busy host a request's way to the receiver varies by
+    // more than the limiter's 50 ms margin for it (rate-limiter.spec checks the window exactly).
+    // A limiter a slot over sends a third request at once, one with a 1 s window after ~1 s.
+    const spanMs = 2000 - 500;
+    for (const t of times)
+      expect(times.filter((u) => u >= t && u < t + spanMs).length).toBeLessThanOrEqual(2);
     const docs = await store.deliveries.listByEvents(s.projectId, ids);
     expect(docs.map((d) => d.retries_used)).toEqual([0, 0, 0, 0, 0, 0]);
   });

@@ -80,16 +80,18 @@ describe.each(KINDS)('%s broker source', (kind) => {
     const broker = await fixture(q);
     const source = await stack.createSource(pubSubFor(kind, q));
     await stack.waitState(source, 'consuming');
+    // A source the change did not reach never stops: 20 s (as for every other state here) leaves a
+    // busy host its time for the config message, the client's close and the state's write.
     const started = Date.now();
     await stack.updateSource(source, { is_disabled: true });
-    await stack.waitState(source, 'stopped', 5000);
-    expect(Date.now() - started).toBeLessThan(5000);
+    await stack.waitState(source, 'stopped', 20_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
     const tag = `toggle-${kind}`;
     await broker.publish([{ tag }]);
     await new Promise((r) => setTimeout(r, 1500));
     expect(stack.requestsTagged(tag)).toHaveLength(0);
     await stack.updateSource(source, { is_disabled: false });
-    await stack.waitState(source, 'consuming', 5000);
+    await stack.waitState(source, 'consuming', 20_000);
     await stack.waitTagged(tag, 1);
   });
 
@@ -102,7 +104,7 @@ describe.each(KINDS)('%s broker source', (kind) => {
     await stack.waitTagged(`first-${kind}`, 1);
     await stack.updateSource(source, { pub_sub: pubSubFor(kind, q2) });
     await b2.publish([{ tag: `second-${kind}` }]);
-    await stack.waitTagged(`second-${kind}`, 1, 10_000);
+    await stack.waitTagged(`second-${kind}`, 1, 20_000); // never, if it stayed on the first queue
     await b1.publish([{ tag: `stale-${kind}` }]);
     await new Promise((r) => setTimeout(r, 1500));
     expect(stack.requestsTagged(`stale-${kind}`)).toHaveLength(0);

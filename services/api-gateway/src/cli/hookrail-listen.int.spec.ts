@@ -9,9 +9,16 @@ import type { ResponseOf } from '@hookrail/api-contract';
 import { managementOperations as api } from '@hookrail/api-contract';
 import { runCli } from '@hookrail/cli';
 import { RELAY_CREDENTIAL_HEADER } from '@hookrail/domain';
-import { HTTP_DRAIN_MS, type RunningService } from '@hookrail/runtime';
+import type { RunningService } from '@hookrail/runtime';
 import { verifyHmac } from '@hookrail/signing';
-import { startReceiver, startTestService, testConfig, waitFor, type Receiver } from '@hookrail/testkit';
+import {
+  captureLogs,
+  startReceiver,
+  startTestService,
+  testConfig,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
 import { definition as dispatcher } from '../../../dispatcher/src/service';
 import { definition as retryScheduler } from '../../../retry-scheduler/src/service';
 import { definition as gateway } from '../service';
@@ -106,6 +113,8 @@ async function roundRobin(upstreams: string[], pinned: (path: string) => string 
  */
 describe('hookrail listen', () => {
   const h = new GatewayHarness();
+  /** The first gateway's logs (the one the restart test stops). */
+  const gatewayLogs = captureLogs('api-gateway');
   const services: RunningService[] = [];
   /** A second gateway on the same topics: sends events while the listened one is down. */
   let other: RunningService;
@@ -171,7 +180,7 @@ describe('hookrail listen', () => {
 
   beforeAll(async () => {
     ports.push(...(await freePorts(2)));
-    await h.start(gatewayEnv());
+    await h.start(gatewayEnv(), gatewayLogs.logger);
     const common = {
       HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix,
       HOOKRAIL_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -378,10 +387,13 @@ describe('hookrail listen', () => {
   it('reconnects after the gateway restarts; an event sent while it was down is retried and delivered', async () => {
     const l = listen(`${local.url}/restart`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
-    const t0 = Date.now();
     await h.gateway.stop();
-    // The stream ended as the stop began: the HTTP drain did not wait until it was cut.
-    expect(Date.now() - t0).toBeLessThan(HTTP_DRAIN_MS);
+    // The stream ended as the stop began: the HTTP drain did not wait until it was cut (the cut,
+    // at the end of the grace, is logged). Not the stop's wall time: the grace is where a drain
+    // that waited would end, and on a busy host the closes after the drain take seconds of it.
+    expect(gatewayLogs.lines().map((l) => l.msg)).not.toContain(
+      'cutting HTTP connections still busy after the grace',
+    );
     await waitFor('the listener to notice', () => l.events('disconnected').length > 0);
 
     // Accepted by the other gateway while the listened one is down: its attempts fail until the CLI is back.

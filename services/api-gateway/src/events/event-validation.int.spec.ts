@@ -236,7 +236,10 @@ describe('events API: events checked against the event type catalog (event_valid
       });
       expect(res.status).toBe(400);
       expect(res.body.data.errors).toEqual([{ field: 'data.s', message: 'must match pattern "^(a+)+$"' }]);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      // The verdict itself shows the check ended within its ~100 ms budget (a backtracking engine
+      // would have been stopped: "could not be checked"); the wall clock only tells an answer from
+      // a check running for hours, with room for a busy host.
+      expect(Date.now() - started).toBeLessThan(10_000);
     });
 
     it('stops a costly check at its time budget (400) while another project is answered at once', async () => {
@@ -263,10 +266,12 @@ describe('events API: events checked against the event type catalog (event_valid
       expect(hostile.body.data.errors).toEqual([
         { field: 'data', message: 'could not be checked within 50 ms: the schema is too costly for it' },
       ]);
-      // unbounded, this check runs for hours; bounds generous for a shared machine
-      expect(hostileMs).toBeLessThan(2_000);
+      // Unbounded, this check runs for hours (and the other project waits as long behind it): the
+      // bounds tell that apart with room for a busy host, where the bystander's 201 alone may take
+      // up to the 2 s Kafka publish timeout.
+      expect(hostileMs).toBeLessThan(10_000);
       expect(bystander.status).toBe(201);
-      expect(bystander.ms).toBeLessThan(2_000);
+      expect(bystander.ms).toBeLessThan(10_000);
     });
   });
 });
