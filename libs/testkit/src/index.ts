@@ -6,6 +6,7 @@ export * from './oauth2-server';
 export * from './fixtures';
 export * from './local-stack';
 export * from './private-mongo';
+export * from './spare-port';
 export * from './private-kafka';
 export * from './documents';
 export * from './brokers';

@@ -6,7 +6,7 @@ import type { ServiceName } from '@hookrail/config';
 import { newId, type ProjectId } from '@hookrail/domain';
 import type { ProjectConfig, SourceDoc, Store } from '@hookrail/store';
 import { makeEndpoint, makeProject, makeSource, makeSubscription } from './fixtures';
-import { sparePort } from './private-mongo';
+import { sparePort } from './spare-port';
 import { startReceiver, type Receiver } from './receiver';
 import { TEST_KAFKA_BROKERS, TEST_MONGODB_URL } from './stack';
 import { waitFor } from './wait-for';
@@ -174,13 +174,20 @@ export class Pipeline {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.processes.set(service, child);
+    // A service that could not start (its port taken, say) fails here, not as events never delivered.
+    let exit: string | undefined;
+    child.once('exit', (code, signal) => (exit = String(signal ?? code)));
     await waitFor(
       `${service} ready`,
-      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
+      async () => exit !== undefined || (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
       { timeoutMs: 60_000, intervalMs: 250 },
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${this.recentLogs()}`);
-    });
+    )
+      .then(() => {
+        if (exit !== undefined) throw new Error(`${service} exited (${exit}) before it was ready`);
+      })
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\n${this.recentLogs()}`);
+      });
   }
 
   kill(service: PipelineService, signal: NodeJS.Signals = 'SIGKILL'): void {

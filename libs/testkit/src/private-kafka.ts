@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { localStackPath } from './local-stack';
-import { sparePort } from './private-mongo';
+import { sparePort } from './spare-port';
 
 /** The local stack's Kafka jars (deploy/local/lib.sh names the directory), if installed. */
 export function localKafkaLibs(): string | null {

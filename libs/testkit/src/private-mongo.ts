@@ -1,24 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { localStackPath } from './local-stack';
+import { sparePort } from './spare-port';
 
 /** The local stack's MongoDB-protocol server binary (deploy/local/lib.sh names it), if installed. */
 export function localMongoBinary(): string | null {
   return localStackPath('SECANTUS_BIN');
-}
-
-export async function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function portOpen(port: number): Promise<boolean> {

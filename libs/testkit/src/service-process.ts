@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_MONGODB_URL, uniquePrefix } from './stack';
+import { sparePort } from './spare-port';
 import { waitFor } from './wait-for';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -16,14 +17,14 @@ export interface ServiceProcess {
 
 /**
  * Starts `services/<name>/src/main.ts` as its own process against the test servers (fresh topic
- * prefix, random port), resolved once its /readyz says ready: for what only a process shows
+ * prefix, a spare port), resolved once its /readyz says ready: for what only a process shows
  * (signals, exit codes, what it flushes on the way out).
  */
 export async function startServiceProcess(
   name: string,
   env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
-  const port = 18000 + Math.floor(Math.random() * 2000);
+  const port = await sparePort();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)],

@@ -13,6 +13,7 @@ import type { RunningService } from '@hookrail/runtime';
 import { verifyHmac } from '@hookrail/signing';
 import {
   captureLogs,
+  sparePort,
   startReceiver,
   startTestService,
   testConfig,
@@ -58,22 +59,6 @@ class Listening {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((e) => e.type === type);
   }
-}
-
-/** `n` distinct free ports (held together while chosen, so none is picked twice). */
-async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<http.Server>((resolve) => {
-          const s = http.createServer().listen(0, '127.0.0.1', () => resolve(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
 }
 
 /**
@@ -179,7 +164,7 @@ describe('hookrail listen', () => {
     waitFor('the listener connected', () => l.events('connected').length >= n, { timeoutMs: 30_000 });
 
   beforeAll(async () => {
-    ports.push(...(await freePorts(2)));
+    ports.push(await sparePort(), await sparePort());
     await h.start(gatewayEnv(), gatewayLogs.logger);
     const common = {
       HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix,

@@ -1,4 +1,3 @@
-import net, { type AddressInfo } from 'node:net';
 import amqp from 'amqplib';
 import {
   CreateQueueCommand,
@@ -11,7 +10,7 @@ import {
 import { PubSub, type Message as PubSubMessage, type Subscription } from '@google-cloud/pubsub';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import type { EndpointDoc, EndpointType } from '@hookrail/store';
-import { createTopicsWithLeaders, TEST_BROKERS } from '@hookrail/testkit';
+import { createTopicsWithLeaders, sparePort, TEST_BROKERS } from '@hookrail/testkit';
 
 /** A message as the test reads it back from the broker: its body and headers/attributes. */
 export interface Received {
@@ -39,15 +38,10 @@ export interface DestinationKind {
 export const lowerKeys = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
-const closedPort = async (): Promise<number> => {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-};
-
-/** Kafka: down is the endpoint pointed at a closed loopback port (broker unreachable), up is the real one. */
+/**
+ * Kafka: down is the endpoint pointed at a loopback port nothing listens on (a spare one, which no
+ * other test binds meanwhile), up is the real one.
+ */
 async function kafkaKind(name: string): Promise<DestinationKind> {
   const kafka = new Kafka({
     clientId: 'tests',
@@ -77,7 +71,7 @@ async function kafkaKind(name: string): Promise<DestinationKind> {
     destination,
     drain: async () => got.splice(0),
     count: async () => arrived,
-    down: async () => ({ destination: { ...destination, brokers: [`127.0.0.1:${await closedPort()}`] } }),
+    down: async () => ({ destination: { ...destination, brokers: [`127.0.0.1:${await sparePort()}`] } }),
     up: async () => ({ destination }),
     async close() {
       await consumer.disconnect();

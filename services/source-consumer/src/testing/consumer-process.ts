@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { TEST_MONGODB_URL, waitFor } from '@hookrail/testkit';
+import { sparePort, TEST_MONGODB_URL, waitFor } from '@hookrail/testkit';
 import { BROKER_ENV } from './broker-stack';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -16,7 +16,7 @@ export class ConsumerProcess {
   ) {}
 
   async start(): Promise<void> {
-    const port = 19000 + Math.floor(Math.random() * 900);
+    const port = await sparePort();
     this.child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(root, 'services/source-consumer/src/main.ts')],
