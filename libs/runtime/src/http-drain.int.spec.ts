@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import express from 'express';
 import { asProjectId } from '@hookrail/domain';
 import { captureLogs, testConfig, uniquePrefix } from '@hookrail/testkit';
-import { HTTP_DRAIN_MS, startService, type RunningService } from './index';
+import { HTTP_DRAIN_CUT_LOG, HTTP_DRAIN_MS, startService, type RunningService } from './index';
 
 /** Opens a raw connection and sends a request whose body never arrives in full. */
 async function unfinishedRequest(svc: RunningService): Promise<Socket> {
@@ -17,12 +17,9 @@ async function unfinishedRequest(svc: RunningService): Promise<Socket> {
   return socket;
 }
 
-/** What stop() logs when it cuts the connections still busy at the end of the grace. */
-const CUT = 'cutting HTTP connections still busy after the grace';
-
 describe('stop() and the HTTP connections still open', () => {
   let logs: ReturnType<typeof captureLogs>;
-  const cutLogged = () => logs.lines().some((l) => l.msg === CUT);
+  const cutLogged = () => logs.lines().some((l) => l.msg === HTTP_DRAIN_CUT_LOG);
   const start = () => {
     logs = captureLogs('meta-event');
     return startService({

@@ -52,6 +52,8 @@ export interface ServiceDefinition {
 const READINESS_CACHE_MS = 1000;
 /** How long `stop()` lets in-flight HTTP exchanges finish; well inside runMain's hard exit. */
 export const HTTP_DRAIN_MS = 5_000;
+/** What stop() logs when it cuts the connections still busy at the end of the grace. */
+export const HTTP_DRAIN_CUT_LOG = 'cutting HTTP connections still busy after the grace';
 
 /**
  * The lifecycle every service shares: HTTP first (so /healthz answers and /readyz says "not ready"
@@ -196,7 +198,7 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       ]);
       clearInterval(closeIdle);
       if (!drained) {
-        logger.warn({ grace_ms: HTTP_DRAIN_MS }, 'cutting HTTP connections still busy after the grace');
+        logger.warn({ grace_ms: HTTP_DRAIN_MS }, HTTP_DRAIN_CUT_LOG);
         server.closeAllConnections();
         await closed;
       }
