@@ -10,6 +10,7 @@ import {
   createEndpoint,
   type CreatedEndpoint,
   deleteTopicsWithPrefix,
+  sparePort,
   startReceiver,
   TEST_BROKERS,
   TEST_KAFKA_BROKERS,
@@ -34,13 +35,15 @@ const podman = (...args: string[]) =>
 
 const prefix = uniquePrefix('image');
 const mongoUrl = `mongodb://127.0.0.1:27017/${prefix}?retryWrites=false`;
-const basePort = 18700 + Math.floor(Math.random() * 40) * 8;
-const port = (name: string) => basePort + SERVICES.indexOf(name);
+/** Each service's HTTP port (sparePort, taken in beforeAll). */
+const ports = new Map<string, number>();
+const port = (name: string) => ports.get(name)!;
 const serviceUrl = (name: string) => `http://127.0.0.1:${port(name)}`;
 const adminKey = `hr_admin.${randomBytes(24).toString('base64url')}`;
+const encryptionKey = randomBytes(32).toString('hex');
 
 /** The variables the chart sets (charts/hookrail/templates/_helpers.tpl), for the local servers. */
-const env: Record<string, string> = {
+const chartEnv = (): Record<string, string> => ({
   HOOKRAIL_HTTP_HOST: '127.0.0.1',
   HOOKRAIL_LOG_LEVEL: 'info',
   HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
@@ -53,15 +56,15 @@ const env: Record<string, string> = {
   HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
   HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true',
   HOOKRAIL_ADMIN_KEY: adminKey,
-  HOOKRAIL_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  HOOKRAIL_ENCRYPTION_KEY: encryptionKey,
   HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
   PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
   OTEL_TRACES_EXPORTER: 'none',
-};
+});
 
 /** `podman run` as the chart runs a pod: read-only root, uid 10001, the host's loopback servers. */
 function runArgs(name: string, extra: Record<string, string> = {}): string[] {
-  const vars = Object.entries({ ...env, ...extra }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const vars = Object.entries({ ...chartEnv(), ...extra }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   return ['--network=host', '--read-only', '--user', '10001', ...vars, IMAGE, `dist/${name}.js`];
 }
 const containerName = (service: string) => `${prefix}-${service}`;
@@ -75,6 +78,7 @@ let p: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
+  for (const s of SERVICES) ports.set(s, await sparePort());
   // The set-up job (topics, indexes), then the six services, each from the image.
   await podman('run', '--rm', '--name', containerName('setup'), ...runArgs('setup'));
   await Promise.all(

@@ -189,7 +189,9 @@ describe('EventValidator', () => {
         { field: 'data', message: 'could not be checked within 50 ms: the schema is too costly for it' },
       ],
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The message shows the budget stopped it; the clock only tells that from a check left to run
+    // its 2^40 branches (compiling the schema counts too, so not the 50 ms itself).
+    expect(Date.now() - started).toBeLessThan(5_000);
     // Refused from memory: a check run again would have answered "could not be checked" instead.
     expect(await check(PRJ, enforce, 'tree', deep)).toMatchObject({
       kind: 'refused',
