@@ -27,6 +27,7 @@ const esmDeps = [
   '@sec-ant',
   'ulid',
   'jose',
+  'p-timeout',
 ];
 const shared = {
   transform: {

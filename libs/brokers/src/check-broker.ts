@@ -1,5 +1,6 @@
 import type { Channel } from 'amqplib';
 import { errorMessage } from '@hookrail/domain';
+import pTimeout from 'p-timeout';
 import { connectAmqp } from './amqp.session';
 import { kafkaClient } from './kafka.session';
 import { BrokerRefusedError, refuseHookrailTopics } from './outbound-guard';
@@ -29,16 +30,6 @@ const CHECK_TIMEOUT_MS = 5000;
  */
 export async function checkBroker(s: BrokerSettings): Promise<BrokerProblem | undefined> {
   const where = describeBroker(s);
-  const timeout = new Promise<BrokerProblem>((resolve) =>
-    setTimeout(
-      () =>
-        resolve({
-          field: `pub_sub.${s.kind}`,
-          message: `no answer from ${where} within ${CHECK_TIMEOUT_MS} ms`,
-        }),
-      CHECK_TIMEOUT_MS,
-    ).unref(),
-  );
   const check = (): Promise<BrokerProblem | undefined> => {
     switch (s.kind) {
       case 'amqp':
@@ -51,7 +42,13 @@ export async function checkBroker(s: BrokerSettings): Promise<BrokerProblem | un
         return checkGoogle(s);
     }
   };
-  return Promise.race([check(), timeout]);
+  return pTimeout(check(), {
+    milliseconds: CHECK_TIMEOUT_MS,
+    fallback: () => ({
+      field: `pub_sub.${s.kind}`,
+      message: `no answer from ${where} within ${CHECK_TIMEOUT_MS} ms`,
+    }),
+  });
 }
 
 async function checkAmqp(s: AmqpSettings): Promise<BrokerProblem | undefined> {

@@ -1,4 +1,5 @@
 import type { Logger } from '@hookrail/telemetry';
+import pTimeout from 'p-timeout';
 
 /** One message as the ingest rules see it. */
 export interface Delivery {
@@ -77,11 +78,9 @@ export class InFlight {
   /** Resolves when nothing is in flight, or after `timeoutMs`. */
   async idle(timeoutMs: number): Promise<void> {
     if (this.n === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      new Promise<void>((r) => this.waiters.push(r)),
-      new Promise<void>((r) => (timer = setTimeout(r, timeoutMs))),
-    ]);
-    clearTimeout(timer);
+    await pTimeout(new Promise<void>((r) => this.waiters.push(r)), {
+      milliseconds: timeoutMs,
+      message: false,
+    });
   }
 }

@@ -15,6 +15,8 @@ function options(states: string[]): SubscriberOptions {
   };
 }
 
+const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
 function session() {
   let lose: (e: Error) => void = () => undefined;
   const s: Session & { lose(e: Error): void; closes: number } = {
@@ -51,12 +53,15 @@ describe('supervise', () => {
   it('keeps retrying a broker that refuses connections until stopped', async () => {
     const states: string[] = [];
     let attempts = 0;
+    const timers = pendingTimers();
     const sub = supervise(async () => {
       attempts++;
       throw new Error('ECONNREFUSED');
     }, options(states));
     await new Promise((r) => setTimeout(r, 1500));
     await sub.stop();
+    // The backoff wait ends with the stop: no timer is left to hold the process open.
+    expect(pendingTimers()).toBe(timers);
     expect(attempts).toBeGreaterThanOrEqual(2);
     expect(states.filter((s) => s.startsWith('unreachable')).length).toBe(attempts);
     const after = attempts;

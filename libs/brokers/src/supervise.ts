@@ -1,4 +1,5 @@
 import { backoffMs, errorMessage } from '@hookrail/domain';
+import pTimeout from 'p-timeout';
 import type { Session, Subscriber, SubscriberOptions } from './subscriber';
 
 /**
@@ -39,10 +40,10 @@ export function supervise(
       if (stopped) return;
       opts.onState('unreachable', errorMessage(reason));
       opts.logger.warn({ err: errorMessage(reason), attempt }, 'broker unreachable, reconnecting');
-      await Promise.race([
-        stopping,
-        new Promise((r) => setTimeout(r, backoffMs(attempt++, { baseMs: 500, maxMs: 10_000 }))),
-      ]);
+      await pTimeout(stopping, {
+        milliseconds: backoffMs(attempt++, { baseMs: 500, maxMs: 10_000 }),
+        message: false,
+      });
     }
   };
   const running = loop();

@@ -1,3 +1,5 @@
+import pTimeout from 'p-timeout';
+
 /**
  * The messages a consumer is handling at once, bounded by count and by bytes: the fetch loop waits
  * until the next message fits. Both matter because a message may be up to 16 MiB: a thousand
@@ -41,6 +43,6 @@ export class InFlight {
   async settled(timeoutMs: number): Promise<void> {
     if (this.count === 0) return;
     const done = new Promise<void>((r) => (this.idle = r));
-    await Promise.race([done, new Promise((r) => setTimeout(r, timeoutMs))]);
+    await pTimeout(done, { milliseconds: timeoutMs, message: false });
   }
 }

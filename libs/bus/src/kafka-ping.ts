@@ -1,4 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
+import pTimeout from 'p-timeout';
 
 /**
  * Readiness: Kafka answers a metadata request in time. One connected admin client serves every
@@ -12,19 +13,13 @@ export class KafkaPing {
 
   /** No retries: readiness must answer fast. */
   async ping(timeoutMs = 2000): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     const check = (async () => {
       await (await this.client()).describeCluster();
       return true;
     })().catch(() => false);
-    try {
-      const ok = await Promise.race([check, timeout]);
-      if (!ok) this.close();
-      return ok;
-    } finally {
-      clearTimeout(timer);
-    }
+    const ok = await pTimeout(check, { milliseconds: timeoutMs, fallback: () => false });
+    if (!ok) this.close();
+    return ok;
   }
 
   close(): void {

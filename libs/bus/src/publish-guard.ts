@@ -1,4 +1,5 @@
 import { errorMessage, isRetriable, UnavailableError } from '@hookrail/domain';
+import pTimeout from 'p-timeout';
 
 export interface PublishGuardOptions {
   /** How long an accepting caller waits for Kafka's acknowledgement. */
@@ -60,7 +61,13 @@ export class PublishGuard {
       probe = this.probing = true;
     }
     try {
-      await withTimeout(send(), this.timeoutMs);
+      // The publish may still settle after the timeout: its outcome is no longer anyone's concern.
+      await pTimeout(send(), {
+        milliseconds: this.timeoutMs,
+        fallback: () => {
+          throw new UnavailableError(`kafka did not acknowledge within ${this.timeoutMs} ms`);
+        },
+      });
     } catch (err) {
       // A message Kafka could never take (too large) says nothing about Kafka's health.
       if (!isRetriable(err)) throw err;
@@ -80,14 +87,4 @@ export class PublishGuard {
     if (this.down === null) this.opts.onChange?.(false, cause);
     this.down = cause;
   }
-}
-
-function withTimeout(p: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnavailableError(`kafka did not acknowledge within ${ms} ms`)), ms);
-  });
-  // The publish may still settle after the timeout: its outcome is no longer anyone's concern.
-  p.catch(() => undefined);
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import pTimeout from 'p-timeout';
 import type { ApiKeyDoc } from './api-keys/api-key.schema';
 import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
@@ -165,7 +166,12 @@ export class ConfigCache {
   private load<T>(key: string, token: string, load: () => Promise<T | null>): Promise<T | null> {
     const pending = this.loading.get(key);
     if (pending && pending.token === token) return pending.promise as Promise<T | null>;
-    const p = withTimeout(load(), `reading ${key}`)
+    const p = pTimeout(load(), {
+      milliseconds: CONFIG_READ_TIMEOUT_MS,
+      fallback: () => {
+        throw new UnavailableError(`reading ${key}: no answer within ${CONFIG_READ_TIMEOUT_MS} ms`);
+      },
+    })
       .then((value) => {
         this.cache.set(key, { value, token });
         return value;
@@ -176,15 +182,4 @@ export class ConfigCache {
     this.loading.set(key, { promise: p, token });
     return p;
   }
-}
-
-function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new UnavailableError(`${what}: no answer within ${CONFIG_READ_TIMEOUT_MS} ms`)),
-      CONFIG_READ_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

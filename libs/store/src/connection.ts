@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import pTimeout from 'p-timeout';
 
 /**
  * One mongoose connection per process. Every write is acknowledged only once it is in the journal
@@ -26,16 +27,10 @@ export async function connectMongo(url: string, opts: { appName?: string } = {})
 /** False when the server does not answer within `timeoutMs` (a cut connection can hang until the socket times out). */
 export async function pingMongo(conn: Connection, timeoutMs = 2000): Promise<boolean> {
   if (!conn.db) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
   const ping = conn.db
     .admin()
     .command({ ping: 1 })
     .then(() => true)
     .catch(() => false);
-  try {
-    return await Promise.race([ping, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return pTimeout(ping, { milliseconds: timeoutMs, fallback: () => false });
 }

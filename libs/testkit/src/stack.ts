@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
+import pTimeout from 'p-timeout';
 import { loadConfig, type HookrailConfig, type ServiceName } from '@hookrail/config';
 import { startService, type RunningService, type ServiceDefinition } from '@hookrail/runtime';
 import { Bus } from '@hookrail/bus';
@@ -59,15 +60,10 @@ export function testConfig(service: ServiceName, env: Record<string, string> = {
 /** Starts a service in-process and waits until it is ready. */
 export async function startTestService(def: ServiceDefinition, timeoutMs = 45_000): Promise<RunningService> {
   const svc = await startService(def);
-  await Promise.race([
-    svc.started,
-    new Promise((_, reject) =>
-      setTimeout(
-        () => reject(new Error(`${def.config.service} did not start in ${timeoutMs} ms`)),
-        timeoutMs,
-      ),
-    ),
-  ]);
+  await pTimeout(svc.started, {
+    milliseconds: timeoutMs,
+    message: `${def.config.service} did not start in ${timeoutMs} ms`,
+  });
   return svc;
 }
 

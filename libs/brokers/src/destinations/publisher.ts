@@ -1,3 +1,5 @@
+import pTimeout from 'p-timeout';
+
 /** One message of a delivery attempt, as every broker kind publishes it. */
 export interface DestinationMessage {
   body: Buffer;
@@ -37,16 +39,10 @@ export class PublishTimeoutError extends Error {
 
 /** `work` or a timeout error after `ms` (the publish itself may still complete: maybe reached). */
 export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new PublishTimeoutError(`${what}: no acknowledgement within ${ms} ms`)),
-      ms,
-    );
+  return pTimeout(work, {
+    milliseconds: ms,
+    fallback: () => {
+      throw new PublishTimeoutError(`${what}: no acknowledgement within ${ms} ms`);
+    },
   });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
