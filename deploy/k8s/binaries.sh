@@ -3,8 +3,8 @@
 #   - apt (only when missing): etcd-server, containerd, runc, containernetworking-plugins,
 #     iptables, conntrack, iproute2, openssl, podman
 #   - Go module proxy: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
-#     kube-proxy, kubectl v1.32.13 (through the wrapper module kube-bins/), CoreDNS v1.12.0
-#     -> $CACHE/k8s-v1.32.13/bin/
+#     kube-proxy, kubectl v1.32.13 and CoreDNS v1.12.0 with the plugins the cluster uses, in one
+#     `go build` of the wrapper module kube-bins/ -> $CACHE/k8s-v1.32.13/bin/
 #   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
 #     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
 # A warm run builds nothing and takes about a second. Cold: ~6 min on 2 cores (see README.md).
@@ -33,16 +33,16 @@ kube_ldflags() {
   echo "$flags"
 }
 
-build_kube() {
-  local b stale=0
-  for b in "${KUBE_BINARIES[@]}"; do [[ -x "$K8S_BIN/$b" ]] || stale=1; done
+build_cluster_binaries() {
+  local b stale=0 binaries=("${KUBE_BINARIES[@]}" coredns)
+  for b in "${binaries[@]}"; do [[ -x "$K8S_BIN/$b" ]] || stale=1; done
   [[ $stale == 0 ]] && return 0
   need_go
-  log "building ${KUBE_BINARIES[*]} $K8S_VERSION (cold: ~6 min on 2 cores, ~600 MB of modules)"
-  local t0=$SECONDS tmp pkgs=()
+  log "building ${binaries[*]} (cold: ~5 min on 2 cores, ~450 MB of modules)"
+  local t0=$SECONDS tmp pkgs=(./coredns)
   tmp="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
   for b in "${KUBE_BINARIES[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
-  # One `go build` for all six: they share most packages.
+  # One `go build` for all seven: they share most packages (CoreDNS shares client-go).
   if ! (cd "$K8S_LIB_DIR/kube-bins" &&
     CGO_ENABLED=0 go build -trimpath -ldflags "$(kube_ldflags)" -o "$tmp/" "${pkgs[@]}") \
     >"$K8S_CACHE/kube-build.log" 2>&1; then
@@ -50,26 +50,9 @@ build_kube() {
     rm -rf "$tmp"
     die "go build failed (log: $K8S_CACHE/kube-build.log)"
   fi
-  for b in "${KUBE_BINARIES[@]}"; do mv -f "$tmp/$b" "$K8S_BIN/$b"; done
+  for b in "${binaries[@]}"; do mv -f "$tmp/$b" "$K8S_BIN/$b"; done
   rm -rf "$tmp"
-  log "kubernetes binaries took $((SECONDS - t0))s"
-}
-
-# go install <module>@<version> of a main package into <dest> (static, stripped).
-go_install_to() {
-  local pkg="$1" dest="$2" logf="$3" tmp t0=$SECONDS
-  [[ -x "$dest" ]] && return 0
-  need_go
-  log "building $pkg -> $dest"
-  tmp="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
-  if ! CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath -ldflags '-s -w' "$pkg" >"$logf" 2>&1; then
-    tail -n 30 "$logf" >&2
-    rm -rf "$tmp"
-    die "go install $pkg failed (log: $logf)"
-  fi
-  mv -f "$tmp/$(basename "${pkg%@*}")" "$dest"
-  rm -rf "$tmp"
-  log "$(basename "$dest") took $((SECONDS - t0))s"
+  log "cluster binaries took $((SECONDS - t0))s"
 }
 
 # Static build of the Go main in deploy/k8s/<name> (pause); prints the binary's path.
@@ -109,13 +92,7 @@ main() {
   exec 8>"$K8S_CACHE/.build.lock"
   flock 8
   apt_install_missing "${APT_PACKAGES[@]}" || die "apt-get install failed"
-  # CoreDNS builds beside Kubernetes: its download overlaps the long compile.
-  local pids=() p failed=0
-  go_install_to "github.com/coredns/coredns@$COREDNS_VERSION" "$K8S_BIN/coredns" "$K8S_CACHE/coredns-build.log" &
-  pids+=($!)
-  build_kube || failed=1
-  for p in "${pids[@]}"; do wait "$p" || failed=1; done
-  [[ $failed == 0 ]] || die "build failed (messages above)"
+  build_cluster_binaries
   local name
   for name in "${LOCAL_IMAGES[@]}"; do build_image "$name"; done
 }

@@ -15,7 +15,7 @@ K8S_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$K8S_LIB_DIR/../local/lib.sh"
 
 K8S_VERSION=v1.32.13
-COREDNS_VERSION=v1.12.0
+COREDNS_VERSION=v1.12.0 # the version kube-bins/go.mod requires
 K8S_CACHE="$CACHE/k8s-$K8S_VERSION"
 K8S_BIN="$K8S_CACHE/bin"
 K8S_IMAGES="$K8S_CACHE/images"
