@@ -7,7 +7,7 @@
 #     `go build` of the wrapper module kube-bins/ -> $CACHE/k8s-v1.32.13/bin/
 #   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
 #     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
-# A warm run builds nothing and takes about a second. Cold: ~6 min on 2 cores (see README.md).
+# A warm run builds nothing and takes about a second. Cold: 5-10 min on 2 cores (see README.md).
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -38,7 +38,7 @@ build_cluster_binaries() {
   for b in "${binaries[@]}"; do [[ -x "$K8S_BIN/$b" ]] || stale=1; done
   [[ $stale == 0 ]] && return 0
   need_go
-  log "building ${binaries[*]} (cold: ~5 min on 2 cores, ~450 MB of modules)"
+  log "building ${binaries[*]} (cold: 5-10 min on 2 cores)"
   local t0=$SECONDS tmp pkgs=(./coredns)
   tmp="$(mktemp -d "$K8S_CACHE/build.XXXXXX")"
   for b in "${KUBE_BINARIES[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
