@@ -34,8 +34,11 @@ kube_ldflags() {
 }
 
 build_cluster_binaries() {
-  local b stale=0 binaries=("${KUBE_BINARIES[@]}" coredns)
+  local b stale=0 binaries=("${KUBE_BINARIES[@]}" coredns) stamp="$K8S_BIN/.sources" sources
+  # shellcheck disable=SC2046 # paths without spaces
+  sources="$(files_hash $(cluster_binary_sources))"
   for b in "${binaries[@]}"; do [[ -x "$K8S_BIN/$b" ]] || stale=1; done
+  [[ "$(cat "$stamp" 2>/dev/null)" == "$sources" ]] || stale=1
   [[ $stale == 0 ]] && return 0
   need_go
   log "building ${binaries[*]} (cold: 5-10 min on 2 cores)"
@@ -45,12 +48,13 @@ build_cluster_binaries() {
   # One `go build` for all seven: they share most packages (CoreDNS shares client-go).
   if ! (cd "$K8S_LIB_DIR/kube-bins" &&
     CGO_ENABLED=0 go build -trimpath -ldflags "$(kube_ldflags)" -o "$tmp/" "${pkgs[@]}") \
-    >"$K8S_CACHE/kube-build.log" 2>&1; then
-    tail -n 30 "$K8S_CACHE/kube-build.log" >&2
+    >"$K8S_CACHE/cluster-build.log" 2>&1; then
+    tail -n 30 "$K8S_CACHE/cluster-build.log" >&2
     rm -rf "$tmp"
-    die "go build failed (log: $K8S_CACHE/kube-build.log)"
+    die "go build failed (log: $K8S_CACHE/cluster-build.log)"
   fi
   for b in "${binaries[@]}"; do mv -f "$tmp/$b" "$K8S_BIN/$b"; done
+  echo "$sources" >"$stamp"
   rm -rf "$tmp"
   log "cluster binaries took $((SECONDS - t0))s"
 }

@@ -56,6 +56,12 @@ image_ref() {
   esac
 }
 
+# Sources of the cluster binaries' one `go build` (binaries.sh): CoreDNS's plugin list and the
+# module versions. A change rebuilds the binaries and the CoreDNS image.
+cluster_binary_sources() {
+  echo "$K8S_LIB_DIR/kube-bins/go.mod" "$K8S_LIB_DIR/kube-bins/go.sum" "$K8S_LIB_DIR/kube-bins/coredns/main.go"
+}
+
 # Sources of deploy/k8s/<name>'s Go main (pause), for content hashes.
 go_main_sources() {
   echo "$K8S_LIB_DIR/$1/go.mod" "$K8S_LIB_DIR/$1/main.go"
@@ -71,6 +77,6 @@ go_main_bin() {
 image_tar() {
   local name="$1" inputs=("$K8S_LIB_DIR/$1/Containerfile")
   # shellcheck disable=SC2207 # paths without spaces
-  [[ "$name" == coredns ]] || inputs+=($(go_main_sources "$name"))
+  if [[ "$name" == coredns ]]; then inputs+=($(cluster_binary_sources)); else inputs+=($(go_main_sources "$name")); fi
   echo "$K8S_IMAGES/$name-$(image_ref "$name" | sed 's/.*://')-$(files_hash "${inputs[@]}").tar"
 }
