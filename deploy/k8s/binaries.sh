@@ -8,6 +8,8 @@
 #   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
 #     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
 # A warm run builds nothing and takes about a second. Cold: 5-10 min on 2 cores (see README.md).
+# --compile-only: only the Go build (no apt, no images); deploy/local/test.sh runs it in the
+# background during the main test phase.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -91,10 +93,21 @@ build_image() {
 }
 
 main() {
+  local compile_only=0
+  case "${1:-}" in
+    '') ;;
+    --compile-only) compile_only=1 ;;
+    *) die "unknown argument $1 (usage: binaries.sh [--compile-only])" ;;
+  esac
   mkdir -p "$K8S_BIN" "$K8S_IMAGES" "$CACHE/bin"
-  # Two checkouts (or CI jobs) building at once share the cache: one at a time.
+  # Two checkouts (or CI jobs) building at once share the cache: one at a time. A run that finds
+  # the lock held waits for the other's build and then reuses it.
   exec 8>"$K8S_CACHE/.build.lock"
   flock 8
+  if [[ $compile_only == 1 ]]; then
+    build_cluster_binaries
+    return
+  fi
   apt_install_missing "${APT_PACKAGES[@]}" || die "apt-get install failed"
   build_cluster_binaries
   local name
