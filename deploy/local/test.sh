@@ -31,8 +31,7 @@ phase() {
 # The k8s phase's cluster binaries take 5-10 minutes to compile on a cold cache. They compile
 # during the main phase instead, on the CPU time its tests leave idle: in a session (so a scheduler
 # autogroup) of their own at nice 19, so that a test, or a service a test started, never waits for
-# a core behind them. The k8s phase takes the same build lock: it waits for this build if it is
-# still running, then reuses it. On a warm cache this finds the binaries built and exits at once.
+# a core behind them. On a warm cache this finds the binaries built and exits at once.
 prebuild_cluster_binaries() {
   # shellcheck disable=SC2016 # expanded by the inner bash
   setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash deploy/k8s/binaries.sh --compile-only' \
@@ -46,7 +45,9 @@ else
   prebuild_cluster_binaries
   phase main --selectProjects unit integration
   phase image --selectProjects image
-  # What the background build did so far (empty when the binaries were already built).
+  # The k8s phase starts once the build is over: its first step records the host's processes,
+  # which `down` must leave as it found them. A failed build is retried (and reported) there.
+  wait "$prebuild" || true
   sed 's/^/prebuild: /' .local/k8s-prebuild.log
   phase k8s --selectProjects k8s
 fi

@@ -16,3 +16,4 @@ export * from './gated-proxy';
 export * from './pipeline';
 export * from './management-api';
 export * from './service-process';
+export * from './service-bundle';

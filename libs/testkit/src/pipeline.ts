@@ -6,6 +6,7 @@ import type { ServiceName } from '@hookrail/config';
 import { newId, type ProjectId } from '@hookrail/domain';
 import type { ProjectConfig, SourceDoc, Store } from '@hookrail/store';
 import { makeEndpoint, makeProject, makeSource, makeSubscription } from './fixtures';
+import { serviceArgs } from './service-bundle';
 import { sparePort } from './spare-port';
 import { startReceiver, type Receiver } from './receiver';
 import { TEST_KAFKA_BROKERS, TEST_MONGODB_URL } from './stack';
@@ -50,7 +51,7 @@ export interface HttpRequestSpec {
 }
 
 /**
- * The pipeline as real processes (any of the six services, `services/<name>/src/main.ts`) on the
+ * The pipeline as real processes (any of the six services, run from its bundle as the image runs it) on the
  * local servers or a private Kafka or database, delivering to a real receiver that fails the first
  * attempt of a chosen share of deliveries. Events come either straight into `events` (`load`, what
  * an accepting service does) or over HTTP to ingest or the events API (`loadOverHttp`). Every event
@@ -146,28 +147,24 @@ export class Pipeline {
   async start(service: PipelineService): Promise<void> {
     let port = this.ports.get(service);
     if (port === undefined) this.ports.set(service, (port = await sparePort()));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, `services/${service}/src/main.ts`)],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          HOOKRAIL_HTTP_PORT: String(port),
-          HOOKRAIL_MONGODB_URL: this.opts.mongodbUrl ?? TEST_MONGODB_URL,
-          HOOKRAIL_KAFKA_BROKERS: (this.opts.kafkaBrokers ?? TEST_KAFKA_BROKERS).join(','),
-          HOOKRAIL_KAFKA_TOPIC_PREFIX: this.opts.prefix,
-          HOOKRAIL_KAFKA_PARTITIONS: '3',
-          HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS: String(this.opts.sessionTimeoutMs ?? 30_000),
-          HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
-          HOOKRAIL_ADMIN_KEY: PIPELINE_ADMIN_KEY,
-          // The test database is shared: no background purge or retention sweep.
-          HOOKRAIL_HOUSEKEEPING_INTERVAL_MS: '86400000',
-          HOOKRAIL_LOG_LEVEL: this.opts.logLevel ?? 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, serviceArgs(service), {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOOKRAIL_HTTP_PORT: String(port),
+        HOOKRAIL_MONGODB_URL: this.opts.mongodbUrl ?? TEST_MONGODB_URL,
+        HOOKRAIL_KAFKA_BROKERS: (this.opts.kafkaBrokers ?? TEST_KAFKA_BROKERS).join(','),
+        HOOKRAIL_KAFKA_TOPIC_PREFIX: this.opts.prefix,
+        HOOKRAIL_KAFKA_PARTITIONS: '3',
+        HOOKRAIL_KAFKA_SESSION_TIMEOUT_MS: String(this.opts.sessionTimeoutMs ?? 30_000),
+        HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+        HOOKRAIL_ADMIN_KEY: PIPELINE_ADMIN_KEY,
+        // The test database is shared: no background purge or retention sweep.
+        HOOKRAIL_HOUSEKEEPING_INTERVAL_MS: '86400000',
+        HOOKRAIL_LOG_LEVEL: this.opts.logLevel ?? 'warn',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (d: Buffer) => {
       for (const line of d.toString().split('\n')) if (line) this.logs.push(`${service}: ${line}\n`);
     };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_MONGODB_URL, uniquePrefix } from './stack';
+import { serviceArgs } from './service-bundle';
 import { sparePort } from './spare-port';
 import { waitFor } from './wait-for';
 
@@ -16,7 +17,7 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `services/<name>/src/main.ts` as its own process against the test servers (fresh topic
+ * Starts service `name` (its bundle, as the image runs it) as its own process against the test servers (fresh topic
  * prefix, a spare port), resolved once its /readyz says ready: for what only a process shows
  * (signals, exit codes, what it flushes on the way out).
  */
@@ -25,22 +26,18 @@ export async function startServiceProcess(
   env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
   const port = await sparePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        HOOKRAIL_HTTP_PORT: String(port),
-        HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
-        HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('proc'),
-        HOOKRAIL_KAFKA_PARTITIONS: '3',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, serviceArgs(name), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOOKRAIL_HTTP_PORT: String(port),
+      HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
+      HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('proc'),
+      HOOKRAIL_KAFKA_PARTITIONS: '3',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));

@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
 import { idFrom, type ProjectId } from '@hookrail/domain';
 import { ConfigCache, type DeliveryDoc, type Store } from '@hookrail/store';
@@ -85,7 +86,10 @@ describe('ordered delivery: waiting behind a head, and an endpoint handed from o
 
   /** Whether the promise settles within `ms` (a delivery waiting in memory does not). */
   const settlesWithin = (p: Promise<unknown>, ms: number) =>
-    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    pTimeout(
+      p.then(() => true),
+      { milliseconds: ms, fallback: () => false },
+    );
 
   it('deliveries that waited in memory for the head keep their place ahead of later ones once they are held', async () => {
     // The head's failed attempt is recorded while its send is still finishing (its retry being

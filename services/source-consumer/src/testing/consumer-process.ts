@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { sparePort, TEST_MONGODB_URL, waitFor } from '@hookrail/testkit';
+import { serviceArgs, sparePort, TEST_MONGODB_URL, waitFor } from '@hookrail/testkit';
 import { BROKER_ENV } from './broker-stack';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -17,24 +17,20 @@ export class ConsumerProcess {
 
   async start(): Promise<void> {
     const port = await sparePort();
-    this.child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'services/source-consumer/src/main.ts')],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          ...BROKER_ENV,
-          HOSTNAME: this.instanceId,
-          HOOKRAIL_HTTP_PORT: String(port),
-          HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
-          HOOKRAIL_KAFKA_PARTITIONS: '3',
-          HOOKRAIL_LOG_LEVEL: 'warn',
-          ...this.env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    this.child = spawn(process.execPath, serviceArgs('source-consumer'), {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...BROKER_ENV,
+        HOSTNAME: this.instanceId,
+        HOOKRAIL_HTTP_PORT: String(port),
+        HOOKRAIL_MONGODB_URL: TEST_MONGODB_URL,
+        HOOKRAIL_KAFKA_PARTITIONS: '3',
+        HOOKRAIL_LOG_LEVEL: 'warn',
+        ...this.env,
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const keep = (d: Buffer) => this.logs.push(d.toString());
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
