@@ -51,10 +51,11 @@ export interface HttpRequestSpec {
 }
 
 /**
- * The pipeline as real processes (any of the six services, run from its bundle as the image runs it) on the
- * local servers or a private Kafka or database, delivering to a real receiver that fails the first
- * attempt of a chosen share of deliveries. Events come either straight into `events` (`load`, what
- * an accepting service does) or over HTTP to ingest or the events API (`loadOverHttp`). Every event
+ * The pipeline as real processes (any of the six services, run from its bundle as the image runs
+ * it) on the local servers or a private Kafka or database, delivering to a real receiver that fails
+ * the first attempt of a chosen share of deliveries. Events come either straight into `events`
+ * (`load`, what an accepting service does) or over HTTP to ingest or the events API
+ * (`loadOverHttp`). Every event
  * goes to `endpoints` endpoints; the receiver keeps, per event and endpoint, the delivery ids seen
  * and the successes, so tests check exactly-once per endpoint. Used by the chaos tests and the
  * failing-once benchmark.

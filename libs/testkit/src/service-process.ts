@@ -17,9 +17,9 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts service `name` (its bundle, as the image runs it) as its own process against the test servers (fresh topic
- * prefix, a spare port), resolved once its /readyz says ready: for what only a process shows
- * (signals, exit codes, what it flushes on the way out).
+ * Starts service `name` (its bundle, as the image runs it) as its own process against the test
+ * servers (fresh topic prefix, a spare port), resolved once its /readyz says ready: for what only a
+ * process shows (signals, exit codes, what it flushes on the way out).
  */
 export async function startServiceProcess(
   name: string,
