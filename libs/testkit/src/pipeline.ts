@@ -55,10 +55,9 @@ export interface HttpRequestSpec {
  * it) on the local servers or a private Kafka or database, delivering to a real receiver that fails
  * the first attempt of a chosen share of deliveries. Events come either straight into `events`
  * (`load`, what an accepting service does) or over HTTP to ingest or the events API
- * (`loadOverHttp`). Every event
- * goes to `endpoints` endpoints; the receiver keeps, per event and endpoint, the delivery ids seen
- * and the successes, so tests check exactly-once per endpoint. Used by the chaos tests and the
- * failing-once benchmark.
+ * (`loadOverHttp`). Every event goes to `endpoints` endpoints; the receiver keeps, per event and
+ * endpoint, the delivery ids seen and the successes, so tests check exactly-once per endpoint. Used
+ * by the chaos tests and the failing-once benchmark.
  */
 export class Pipeline {
   readonly processes = new Map<PipelineService, ChildProcess>();
