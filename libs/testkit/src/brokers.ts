@@ -210,6 +210,23 @@ export async function createTopicsWithLeaders(admin: Admin, topics: ITopicConfig
   );
 }
 
+/**
+ * Deletes topics and waits until the broker's metadata no longer lists them. Deletion is
+ * asynchronous: until the broker applies it, a produce with cached metadata still lands on the
+ * old topic (seen in CI: a request answered 201 "during" an outage, its event deleted with it).
+ */
+export async function deleteTopicsGone(admin: Admin, topics: string[]): Promise<void> {
+  await admin.deleteTopics({ topics });
+  await waitFor(
+    `topics ${topics.join(', ')} deleted`,
+    async () => {
+      const listed = await admin.listTopics();
+      return topics.every((t) => !listed.includes(t));
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
+}
+
 /** A topic on the local Kafka (or on `brokers`) for a kafka broker source. */
 export async function kafkaTopic(topic: string, opts: { brokers?: string[] } = {}) {
   const kafka = new Kafka({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTopicsWithLeaders, waitFor } from '@hookrail/testkit';
+import { createTopicsWithLeaders, deleteTopicsGone, waitFor } from '@hookrail/testkit';
 import { brokerFixture, type BrokerFixture } from './testing/broker-fixture';
 import { BrokerStack, pubSubFor } from './testing/broker-stack';
 
@@ -30,13 +30,7 @@ describe('kafka refuses events', () => {
     const admin = stack.bus.kafka.admin();
     await admin.connect();
     const topic = stack.bus.topic('events');
-    await admin.deleteTopics({ topics: [topic] });
-    // Deletion is asynchronous: until the broker's metadata drops the topic, a produce can still
-    // land on it (seen once in CI: one message delivered "during" the outage).
-    await waitFor('the events topic deleted', async () => !(await admin.listTopics()).includes(topic), {
-      timeoutMs: 20_000,
-      intervalMs: 100,
-    });
+    await deleteTopicsGone(admin, [topic]);
     await broker.publish(Array.from({ length: 100 }, (_, n) => ({ tag: 'during', n })));
     // Longer than the 10 s a message waits for Kafka's acknowledgement: the messages go back to
     // the queue (requeued) and come again.
