@@ -109,6 +109,17 @@ describe('ConfigCache expiry', () => {
     cache.invalidate(p1);
     expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://b');
   });
+
+  it('an expired entry is invalidated too, not answered once more (a revoked key seen in CI)', async () => {
+    const { store, state } = fakeStore();
+    const cache = new ConfigCache(store, { clock });
+    await cache.endpoint(p1, 'e');
+    clock.at += CONFIG_TTL_MS + 1;
+    state.url = 'http://b';
+    cache.invalidate(p1);
+    expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://b');
+    expect(state.endpointReads).toBe(2);
+  });
 });
 
 describe('ConfigCache reads that never answer', () => {

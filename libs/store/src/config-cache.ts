@@ -63,8 +63,11 @@ export class ConfigCache {
     this.cache = new LRUCache({
       max: 50_000,
       ttl: this.versioned ? VERSIONED_CONFIG_TTL_MS : CONFIG_TTL_MS,
-      // Expired entries stay until read again (see get).
+      // Expired entries stay until read again (see get). `allowStale` also makes iteration see
+      // them: lru-cache's entries() skips expired entries otherwise, and invalidate would leave one
+      // to be answered once more (a revoked key accepted after its DELETE returned).
       noDeleteOnStaleGet: true,
+      allowStale: true,
       ...(opts.clock && { perf: opts.clock, ttlResolution: 0 }),
     });
   }
@@ -151,7 +154,7 @@ export class ConfigCache {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
     const status: LRUCache.Status<string, Cached<unknown>> = {};
-    const hit = this.cache.get(key, { allowStale: true, status }) as Cached<T> | undefined;
+    const hit = this.cache.get(key, { status }) as Cached<T> | undefined;
     if (hit && hit.token === token) {
       // Expired: answered from what was read, and read again beside it, so a request never
       // waits on the database for an entry it had (a busy database would stall every caller of
