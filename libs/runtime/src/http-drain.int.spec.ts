@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { Agent, request } from 'node:http';
 import express from 'express';
 import { asProjectId } from '@hookrail/domain';
@@ -20,16 +20,28 @@ async function unfinishedRequest(svc: RunningService): Promise<Socket> {
 describe('stop() and the HTTP connections still open', () => {
   let logs: ReturnType<typeof captureLogs>;
   const cutLogged = () => logs.lines().some((l) => l.msg === HTTP_DRAIN_CUT_LOG);
+  // Each route says when a request has reached it. stop() closes a connection whose request the
+  // server has not yet read as idle, so each test stops the service only once its requests are in.
+  const arrivals = new EventEmitter();
+  const arrived = (path: string) => once(arrivals, path);
+  const signal = (path: string) => (_req: unknown, _res: unknown, next: () => void) => {
+    arrivals.emit(path);
+    next();
+  };
   const start = () => {
     logs = captureLogs('meta-event');
     return startService({
       config: testConfig('meta-event', { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('drain') }),
       logger: logs.logger,
       start: async ({ app, publisher }) => {
-        app.post('/work', express.json(), (_req, res) => void res.status(201).json({}));
-        app.get('/slow', (_req, res) => void setTimeout(() => res.json({ done: true }), 1000));
+        app.post('/work', signal('/work'), express.json(), (_req, res) => void res.status(201).json({}));
+        app.get(
+          '/slow',
+          signal('/slow'),
+          (_req, res) => void setTimeout(() => res.json({ done: true }), 1000),
+        );
         // Like the events API: answers once Kafka has the message.
-        app.post('/publish', async (_req, res) => {
+        app.post('/publish', signal('/publish'), async (_req, res) => {
           await new Promise((r) => setTimeout(r, 500));
           await publisher.publish('meta', [
             {
@@ -48,10 +60,12 @@ describe('stop() and the HTTP connections still open', () => {
   it('lets an exchange in flight finish, then cuts a client that never finishes its request', async () => {
     const svc = await start();
     await svc.started;
+    const stuckIn = arrived('/work');
     const stuck = await unfinishedRequest(svc);
     const stuckClosed = once(stuck, 'close');
+    const slowIn = arrived('/slow');
     const slow = fetch(`${svc.url}/slow`);
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([stuckIn, slowIn]);
 
     const t0 = Date.now();
     await svc.stop();
@@ -102,8 +116,9 @@ describe('stop() and the HTTP connections still open', () => {
       });
     // A first exchange: the agent keeps its connection, as a load balancer's client would.
     expect(await post()).toEqual({ status: 202, connection: 'keep-alive' });
+    const publishIn = arrived('/publish');
     const onItsWay = post();
-    await new Promise((r) => setTimeout(r, 100));
+    await publishIn;
 
     const stopped = svc.stop();
     // Node would keep serving a busy connection after server.close(), and the client would go on
