@@ -1,4 +1,5 @@
 import type { Receiver } from '@hookrail/testkit';
+import { watchHostStalls, type StallShares } from './host-stalls';
 
 /** Sends the `seq`th event, carrying `marker`: true when accepted, else why it was refused. */
 export type SendOne = (marker: string, seq: number) => Promise<true | string>;
@@ -14,6 +15,8 @@ export interface LoadReport {
   refusedThenRetried: Record<string, number>;
   /** From the last acceptance until every accepted event had arrived. */
   drainMs: number;
+  /** How much of the phase, drain included, this host's tasks waited for CPU, I/O or memory. */
+  hostStalls: StallShares | null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,6 +30,7 @@ const GIVE_UP_MS = 60_000;
 class Phase {
   readonly accepted: string[] = [];
   private readonly refused: Record<string, number> = {};
+  private readonly stalls = watchHostStalls();
 
   constructor(
     readonly name: string,
@@ -79,6 +83,7 @@ class Phase {
       duplicated: [...counts.values()].reduce((sum, n) => sum + n - 1, 0),
       refusedThenRetried: this.refused,
       drainMs: Date.now() - drainStart,
+      hostStalls: this.stalls.shares(),
     };
   }
 }
