@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { EventMessage } from '@hookrail/bus';
-import { DEFAULT_WALL_LIMIT_MS } from '@hookrail/functions';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_WALL_LIMIT_MS } from '@hookrail/functions';
 import type { RunningService } from '@hookrail/runtime';
 import type { SourceDoc, Store } from '@hookrail/store';
 import {
@@ -307,6 +307,7 @@ describe('ingest: HTTP sources into Kafka', () => {
     })();
 
     const killMs: Record<string, number[]> = { loop: [], bomb: [] };
+    const answers: Record<string, string[]> = { loop: [], bomb: [] };
     try {
       for (let i = 0; i < 3; i++) {
         for (const [name, source] of [
@@ -317,7 +318,7 @@ describe('ingest: HTTP sources into Kafka', () => {
           const res = await send(source, '"x"');
           killMs[name].push(Date.now() - t);
           expect(res.status).toBe(400);
-          expect(res.json.message).toMatch(/^body_function: function (timed out|exceeded its memory limit)/);
+          answers[name].push(res.json.message);
         }
       }
     } finally {
@@ -343,13 +344,20 @@ describe('ingest: HTTP sources into Kafka', () => {
         `${within1s}/${stops} workers stopped within 1 s; other tenant median ${median(baseline)} ms before, ` +
         `${median(otherLatencies)} ms (max ${max(otherLatencies)}) during; /healthz max ${max(healthLatencies)} ms`,
     );
-    expect(stops).toBeGreaterThanOrEqual(3); // every memory bomb (loops stop at quickjs's own deadline)
+    // A loop stops at quickjs's own deadline: the runner's message, and no worker terminated for
+    // it. Only the bombs are the pool's stops, each within the 2 s bucket (a call left running
+    // would be cut at the 3 s wall limit, outside it). The round trips above also hold the wait
+    // for a replacement worker to load quickjs after each kill, which follows the host's load:
+    // they are logged, not bounded.
+    expect(answers.loop).toEqual(
+      Array(3).fill(`body_function: function timed out after ${DEFAULT_TIMEOUT_MS} ms`),
+    );
+    for (const message of answers.bomb)
+      expect(message).toMatch(
+        /^body_function: function (timed out after \d+ ms and was stopped|exceeded its memory limit)$/,
+      );
+    expect(stops).toBe(3);
     expect(within2s).toBe(stops);
-    // Round trips add the wait for a free worker and the machine's load on top of the stop. A loop
-    // stops at quickjs's own deadline, so under the pool's wall limit; a bomb's stop is bounded by
-    // the 2 s bucket above, and its round trip only has to show it was answered, not left hanging.
-    expect(max(killMs.loop)).toBeLessThan(DEFAULT_WALL_LIMIT_MS);
-    expect(max(killMs.bomb)).toBeLessThan(DEFAULT_WALL_LIMIT_MS + 2000);
     // Other tenants and /healthz kept their normal latency: nothing waited for a hostile function.
     expect(otherLatencies.length).toBeGreaterThan(10);
     expect(median(otherLatencies)).toBeLessThan(Math.max(3 * median(baseline), median(baseline) + 100));
