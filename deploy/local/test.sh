@@ -13,6 +13,19 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 source deploy/local/node.sh
 mkdir -p .local
+# The k8s phase's cluster binaries take 5-10 minutes to compile on a cold cache. They compile from
+# the start, beside the downloads of provisioning and the main phase, on the CPU time those leave
+# idle: in a session (so a scheduler autogroup) of their own at nice 19, so that provisioning, a
+# test, or a service a test started never waits for a core behind them. On a warm cache this finds
+# the binaries built and exits at once.
+prebuild_cluster_binaries() {
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash deploy/k8s/binaries.sh --compile-only' \
+    >.local/k8s-prebuild.log 2>&1 &
+  prebuild=$!
+  trap 'kill -- "-$prebuild" 2>/dev/null || true' EXIT
+}
+[ $# -gt 0 ] || prebuild_cluster_binaries
 bash deploy/local/ensure-deps.sh
 # The servers' needs plus what only the tests use (chromium, helm); `npm start` skips the latter.
 bash deploy/local/provision.sh --test-tools
@@ -28,21 +41,9 @@ phase() {
   results+=(".local/jest-results-$name.json")
   npx jest --ci --forceExit --maxWorkers=2 --json --outputFile=".local/jest-results-$name.json" "$@" || rc=1
 }
-# The k8s phase's cluster binaries take 5-10 minutes to compile on a cold cache. They compile
-# during the main phase instead, on the CPU time its tests leave idle: in a session (so a scheduler
-# autogroup) of their own at nice 19, so that a test, or a service a test started, never waits for
-# a core behind them. On a warm cache this finds the binaries built and exits at once.
-prebuild_cluster_binaries() {
-  # shellcheck disable=SC2016 # expanded by the inner bash
-  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash deploy/k8s/binaries.sh --compile-only' \
-    >.local/k8s-prebuild.log 2>&1 &
-  prebuild=$!
-  trap 'kill -- "-$prebuild" 2>/dev/null || true' EXIT
-}
 if [ $# -gt 0 ]; then
   phase selected "$@"
 else
-  prebuild_cluster_binaries
   phase main --selectProjects unit integration
   phase image --selectProjects image
   # The k8s phase starts once the build is over: its first step records the host's processes,
