@@ -28,12 +28,14 @@ export interface TopicSpec<S extends TSchema> {
 }
 
 export const TOPICS = {
-  // Keyed by event id: routing an event is independent of every other event (dedupe is a unique
-  // index), so one busy source spreads over every router instead of pinning one partition. A
-  // project that orders deliveries is keyed by project: its events are routed in acceptance order.
+  // Keyed by event id, so one busy source spreads over every router instead of pinning one
+  // partition. Two exceptions keep events in acceptance order where it decides something: a
+  // project that orders deliveries is keyed by project, and an event with an idempotency key by
+  // that key, so the router claims a key for the first accepted of its events and records the
+  // repeats as its duplicates (on different partitions, a repeat could claim it first).
   events: {
     suffix: 'events',
-    key: (m: EventMessage) => (m.ordered ? m.project_id : m.event_id),
+    key: (m: EventMessage) => (m.ordered ? m.project_id : m.idempotency_key || m.event_id),
     schema: EventMessageSchema,
   } satisfies TopicSpec<typeof EventMessageSchema>,
   // Keyed by endpoint: one dispatcher owns an endpoint at a time, so per-endpoint limits and the

@@ -6,6 +6,7 @@ import type {
   DeliveryDoc,
   EndpointDoc,
   EventDoc,
+  IdempotencyClaim,
   Store,
   SubscriptionDoc,
 } from '@hookrail/store';
@@ -40,6 +41,7 @@ function router(opts: {
   endpoints: Partial<EndpointDoc>[];
   subscriptions: SubscriptionDoc[];
   claimOwner?: string;
+  claim?: (claims: IdempotencyClaim[]) => Promise<string[]>;
 }) {
   const written = {
     events: [] as EventDoc[],
@@ -48,7 +50,7 @@ function router(opts: {
   };
   const store = {
     events: {
-      claimIdempotencyKeys: async (claims: unknown[]) => claims.map(() => opts.claimOwner),
+      claimIdempotencyKeys: opts.claim ?? (async (claims: unknown[]) => claims.map(() => opts.claimOwner)),
       insertManyIfAbsent: async (docs: EventDoc[]) => void written.events.push(...docs),
     },
     deliveries: { insertManyIfAbsent: async (docs: DeliveryDoc[]) => void written.deliveries.push(...docs) },
@@ -131,6 +133,34 @@ describe('createRouter', () => {
       status: 'Success',
       status_reason: 'duplicate of event 01J00000000000000000000FST: not delivered',
     });
+  });
+
+  it('claims a key for the first event routed with it: claim writes never overlap', async () => {
+    // A database may finish a later write first: here the first write takes 20 ms, the next none.
+    const owners = new Map<string, string>();
+    const durations = [20, 0];
+    let overlapping = 0;
+    let mostOverlapping = 0;
+    const claim = async (claims: IdempotencyClaim[]) => {
+      mostOverlapping = Math.max(mostOverlapping, ++overlapping);
+      await new Promise((r) => setTimeout(r, durations.shift() ?? 0));
+      overlapping--;
+      return claims.map((c) => owners.get(c.key) ?? (owners.set(c.key, c.eventId), c.eventId));
+    };
+    const { route, written } = router({
+      endpoints: [{ _id: 'ep1', status: 'active' }],
+      subscriptions: [subscription('s1', 'ep1')],
+      claim,
+    });
+    const first = route(event({ event_id: 'evt-first', idempotency_key: 'k1' }));
+    await new Promise((r) => setImmediate(r)); // the first claim's write has started
+    const repeat = route(event({ event_id: 'evt-repeat', idempotency_key: 'k1' }));
+    await Promise.all([first, repeat]);
+    expect(mostOverlapping).toBe(1);
+    const stored = (id: string) => written.events.find((e) => e._id === id);
+    expect(stored('evt-first')).toMatchObject({ is_duplicate_event: false });
+    expect(stored('evt-repeat')).toMatchObject({ is_duplicate_event: true });
+    expect(written.published.map((d) => d.event_id)).toEqual(['evt-first']);
   });
 
   it('drops an event of a deleted project', async () => {

@@ -52,7 +52,11 @@ export interface RouterDeps {
 export function createRouter(
   deps: RouterDeps,
 ): (m: EventMessage, at?: { partition: number; offset: string }) => Promise<void> {
-  const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c));
+  // One claim write at a time: keys are claimed in the order their events were routed, which for
+  // one key is the order of acceptance (the events topic keys such events by it).
+  const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c), {
+    maxInFlight: 1,
+  });
   const eventWrites = new Coalescer<EventDoc>(
     (docs) => deps.store.events.insertManyIfAbsent(docs),
     RECORD_WRITES,
