@@ -38,25 +38,30 @@ export class TopicAdmin {
 
   private async createMissingTopics(): Promise<void> {
     await this.withAdmin(async (admin) => {
+      const all = TOPIC_KEYS.flatMap((k) => [this.topic(k), this.deadLetterTopic(k)]);
       const existing = new Set(await admin.listTopics());
-      const missing = TOPIC_KEYS.flatMap((k) => [this.topic(k), this.deadLetterTopic(k)]).filter(
-        (t) => !existing.has(t),
-      );
-      if (missing.length === 0) return;
-      try {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic,
-            numPartitions: this.options.partitions,
-            replicationFactor: this.options.replicationFactor,
-            configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }],
-          })),
-        });
-      } catch (err) {
-        // Another replica created them first.
-        if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw err;
+      const missing = all.filter((t) => !existing.has(t));
+      if (missing.length > 0) {
+        try {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((topic) => ({
+              topic,
+              numPartitions: this.options.partitions,
+              replicationFactor: this.options.replicationFactor,
+              configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }],
+            })),
+          });
+        } catch (err) {
+          // Another replica created them first.
+          if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw err;
+        }
       }
+      // Listed is not yet served: a create retried after its wait for leaders failed, or made by
+      // another replica, can return before the broker's metadata names every topic, and a
+      // consumer subscribing then fails ("does not host this topic-partition"). Until it does,
+      // this throws a retriable error and ensureTopics tries again.
+      await admin.fetchTopicMetadata({ topics: all });
     });
   }
 
