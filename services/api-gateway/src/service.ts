@@ -66,14 +66,18 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         g.set(deps.listeners.size),
       );
       const routes = managementRoutes(deps);
-      const openapi = buildOpenApi([...routes, ...Object.values(portalOperations)], {
-        version: API_VERSION,
-        gatewayUrl: config.urls.gatewayPublic,
-      });
+      // Built on first request, not at start: compiling its fields' schemas is about a seventh of
+      // a gateway's start-up CPU, and most replicas are never asked for it.
+      let openapi: ReturnType<typeof buildOpenApi> | undefined;
+      const openApiDocument = () =>
+        (openapi ??= buildOpenApi([...routes, ...Object.values(portalOperations)], {
+          version: API_VERSION,
+          gatewayUrl: config.urls.gatewayPublic,
+        }));
       app.use(accessLog(logger, config.log.requests));
       const api = Router();
       // The document describes the API and holds no data, so it is served without a key.
-      api.get('/openapi.json', (_req, res) => void res.json(openapi));
+      api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
       // Limits per replica (docs/decisions.md): per API key, then per project in the path.
       const { windowMs, apiKey, project } = config.rateLimits;
       api.use(
