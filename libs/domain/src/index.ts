@@ -10,3 +10,4 @@ export * from './failure-throttle';
 export * from './backoff';
 export * from './meta-event-destination';
 export * from './relay-credential';
+export * from './bounded-lru';

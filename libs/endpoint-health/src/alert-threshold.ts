@@ -1,5 +1,5 @@
-import { parseDurationSeconds } from '@hookrail/domain';
-import { LRUCache } from 'lru-cache';
+import { parseDurationSeconds, boundedLru } from '@hookrail/domain';
+import type { LRUCache } from 'lru-cache';
 import { SlidingLog } from './sliding-log';
 
 /** Subscription `alert_config`: `count` failures within `threshold` (a duration like "1h"). */
@@ -17,7 +17,7 @@ export class AlertThreshold {
   private readonly logs: LRUCache<string, { log: SlidingLog; config: string }>;
 
   constructor(opts: { maxKeys?: number } = {}) {
-    this.logs = new LRUCache({ max: opts.maxKeys ?? 100_000 });
+    this.logs = boundedLru(opts.maxKeys ?? 100_000);
   }
 
   /** Keys currently tracked. */

@@ -1,5 +1,6 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { SlidingLog } from './sliding-log';
+import { boundedLru } from '@hookrail/domain';
 
 /** One limit: at most `count` sends per `durationSeconds` for `key`. */
 export interface RateLimit {
@@ -41,7 +42,7 @@ export class RateLimiter {
   private readonly keys: LRUCache<string, KeyState>;
 
   constructor(opts: { maxKeys?: number } = {}) {
-    this.keys = new LRUCache({ max: opts.maxKeys ?? DEFAULT_MAX_KEYS });
+    this.keys = boundedLru(opts.maxKeys ?? DEFAULT_MAX_KEYS);
   }
 
   /** Keys currently tracked. */

@@ -1,9 +1,8 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
 import { EVENT_TYPE_LIMITS } from '@hookrail/api-contract';
-import { ValidationError, type FieldError } from '@hookrail/domain';
+import { ValidationError, type FieldError, boundedLru } from '@hookrail/domain';
 import { toFieldErrors } from './field-errors';
 
 /**
@@ -107,7 +106,7 @@ function checkStructure(schema: Record<string, unknown>, field: string): void {
 }
 
 /** Compiled schemas by their text, each in its own ajv instance, kept warm for repeated checks. */
-const compiled = new LRUCache<string, ValidateFunction>({ max: 500 });
+const compiled = boundedLru<string, ValidateFunction>(500);
 
 /**
  * The validator of a stored schema text (checked when it was stored), compiled once and kept warm.

@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import { matchEventType } from './event-type';
 import { matchFilter } from './match-filter';
 import type { Filter } from './types';
+import { boundedLru } from '@hookrail/domain';
 
 /** A subscription's `filter_config` as stored: event types, and body and header filters as JSON text. */
 export interface FilterConfig {
@@ -16,7 +16,7 @@ export interface FilterableEvent {
   headers: Record<string, string>;
 }
 
-const parsed = new LRUCache<string, { filter: Filter | null }>({ max: 10_000 });
+const parsed = boundedLru<string, { filter: Filter | null }>(10_000);
 
 /** Filters are parsed once per distinct text, kept in an LRU bounded well above live subscriptions. */
 function parseFilter(json: string | undefined): Filter | null {

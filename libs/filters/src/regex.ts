@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
+import { boundedLru } from '@hookrail/domain';
 
 /**
  * `$regex` patterns run on RE2 (re2js, a pure-JS port): matching is linear in the input, so a
@@ -9,7 +9,7 @@ import { RE2JS } from 're2js';
 type CompiledRegex = { ok: true; re: RE2JS } | { ok: false; message: string };
 
 /** Compiled patterns kept warm: bounded by distinct live patterns, evicted least recently used. */
-const compiled = new LRUCache<string, CompiledRegex>({ max: 2_000 });
+const compiled = boundedLru<string, CompiledRegex>(2_000);
 
 function compileRegex(pattern: string): CompiledRegex {
   let c = compiled.get(pattern);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
@@ -9,6 +9,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import { threadCpuMs } from './call-deadline';
+import { boundedLru } from '@hookrail/domain';
 
 export interface FunctionLimits {
   /** CPU budget of one call, compilation included. */
@@ -93,7 +94,7 @@ export class FunctionRunner {
     maxCached: number,
     private readonly cpuMs: () => number,
   ) {
-    this.cache = new LRUCache<string, Compiled>({ max: maxCached, dispose: (c) => dispose(c) });
+    this.cache = boundedLru<string, Compiled>(maxCached, { dispose: (c) => dispose(c) });
   }
 
   static async create(opts: FunctionRunnerOptions = {}): Promise<FunctionRunner> {

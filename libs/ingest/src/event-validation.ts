@@ -1,6 +1,6 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import type { ValidateFunction } from 'ajv';
-import { errorMessage, type FieldError, type ProjectId } from '@hookrail/domain';
+import { errorMessage, type FieldError, type ProjectId, boundedLru } from '@hookrail/domain';
 import { compileDataSchema, validateData, validationBudgetMs } from '@hookrail/event-schemas';
 import { DEFAULT_EVENT_VALIDATION, type EventValidationConfig } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
@@ -79,8 +79,7 @@ export class EventValidator {
       'Events checked against the event type catalog at intake, by mode, outcome and verdict',
       ['intake', 'mode', 'outcome', 'verdict'],
     );
-    this.entries = new LRUCache({
-      max: 10_000,
+    this.entries = boundedLru(10_000, {
       ttl: opts.ttlMs ?? 2000,
       allowStale: true,
       noDeleteOnStaleGet: true,

@@ -1,11 +1,11 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import pTimeout from 'p-timeout';
 import type { ApiKeyDoc } from './api-keys/api-key.schema';
 import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
 import { someOrdered, type SubscriptionDoc } from './subscriptions/subscription.schema';
-import { UnavailableError, type ProjectId } from '@hookrail/domain';
+import { UnavailableError, type ProjectId, boundedLru } from '@hookrail/domain';
 
 /**
  * Without version checks, a change is seen by the first use after this long has passed (that use
@@ -53,15 +53,14 @@ export class ConfigCache {
   private readonly loading = new Map<string, Loading>();
   private readonly versioned: boolean;
   /** The newest token told per project (versioned caches). */
-  private readonly tokens = new LRUCache<string, string>({ max: 100_000 });
+  private readonly tokens = boundedLru<string, string>(100_000);
 
   constructor(
     private readonly store: Store,
     opts: ConfigCacheOptions = {},
   ) {
     this.versioned = opts.versioned ?? false;
-    this.cache = new LRUCache({
-      max: 50_000,
+    this.cache = boundedLru(50_000, {
       ttl: this.versioned ? VERSIONED_CONFIG_TTL_MS : CONFIG_TTL_MS,
       // Expired entries stay until read again (see get). `allowStale` also makes iteration see
       // them: lru-cache's entries() skips expired entries otherwise, and invalidate would leave one

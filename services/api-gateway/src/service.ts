@@ -66,7 +66,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         g.set(deps.listeners.size),
       );
       const routes = managementRoutes(deps);
-      // Built on first request, not at start: compiling its fields' schemas is about a seventh of
+      // Built on first request, not at start: compiling its fields' schemas is about a sixth of
       // a gateway's start-up CPU, and most replicas are never asked for it.
       let openapi: ReturnType<typeof buildOpenApi> | undefined;
       const openApiDocument = () =>

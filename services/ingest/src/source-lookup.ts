@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import {
   DEFAULT_EVENT_VALIDATION,
   DEFAULT_PROJECT_CONFIG,
@@ -8,6 +8,7 @@ import {
   type SourceDoc,
   type Store,
 } from '@hookrail/store';
+import { boundedLru } from '@hookrail/domain';
 
 export interface IngestTarget {
   source: SourceDoc;
@@ -31,8 +32,7 @@ export class SourceLookup {
     private readonly store: Store,
     ttlMs = 2000,
   ) {
-    this.cache = new LRUCache({
-      max: 10_000,
+    this.cache = boundedLru(10_000, {
       ttl: ttlMs,
       // An expired entry answers while it is read again, so no request waits on the database for
       // a source it had (a busy database would stall every request of the source at each expiry).

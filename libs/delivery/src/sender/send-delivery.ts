@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
 import type { SecretBox } from '@hookrail/domain';
 import {
@@ -25,6 +24,7 @@ import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } fr
 import { isCliEndpoint, relayToListener, type CliRelayDeps } from './relay-to-listener';
 import type { DeliveryOrdering } from '../ordering/delivery-ordering';
 import type { Place } from '../ordering/key-locks';
+import { boundedLru } from '@hookrail/domain';
 
 export interface SenderDeps {
   store: Store;
@@ -100,7 +100,7 @@ export function createSender(deps: SenderDeps): SendDelivery {
   // process forgets them, and then the copy is sent again with the same delivery id. A held
   // delivery comes back as a first send `released`, which is not a copy.
   const inFlight = new Map<string, Promise<void>>();
-  const firstSent = new LRUCache<string, true>({ max: 200_000 });
+  const firstSent = boundedLru<string, true>(200_000);
   ordering?.sendWith((m) => sendOnce(m));
   return sendOnce;
 

@@ -1,7 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import { endpointAddress } from '@hookrail/api-contract';
 import type { Publisher } from '@hookrail/bus';
-import { toTimestamp, type ProjectId } from '@hookrail/domain';
+import { toTimestamp, type ProjectId, boundedLru } from '@hookrail/domain';
 import type { EndpointNotifier } from '@hookrail/notify';
 import type { EndpointBreakerState, EndpointDoc, Store, SubscriptionDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
@@ -15,7 +14,7 @@ const DISABLE_DEDUPE_MS = 60_000;
  */
 export class EndpointDisabler {
   // Only the dedupe window matters: entries expire after it, and the count is bounded.
-  private readonly recentlyDisabled = new LRUCache<string, number>({ max: 10_000, ttl: DISABLE_DEDUPE_MS });
+  private readonly recentlyDisabled = boundedLru<string, number>(10_000, { ttl: DISABLE_DEDUPE_MS });
   private readonly m;
 
   constructor(

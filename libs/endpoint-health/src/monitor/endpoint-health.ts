@@ -1,10 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import type { Gate, GateContext } from '@hookrail/delivery';
 import type { AttemptResult } from '@hookrail/retry';
 import { AlertThreshold } from '../alert-threshold';
 import { CircuitBreaker } from '../circuit-breaker';
 import { deliveryRateLimits, RateLimiter } from '../rate-limiter';
-import { errorMessage } from '@hookrail/domain';
+import { errorMessage, boundedLru } from '@hookrail/domain';
 import type { EndpointBreakerState, EndpointDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { EndpointDisabler } from './endpoint-disabler';
@@ -25,16 +24,16 @@ const FAILURE_RATE_TURN_MS = 1_000;
  * The rules and their defaults: docs/decisions.md, "Endpoint health and manual operations".
  */
 export class EndpointHealth {
-  private readonly breakers = new LRUCache<string, CircuitBreaker>({ max: 100_000 });
+  private readonly breakers = boundedLru<string, CircuitBreaker>(100_000);
   private readonly limiter = new RateLimiter();
   private readonly alerts = new AlertThreshold();
-  private readonly rateWrittenAt = new LRUCache<string, number>({ max: 100_000 });
+  private readonly rateWrittenAt = boundedLru<string, number>(100_000);
   /** Per endpoint: the last attempt's outcome and time, the rate last written, a pending trailing write. */
-  private readonly lastAttempt = new LRUCache<string, { success: boolean; atMs: number }>({ max: 100_000 });
-  private readonly rateWritten = new LRUCache<string, number>({ max: 100_000 });
+  private readonly lastAttempt = boundedLru<string, { success: boolean; atMs: number }>(100_000);
+  private readonly rateWritten = boundedLru<string, number>(100_000);
   private readonly trailing = new Map<string, ReturnType<typeof setTimeout>>();
   /** The breaker state last written to each endpoint document, so only changes are written. */
-  private readonly shownState = new LRUCache<string, EndpointBreakerState['state']>({ max: 100_000 });
+  private readonly shownState = boundedLru<string, EndpointBreakerState['state']>(100_000);
 
   constructor(
     private readonly disabler: EndpointDisabler,

@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
+import { boundedLru } from '@hookrail/domain';
 
 /** Stored response bodies are cut here. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -111,8 +112,7 @@ export class HttpClient {
   private readonly pools: LRUCache<string, PoolAgents>;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.pools = new LRUCache<string, PoolAgents>({
-      max: options.maxPools ?? 2000,
+    this.pools = boundedLru<string, PoolAgents>(options.maxPools ?? 2000, {
       dispose: (agents) => {
         agents.http.destroy();
         agents.https.destroy();

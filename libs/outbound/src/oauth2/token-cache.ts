@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { OAuth2Config, OAuth2TokenResult } from './oauth2.types';
+import { boundedLru } from '@hookrail/domain';
 
 type Fetch = (config: OAuth2Config) => Promise<OAuth2TokenResult>;
 type Token = Extract<OAuth2TokenResult, { success: true }>;
@@ -17,7 +17,7 @@ export function refreshSkewMs(lifetimeMs: number): number {
  * fetches a new token at once. Failures are not cached.
  */
 export class OAuth2TokenCache {
-  private readonly tokens = new LRUCache<string, Token & { fetchedAtMs: number }>({ max: 10_000 });
+  private readonly tokens = boundedLru<string, Token & { fetchedAtMs: number }>(10_000);
   private readonly inFlight = new Map<string, Promise<OAuth2TokenResult>>();
 
   constructor(
