@@ -1,6 +1,6 @@
 import type { LRUCache } from 'lru-cache';
-import { SlidingLog } from './sliding-log';
 import { boundedLru } from '@hookrail/domain';
+import { SlidingLog } from './sliding-log';
 
 /** One limit: at most `count` sends per `durationSeconds` for `key`. */
 export interface RateLimit {

@@ -1,7 +1,7 @@
+import { boundedLru } from '@hookrail/domain';
 import { matchEventType } from './event-type';
 import { matchFilter } from './match-filter';
 import type { Filter } from './types';
-import { boundedLru } from '@hookrail/domain';
 
 /** A subscription's `filter_config` as stored: event types, and body and header filters as JSON text. */
 export interface FilterConfig {

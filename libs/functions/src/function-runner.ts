@@ -8,8 +8,8 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
-import { threadCpuMs } from './call-deadline';
 import { boundedLru } from '@hookrail/domain';
+import { threadCpuMs } from './call-deadline';
 
 export interface FunctionLimits {
   /** CPU budget of one call, compilation included. */

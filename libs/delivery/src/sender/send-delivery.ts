@@ -1,5 +1,5 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import type { SecretBox } from '@hookrail/domain';
+import { boundedLru, type SecretBox } from '@hookrail/domain';
 import {
   credentialHeaderNames,
   endpointAuthHeaders,
@@ -24,7 +24,6 @@ import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } fr
 import { isCliEndpoint, relayToListener, type CliRelayDeps } from './relay-to-listener';
 import type { DeliveryOrdering } from '../ordering/delivery-ordering';
 import type { Place } from '../ordering/key-locks';
-import { boundedLru } from '@hookrail/domain';
 
 export interface SenderDeps {
   store: Store;

@@ -7,8 +7,8 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
-import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
 import { boundedLru } from '@hookrail/domain';
+import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;

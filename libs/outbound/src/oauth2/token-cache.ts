@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { OAuth2Config, OAuth2TokenResult } from './oauth2.types';
 import { boundedLru } from '@hookrail/domain';
+import type { OAuth2Config, OAuth2TokenResult } from './oauth2.types';
 
 type Fetch = (config: OAuth2Config) => Promise<OAuth2TokenResult>;
 type Token = Extract<OAuth2TokenResult, { success: true }>;
