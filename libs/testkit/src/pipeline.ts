@@ -370,11 +370,10 @@ export class Pipeline {
       const due = Math.floor(((Date.now() - started) / 1000) * rate);
       if (due > sent) pending.push(emit(due - sent));
       sent = Math.max(sent, due);
+      // Every whole second gets its call, even when a stalled loop passed more than one at once
+      // (a skipped second was a kill that never happened).
       const s = Math.floor((Date.now() - started) / 1000);
-      if (s > second) {
-        second = s;
-        await at?.(second);
-      }
+      while (second < s) await at?.(++second);
       await new Promise((r) => setTimeout(r, 100));
     }
     await Promise.all(pending);
