@@ -6,7 +6,7 @@
 #   - PyPI: SecantusDB (MongoDB wire protocol on WiredTiger) -> $CACHE/secantusdb-<version>/ (a venv)
 #   - Go: Pub/Sub fake                                     -> $CACHE/bin/<name>-<source hash>
 # `--test-tools` adds what only the tests use (`npm test`, CI, jest's global set-up):
-#   - apt: chromium (the portal's browser tests)
+#   - apt: chromium-headless-shell (the portal's and console's browser tests)
 #   - npm registry: helm's release binary                 -> $CACHE/bin/helm-<version> (chart tests)
 #   - Go module proxy: kubeconform                        -> $CACHE/bin/kubeconform-<version>
 #     and the modules k8s.io/kubernetes (its OpenAPI document), KEDA and the Prometheus operator
@@ -172,13 +172,14 @@ provision_secantusdb() { pip_venv "$SECANTUS_VENV" secantusdb "$SECANTUS_VERSION
 provision_schemathesis() { pip_venv "$SCHEMATHESIS_VENV" schemathesis "$SCHEMATHESIS_VERSION"; }
 
 # ---------------------------------------------------------------------------------------------
-# Chromium from Debian (the portal's browser tests drive it with playwright-core)
+# Chromium's headless shell from Debian (the browser tests drive it with playwright-core)
 # ---------------------------------------------------------------------------------------------
 provision_chromium() {
-  [[ -x /usr/bin/chromium ]] && return 0
+  [[ -x /usr/bin/chromium-headless-shell ]] && return 0
   did_work
-  log "installing chromium (apt)"
-  apt_install_missing chromium fonts-liberation >/dev/null || die "apt-get install chromium failed"
+  log "installing chromium-headless-shell (apt)"
+  apt_install_missing chromium-headless-shell fonts-liberation >/dev/null ||
+    die "apt-get install chromium-headless-shell failed"
 }
 
 # ---------------------------------------------------------------------------------------------

