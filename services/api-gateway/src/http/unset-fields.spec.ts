@@ -124,3 +124,23 @@ describe('documentUnsetFields: the OpenAPI request schema states the same rule',
     expect(() => validate(doc, { ...body, colour: null })).toThrow('colour');
   });
 });
+
+describe('acceptsEmptyString', () => {
+  it.each([
+    [{ type: 'string' }, true],
+    [{ type: 'string', maxLength: 10 }, true],
+    [{ type: ['string', 'null'] }, true],
+    [{ anyOf: [{ type: 'string' }, { type: 'null' }] }, true],
+    [{}, true],
+    [{ type: 'string', minLength: 1 }, false],
+    [{ type: 'string', enum: ['a', 'b'] }, false],
+    [{ type: 'string', format: 'uri' }, false],
+    [{ anyOf: [{ type: 'integer' }, { type: 'null' }] }, false],
+    [{ type: 'integer' }, false],
+    [{ type: ['integer', 'null'] }, false],
+    [{ type: 'object', properties: { a: { type: 'string' } } }, false],
+    [{ type: 'array', items: { type: 'string' } }, false],
+  ])('%j → %s', (schema, expected) => {
+    expect(acceptsEmptyString(schema)).toBe(expected);
+  });
+});

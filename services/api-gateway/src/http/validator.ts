@@ -55,7 +55,14 @@ export function validateQuery(schema: JsonSchema, value: Record<string, unknown>
   );
 }
 
-/** Whether a field's schema accepts `""` (an unset Go string is sent as `""`). */
+/**
+ * Whether a field's schema accepts `""` (an unset Go string is sent as `""`). A declared `type`
+ * without `string` refuses it whatever else the schema says, which answers most fields without
+ * compiling them (the OpenAPI document asks this of every request field).
+ */
 export function acceptsEmptyString(schema: JsonSchema): boolean {
+  const { type } = schema;
+  if (typeof type === 'string' ? type !== 'string' : Array.isArray(type) && !type.includes('string'))
+    return false;
   return compile(schema)('') === true;
 }
