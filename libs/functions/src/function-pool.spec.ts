@@ -74,6 +74,33 @@ describe('FunctionPool', () => {
   }, 20_000);
 });
 
+describe('FunctionPool start', () => {
+  it('starts its workers with the first call, not with the pool', async () => {
+    const pool = new FunctionPool({ threads: 2 });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pool.stats().workers).toBe(0);
+      await expect(pool.run('function transform(x) { return x + 1 }', 1)).resolves.toEqual({
+        kind: 'ok',
+        value: 2,
+      });
+      expect(pool.stats().workers).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  }, 20_000);
+
+  it('answers a call after close with an error and starts no worker', async () => {
+    const pool = new FunctionPool({ threads: 2 });
+    await pool.close();
+    await expect(pool.run('function transform(x) { return x }', 1)).resolves.toEqual({
+      kind: 'error',
+      message: 'function sandbox failed: the pool is closed',
+    });
+    expect(pool.stats().workers).toBe(0);
+  });
+});
+
 // The deadline is of the worker's CPU: a worker that waits (for a core, on a busy host) is not
 // stopped for it, up to the wall limit; one that uses its CPU is stopped at its budget.
 describe('FunctionPool deadline', () => {

@@ -39,6 +39,8 @@ export interface PoolStats {
   killed: number;
   /** The longest time from a stopped call's start in its worker to its caller's answer. */
   maxStopMs: number;
+  /** Worker threads running now: none before the first call. */
+  workers: number;
 }
 
 /**
@@ -51,27 +53,30 @@ export interface PoolStats {
  * The service's own thread never runs user code, so health checks and other tenants keep going.
  */
 export class FunctionPool {
-  private readonly pool: Piscina<FunctionTask, FunctionResult>;
+  private pool?: Piscina<FunctionTask, FunctionResult>;
+  private closed = false;
+  private readonly threads: number;
+  private readonly workerOptions: ConstructorParameters<typeof Piscina>[0];
   private readonly timeoutMs: number;
   private readonly graceMs: number;
   private readonly wallLimitMs: number;
-  private readonly counts: PoolStats = { killed: 0, maxStopMs: 0 };
+  private readonly counts: Omit<PoolStats, 'workers'> = { killed: 0, maxStopMs: 0 };
   private readonly stopped?: { inc(labels: { reason: string }): void };
   private readonly stopSeconds?: { observe(v: number): void };
 
   constructor(opts: FunctionPoolOptions = {}) {
-    const threads = opts.threads ?? Math.min(4, Math.max(2, availableParallelism()));
+    this.threads = opts.threads ?? Math.min(4, Math.max(2, availableParallelism()));
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
     this.wallLimitMs = opts.wallLimitMs ?? DEFAULT_WALL_LIMIT_MS;
-    this.pool = new Piscina({
+    this.workerOptions = {
       filename: opts.workerFile ?? workerFile(),
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       maxQueue: opts.maxQueue ?? 1_000,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb ?? 128, maxYoungGenerationSizeMb: 16 },
-    });
+    };
     this.stopped = opts.metrics?.counter(
       'hookrail_function_stopped_total',
       'User functions whose worker was terminated, by reason',
@@ -83,18 +88,29 @@ export class FunctionPool {
       [],
       [0.1, 0.25, 0.5, 0.75, 1, 2, 5],
     );
-    // A terminated worker's error is the task's; the pool itself must never crash the service.
-    this.pool.on('error', () => undefined);
   }
 
   /**
-   * Resolves once every worker has loaded quickjs (the first workers take tasks before that, so
-   * a service calls this at start, before its deadlines count).
+   * The workers start with the first call, not with the service: most replicas never run a
+   * function, and the workers hold about 35 MiB of a service's memory. That first call waits for
+   * a worker to load quickjs; its deadline counts from when the worker picks it up.
    */
+  private workers(): Piscina<FunctionTask, FunctionResult> {
+    if (this.closed) throw new Error('the pool is closed');
+    if (!this.pool) {
+      this.pool = new Piscina(this.workerOptions);
+      // A terminated worker's error is the task's; the pool itself must never crash the service.
+      this.pool.on('error', () => undefined);
+    }
+    return this.pool;
+  }
+
+  /** Resolves once every worker has loaded quickjs (tests that time calls start from there). */
   async ready(): Promise<void> {
+    const pool = this.workers();
     await Promise.all(
-      Array.from({ length: this.pool.maxThreads }, () =>
-        this.pool.run({ source: 'function transform(x) { return x }', input: null, opts: {} }),
+      Array.from({ length: this.threads }, () =>
+        pool.run({ source: 'function transform(x) { return x }', input: null, opts: {} }),
       ),
     );
   }
@@ -110,7 +126,7 @@ export class FunctionPool {
     let startedAt = 0;
     port1.once('message', (start: CallStart) => {
       startedAt = Date.now();
-      const worker = this.pool.threads.find((t) => t.threadId === start.threadId);
+      const worker = this.pool?.threads.find((t) => t.threadId === start.threadId);
       unwatch = watchCallDeadline({
         cpuBudgetMs: timeoutMs + this.graceMs,
         wallLimitMs: this.wallLimitMs,
@@ -123,7 +139,7 @@ export class FunctionPool {
       // piscina infers its transfer-list type from MessagePort.postMessage's last overload, which
       // @types/node 26 declares with an options object; an array is what piscina passes on.
       const transferList = [port2] as unknown as NonNullable<Parameters<Piscina['run']>[1]>['transferList'];
-      return await this.pool.run(task, { signal: abort.signal, transferList });
+      return await this.workers().run(task, { signal: abort.signal, transferList });
     } catch (err) {
       if (abort.signal.aborted) {
         this.recordStop('timeout', startedAt);
@@ -152,12 +168,13 @@ export class FunctionPool {
   }
 
   stats(): PoolStats {
-    return { ...this.counts };
+    return { ...this.counts, workers: this.pool?.threads.length ?? 0 };
   }
 
   /** Stops every worker (service shutdown). */
   async close(): Promise<void> {
-    await this.pool.destroy();
+    this.closed = true;
+    await this.pool?.destroy();
   }
 }
 

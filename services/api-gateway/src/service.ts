@@ -31,7 +31,6 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       if (!config.security.adminKey)
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
       const functions = new FunctionPool({ metrics });
-      await functions.ready();
       const listeners = new Listeners();
       const relaySecret = relayCredential(config.security);
       const deps: GatewayDeps = {

@@ -54,7 +54,6 @@ export function definition(
       });
       const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
       const functions = new FunctionPool({ metrics });
-      await functions.ready();
       // Versioned: entries hold until a configuration barrier on the events or deliveries topic
       // tells a project's new token, so a change whose API call returned is never missed and no
       // message waits on a database read for it (docs/decisions.md).

@@ -19,7 +19,6 @@ export function definition(config: Readonly<HookrailConfig>, opts: IngestOptions
     config,
     async start({ app, store, publisher, logger, metrics }) {
       const functions = new FunctionPool({ metrics });
-      await functions.ready();
       const lookup = new SourceLookup(store, opts.lookupTtlMs ?? 2000);
       app.use(accessLog(logger, config.log.requests));
       // Per source and replica: one sender cannot take all of a replica's capacity.

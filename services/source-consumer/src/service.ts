@@ -28,9 +28,6 @@ export function definition(
     config,
     async start({ bus, store, publisher, logger, metrics }) {
       const functions = new FunctionPool({ metrics });
-      // Workers load the sandbox before the first message, whose function would otherwise pay
-      // for the start-up.
-      await functions.ready();
       const registry = new SourceRegistry({
         store,
         publisher,
