@@ -102,8 +102,9 @@ aws_layer_binary() (
 # Starts the k8s phase's cluster build (`deploy/k8s/binaries.sh --compile-only`; 5-10 minutes on
 # a cold cache) in the background, on the CPU time the rest leaves idle: in a session (so a
 # scheduler autogroup) of its own at nice 19, so that nothing started beside it waits for a core
-# behind it. Sets PREBUILD_PID. A second start waits on binaries.sh's lock for the first one's
-# build and reuses it; on a warm cache it finds the binaries built and exits at once.
+# behind it. Sets PREBUILD_PID, and an EXIT trap that stops the build with the calling script. A
+# second start waits on binaries.sh's lock for the first one's build and reuses it; on a warm cache
+# it finds the binaries built and exits at once.
 start_cluster_prebuild() {
   local log="$1"
   mkdir -p "$(dirname "$log")"
@@ -111,6 +112,7 @@ start_cluster_prebuild() {
   setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash "$1" --compile-only' \
     _ "$REPO_ROOT/deploy/k8s/binaries.sh" >"$log" 2>&1 &
   PREBUILD_PID=$!
+  trap 'kill -- "-$PREBUILD_PID" 2>/dev/null || true' EXIT
 }
 
 # RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).

@@ -17,11 +17,7 @@ mkdir -p .local
 source deploy/local/lib.sh
 # The k8s phase's cluster binaries compile from the start, beside the downloads of provisioning
 # and the main phase (.ci/run starts them earlier still; this start then waits for that build).
-if [ $# -eq 0 ]; then
-  start_cluster_prebuild .local/k8s-prebuild.log
-  prebuild=$PREBUILD_PID
-  trap 'kill -- "-$prebuild" 2>/dev/null || true' EXIT
-fi
+[ $# -gt 0 ] || start_cluster_prebuild .local/k8s-prebuild.log
 bash deploy/local/ensure-deps.sh
 # The servers' needs plus what only the tests use (chromium, helm); `npm start` skips the latter.
 bash deploy/local/provision.sh --test-tools
@@ -44,7 +40,7 @@ else
   phase image --selectProjects image
   # The k8s phase starts once the build is over: its first step records the host's processes,
   # which `down` must leave as it found them. A failed build is retried (and reported) there.
-  wait "$prebuild" || true
+  wait "$PREBUILD_PID" || true
   sed 's/^/prebuild: /' .local/k8s-prebuild.log
   phase k8s --selectProjects k8s
 fi
