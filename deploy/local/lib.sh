@@ -116,6 +116,15 @@ start_cluster_prebuild() {
 }
 
 # RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).
+# log_line_since LOG TEXT SINCE: whether the log4j LOG, or LOG.1 it rolled over to, has a line
+# containing TEXT stamped after SINCE ("YYYY-MM-DD HH:MM:SS,mmm", the layout's %d). Found by time,
+# not by an offset into LOG: a Kafka loading thousands of partitions can write enough to roll its
+# log over before it is up. Stamps begin "[YYYY-MM-DD HH:MM:SS,mmm]", so text order is time order.
+log_line_since() {
+  { grep -hsF "$2" "$1.1" "$1" || true; } |
+    awk -v since="[$3" 'substr($0, 1, 24) > since { found = 1 } END { exit !found }'
+}
+
 rabbit_nodename() {
   local n=""
   if [[ -r /etc/rabbitmq/rabbitmq-env.conf ]]; then

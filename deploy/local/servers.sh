@@ -176,10 +176,9 @@ wait_ready() {
 # Per-server start functions (each runs in its own background job)
 # ---------------------------------------------------------------------------------------------
 
-KAFKA_LOG_OFFSET=0
+KAFKA_SPAWNED_AT=""
 kafka_started() {
-  # grep reads to the end: with -q it would quit early, and tail's SIGPIPE fail the pipeline (pipefail)
-  tail -c +"$((KAFKA_LOG_OFFSET + 1))" "$STATE_DIR/kafka/logs/server.log" 2>/dev/null | grep -F 'Kafka Server started' >/dev/null
+  log_line_since "$STATE_DIR/kafka/logs/server.log" 'Kafka Server started' "$KAFKA_SPAWNED_AT"
 }
 
 new_cluster_id() {
@@ -228,8 +227,8 @@ EOF
       return 1
     fi
   fi
-  KAFKA_LOG_OFFSET="$(stat -c %s "$dir/logs/server.log" 2>/dev/null || echo 0)"
-  spawn kafka "$dir/stdout.log" "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
+  KAFKA_SPAWNED_AT="$(TZ=UTC date '+%Y-%m-%d %H:%M:%S,%3N')"
+  spawn kafka "$dir/stdout.log" "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Duser.timezone=UTC \
     -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
     -Xlog:gc:file="$dir/logs/gc.log":time,uptime:filecount=2,filesize=10m \
     "${jvm_log[@]}" -cp "$KAFKA_LIBS/*" kafka.Kafka "$props" || { fail kafka "could not spawn"; return 1; }
