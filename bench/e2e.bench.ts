@@ -17,7 +17,8 @@
  *   BENCH_TRAFFIC=api npm run bench    # only the events-API phases, on services just started
  *   BENCH_SIZES=5000 BENCH_RATE=400 BENCH_RATE_SECONDS=10 npm run bench
  *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
- *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start)
+ *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start),
+ *                                             # and to /tmp/t.txt.cpu each process's CPU every 10 ms
  *   BENCH_JSON=/tmp/r.json npm run bench   # also writes each phase's figures as JSON (bench/compare.ts reads them)
  *   BENCH_SERVICES_FROM=../other npm run bench   # measures another checkout's services (bench/support/processes.ts)
  */
@@ -26,6 +27,7 @@ import { createHmac } from 'node:crypto';
 import { asProjectId, newId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
 import { writeFileSync } from 'node:fs';
+import { CpuTimeline } from './support/cpu-timeline';
 import {
   deleteTopicsWithPrefix,
   makeEndpoint,
@@ -207,10 +209,13 @@ async function main(): Promise<void> {
     const db0 = tap?.snapshot();
     const kafka0 = await kafkaRequests(services);
     const gc0 = await gcPauses(services);
+    const timeline = process.env.BENCH_TIMELINE ? new CpuTimeline(pids) : undefined;
     const t0 = Date.now();
+    timeline?.start();
     await load();
     const ids = [...sentAt.keys()].filter((id) => !before.has(id));
     await waitDelivered(ids, 120_000);
+    timeline?.stop();
     const got = ids.filter((id) => delivered.has(id));
     const end = Math.max(...got.map((id) => delivered.get(id) ?? 0));
     const trailingMs = await cpu.settle();
@@ -223,6 +228,7 @@ async function main(): Promise<void> {
       );
       // The first line gives the phase's start as epoch ms, to line the rows up with servers' logs.
       writeFileSync(process.env.BENCH_TIMELINE, [`# t0 ${t0}`, ...rows].join('\n') + '\n');
+      writeFileSync(`${process.env.BENCH_TIMELINE}.cpu`, timeline!.lines().join('\n') + '\n');
     }
     const rate = got.length / ((end - t0) / 1000);
     const cpuPerEvent = cpu.perEventFigures(Math.max(1, got.length));
