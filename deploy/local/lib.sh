@@ -115,7 +115,6 @@ start_cluster_prebuild() {
   trap 'kill -- "-$PREBUILD_PID" 2>/dev/null || true' EXIT
 }
 
-# RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).
 # log_line_since LOG TEXT SINCE: whether the log4j LOG, or LOG.1 it rolled over to, has a line
 # containing TEXT stamped after SINCE ("YYYY-MM-DD HH:MM:SS,mmm", the layout's %d). Found by time,
 # not by an offset into LOG: a Kafka loading thousands of partitions can write enough to roll its
@@ -125,6 +124,7 @@ log_line_since() {
     awk -v since="[$3" 'substr($0, 1, 24) > since { found = 1 } END { exit !found }'
 }
 
+# RabbitMQ node name as the Debian scripts compute it (rabbitmq-env.conf NODENAME or rabbit@<short host>).
 rabbit_nodename() {
   local n=""
   if [[ -r /etc/rabbitmq/rabbitmq-env.conf ]]; then

@@ -228,7 +228,9 @@ EOF
     fi
   fi
   KAFKA_SPAWNED_AT="$(TZ=UTC date '+%Y-%m-%d %H:%M:%S,%3N')"
-  spawn kafka "$dir/stdout.log" "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true -Duser.timezone=UTC \
+  # UTC, as KAFKA_SPAWNED_AT: kafka_started compares the log's stamps with it.
+  spawn kafka "$dir/stdout.log" "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
+    -Duser.timezone=UTC \
     -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent \
     -Xlog:gc:file="$dir/logs/gc.log":time,uptime:filecount=2,filesize=10m \
     "${jvm_log[@]}" -cp "$KAFKA_LIBS/*" kafka.Kafka "$props" || { fail kafka "could not spawn"; return 1; }
