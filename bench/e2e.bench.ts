@@ -19,6 +19,7 @@
  *   BENCH_DB_TAP=1 npm run bench   # also count database round trips per event (a relay in this process)
  *   BENCH_TIMELINE=/tmp/t.txt npm run bench   # each phase writes "event sent accepted delivered" (ms from its start),
  *                                             # and to /tmp/t.txt.cpu each process's CPU every 10 ms
+ *                                             # (npm run bench:timeline -- /tmp/t.txt: the slow clusters)
  *   BENCH_JSON=/tmp/r.json npm run bench   # also writes each phase's figures as JSON (bench/compare.ts reads them)
  *   BENCH_SERVICES_FROM=../other npm run bench   # measures another checkout's services (bench/support/processes.ts)
  */
