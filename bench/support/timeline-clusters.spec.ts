@@ -1,3 +1,4 @@
+import { CpuTimeline } from './cpu-timeline';
 import { parseCpu, parseTimeline, slowClusters } from './timeline-clusters';
 
 describe('timeline clusters', () => {
@@ -54,6 +55,26 @@ describe('timeline clusters', () => {
         cpuMsPerSecond: { kafka: 200, 'api-gateway': 0 },
       },
     ]);
+  });
+
+  it('reads what CpuTimeline writes', () => {
+    let now = 0;
+    const timeline = new CpuTimeline(
+      new Map([
+        ['kafka', 1],
+        ['api-gateway', 2],
+      ]),
+      (pid) => now * pid,
+      () => now,
+    );
+    timeline.start(60_000);
+    now = 10;
+    timeline.sample();
+    timeline.stop();
+    expect(parseCpu(timeline.lines().join('\n') + '\n')).toEqual({
+      names: ['kafka', 'api-gateway'],
+      rows: [[10, 10, 20]],
+    });
   });
 
   it('finds nothing when no event is slower than the bound', () => {
