@@ -210,7 +210,8 @@ async function main(): Promise<void> {
     const db0 = tap?.snapshot();
     const kafka0 = await kafkaRequests(services);
     const gc0 = await gcPauses(services);
-    const timeline = process.env.BENCH_TIMELINE ? new CpuTimeline(pids) : undefined;
+    const timelineFile = process.env.BENCH_TIMELINE;
+    const timeline = timelineFile ? new CpuTimeline(pids) : undefined;
     const t0 = Date.now();
     timeline?.start();
     await load();
@@ -222,14 +223,14 @@ async function main(): Promise<void> {
     const trailingMs = await cpu.settle();
     const lat = got.map((id) => delivered.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
     const accept = ids.map((id) => acceptedAt.get(id)! - sentAt.get(id)!).sort((a, b) => a - b);
-    if (process.env.BENCH_TIMELINE) {
+    if (timelineFile && timeline) {
       const since = (at: number | undefined) => (at === undefined ? '-' : at - t0);
       const rows = ids.map((id) =>
         [id, since(sentAt.get(id)), since(acceptedAt.get(id)), since(delivered.get(id))].join(' '),
       );
       // The first line gives the phase's start as epoch ms, to line the rows up with servers' logs.
-      writeFileSync(process.env.BENCH_TIMELINE, [`# t0 ${t0}`, ...rows].join('\n') + '\n');
-      writeFileSync(`${process.env.BENCH_TIMELINE}.cpu`, timeline!.lines().join('\n') + '\n');
+      writeFileSync(timelineFile, [`# t0 ${t0}`, ...rows].join('\n') + '\n');
+      writeFileSync(`${timelineFile}.cpu`, timeline.lines().join('\n') + '\n');
     }
     const rate = got.length / ((end - t0) / 1000);
     const cpuPerEvent = cpu.perEventFigures(Math.max(1, got.length));
