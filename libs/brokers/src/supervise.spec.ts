@@ -1,4 +1,5 @@
 import { createLogger } from '@hookrail/telemetry';
+import { watchTimers } from '@hookrail/testkit';
 import type { Session, SubscriberOptions, SubscriberState } from './subscriber';
 import { supervise } from './supervise';
 
@@ -14,8 +15,6 @@ function options(states: string[]): SubscriberOptions {
     logger: createLogger({ service: 'test', level: 'silent' }),
   };
 }
-
-const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 function session() {
   let lose: (e: Error) => void = () => undefined;
@@ -53,15 +52,18 @@ describe('supervise', () => {
   it('keeps retrying a broker that refuses connections until stopped', async () => {
     const states: string[] = [];
     let attempts = 0;
-    const timers = pendingTimers();
-    const sub = supervise(async () => {
-      attempts++;
-      throw new Error('ECONNREFUSED');
-    }, options(states));
+    const timers = watchTimers();
+    const sub = timers.run(() =>
+      supervise(async () => {
+        attempts++;
+        throw new Error('ECONNREFUSED');
+      }, options(states)),
+    );
     await new Promise((r) => setTimeout(r, 1500));
     await sub.stop();
     // The backoff wait ends with the stop: no timer is left to hold the process open.
-    expect(pendingTimers()).toBe(timers);
+    expect(await timers.pending()).toBe(0);
+    timers.stop();
     expect(attempts).toBeGreaterThanOrEqual(2);
     expect(states.filter((s) => s.startsWith('unreachable')).length).toBe(attempts);
     const after = attempts;

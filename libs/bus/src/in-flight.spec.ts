@@ -1,6 +1,5 @@
+import { watchTimers } from '@hookrail/testkit';
 import { InFlight } from './in-flight';
-
-const pendingTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('InFlight', () => {
   it('admits up to its count and frees a slot when a message finishes', async () => {
@@ -32,12 +31,13 @@ describe('InFlight', () => {
     const slots = new InFlight(4);
     await slots.settled(10_000); // nothing in flight: no wait
     slots.started(1);
-    const timers = pendingTimers();
-    const settled = slots.settled(10_000);
+    const timers = watchTimers();
+    const settled = timers.run(() => slots.settled(10_000));
     slots.finished(1);
     await settled;
     // A drain that ended early leaves no timer behind to hold the process open at shutdown.
-    expect(pendingTimers()).toBe(timers);
+    expect(await timers.pending()).toBe(0);
+    timers.stop();
     slots.started(1);
     const t0 = Date.now();
     await slots.settled(30);

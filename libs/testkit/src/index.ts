@@ -17,3 +17,4 @@ export * from './pipeline';
 export * from './management-api';
 export * from './service-process';
 export * from './service-bundle';
+export * from './timer-watch';
