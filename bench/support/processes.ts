@@ -78,16 +78,23 @@ export function buildServices(): void {
   });
 }
 
-/** Node's arguments to run a service's bundle (buildServices first). */
-export function serviceArgs(name: string): string[] {
+/** Node's arguments to run a bundled script with the services' flags. */
+export function nodeArgs(script: string): string[] {
   return [
-    // BENCH_PROFILE_DIR: each service writes a V8 CPU profile there when it stops.
+    // BENCH_PROFILE_DIR: each process writes a V8 CPU profile there when it stops.
     ...(process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
       : []),
     ...NODE_FLAGS,
-    path.join(servicesRoot, perServiceBundles ? `services/${name}/dist/main.js` : `dist/${name}.js`),
+    script,
   ];
+}
+
+/** Node's arguments to run a service's bundle (buildServices first). */
+export function serviceArgs(name: string): string[] {
+  return nodeArgs(
+    path.join(servicesRoot, perServiceBundles ? `services/${name}/dist/main.js` : `dist/${name}.js`),
+  );
 }
 
 /**

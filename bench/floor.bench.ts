@@ -1,0 +1,278 @@
+/**
+ * How much of the gateway and the dispatcher is Hookrail's own work: the same pipeline (events
+ * POSTed to the events API at 64 connections → Kafka → signed and POSTed to a keep-alive receiver,
+ * two documents written per event) run alternately by Hookrail's api-gateway and dispatcher
+ * bundles and by a floor made of the design card's packages alone (bench/floor/). Each run sends a
+ * warm-up of 3,000 events, then BENCH_FLOOR_EVENTS, and charges each process's CPU from the first
+ * event to the last delivery. Prints delivered events/s and CPU ms per event of each process,
+ * ranges over BENCH_FLOOR_RUNS runs of each.
+ *
+ *   npm run bench:floor
+ *   BENCH_MONGODB_URL='mongodb://127.0.0.1:27027/?directConnection=true' \
+ *     BENCH_MONGODB_PID=$(pgrep -f 'MemoryMongo 27027') npm run bench:floor   # bench/memory-mongo
+ */
+import http from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { build } from 'esbuild';
+import mongoose from 'mongoose';
+import { deleteTopicsWithPrefix, startReceiver, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import {
+  buildServices,
+  cpuMs,
+  nodeArgs,
+  serverPid,
+  startService,
+  stopService,
+  type ServiceProcess,
+} from './support/processes';
+
+const EVENTS = Number(process.env.BENCH_FLOOR_EVENTS ?? 12_000);
+const WARM_UP = 3_000;
+const RUNS = Number(process.env.BENCH_FLOOR_RUNS ?? 3);
+const CONCURRENCY = 64;
+const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
+const root = path.resolve(__dirname, '..');
+const outdir = path.join(root, '.local/bench-floor');
+/** A database per system, on the local server or BENCH_MONGODB_URL's. */
+const mongodbUrl = (name: string): string => {
+  const url = new URL(process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/?retryWrites=false');
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** One system under test: where to POST events, and the processes its CPU is charged to. */
+interface System {
+  name: string;
+  eventsUrl: string;
+  apiKey: string;
+  endpointId: string;
+  pids: Map<string, number>;
+  stop(): Promise<void>;
+}
+
+type Figures = { rate: number; msPerEvent: Map<string, number> };
+
+async function main(): Promise<void> {
+  buildServices();
+  await build({
+    entryPoints: ['floor-gateway', 'floor-dispatcher'].map((f) => path.join(root, 'bench/floor', `${f}.ts`)),
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    // The packages under measurement load from node_modules, as the services' bundles carry them.
+    external: ['express', 'kafkajs', 'mongoose'],
+    logLevel: 'warning',
+  });
+  const receiver = await startReceiver({ countOnly: true });
+  const target = `${receiver.url}/hook`;
+  const servers = new Map<string, number>();
+  for (const server of ['kafka', 'mongodb']) {
+    const pid =
+      server === 'mongodb' && process.env.BENCH_MONGODB_PID
+        ? Number(process.env.BENCH_MONGODB_PID)
+        : serverPid(server);
+    if (pid) servers.set(server, pid);
+  }
+  const prefixes = [uniquePrefix('bench-hookrail'), uniquePrefix('bench-floor')];
+  const systems = [
+    await startHookrail(prefixes[0], target, servers),
+    await startFloor(prefixes[1], target, servers),
+  ];
+  const figures = new Map<string, Figures[]>(systems.map((s) => [s.name, []]));
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const order = run % 2 === 0 ? systems : [...systems].reverse();
+      for (const system of order) {
+        const f = await runOnce(system, () => receiver.count());
+        figures.get(system.name)!.push(f);
+        console.log(`run ${run + 1}/${RUNS}, ${system.name}: ${f.rate.toFixed(0)} events/s`);
+      }
+    }
+    console.log(`\n${table(figures, [...servers.keys()]).join('\n')}`);
+  } finally {
+    for (const s of systems) await s.stop();
+    await receiver.close();
+    for (const prefix of prefixes) await deleteTopicsWithPrefix(prefix);
+    for (const name of [`hookrail-floor-${prefixes[0]}`, `floor-${prefixes[1]}`]) await dropDatabase(name);
+  }
+}
+
+async function startHookrail(prefix: string, target: string, servers: Map<string, number>): Promise<System> {
+  const env = {
+    HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
+    HOOKRAIL_LOG_LEVEL: 'warn',
+    HOOKRAIL_MONGODB_URL: mongodbUrl(`hookrail-floor-${prefix}`),
+    HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
+    HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+  };
+  const services: ServiceProcess[] = [];
+  for (const [i, name] of ['api-gateway', 'dispatcher'].entries())
+    services.push(await startService(name, 18_600 + i, env));
+  const gateway = services[0].url;
+  const call = async <T>(route: string, key: string, body: object): Promise<T> => {
+    const res = await fetch(`${gateway}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST ${route} answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { data: T }).data;
+  };
+  const project = await call<{ uid: string; api_key: { key: string } }>('/api/v1/projects', ADMIN_KEY, {
+    name: `floor-${prefix}`,
+    type: 'outgoing',
+  });
+  const endpoint = await call<{ uid: string }>(
+    `/api/v1/projects/${project.uid}/endpoints`,
+    project.api_key.key,
+    {
+      name: 'receiver',
+      url: target,
+      secret: 'bench-secret-0123456789',
+    },
+  );
+  return {
+    name: 'hookrail',
+    eventsUrl: `${gateway}/api/v1/projects/${project.uid}/events`,
+    apiKey: project.api_key.key,
+    endpointId: endpoint.uid,
+    pids: new Map([...services.map((s) => [s.name, s.child.pid!] as const), ...servers]),
+    stop: async () => {
+      for (const s of services.reverse()) await stopService(s);
+    },
+  };
+}
+
+async function startFloor(prefix: string, target: string, servers: Map<string, number>): Promise<System> {
+  const bus = testBus(prefix);
+  await bus.ensureTopics();
+  await bus.close();
+  const port = 18_610;
+  const children = new Map<string, ChildProcess>([
+    ['api-gateway', spawnFloor('floor-gateway', [String(port), prefix])],
+    ['dispatcher', spawnFloor('floor-dispatcher', [prefix, target, mongodbUrl(`floor-${prefix}`)])],
+  ]);
+  await waitFor('the floor gateway', () =>
+    fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  );
+  return {
+    name: 'floor',
+    eventsUrl: `http://127.0.0.1:${port}/api/v1/projects/floor/events`,
+    apiKey: 'none',
+    endpointId: 'receiver',
+    pids: new Map([...[...children].map(([name, c]) => [name, c.pid!] as const), ...servers]),
+    stop: async () => {
+      for (const c of children.values()) {
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const connection = await mongoose.createConnection(mongodbUrl(name)).asPromise();
+  await connection.dropDatabase();
+  await connection.close();
+}
+
+function spawnFloor(script: string, args: string[]): ChildProcess {
+  const [node, ...rest] = [process.execPath, ...nodeArgs(path.join(outdir, `${script}.js`))];
+  return spawn(node, [...rest, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Sends the warm-up, then EVENTS, and charges each process's CPU until the last is delivered. */
+async function runOnce(system: System, delivered: () => number): Promise<Figures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const send = async (count: number) => {
+    const target = delivered() + count;
+    let left = count;
+    const post = () =>
+      new Promise<void>((resolve, reject) => {
+        const body = JSON.stringify({
+          endpoint_id: system.endpointId,
+          event_type: 'bench.event',
+          data: { n: left, type: 'bench.event', data: { amount: left % 1000, tags: ['a', 'b'] } },
+        });
+        const req = http.request(
+          system.eventsUrl,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              authorization: `Bearer ${system.apiKey}`,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 201
+                ? resolve()
+                : reject(new Error(`${system.name} answered ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await post();
+      }),
+    );
+    await waitFor(`${system.name}: every event delivered`, () => delivered() >= target, {
+      timeoutMs: 300_000,
+      intervalMs: 20,
+    });
+  };
+  await send(WARM_UP);
+  await new Promise((r) => setTimeout(r, 2_000));
+  const before = new Map([...system.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+  const t0 = Date.now();
+  await send(EVENTS);
+  const seconds = (Date.now() - t0) / 1000;
+  agent.destroy();
+  return {
+    rate: EVENTS / seconds,
+    msPerEvent: new Map(
+      [...system.pids].map(([name, pid]) => [name, (cpuMs(pid) - before.get(name)!) / EVENTS]),
+    ),
+  };
+}
+
+function table(figures: Map<string, Figures[]>, servers: string[]): string[] {
+  const range = (xs: number[], digits: number) =>
+    `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+  const columns = ['api-gateway', 'dispatcher', ...servers];
+  return [
+    `| ${RUNS} runs of ${EVENTS} events | events/s | ${columns.map((c) => `${c} ms/event`).join(' | ')} |`,
+    `|---|---|${columns.map(() => '---|').join('')}`,
+    ...[...figures].map(
+      ([name, runs]) =>
+        `| ${name} | ${range(
+          runs.map((r) => r.rate),
+          0,
+        )} | ${columns
+          .map((c) =>
+            range(
+              runs.map((r) => r.msPerEvent.get(c) ?? NaN),
+              3,
+            ),
+          )
+          .join(' | ')} |`,
+    ),
+  ];
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
