@@ -45,7 +45,7 @@ import {
   CpuMeter,
   formatPerEvent,
   peakRssMiB,
-  serverPid,
+  serverPids,
   startService,
   stopService,
   type ServiceProcess,
@@ -117,15 +117,7 @@ async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   for (const [i, name] of SERVICES.entries()) services.push(await startService(name, 18_500 + i, env));
   const [gw, ing] = services;
-  const pids = new Map<string, number>();
-  for (const server of ['kafka', 'mongodb']) {
-    // BENCH_MONGODB_PID: the server behind BENCH_MONGODB_URL, when it is not the local stack's.
-    const pid =
-      server === 'mongodb' && process.env.BENCH_MONGODB_PID
-        ? Number(process.env.BENCH_MONGODB_PID)
-        : serverPid(server);
-    if (pid) pids.set(server, pid);
-  }
+  const pids = serverPids();
   for (const s of services) if (s.child.pid) pids.set(s.name, s.child.pid);
   const cpu = new CpuMeter(pids);
 

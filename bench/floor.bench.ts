@@ -21,7 +21,7 @@ import {
   buildServices,
   cpuMs,
   nodeArgs,
-  serverPid,
+  serverPids,
   startService,
   stopService,
   type ServiceProcess,
@@ -67,14 +67,7 @@ async function main(): Promise<void> {
   });
   const receiver = await startReceiver({ countOnly: true });
   const target = `${receiver.url}/hook`;
-  const servers = new Map<string, number>();
-  for (const server of ['kafka', 'mongodb']) {
-    const pid =
-      server === 'mongodb' && process.env.BENCH_MONGODB_PID
-        ? Number(process.env.BENCH_MONGODB_PID)
-        : serverPid(server);
-    if (pid) servers.set(server, pid);
-  }
+  const servers = serverPids();
   const prefixes = [uniquePrefix('bench-hookrail'), uniquePrefix('bench-floor')];
   const systems = [
     await startHookrail(prefixes[0], target, servers),

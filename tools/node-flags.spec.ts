@@ -32,7 +32,8 @@ describe('node flags of the services', () => {
     // The benches read the file of the tree whose services they run (this one unless told otherwise).
     const bench = read('bench/support/processes.ts');
     expect(bench).toMatch(/nodeFlagsFile = path\.join\(servicesRoot, 'tools\/node-flags\.json'\)/);
-    expect(bench).toMatch(/\.\.\.NODE_FLAGS,\s*path\.join\(servicesRoot,/);
+    expect(bench).toMatch(/\.\.\.NODE_FLAGS,\s*script,/);
+    expect(bench).toMatch(/return nodeArgs\(\s*path\.join\(servicesRoot,/);
     expect(bench).toMatch(
       /const servicesRoot = path\.resolve\(process\.env\.BENCH_SERVICES_FROM \?\? root\)/,
     );

@@ -53,6 +53,21 @@ export function serverPid(name: string): number | null {
   }
 }
 
+/**
+ * The pids of the servers a bench charges: Kafka and the database, the local stack's, or for the
+ * database BENCH_MONGODB_PID (the server behind BENCH_MONGODB_URL, when it is not the local one).
+ */
+export function serverPids(): Map<string, number> {
+  const pids = new Map<string, number>();
+  const kafka = serverPid('kafka');
+  const mongodb = process.env.BENCH_MONGODB_PID
+    ? Number(process.env.BENCH_MONGODB_PID)
+    : serverPid('mongodb');
+  if (kafka) pids.set('kafka', kafka);
+  if (mongodb) pids.set('mongodb', mongodb);
+  return pids;
+}
+
 export interface ServiceProcess {
   name: string;
   child: ChildProcess;
