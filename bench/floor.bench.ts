@@ -34,7 +34,7 @@ const CONCURRENCY = 64;
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const root = path.resolve(__dirname, '..');
 const outdir = path.join(root, '.local/bench-floor');
-/** A database per system, on the local server or BENCH_MONGODB_URL's. */
+/** A database per system (named by its topic prefix), on the local server or BENCH_MONGODB_URL's. */
 const mongodbUrl = (name: string): string => {
   const url = new URL(process.env.BENCH_MONGODB_URL ?? 'mongodb://127.0.0.1:27017/?retryWrites=false');
   url.pathname = `/${name}`;
@@ -68,13 +68,10 @@ async function main(): Promise<void> {
   const receiver = await startReceiver({ countOnly: true });
   const target = `${receiver.url}/hook`;
   const servers = serverPids();
-  const prefixes = [uniquePrefix('bench-hookrail'), uniquePrefix('bench-floor')];
-  const systems = [
-    await startHookrail(prefixes[0], target, servers),
-    await startFloor(prefixes[1], target, servers),
-  ];
-  const figures = new Map<string, Figures[]>(systems.map((s) => [s.name, []]));
+  const systems: System[] = [];
   try {
+    systems.push(await startHookrail(target, servers), await startFloor(target, servers));
+    const figures = new Map<string, Figures[]>(systems.map((s) => [s.name, []]));
     for (let run = 0; run < RUNS; run++) {
       const order = run % 2 === 0 ? systems : [...systems].reverse();
       for (const system of order) {
@@ -87,16 +84,15 @@ async function main(): Promise<void> {
   } finally {
     for (const s of systems) await s.stop();
     await receiver.close();
-    for (const prefix of prefixes) await deleteTopicsWithPrefix(prefix);
-    for (const name of [`hookrail-floor-${prefixes[0]}`, `floor-${prefixes[1]}`]) await dropDatabase(name);
   }
 }
 
-async function startHookrail(prefix: string, target: string, servers: Map<string, number>): Promise<System> {
+async function startHookrail(target: string, servers: Map<string, number>): Promise<System> {
+  const prefix = uniquePrefix('bench-hookrail');
   const env = {
     HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
     HOOKRAIL_LOG_LEVEL: 'warn',
-    HOOKRAIL_MONGODB_URL: mongodbUrl(`hookrail-floor-${prefix}`),
+    HOOKRAIL_MONGODB_URL: mongodbUrl(prefix),
     HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
     HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
   };
@@ -134,18 +130,20 @@ async function startHookrail(prefix: string, target: string, servers: Map<string
     pids: new Map([...services.map((s) => [s.name, s.child.pid!] as const), ...servers]),
     stop: async () => {
       for (const s of services.reverse()) await stopService(s);
+      await removeData(prefix);
     },
   };
 }
 
-async function startFloor(prefix: string, target: string, servers: Map<string, number>): Promise<System> {
+async function startFloor(target: string, servers: Map<string, number>): Promise<System> {
+  const prefix = uniquePrefix('bench-floor');
   const bus = testBus(prefix);
   await bus.ensureTopics();
   await bus.close();
   const port = 18_610;
   const children = new Map<string, ChildProcess>([
     ['api-gateway', spawnFloor('floor-gateway', [String(port), prefix])],
-    ['dispatcher', spawnFloor('floor-dispatcher', [prefix, target, mongodbUrl(`floor-${prefix}`)])],
+    ['dispatcher', spawnFloor('floor-dispatcher', [prefix, target, mongodbUrl(prefix)])],
   ]);
   await waitFor('the floor gateway', () =>
     fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -165,12 +163,15 @@ async function startFloor(prefix: string, target: string, servers: Map<string, n
         c.kill('SIGTERM');
         await exited;
       }
+      await removeData(prefix);
     },
   };
 }
 
-async function dropDatabase(name: string): Promise<void> {
-  const connection = await mongoose.createConnection(mongodbUrl(name)).asPromise();
+/** A system's topics and database (both named by its prefix), once its processes are gone. */
+async function removeData(prefix: string): Promise<void> {
+  await deleteTopicsWithPrefix(prefix);
+  const connection = await mongoose.createConnection(mongodbUrl(prefix)).asPromise();
   await connection.dropDatabase();
   await connection.close();
 }
@@ -184,7 +185,7 @@ function spawnFloor(script: string, args: string[]): ChildProcess {
 async function runOnce(system: System, delivered: () => number): Promise<Figures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const send = async (count: number) => {
-    const target = delivered() + count;
+    const expected = delivered() + count;
     let left = count;
     const post = () =>
       new Promise<void>((resolve, reject) => {
@@ -221,7 +222,7 @@ async function runOnce(system: System, delivered: () => number): Promise<Figures
         while (left-- > 0) await post();
       }),
     );
-    await waitFor(`${system.name}: every event delivered`, () => delivered() >= target, {
+    await waitFor(`${system.name}: every event delivered`, () => delivered() >= expected, {
       timeoutMs: 300_000,
       intervalMs: 20,
     });
