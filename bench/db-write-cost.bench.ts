@@ -13,7 +13,7 @@
 import mongoose from 'mongoose';
 import { asProjectId, newId } from '@hookrail/domain';
 import { Store, type DeliveryDoc, type EventDoc } from '@hookrail/store';
-import { cpuMs, serverPid } from './support/processes';
+import { cpuMs, serverPids } from './support/processes';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
@@ -149,7 +149,7 @@ async function run(
 }
 
 async function main(): Promise<void> {
-  const pid = Number(process.env.BENCH_MONGODB_PID) || serverPid('mongodb');
+  const pid = serverPids().get('mongodb');
   if (!pid) throw new Error('no local database server running (npm start), or set BENCH_MONGODB_PID');
   const stamp = Date.now();
   for (const overlapping of [false, true]) {

@@ -44,7 +44,7 @@ export function peakRssMiB(pid: number): number {
 }
 
 /** The pid a local server recorded (deploy/local/servers.sh), if it runs. */
-export function serverPid(name: string): number | null {
+function serverPid(name: string): number | null {
   try {
     const pid = Number(readFileSync(path.join(root, '.local/servers', name, 'pid'), 'utf8').trim());
     return Number.isFinite(pid) && !Number.isNaN(cpuMs(pid)) ? pid : null;
