@@ -16,7 +16,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
 import mongoose from 'mongoose';
-import { deleteTopicsWithPrefix, startReceiver, testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
+import {
+  callApi,
+  createEndpoint,
+  deleteTopicsWithPrefix,
+  startReceiver,
+  testBus,
+  uniquePrefix,
+  waitFor,
+} from '@hookrail/testkit';
 import {
   buildServices,
   cpuMs,
@@ -99,32 +107,24 @@ async function startHookrail(target: string, servers: Map<string, number>): Prom
   const services: ServiceProcess[] = [];
   for (const [i, name] of ['api-gateway', 'dispatcher'].entries())
     services.push(await startService(name, 18_600 + i, env));
-  const gateway = services[0].url;
-  const call = async <T>(route: string, key: string, body: object): Promise<T> => {
-    const res = await fetch(`${gateway}${route}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST ${route} answered ${res.status}: ${await res.text()}`);
-    return ((await res.json()) as { data: T }).data;
-  };
-  const project = await call<{ uid: string; api_key: { key: string } }>('/api/v1/projects', ADMIN_KEY, {
-    name: `floor-${prefix}`,
-    type: 'outgoing',
-  });
-  const endpoint = await call<{ uid: string }>(
-    `/api/v1/projects/${project.uid}/endpoints`,
-    project.api_key.key,
+  const api = `${services[0].url}/api`;
+  const project = await callApi<{ uid: string; api_key: { key: string } }>(
+    api,
+    ADMIN_KEY,
+    'POST',
+    '/v1/projects',
     {
-      name: 'receiver',
-      url: target,
-      secret: 'bench-secret-0123456789',
+      name: `floor-${prefix}`,
+      type: 'outgoing',
     },
   );
+  const endpoint = await createEndpoint(api, project.api_key.key, `/v1/projects/${project.uid}`, {
+    name: 'receiver',
+    url: target,
+  });
   return {
     name: 'hookrail',
-    eventsUrl: `${gateway}/api/v1/projects/${project.uid}/events`,
+    eventsUrl: `${api}/v1/projects/${project.uid}/events`,
     apiKey: project.api_key.key,
     endpointId: endpoint.uid,
     pids: new Map([...services.map((s) => [s.name, s.child.pid!] as const), ...servers]),
@@ -177,8 +177,9 @@ async function removeData(prefix: string): Promise<void> {
 }
 
 function spawnFloor(script: string, args: string[]): ChildProcess {
-  const [node, ...rest] = [process.execPath, ...nodeArgs(path.join(outdir, `${script}.js`))];
-  return spawn(node, [...rest, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...nodeArgs(path.join(outdir, `${script}.js`)), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Sends the warm-up, then EVENTS, and charges each process's CPU until the last is delivered. */

@@ -46,7 +46,12 @@ async function main(): Promise<void> {
     for (const w of batch) w.done();
   };
   let writes = Promise.resolve();
-  setInterval(() => (writes = writes.then(writeWaiting)), WRITE_EVERY_MS);
+  // A failed write ends the process: the bench then fails instead of waiting for deliveries.
+  const failed = (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  };
+  setInterval(() => (writes = writes.then(writeWaiting).catch(failed)), WRITE_EVERY_MS);
   const record = (event: Written['event'], delivery: Written['delivery']) =>
     new Promise<void>((done) => waiting.push({ event, delivery, done }));
 

@@ -46,10 +46,10 @@ export class CpuTimeline {
   }
 
   /** A header naming the columns, then one line per sample: `t ms ms …`. */
-  lines(samples = this.samples): string[] {
+  lines(): string[] {
     return [
       `# t ${[...this.pids.keys()].join(' ')} (ms since the phase started; CPU ms of each process in the interval)`,
-      ...samples.map((s) => [s.t, ...s.cpuMs].join(' ')),
+      ...this.samples.map((s) => [s.t, ...s.cpuMs].join(' ')),
     ];
   }
 
