@@ -43,4 +43,6 @@ async function main(): Promise<void> {
   app.listen(Number(port), '127.0.0.1');
 }
 
+// A clean exit on the bench's SIGTERM, so that --cpu-prof (BENCH_PROFILE_DIR) writes its profile.
+process.once('SIGTERM', () => process.exit(0));
 void main();

@@ -9,6 +9,11 @@ describe('SecretBox', () => {
     expect(box.open(sealed)).toBe('whsec_abc');
   });
 
+  it('opens what an earlier version sealed under the same instance key', () => {
+    const sealedBefore = 'enc:v1:e5UuMne_92gjONpBrXnu2x_KGonr5OvC4ELbokcpeaVHpHg-O-f0aeg';
+    expect(new SecretBox('instance-key').open(sealedBefore)).toBe('whsec_earlier');
+  });
+
   it('uses a fresh nonce every time', () => {
     const box = new SecretBox('k');
     expect(box.seal('same')).not.toBe(box.seal('same'));
@@ -35,5 +40,8 @@ describe('safeEqual / hashSecret', () => {
   it('hashes deterministically to hex', () => {
     expect(hashSecret('k')).toMatch(/^[0-9a-f]{64}$/);
     expect(hashSecret('k')).toBe(hashSecret('k'));
+  });
+  it('is SHA-256, so keys hashed by an earlier version still match', () => {
+    expect(hashSecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });

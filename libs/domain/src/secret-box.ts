@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'enc:v1:';
 
@@ -11,7 +11,7 @@ export class SecretBox {
   private readonly key?: Buffer;
 
   constructor(keyMaterial?: string) {
-    if (keyMaterial) this.key = createHash('sha256').update(keyMaterial).digest();
+    if (keyMaterial) this.key = hash('sha256', keyMaterial, 'buffer');
   }
 
   get encrypting(): boolean {
@@ -38,7 +38,8 @@ export class SecretBox {
 
 /** SHA-256 hex of a credential, for lookups of high-entropy secrets (API keys, portal tokens). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // One-shot: a third of createHash's cost, and the gateway hashes a key on every request.
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time comparison of two strings (different lengths compare unequal without leaking where). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { fail } from '@hookrail/domain';
@@ -44,5 +44,5 @@ export function credentialKey(authorization: string | undefined, queryToken?: un
   const token = m?.[1] ?? (typeof queryToken === 'string' && queryToken !== '' ? queryToken : null);
   if (!token) return null;
   const keyId = /^(hr_[A-Za-z0-9]+)\./.exec(token)?.[1];
-  return keyId ?? createHash('sha256').update(token).digest('base64url').slice(0, 22);
+  return keyId ?? hash('sha256', token, 'base64url').slice(0, 22);
 }

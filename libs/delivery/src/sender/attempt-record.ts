@@ -12,9 +12,8 @@ export function attemptRecord(
   result: AttemptResult,
   secretHeaders: string[],
 ): DeliveryAttempt {
-  const shown: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    shown[k] = secretHeaders.includes(k.toLowerCase()) ? '[redacted]' : v;
+  // Most endpoints send no credential header: their headers are recorded as they are, uncopied.
+  const shown = secretHeaders.length === 0 ? headers : redacted(headers, secretHeaders);
   return {
     uid: newId(),
     url,
@@ -32,4 +31,11 @@ export function attemptRecord(
     latency_ms: result.kind === 'not_sent' ? 0 : result.latencyMs,
     created_at: new Date(),
   };
+}
+
+function redacted(headers: Record<string, string>, secretHeaders: string[]): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    shown[k] = secretHeaders.includes(k.toLowerCase()) ? '[redacted]' : v;
+  return shown;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Connection, Model, QueryFilter } from 'mongoose';
 import { failedIndexes, isDuplicateKey } from '../errors';
 import { idRange, type CreatedRange } from '../base/id-range';
@@ -39,7 +39,7 @@ export interface IdempotencyClaim {
 
 /** A hash of (project, key): the primary key itself makes the claim race-free. */
 function claimId(projectId: ProjectId, key: string): string {
-  return createHash('sha256').update(`${projectId}\0${key}`).digest('base64url');
+  return hash('sha256', `${projectId}\0${key}`, 'base64url');
 }
 
 export class EventRepository extends ProjectScopedRepository<EventDoc> {
