@@ -28,6 +28,7 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     'Management API request duration',
     ['method', 'route', 'status'],
   );
+  const mount = resourceRouters(router);
   for (const spec of routes) {
     // A route that declares its query refuses other names: an unknown filter must not widen a list.
     const querySchema = spec.query ? object(spec.query) : undefined;
@@ -35,7 +36,8 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     const timerLabels = { method: spec.method.toUpperCase(), route: spec.path };
     const accessLogRoute = `/api${spec.path}`;
     const changesConfig = changesConfiguration(spec);
-    router[spec.method](spec.path, async (req, res) => {
+    const { on, path } = mount(spec.path);
+    on[spec.method](path, async (req, res) => {
       const end = duration.startTimer(timerLabels);
       Object.assign(res.locals, {
         route: accessLogRoute,
@@ -81,6 +83,31 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     });
   }
   return router;
+}
+
+/** A project resource's routes share a prefix: `/v1/projects/:projectID/<resource>`. */
+const RESOURCE_PREFIX = /^\/v1\/projects\/:projectID\/[^/]+/;
+
+/**
+ * Where a route is declared: a project resource's routes on one sub-router per resource, mounted at
+ * the resource's prefix, the others on `router` itself. A request is then matched against about 15
+ * route patterns instead of every route's (70): in the gateway, under load, matching against every
+ * pattern cost a tenth of its CPU. Route order still counts only among routes of one resource.
+ */
+function resourceRouters(router: Router): (path: string) => { on: Router; path: string } {
+  const byPrefix = new Map<string, Router>();
+  return (path) => {
+    const prefix = RESOURCE_PREFIX.exec(path)?.[0];
+    if (!prefix) return { on: router, path };
+    let sub = byPrefix.get(prefix);
+    if (!sub) {
+      // mergeParams: the handlers read :projectID from the prefix.
+      sub = Router({ mergeParams: true });
+      byPrefix.set(prefix, sub);
+      router.use(prefix, sub);
+    }
+    return { on: sub, path: path.slice(prefix.length) || '/' };
+  };
 }
 
 /**
