@@ -125,6 +125,8 @@ export class HttpClient {
   send(req: OutboundRequest): Promise<OutboundResult> {
     return withSpan(`${req.method ?? 'POST'}`, { kind: SpanKind.CLIENT }, async (span) => {
       const result = await this.sendUntraced(req);
+      // Unsampled (no exporter), the span keeps nothing: the URL is not parsed again for it.
+      if (!span.isRecording()) return result;
       span.setAttributes({
         'http.request.method': req.method ?? 'POST',
         'server.address': hostOf(req.url),
