@@ -25,9 +25,10 @@ import {
   uniquePrefix,
   waitFor,
 } from '@hookrail/testkit';
+import { formatRange } from './support/compare-summary';
 import {
   buildServices,
-  cpuMs,
+  CpuMeter,
   nodeArgs,
   serverPids,
   startService,
@@ -230,34 +231,31 @@ async function runOnce(system: System, delivered: () => number): Promise<Figures
   };
   await send(WARM_UP);
   await new Promise((r) => setTimeout(r, 2_000));
-  const before = new Map([...system.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+  const cpu = new CpuMeter(system.pids);
+  cpu.start();
   const t0 = Date.now();
   await send(EVENTS);
   const seconds = (Date.now() - t0) / 1000;
   agent.destroy();
   return {
     rate: EVENTS / seconds,
-    msPerEvent: new Map(
-      [...system.pids].map(([name, pid]) => [name, (cpuMs(pid) - before.get(name)!) / EVENTS]),
-    ),
+    msPerEvent: new Map(cpu.perEventFigures(EVENTS).map((row) => [row.name, row.msPerEvent])),
   };
 }
 
 function table(figures: Map<string, Figures[]>, servers: string[]): string[] {
-  const range = (xs: number[], digits: number) =>
-    `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
   const columns = ['api-gateway', 'dispatcher', ...servers];
   return [
     `| ${RUNS} runs of ${EVENTS} events | events/s | ${columns.map((c) => `${c} ms/event`).join(' | ')} |`,
     `|---|---|${columns.map(() => '---|').join('')}`,
     ...[...figures].map(
       ([name, runs]) =>
-        `| ${name} | ${range(
+        `| ${name} | ${formatRange(
           runs.map((r) => r.rate),
           0,
         )} | ${columns
           .map((c) =>
-            range(
+            formatRange(
               runs.map((r) => r.msPerEvent.get(c) ?? NaN),
               3,
             ),

@@ -50,7 +50,8 @@ export function apiFigures(r: BenchResult): ApiFigures {
   };
 }
 
-const range = (xs: number[], digits: number) => {
+/** `lo–hi` of a figure over runs (one value when they agree), in en-US digits. */
+export const formatRange = (xs: number[], digits: number): string => {
   const fmt = (x: number) =>
     x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const lo = Math.min(...xs);
@@ -66,7 +67,7 @@ export function compareTable(pairs: RunPair[], baselineName: string): string[] {
   const cur = pairs.map((p) => apiFigures(p.current));
   const base = pairs.map((p) => apiFigures(p.baseline));
   const row = (label: string, pick: (f: ApiFigures) => number, digits: number) =>
-    `| ${label} | ${range(base.map(pick), digits)} | ${range(cur.map(pick), digits)} | ${range(
+    `| ${label} | ${formatRange(base.map(pick), digits)} | ${formatRange(cur.map(pick), digits)} | ${formatRange(
       cur.map((c, i) => pick(c) / pick(base[i])),
       2,
     )}× |`;
