@@ -1,7 +1,13 @@
 import type { BenchPhase, BenchResult } from './bench-result';
-import { apiFigures, compareTable } from './compare-summary';
+import { apiFigures, compareTable, formatRange } from './compare-summary';
 
-function phase(label: string, eventsPerSecond: number, p99: number, cpu: Record<string, number>): BenchPhase {
+function phase(
+  label: string,
+  eventsPerSecond: number,
+  p99: number,
+  cpu: Record<string, number>,
+  wakeUps = 10,
+): BenchPhase {
   const total = Object.values(cpu).reduce((a, b) => a + b, 0);
   return {
     label,
@@ -12,20 +18,25 @@ function phase(label: string, eventsPerSecond: number, p99: number, cpu: Record<
     acceptedMs: { p50: 1, p99: 5 },
     cpuPerEvent: [
       ...Object.entries(cpu).map(([name, aboveIdle]) => ({ name, msPerEvent: aboveIdle + 0.1, aboveIdle })),
-      { name: 'hookrail total', msPerEvent: total + 0.5, aboveIdle: total },
+      {
+        name: 'hookrail total',
+        msPerEvent: total + 0.5,
+        aboveIdle: total,
+        wakeUps: { perEvent: wakeUps + 2, aboveIdle: wakeUps },
+      },
       { name: 'load generator + receiver', msPerEvent: 0.2 },
     ],
   };
 }
 
-const run = (rate: number, dbCpu: number, p99: number, lost = 0): BenchResult => ({
+const run = (rate: number, dbCpu: number, p99: number, lost = 0, wakeUps = 10): BenchResult => ({
   phases: [
     phase('events API, max rate (N=20000, 64 connections)', rate, 900, {
       mongodb: dbCpu,
       dispatcher: 0.3,
       'meta-event': 0.002,
     }),
-    phase('events API, fixed rate 200/s for 15 s', 199, p99, { mongodb: 1, dispatcher: 2 }),
+    phase('events API, fixed rate 200/s for 15 s', 199, p99, { mongodb: 1, dispatcher: 2 }, wakeUps),
   ],
   lost,
   duplicates: 0,
@@ -41,6 +52,7 @@ describe('compareTable', () => {
       maxCpuByProcess: { mongodb: 0.5, dispatcher: 0.3, 'meta-event': 0.002 },
       fixedP99: 12,
       fixedCpu: 3,
+      fixedWakeUps: 10,
       lost: 0,
       duplicates: 0,
       badSignatures: 0,
@@ -50,8 +62,8 @@ describe('compareTable', () => {
   it('gives each tree’s range and the ratio of the runs made back to back', () => {
     const table = compareTable(
       [
-        { current: run(1500, 0.5, 10), baseline: run(1000, 1.0, 20) },
-        { current: run(1200, 0.6, 14), baseline: run(1000, 0.7, 30, 2) },
+        { current: run(1500, 0.5, 10, 0, 12), baseline: run(1000, 1.0, 20, 0, 16) },
+        { current: run(1200, 0.6, 14, 0, 10), baseline: run(1000, 0.7, 30, 2, 10) },
       ],
       'base',
     );
@@ -63,6 +75,7 @@ describe('compareTable', () => {
     // a quiet service's ratio would be noise
     expect(table.some((line) => line.includes('meta-event'))).toBe(false);
     expect(table).toContain('| 200/s, e2e p99 ms | 20–30 | 10–14 | 0.47–0.50× |');
+    expect(table).toContain('| 200/s, wake-ups per event above idle | 10.0–16.0 | 10.0–12.0 | 0.75–1.00× |');
     expect(table[table.length - 1]).toBe(
       '| lost / duplicated / bad signatures | 0/0/0, 2/0/0 | 0/0/0, 0/0/0 | |',
     );
@@ -73,5 +86,13 @@ describe('compareTable', () => {
     expect(() => apiFigures(mixedOnly)).toThrow(
       'the run has no events API max rate phase (was it run with BENCH_TRAFFIC=api?)',
     );
+  });
+});
+
+describe('formatRange', () => {
+  it('gives lo–hi in en-US digits, and one value when the runs agree to the digits shown', () => {
+    expect(formatRange([1_500.2, 1_216.9], 0)).toBe('1,217–1,500');
+    expect(formatRange([199.6, 200.3], 0)).toBe('200');
+    expect(formatRange([0.5, 0.5], 2)).toBe('0.50');
   });
 });

@@ -14,6 +14,8 @@ export interface ApiFigures {
   maxCpuByProcess: Record<string, number>;
   fixedP99: number;
   fixedCpu: number;
+  /** Times the stack's processes were woken per delivered event at 200/s, above their rates at rest. */
+  fixedWakeUps: number;
   lost: number;
   duplicates: number;
   badSignatures: number;
@@ -44,19 +46,19 @@ export function apiFigures(r: BenchResult): ApiFigures {
     maxCpuByProcess,
     fixedP99: fixed.latencyMs.p99,
     fixedCpu: aboveIdle(fixed, TOTAL),
+    fixedWakeUps: fixed.cpuPerEvent.find((c) => c.name === TOTAL)?.wakeUps?.aboveIdle ?? NaN,
     lost: r.lost,
     duplicates: r.duplicates,
     badSignatures: r.badSignatures,
   };
 }
 
-/** `lo–hi` of a figure over runs (one value when they agree), in en-US digits. */
+/** `lo–hi` of a figure over runs (one value when they agree to the digits shown), in en-US digits. */
 export const formatRange = (xs: number[], digits: number): string => {
   const fmt = (x: number) =>
     x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  return lo === hi ? fmt(lo) : `${fmt(lo)}–${fmt(hi)}`;
+  const [lo, hi] = [fmt(Math.min(...xs)), fmt(Math.max(...xs))];
+  return lo === hi ? lo : `${lo}–${hi}`;
 };
 
 /**
@@ -83,6 +85,7 @@ export function compareTable(pairs: RunPair[], baselineName: string): string[] {
     ...processes.map((name) => row(`  of which ${name}`, (f) => f.maxCpuByProcess[name] ?? NaN, 2)),
     row('200/s, e2e p99 ms', (f) => f.fixedP99, 0),
     row('200/s, CPU ms per event above idle', (f) => f.fixedCpu, 2),
+    row('200/s, wake-ups per event above idle', (f) => f.fixedWakeUps, 1),
     `| lost / duplicated / bad signatures | ${base.map((f) => `${f.lost}/${f.duplicates}/${f.badSignatures}`).join(', ')} | ${cur
       .map((f) => `${f.lost}/${f.duplicates}/${f.badSignatures}`)
       .join(', ')} | |`,

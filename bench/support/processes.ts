@@ -33,6 +33,25 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/**
+ * How often a process's threads have blocked and been woken again so far (voluntary context
+ * switches, summed over its live threads: /proc/<pid>/task/<tid>/status); NaN once it is gone. At
+ * a low rate each event wakes each process it passes through, and on a virtual machine a wake-up
+ * from idle costs more CPU than the work it wakes for (`npm run bench:wake`).
+ */
+export function wakeUps(pid: number): number {
+  try {
+    let sum = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      sum += Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1] ?? 0);
+    }
+    return sum;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The most memory a process has held resident so far (VmHWM), in MiB; NaN once it is gone. */
 export function peakRssMiB(pid: number): number {
   try {
@@ -154,24 +173,42 @@ export interface CpuPerEvent {
   msPerEvent: number;
   /** Less the process's rate at rest (measureIdle); not for the bench process itself. */
   aboveIdle?: number;
+  /** Times the process was woken (wakeUps) per event, and less its rate at rest; not for the bench process. */
+  wakeUps?: { perEvent: number; aboveIdle: number };
 }
 
-/** Lines `name  ms/event  (above idle ms/event)`. */
+/** Lines `name  ms/event  (above idle ms/event)  wake-ups/event (above idle)`. */
 export function formatPerEvent(rows: CpuPerEvent[]): string[] {
   return rows.map(
-    ({ name, msPerEvent, aboveIdle }) =>
+    ({ name, msPerEvent, aboveIdle, wakeUps }) =>
       `    ${name.padEnd(26)} ${msPerEvent.toFixed(3)} ms/event` +
-      (aboveIdle === undefined ? '' : `  (above idle ${aboveIdle.toFixed(3)})`),
+      (aboveIdle === undefined ? '' : `  (above idle ${aboveIdle.toFixed(3)})`) +
+      (wakeUps === undefined
+        ? ''
+        : `  ${wakeUps.perEvent.toFixed(1)} wake-ups/event (above idle ${wakeUps.aboveIdle.toFixed(1)})`),
   );
 }
 
-/** CPU used by each watched process since `start()`, per delivered event, with and without its idle rate. */
+/** A process's CPU ms and wake-ups (wakeUps) so far. */
+interface Reading {
+  cpuMs: number;
+  wakeUps: number;
+}
+
+function read(pid: number): Reading {
+  return { cpuMs: cpuMs(pid), wakeUps: wakeUps(pid) };
+}
+
+/**
+ * CPU used by each watched process since `start()`, per delivered event, with and without its idle
+ * rate; and the same for the times each process was woken.
+ */
 export class CpuMeter {
-  private startMs = new Map<string, number>();
+  private startReadings = new Map<string, Reading>();
   private startedAt = Date.now();
   private selfStart = process.cpuUsage();
-  /** Each process's CPU ms per second at rest, measured by `measureIdle` (0 until then). */
-  private idlePerSecond = new Map<string, number>();
+  /** Each process's CPU ms and wake-ups per second at rest, measured by `measureIdle` (0 until then). */
+  private idlePerSecond = new Map<string, Reading>();
 
   constructor(private readonly pids: Map<string, number>) {}
 
@@ -181,18 +218,23 @@ export class CpuMeter {
    * issue's harness does ("less the idle rate measured just before").
    */
   async measureIdle(ms = 5_000): Promise<void> {
-    const before = new Map([...this.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+    const before = new Map([...this.pids].map(([name, pid]) => [name, read(pid)]));
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, ms));
     const seconds = (Date.now() - t0) / 1000;
-    for (const [name, pid] of this.pids)
-      this.idlePerSecond.set(name, Math.max(0, (cpuMs(pid) - (before.get(name) ?? 0)) / seconds));
+    for (const [name, pid] of this.pids) {
+      const [now, then] = [read(pid), before.get(name)!];
+      this.idlePerSecond.set(name, {
+        cpuMs: Math.max(0, (now.cpuMs - then.cpuMs) / seconds),
+        wakeUps: Math.max(0, (now.wakeUps - then.wakeUps) / seconds),
+      });
+    }
   }
 
   start(): void {
     this.selfStart = process.cpuUsage();
     this.startedAt = Date.now();
-    for (const [name, pid] of this.pids) this.startMs.set(name, cpuMs(pid));
+    for (const [name, pid] of this.pids) this.startReadings.set(name, read(pid));
   }
 
   /**
@@ -219,22 +261,38 @@ export class CpuMeter {
   }
 
   /**
-   * Each process's CPU per event since `start()`, and above its idle rate; then the stack's total
+   * Each process's CPU and wake-ups per event since `start()`, and above its idle rates; then the stack's total
    * ("hookrail total"), and the bench process itself (load generator + receiver) last.
    */
   perEventFigures(events: number): CpuPerEvent[] {
     const seconds = (Date.now() - this.startedAt) / 1000;
     const rows: CpuPerEvent[] = [];
-    let [total, totalAboveIdle] = [0, 0];
+    let [total, totalAboveIdle, woken, wokenAboveIdle] = [0, 0, 0, 0];
     for (const [name, pid] of this.pids) {
-      const used = cpuMs(pid) - (this.startMs.get(name) ?? 0);
-      const aboveIdle = Math.max(0, used - (this.idlePerSecond.get(name) ?? 0) * seconds);
-      rows.push({ name, msPerEvent: used / events, aboveIdle: aboveIdle / events });
+      const [now, then] = [read(pid), this.startReadings.get(name) ?? { cpuMs: 0, wakeUps: 0 }];
+      const idle = this.idlePerSecond.get(name) ?? { cpuMs: 0, wakeUps: 0 };
+      const used = now.cpuMs - then.cpuMs;
+      const aboveIdle = Math.max(0, used - idle.cpuMs * seconds);
+      const wakes = now.wakeUps - then.wakeUps;
+      const wakesAboveIdle = Math.max(0, wakes - idle.wakeUps * seconds);
+      rows.push({
+        name,
+        msPerEvent: used / events,
+        aboveIdle: aboveIdle / events,
+        wakeUps: { perEvent: wakes / events, aboveIdle: wakesAboveIdle / events },
+      });
       total += used;
       totalAboveIdle += aboveIdle;
+      woken += wakes;
+      wokenAboveIdle += wakesAboveIdle;
     }
     const self = process.cpuUsage(this.selfStart);
-    rows.push({ name: 'hookrail total', msPerEvent: total / events, aboveIdle: totalAboveIdle / events });
+    rows.push({
+      name: 'hookrail total',
+      msPerEvent: total / events,
+      aboveIdle: totalAboveIdle / events,
+      wakeUps: { perEvent: woken / events, aboveIdle: wokenAboveIdle / events },
+    });
     rows.push({ name: 'load generator + receiver', msPerEvent: (self.user + self.system) / 1000 / events });
     return rows;
   }
@@ -244,10 +302,20 @@ export class CpuMeter {
     return formatPerEvent(this.perEventFigures(events));
   }
 
-  /** Lines `name  ms/s` of each process's CPU rate at rest (measureIdle). */
+  /** Lines `name  ms/s  wake-ups/s` of each process's rates at rest (measureIdle). */
   idle(): string[] {
     const rows = [...this.idlePerSecond];
-    rows.push(['hookrail total', rows.reduce((sum, [, ms]) => sum + ms, 0)]);
-    return rows.map(([name, ms]) => `    ${name.padEnd(26)} ${ms.toFixed(1)} ms of CPU per second`);
+    const total = rows.reduce(
+      (sum, [, r]) => ({ cpuMs: sum.cpuMs + r.cpuMs, wakeUps: sum.wakeUps + r.wakeUps }),
+      {
+        cpuMs: 0,
+        wakeUps: 0,
+      },
+    );
+    rows.push(['hookrail total', total]);
+    return rows.map(
+      ([name, r]) =>
+        `    ${name.padEnd(26)} ${r.cpuMs.toFixed(1)} ms of CPU per second, woken ${r.wakeUps.toFixed(0)} times per second`,
+    );
   }
 }
