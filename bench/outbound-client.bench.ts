@@ -1,14 +1,17 @@
 /**
  * The outbound HTTP client's own CPU per request: N POSTs of a 1 KB body at C concurrency on
  * keep-alive connections to a receiver in a child process, through libs/outbound's HttpClient
- * (what a delivery attempt uses) and through a bare node:http request on a keep-alive agent (the
- * floor). Prints CPU µs per request of this process for each, alternating, several rounds.
- * (got, which HttpClient used before, measured about 3× the floor: docs/decisions.md.)
+ * (what a delivery attempt uses), through a bare node:http request on a keep-alive agent (the
+ * floor of what HttpClient is built on), and through a bare undici Pool (a client HttpClient could
+ * be built on instead: docs/decisions.md, "What would lift the floors"). Prints CPU µs per request
+ * of this process for each, alternating, several rounds. (got, which HttpClient used before,
+ * measured about 3× the node:http floor: docs/decisions.md.)
  *
  *   npm run bench:outbound            # BENCH_N=20000 BENCH_C=50 BENCH_ROUNDS=3
  */
 import http from 'node:http';
 import { fork } from 'node:child_process';
+import { Pool } from 'undici';
 import { HttpClient } from '@hookrail/outbound';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
@@ -61,6 +64,19 @@ async function main(): Promise<void> {
       req.on('error', reject);
       req.end(BODY);
     });
+  const pool = new Pool(new URL(url).origin, { connections: C });
+  const viaUndici = async () => {
+    const res = await pool.request({
+      path: '/hook',
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(BODY)) },
+      body: BODY,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+    await res.body.text();
+    return res.statusCode;
+  };
   const run = async (send: () => Promise<number>) => {
     let next = 0;
     const cpu0 = process.cpuUsage();
@@ -75,10 +91,12 @@ async function main(): Promise<void> {
   };
   await run(viaHttp);
   await run(viaClient);
+  await run(viaUndici);
   for (let round = 1; round <= ROUNDS; round++)
     for (const [name, send] of [
       ['HttpClient', viaClient],
       ['node:http', viaHttp],
+      ['undici', viaUndici],
     ] as const) {
       const r = await run(send);
       console.log(
@@ -87,5 +105,6 @@ async function main(): Promise<void> {
     }
   agent.destroy();
   client.close();
+  await pool.close();
   child.kill();
 }
