@@ -1,11 +1,10 @@
 /**
  * The outbound HTTP client's own CPU per request: N POSTs of a 1 KB body at C concurrency on
  * keep-alive connections to a receiver in a child process, through libs/outbound's HttpClient
- * (what a delivery attempt uses), through a bare node:http request on a keep-alive agent (the
- * floor of what HttpClient is built on), and through a bare undici Pool (a client HttpClient could
- * be built on instead: docs/decisions.md, "What would lift the floors"). Prints CPU µs per request
- * of this process for each, alternating, several rounds. (got, which HttpClient used before,
- * measured about 3× the node:http floor: docs/decisions.md.)
+ * (what a delivery attempt uses), through a bare undici Pool (the floor of what HttpClient is
+ * built on), and through a bare node:http request on a keep-alive agent (what it was built on
+ * before). Prints CPU µs per request of this process for each, alternating, several rounds.
+ * (got, which HttpClient used before node:http, measured about 3× node:http: docs/decisions.md.)
  *
  *   npm run bench:outbound            # BENCH_N=20000 BENCH_C=50 BENCH_ROUNDS=3
  */

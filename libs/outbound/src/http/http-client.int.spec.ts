@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { HttpClient, MAX_RESPONSE_BYTES } from './http-client';
 
 /** A receiver that closes a connection, unanswered, on the chosen requests. */
-async function receiver(closeIf: (nthOnConnection: number) => boolean) {
+async function receiver(closeIf: (nthOnConnection: number, nth: number) => boolean) {
   const seen = { requests: 0, connections: 0 };
   const perSocket = new WeakMap<object, number>();
   const server = http.createServer((req, res) => {
@@ -12,13 +12,16 @@ async function receiver(closeIf: (nthOnConnection: number) => boolean) {
     const nth = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, nth);
     req.resume();
-    req.on('end', () => (closeIf(nth) ? req.socket.destroy() : res.end('ok')));
+    req.on('end', () => (closeIf(nth, seen.requests) ? req.socket.destroy() : res.end('ok')));
   });
   server.on('connection', () => seen.connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return { seen, url, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+/** Until the pool's connections sit idle, as a connection an endpoint closes while idle does. */
+const idle = () => new Promise((r) => setTimeout(r, 20));
 
 const send = (client: HttpClient, url: string) =>
   client.send({
@@ -39,6 +42,7 @@ describe('HttpClient on a kept-alive connection the endpoint closed', () => {
     const r = await receiver((nth) => nth === 2);
     try {
       expect(await send(client, r.url)).toMatchObject({ kind: 'response', status: 200 });
+      await idle();
       const second = await send(client, r.url);
       expect(second).toMatchObject({ kind: 'response', status: 200, body: 'ok' });
       expect(r.seen).toEqual({ requests: 3, connections: 2 });
@@ -59,15 +63,18 @@ describe('HttpClient on a kept-alive connection the endpoint closed', () => {
   });
 
   it('sends again a bounded number of times when every kept-alive connection is closed', async () => {
-    // Four connections opened at once stay in the pool; each one's second request is reset.
-    const r = await receiver((nth) => nth >= 2);
+    // Four connections opened at once stay in the pool; every request after those four is reset.
+    const r = await receiver((_onConnection, nth) => nth > 4);
     try {
       await Promise.all([1, 2, 3, 4].map(() => send(client, r.url)));
       expect(r.seen.connections).toBe(4);
+      await idle();
       const result = await send(client, r.url);
-      // Three resends on pooled connections, each discarded after its reset; then the error.
+      // Sent again after the reset on a pooled connection, at most three times (a reset on a new
+      // connection is not sent again); then the error.
       expect(result).toMatchObject({ kind: 'error', code: 'ECONNRESET' });
-      expect(r.seen.requests).toBe(4 + 4);
+      expect(r.seen.requests).toBeGreaterThanOrEqual(4 + 2);
+      expect(r.seen.requests).toBeLessThanOrEqual(4 + 4);
     } finally {
       await r.close();
     }
@@ -176,6 +183,33 @@ describe('HttpClient requests and answers', () => {
       });
       expect(result.latencyMs).toBeGreaterThanOrEqual(190);
     } finally {
+      await s.close();
+    }
+  });
+
+  it('times out a request still waiting for a connection as never sent, and never sends it', async () => {
+    let requests = 0;
+    const s = await server((req) => (requests++, req.resume())); // answers nothing
+    const one = new HttpClient({ allowPrivateTargets: true, maxSocketsPerPool: 1 });
+    try {
+      const holding = one.send({ url: s.url, headers: {}, body: '{}', timeoutMs: 400, poolKey: 'p' });
+      await new Promise((r) => setTimeout(r, 50));
+      const waiting = await one.send({ url: s.url, headers: {}, body: '{}', timeoutMs: 100, poolKey: 'p' });
+      expect(waiting).toMatchObject({
+        kind: 'error',
+        code: 'ETIMEDOUT',
+        message: 'timed out (connect)',
+        maybeReached: false,
+      });
+      expect(await holding).toMatchObject({
+        kind: 'error',
+        message: 'timed out (request)',
+        maybeReached: true,
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(requests).toBe(1);
+    } finally {
+      one.close();
       await s.close();
     }
   });

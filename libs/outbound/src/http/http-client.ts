@@ -1,10 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
 import { createHash } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
-import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
 import type { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 import { boundedLru } from '@hookrail/domain';
@@ -43,23 +41,6 @@ export type OutboundResult =
       latencyMs: number;
     };
 
-/** Codes of failures that happen before any request byte is written. */
-const NOT_SENT_CODES = new Set([
-  'ESSRF',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ERR_INVALID_URL',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'CERT_HAS_EXPIRED',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-]);
-
 /**
  * A kept-alive connection the endpoint closed while it sat idle in the pool fails the next request
  * sent on it (the close and the request cross on the wire). Such a request is sent again at once
@@ -69,7 +50,7 @@ const NOT_SENT_CODES = new Set([
 const MAX_REUSED_SOCKET_RESETS = 3;
 const IDLE_CLOSE_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-/** A request that failed, and whether it failed as a pooled connection closed by the endpoint does. */
+/** A request that failed, whether it may have left, and whether it failed as a connection closed while idle does. */
 class SendFailure extends Error {
   constructor(
     readonly code: string,
@@ -81,9 +62,126 @@ class SendFailure extends Error {
   }
 }
 
-interface PoolAgents {
-  http: http.Agent;
-  https: https.Agent;
+/**
+ * Which connection a request is written on: undici publishes it on this channel synchronously
+ * after the request's handler was told it starts (onRequestStart), so the exchange starting then
+ * is the one being written. A connection that carried requests before is a reused one.
+ */
+const requestsOn = new WeakMap<object, number>();
+let starting: ((reused: boolean) => void) | null = null;
+diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+  const tell = starting;
+  starting = null;
+  if (!tell) return; // another undici user's request (fetch)
+  const { socket } = message as { socket: object };
+  const before = requestsOn.get(socket) ?? 0;
+  requestsOn.set(socket, before + 1);
+  tell(before > 0);
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * One request's handler on undici's dispatcher: whether it was started on a connection (before
+ * that nothing of it was written), its answer decoded (gzip, deflate, br), kept up to
+ * MAX_RESPONSE_BYTES and read to its end, or its failure.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  /** Written, or being written, on a connection: from here it may have reached the endpoint. */
+  sent = false;
+  /** Whether the connection it went out on had carried requests before (requestsOn). */
+  private reusedConnection = false;
+  private readonly onConnection = (reused: boolean) => (this.reusedConnection = reused);
+  private answered = false;
+  private controller: Dispatcher.DispatchController | null = null;
+  private cancelled: SendFailure | null = null;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined;
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private settle!: { resolve: (a: Answer) => void; reject: (f: SendFailure) => void };
+  readonly answer = new Promise<Answer>((resolve, reject) => (this.settle = { resolve, reject }));
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.cancelled) return controller.abort(this.cancelled);
+    this.controller = controller;
+    this.sent = true;
+    starting = this.onConnection;
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.answered = true;
+    this.status = status;
+    this.headers = flattenHeaders(headers);
+    const encoding = (this.headers['content-encoding'] ?? '').trim().toLowerCase();
+    this.decoder =
+      encoding === 'gzip' || encoding === 'x-gzip'
+        ? zlib.createGunzip()
+        : encoding === 'deflate'
+          ? zlib.createInflate()
+          : encoding === 'br'
+            ? zlib.createBrotliDecompress()
+            : undefined;
+    if (!this.decoder) return;
+    this.decoder.on('data', (chunk: Buffer) => this.keep(chunk));
+    this.decoder.on('end', () => this.finish());
+    this.decoder.on('error', (err) => this.fail(err));
+    this.decoder.on('drain', () => controller.resume());
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.decoder) return this.keep(chunk);
+    if (!this.decoder.write(chunk)) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    if (this.decoder) this.decoder.end();
+    else this.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
+
+  /** The deadline passed: fails the exchange now, and a request not yet started is never written. */
+  cancel(failure: SendFailure): void {
+    if (this.controller) this.controller.abort(failure);
+    else this.cancelled = failure;
+    this.settle.reject(failure);
+    this.decoder?.destroy();
+  }
+
+  private keep(chunk: Buffer): void {
+    if (this.kept >= MAX_RESPONSE_BYTES) return;
+    this.chunks.push(chunk);
+    this.kept += chunk.length;
+    // A compressed answer is not inflated past what is kept (a small body can inflate to
+    // gigabytes); its connection is given up instead of being drained for reuse.
+    if (this.decoder && this.kept >= MAX_RESPONSE_BYTES) {
+      this.finish();
+      this.decoder.destroy();
+      this.controller?.abort(new Error('answer cut at 64 KiB'));
+    }
+  }
+
+  private finish(): void {
+    const body = Buffer.concat(this.chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+    this.settle.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  private fail(err: unknown): void {
+    this.decoder?.destroy();
+    this.settle.reject(describeFailure(err, this.sent, this.reusedConnection && !this.answered));
+  }
 }
 
 /** Asked for as got did, so endpoints may compress their answers; the stored body is decoded. */
@@ -91,7 +189,7 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export interface HttpClientOptions {
   allowPrivateTargets: boolean;
-  /** Keep-alive sockets per endpoint pool (bounds concurrency towards one endpoint too). */
+  /** Keep-alive connections per endpoint pool (bounds concurrency towards one endpoint too). */
   maxSocketsPerPool?: number;
   /** Pools kept; the least recently used is closed beyond this. */
   maxPools?: number;
@@ -102,21 +200,18 @@ export interface HttpClientOptions {
 }
 
 /**
- * Outbound HTTP for deliveries and token requests, on node:http: keep-alive agents per pool key,
- * no automatic retries (the retry scheduler decides), no redirects, the SSRF guard on every
- * connection, and response capture truncated to 64 KiB. (got did this at three times the CPU per
- * request: docs/decisions.md, "Outbound HTTP".)
+ * Outbound HTTP for deliveries and token requests, on undici: a connection pool per pool key, no
+ * automatic retries (the retry scheduler decides), no redirects, the SSRF guard on every
+ * connection, and response capture truncated to 64 KiB. (got did this at three times node:http's
+ * CPU per request, and node:http at twice undici's: docs/decisions.md, "Outbound HTTP".)
  */
 export class HttpClient {
   private readonly lookup: ReturnType<typeof createGuardedLookup> | undefined;
-  private readonly pools: LRUCache<string, PoolAgents>;
+  private readonly pools: LRUCache<string, Agent>;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.pools = boundedLru<string, PoolAgents>(options.maxPools ?? 2000, {
-      dispose: (agents) => {
-        agents.http.destroy();
-        agents.https.destroy();
-      },
+    this.pools = boundedLru<string, Agent>(options.maxPools ?? 2000, {
+      dispose: (agent) => void agent.destroy().catch(() => undefined),
     });
     this.lookup = options.allowPrivateTargets ? undefined : createGuardedLookup(options.resolve);
   }
@@ -146,6 +241,7 @@ export class HttpClient {
     let url: URL;
     try {
       url = new URL(req.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     } catch {
       return {
         kind: 'error',
@@ -178,58 +274,34 @@ export class HttpClient {
   }
 
   /** One request on a pooled connection; rejects with a SendFailure. */
-  private sendOnce(
-    url: URL,
-    req: OutboundRequest,
-  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-    const agents = this.agents(req.poolKey, req.clientCert);
-    const tls = url.protocol === 'https:';
-    const headers: Record<string, string | number> = { 'accept-encoding': ACCEPT_ENCODING, ...req.headers };
-    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-    return new Promise((resolve, reject) => {
-      // Where the request was when it failed: before 'connect' nothing was sent.
-      let phase: 'lookup' | 'connect' | 'secureConnect' | 'request' = isIP(
-        url.hostname.replace(/^\[|\]$/g, ''),
-      )
-        ? 'connect'
-        : 'lookup';
-      let answered = false;
-      const options: http.RequestOptions = {
-        method: req.method ?? 'POST',
-        headers,
-        agent: tls ? agents.https : agents.http,
-        ...(this.lookup && { lookup: this.lookup as never }),
-      };
-      const request = (tls ? https : http).request(url, options, (res) => {
-        answered = true;
-        readBody(res).then(
-          (body) => {
-            clearTimeout(timer);
-            resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body });
-          },
-          (err: unknown) => fail(err),
-        );
-      });
-      const fail = (err: unknown) => {
-        clearTimeout(timer);
-        request.destroy();
-        reject(describeFailure(err, request.reusedSocket && !answered));
-      };
-      const timer = setTimeout(() => {
-        fail(new SendFailure('ETIMEDOUT', `timed out (${phase})`, !PRE_SEND_PHASES.has(phase)));
-      }, req.timeoutMs);
-      request.on('socket', (socket) => {
-        // A pooled connection is already connected (and through TLS).
-        if (!socket.connecting) phase = 'request';
-        else {
-          socket.once('lookup', () => (phase = 'connect'));
-          socket.once(tls ? 'secureConnect' : 'connect', () => (phase = 'request'));
-          if (tls) socket.once('connect', () => (phase = 'secureConnect'));
-        }
-      });
-      request.on('error', fail);
-      request.end(req.body);
-    });
+  private async sendOnce(url: URL, req: OutboundRequest): Promise<Answer> {
+    const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING, ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    const exchange = new Exchange();
+    const timer = setTimeout(() => {
+      // Before it started on a connection (a lookup, connect or TLS handshake, or a wait for a
+      // free connection) nothing of the request was written.
+      const phase = exchange.sent ? 'request' : 'connect';
+      exchange.cancel(new SendFailure('ETIMEDOUT', `timed out (${phase})`, exchange.sent));
+    }, req.timeoutMs);
+    try {
+      this.pool(req.poolKey, req.clientCert).dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: req.method ?? 'POST',
+          headers,
+          body: req.body,
+        },
+        exchange,
+      );
+      return await exchange.answer;
+    } catch (err) {
+      // undici refuses some requests before dispatching them (a header value it cannot send).
+      throw describeFailure(err, exchange.sent, false);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes every pooled connection (service shutdown). */
@@ -237,33 +309,37 @@ export class HttpClient {
     this.pools.clear();
   }
 
-  private agents(poolKey: string, clientCert?: { cert: string; key: string }): PoolAgents {
+  private pool(poolKey: string, clientCert?: { cert: string; key: string }): Agent {
     // A changed certificate must never reuse a connection made with the old one.
     const key = clientCert
       ? `${poolKey}:${createHash('sha256').update(clientCert.cert).update(clientCert.key).digest('hex')}`
       : poolKey;
-    let agents = this.pools.get(key);
-    if (!agents) {
-      const maxSockets = this.options.maxSocketsPerPool ?? 50;
-      // Every socket a busy endpoint used stays pooled: with fewer free sockets kept than opened,
-      // each burst closed the extra ones and the next opened them again (a connect and a close
-      // per request beyond the bound, on both sides).
-      const common = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets };
-      agents = {
-        http: new http.Agent(common),
-        https: new https.Agent({
-          ...common,
-          ...(this.options.ca ? { ca: this.options.ca } : {}),
-          ...(clientCert ? { cert: clientCert.cert, key: clientCert.key } : {}),
-        }),
-      };
-      this.pools.set(key, agents);
+    let agent = this.pools.get(key);
+    if (!agent) {
+      agent = new Agent({
+        // Every connection a busy endpoint used stays pooled, so a burst does not close and
+        // reopen them.
+        connections: this.options.maxSocketsPerPool ?? 50,
+        allowH2: false,
+        // The deadline is the request's own (sendOnce), over the whole exchange.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        // Idle connections are kept a minute (less when the endpoint's Keep-Alive says so).
+        keepAliveTimeout: 60_000,
+        keepAliveMaxTimeout: 600_000,
+        connect: {
+          ...(this.lookup && { lookup: this.lookup }),
+          ...(this.options.ca && { ca: this.options.ca }),
+          ...(clientCert && { cert: clientCert.cert, key: clientCert.key }),
+        },
+      });
+      this.pools.set(key, agent);
     }
-    return agents;
+    return agent;
   }
 }
 
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -271,53 +347,26 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
   return out;
 }
 
-const PRE_SEND_PHASES = new Set(['lookup', 'connect', 'secureConnect']);
-
-function describeFailure(err: unknown, onReusedSocket: boolean): SendFailure {
+/**
+ * A failure as the client reports it: the code of the socket's error where there is one (undici's
+ * "other side closed" is a reset), and whether the request may have left, which is exactly
+ * whether it had started on a connection.
+ */
+function describeFailure(err: unknown, sent: boolean, onReusedConnection: boolean): SendFailure {
   if (err instanceof SendFailure) return err;
-  const code = (err as NodeJS.ErrnoException)?.code ?? 'ERR_REQUEST';
-  const message = (err as Error)?.message ?? String(err);
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code =
+    e?.code === 'UND_ERR_SOCKET'
+      ? (e.cause?.code ?? 'ECONNRESET')
+      : e?.code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? 'ETIMEDOUT'
+        : (e?.code ?? 'ERR_REQUEST');
   return new SendFailure(
     code,
-    message,
-    !NOT_SENT_CODES.has(code),
-    onReusedSocket && IDLE_CLOSE_CODES.has(code),
+    e?.message ?? String(err),
+    sent,
+    sent && onReusedConnection && IDLE_CLOSE_CODES.has(code),
   );
-}
-
-/** The response body, decoded (gzip, deflate, br), kept up to MAX_RESPONSE_BYTES and read to its end. */
-function readBody(res: http.IncomingMessage): Promise<string> {
-  const encoding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? zlib.createGunzip()
-      : encoding === 'deflate'
-        ? zlib.createInflate()
-        : encoding === 'br'
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  const stream: Readable = decoder ? res.pipe(decoder) : res;
-  if (decoder) res.on('error', (err) => decoder.destroy(err));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    const text = () => Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
-    stream.on('data', (chunk: Buffer) => {
-      if (kept >= MAX_RESPONSE_BYTES) return;
-      chunks.push(chunk);
-      kept += chunk.length;
-      // A compressed answer is not inflated past what is kept (a small body can inflate to
-      // gigabytes); its connection is given up instead of being drained for reuse.
-      if (decoder && kept >= MAX_RESPONSE_BYTES) {
-        resolve(text());
-        res.destroy();
-      }
-    });
-    stream.on('end', () => resolve(text()));
-    stream.on('error', reject);
-  });
 }
 
 function hostOf(url: string): string {
