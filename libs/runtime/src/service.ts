@@ -9,7 +9,7 @@ import { createLogger, Metrics, startTracing, stopTracing, type Logger } from '@
 import { errorMessage, fail } from '@hookrail/domain';
 import { connectionCloser } from './close-connections';
 import { DependencyWatch } from './dependency-watch';
-import { healthRouter } from './health';
+import { healthProbes } from './health';
 import { httpSpans } from './http-spans';
 
 export interface ServiceContext {
@@ -100,7 +100,7 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
   };
   const connections = connectionCloser();
   app.use(connections.middleware);
-  app.use(healthRouter({ readiness, metrics }));
+  app.use(healthProbes({ readiness, metrics }));
   // Until the worker has mounted its routes, a request would get express's 404, which a client
   // takes as final (a restarting gateway or ingest answered 404 to valid events in the chaos
   // tests): answer 503 with Retry-After instead, so it is retried.

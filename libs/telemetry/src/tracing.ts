@@ -66,7 +66,12 @@ export function currentTraceId(): string | undefined {
   return id && id !== '00000000000000000000000000000000' ? id : undefined;
 }
 
-export const tracer = () => trace.getTracer('hookrail');
+/**
+ * One tracer for the process. Taken before startTracing registers the provider, it is a proxy that
+ * binds to the provider's tracer on the first span after that; asking the global provider for it on
+ * every span cost a map lookup and a key string per span.
+ */
+const hookrailTracer = trace.getTracer('hookrail');
 
 type Carrier = Record<string, string | Buffer | undefined>;
 
@@ -146,7 +151,7 @@ export function startServerSpan(
     traceparent: traceparent ?? undefined,
     tracestate: tracestate ?? undefined,
   });
-  const span = tracer().startSpan(name, { kind: SpanKind.SERVER }, parent);
+  const span = hookrailTracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
   const ctx = trace.setSpan(parent, span);
   return {
     run: (fn) => context.with(ctx, fn),
@@ -165,7 +170,7 @@ export async function withSpan<T>(
   opts: { parent?: Context; kind?: SpanKind; attributes?: SpanAttributes },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const span = tracer().startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent);
+  const span = hookrailTracer.startSpan(name, { kind: opts.kind, attributes: opts.attributes }, opts.parent);
   try {
     return await context.with(trace.setSpan(opts.parent ?? context.active(), span), () => fn(span));
   } catch (err) {

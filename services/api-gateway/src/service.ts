@@ -9,7 +9,7 @@ import { ConfigCache } from '@hookrail/store';
 import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
 import { createConsole } from './console';
-import { buildApiRouter } from './http/api-router';
+import { mountApiRoutes } from './http/api-router';
 import { errorMapper } from './http/error-mapper';
 import { jsonBody } from './http/json-body';
 import { methodNotAllowed } from './http/method-not-allowed';
@@ -95,15 +95,13 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       );
       api.use(jsonBody(config.http.bodyLimitBytes));
       const gatewayConsole = createConsole(deps);
-      api.use(
-        buildApiRouter(routes, {
-          cache: deps.cache,
-          metrics,
-          adminKey: config.security.adminKey,
-          session: gatewayConsole.session,
-          announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
-        }),
-      );
+      mountApiRoutes(api, routes, {
+        cache: deps.cache,
+        metrics,
+        adminKey: config.security.adminKey,
+        session: gatewayConsole.session,
+        announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
+      });
       api.use(methodNotAllowed(routes));
       api.use((req, res) => {
         res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));

@@ -1,6 +1,6 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { GatewayDeps } from '../deps';
-import { buildApiRouter, type RouterDeps } from './api-router';
+import { mountApiRoutes, type RouterDeps } from './api-router';
 import { managementRoutes } from './management-routes';
 
 interface Layer {
@@ -32,7 +32,9 @@ function walk(stack: Layer[], method: string, path: string): { tested: number; r
 }
 
 describe('the management API router', () => {
-  const router = buildApiRouter(managementRoutes({} as GatewayDeps), deps) as unknown as { stack: Layer[] };
+  const api = Router();
+  mountApiRoutes(api, managementRoutes({} as GatewayDeps), deps);
+  const router = api as unknown as { stack: Layer[] };
 
   it("tests a request against its resource's routes, not every route's", () => {
     const events = walk(router.stack, 'post', '/v1/projects/p1/events');

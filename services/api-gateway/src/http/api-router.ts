@@ -20,9 +20,12 @@ export interface RouterDeps {
   session?: (req: Request) => Promise<Principal | undefined>;
 }
 
-/** Every route: authenticate, authorize, load the project, validate, run, wrap in the envelope. */
-export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
-  const router = Router();
+/**
+ * Declares every route on `router`: authenticate, authorize, load the project, validate, run, wrap
+ * in the envelope. On the API's router itself, not on a router of their own mounted in it: each
+ * level of routers a request passes through costs it express's bookkeeping.
+ */
+export function mountApiRoutes(router: Router, routes: RouteSpec[], deps: RouterDeps): void {
   const duration = deps.metrics.histogram(
     'hookrail_api_request_duration_seconds',
     'Management API request duration',
@@ -82,7 +85,6 @@ export function buildApiRouter(routes: RouteSpec[], deps: RouterDeps): Router {
       if (!spec.stream) res.status(spec.status).json(ok(spec.message, data));
     });
   }
-  return router;
 }
 
 /** A project resource's routes share a prefix: `/v1/projects/:projectID/<resource>`. */

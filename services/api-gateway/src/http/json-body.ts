@@ -7,6 +7,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 function isJson(header: string | undefined): boolean {
   if (!header) return false;
+  // The usual value, without parsing it: content-type's parse was about 1 % of a busy gateway.
+  if (header === 'application/json') return true;
   try {
     const type = parseContentType(header).type;
     return type === 'application/json' || type.endsWith('+json');
