@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const [gw, ing] = services;
   const pids = serverPids();
   for (const s of services) if (s.child.pid) pids.set(s.name, s.child.pid);
-  const cpu = new CpuMeter(pids);
+  const cpu = new CpuMeter(pids, { profiled: process.env.BENCH_PROFILE_DIR ? services.length : 0 });
 
   const created = (await fetch(`${gw.url}/api/v1/projects`, {
     method: 'POST',

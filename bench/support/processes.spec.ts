@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { wakeUps } from './processes';
+import { CpuMeter, wakeUps } from './processes';
 
 describe('wakeUps', () => {
   it("counts the times a process's threads blocked and were woken, from its /proc entries", async () => {
@@ -31,5 +31,35 @@ describe('wakeUps', () => {
     const child = spawn(process.execPath, ['-e', '0']);
     await once(child, 'exit');
     expect(wakeUps(child.pid!)).toBeNaN();
+  });
+});
+
+describe('CpuMeter.settle', () => {
+  // A child that keeps most of a core busy (90 ms of CPU in every 100 ms), as a profiled stack's
+  // samplers or a phase's trailing writes would.
+  const busyChild = () =>
+    spawn(process.execPath, [
+      '-e',
+      `setInterval(() => { const end = Date.now() + 90; while (Date.now() < end); }, 100);`,
+    ]);
+
+  it('waits while the processes are above the CPU at rest, up to maxMs', async () => {
+    const child = busyChild();
+    try {
+      const waited = await new CpuMeter(new Map([['busy', child.pid!]])).settle(undefined, 2_500);
+      expect(waited).toBeGreaterThanOrEqual(2_500);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("allows profiled processes their profiler's share before they count as at rest", async () => {
+    const child = busyChild();
+    try {
+      const meter = new CpuMeter(new Map([['busy', child.pid!]]), { profiled: 20 });
+      expect(await meter.settle(undefined, 10_000)).toBeLessThan(10_000);
+    } finally {
+      child.kill();
+    }
   });
 });
