@@ -18,7 +18,7 @@ const perServiceBundles = !existsSync(path.join(servicesRoot, 'tools/build-servi
 const nodeFlagsFile = path.join(servicesRoot, 'tools/node-flags.json');
 const NODE_FLAGS: string[] = existsSync(nodeFlagsFile) ? JSON.parse(readFileSync(nodeFlagsFile, 'utf8')) : [];
 
-/** What V8's CPU profiler costs a process at rest, in cores (0.044 measured; see CpuMeter). */
+/** What V8's CPU profiler costs a process at rest, in cores (0.044 measured on an idle process). */
 const PROFILER_CORES = 0.05;
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -215,7 +215,7 @@ export class CpuMeter {
 
   /**
    * `profiled`: how many of the processes run under V8's CPU profiler (BENCH_PROFILE_DIR), whose
-   * sampling alone keeps each at about 0.045 of a core at rest (measured on an idle process).
+   * sampling alone keeps each busy at rest (PROFILER_CORES).
    */
   constructor(
     private readonly pids: Map<string, number>,
