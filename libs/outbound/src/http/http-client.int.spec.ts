@@ -192,7 +192,9 @@ describe('HttpClient requests and answers', () => {
     const s = await server((req) => (requests++, req.resume())); // answers nothing
     const one = new HttpClient({ allowPrivateTargets: true, maxSocketsPerPool: 1 });
     try {
-      const holding = one.send({ url: s.url, headers: {}, body: '{}', timeoutMs: 400, poolKey: 'p' });
+      // Its deadline is far beyond the waiting one's: were it to pass first (a stalled test
+      // process), its connection would be closed and the waiting request started on a new one.
+      const holding = one.send({ url: s.url, headers: {}, body: '{}', timeoutMs: 2_000, poolKey: 'p' });
       await new Promise((r) => setTimeout(r, 50));
       const waiting = await one.send({ url: s.url, headers: {}, body: '{}', timeoutMs: 100, poolKey: 'p' });
       expect(waiting).toMatchObject({
