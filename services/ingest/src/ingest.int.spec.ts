@@ -342,7 +342,7 @@ describe('ingest: HTTP sources into Kafka', () => {
     console.log(
       `function stop, request round trip: loop ${killMs.loop.join('/')} ms, memory bomb ${killMs.bomb.join('/')} ms; ` +
         `${within1s}/${stops} workers stopped within 1 s; other tenant median ${median(baseline)} ms before, ` +
-        `${median(otherLatencies)} ms (max ${max(otherLatencies)}) during; /healthz max ${max(healthLatencies)} ms`,
+        `${median(otherLatencies)} ms (max ${max(otherLatencies)}) during; /healthz median ${median(healthLatencies)} ms (max ${max(healthLatencies)})`,
     );
     // A loop stops at quickjs's own deadline: the runner's message, and no worker terminated for
     // it. Only the bombs are the pool's stops, each within the 2 s bucket (a call left running
@@ -359,10 +359,14 @@ describe('ingest: HTTP sources into Kafka', () => {
     expect(stops).toBe(3);
     expect(within2s).toBe(stops);
     // Other tenants and /healthz kept their normal latency: nothing waited for a hostile function.
+    // A health check that waited for a hostile call would take at least its 300 ms of CPU. The
+    // slowest is held to the other tenant's slowest, sent at the same moments, not to a fixed
+    // bound: a loaded CI host once stalled both (/healthz 1.5 s, the other tenant 2.3 s).
+    const normal = Math.max(3 * median(baseline), median(baseline) + 100);
     expect(otherLatencies.length).toBeGreaterThan(10);
-    expect(median(otherLatencies)).toBeLessThan(Math.max(3 * median(baseline), median(baseline) + 100));
-    // A health check that waited for a hostile call would take up to its wall limit.
-    expect(max(healthLatencies)).toBeLessThan(DEFAULT_WALL_LIMIT_MS / 2);
+    expect(median(otherLatencies)).toBeLessThan(normal);
+    expect(median(healthLatencies)).toBeLessThan(normal);
+    expect(max(healthLatencies)).toBeLessThan(max(otherLatencies) + normal);
   }, 60_000);
 
   it('returns the custom response when the source has one', async () => {
