@@ -80,18 +80,20 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       // Limits per replica (docs/decisions.md): per API key, then per project in the path.
       const { windowMs, apiKey, project } = config.rateLimits;
       api.use(
-        rateLimiter({
-          name: 'API key',
-          limit: apiKey,
-          windowMs,
-          key: (req) => credentialKey(req.headers.authorization),
-        }),
-        rateLimiter({
-          name: 'project',
-          limit: project,
-          windowMs,
-          key: (req) => /^\/v1\/projects\/([^/]+)/.exec(req.path)?.[1] ?? null,
-        }),
+        rateLimiter(
+          {
+            name: 'API key',
+            limit: apiKey,
+            windowMs,
+            key: (req) => credentialKey(req.headers.authorization),
+          },
+          {
+            name: 'project',
+            limit: project,
+            windowMs,
+            key: (req) => /^\/v1\/projects\/([^/]+)/.exec(req.path)?.[1] ?? null,
+          },
+        ),
       );
       api.use(jsonBody(config.http.bodyLimitBytes));
       const gatewayConsole = createConsole(deps);
