@@ -11,3 +11,4 @@ export * from './backoff';
 export * from './meta-event-destination';
 export * from './relay-credential';
 export * from './bounded-lru';
+export * from './http-headers';

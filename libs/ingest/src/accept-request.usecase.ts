@@ -26,7 +26,7 @@ export interface IngestSource {
 }
 
 export interface IngestRequest {
-  /** Lower-case names (see normaliseHeaders). */
+  /** Lower-case names (@hookrail/domain `normaliseHeaders`). */
   headers: Record<string, string>;
   rawBody: Buffer;
   /** The query string without `?`. */

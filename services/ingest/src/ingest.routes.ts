@@ -2,9 +2,17 @@ import { Router, type Request, type Response } from 'express';
 import getRawBody from 'raw-body';
 import { bindHandlers, ingestOperations, SURFACE_PREFIX } from '@hookrail/api-contract';
 import type { PublishGuard, Publisher } from '@hookrail/bus';
-import { fail, newId, ok, toTimestamp, type SecretBox, type ProjectId } from '@hookrail/domain';
+import {
+  fail,
+  newId,
+  normaliseHeaders,
+  ok,
+  toTimestamp,
+  type SecretBox,
+  type ProjectId,
+} from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
-import { acceptRequest, normaliseHeaders, type AcceptOutcome, type EventValidator } from '@hookrail/ingest';
+import { acceptRequest, type AcceptOutcome, type EventValidator } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import type { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru, normaliseHeaders } from '@hookrail/domain';
 import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */
@@ -121,7 +121,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     this.answered = true;
     this.status = status;
-    this.headers = flattenHeaders(headers);
+    this.headers = normaliseHeaders(headers);
     const encoding = (this.headers['content-encoding'] ?? '').trim().toLowerCase();
     this.decoder =
       encoding === 'gzip' || encoding === 'x-gzip'
@@ -337,14 +337,6 @@ export class HttpClient {
     }
     return agent;
   }
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
 
 /**
