@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { idempotencyKey, idempotencyLocationProblem } from './idempotency';
 
 const req = (over: Partial<{ headers: Record<string, string>; query: string; data: unknown }> = {}) => ({
@@ -11,6 +12,18 @@ describe('idempotencyKey', () => {
     const locs = ['request.header.X-Id', 'request.body.data.id', 'request.query.id'];
     expect(idempotencyKey('src1', locs, req())).toBe(idempotencyKey('src1', locs, req()));
     expect(idempotencyKey('src1', locs, req())).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is the digest claims are stored under: the source and each value, NUL between them', () => {
+    // Built value by value, as keys were before: a deploy must not change the stored claims' keys.
+    const expected = createHash('sha256')
+      .update('src1')
+      .update('\0')
+      .update('header.x-id=h1')
+      .update('\0')
+      .update('query.id=q1')
+      .digest('hex');
+    expect(idempotencyKey('src1', ['request.header.X-Id', 'request.query.id'], req())).toBe(expected);
   });
 
   it('differs by source and by value', () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface IdempotencyInput {
   headers: Readonly<Record<string, string>>;
@@ -36,9 +36,8 @@ export function idempotencyKey(
       values.push(`${where}.${where === 'header' ? name.toLowerCase() : name}=${value}`);
   }
   if (values.length === 0) return undefined;
-  const hash = createHash('sha256').update(sourceId);
-  for (const v of values) hash.update('\0').update(v);
-  return hash.digest('hex');
+  // The digest of the source and the values, NUL between them (stored claims depend on it).
+  return hash('sha256', [sourceId, ...values].join('\0'), 'hex');
 }
 
 function extract(where: string, name: string, req: IdempotencyInput): string | undefined {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   BrokerSettingsError,
   destinationSettings,
@@ -57,9 +57,7 @@ export async function publishToDestination(
     return { result: { kind: 'not_sent', message }, address: endpoint.type ?? '', headers };
   }
   // The stored settings (credentials sealed) name the version: any change opens a new publisher.
-  const version = createHash('sha256')
-    .update(JSON.stringify([endpoint.type, stored]))
-    .digest('base64url');
+  const version = hash('sha256', JSON.stringify([endpoint.type, stored]), 'base64url');
   const started = performance.now();
   const published = await deps.publishers.publish(
     endpoint._id,

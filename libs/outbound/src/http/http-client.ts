@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
@@ -312,7 +312,7 @@ export class HttpClient {
   private pool(poolKey: string, clientCert?: { cert: string; key: string }): Agent {
     // A changed certificate must never reuse a connection made with the old one.
     const key = clientCert
-      ? `${poolKey}:${createHash('sha256').update(clientCert.cert).update(clientCert.key).digest('hex')}`
+      ? `${poolKey}:${hash('sha256', clientCert.cert + clientCert.key, 'hex')}`
       : poolKey;
     let agent = this.pools.get(key);
     if (!agent) {

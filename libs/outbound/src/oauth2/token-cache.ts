@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { boundedLru } from '@hookrail/domain';
 import type { OAuth2Config, OAuth2TokenResult } from './oauth2.types';
 
@@ -26,7 +26,7 @@ export class OAuth2TokenCache {
   ) {}
 
   async get(endpointId: string, config: OAuth2Config): Promise<OAuth2TokenResult> {
-    const key = `${endpointId}:${createHash('sha256').update(JSON.stringify(config)).digest('base64url')}`;
+    const key = `${endpointId}:${hash('sha256', JSON.stringify(config), 'base64url')}`;
     const cached = this.tokens.get(key);
     if (cached) {
       const lifetime = cached.expiresAtMs - cached.fetchedAtMs;
