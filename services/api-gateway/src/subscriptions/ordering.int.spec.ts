@@ -11,18 +11,7 @@ describe('ordered delivery settings and blocked keys (API)', () => {
   beforeAll(async () => {
     await h.start();
     p = await h.createProject('incoming');
-    sourceId = (
-      await h.call('POST', `/v1/projects/${p.id}/sources`, {
-        key: p.key,
-        body: { name: 'src', type: 'http' },
-      })
-    ).body.data.uid;
-    endpointId = (
-      await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
-        key: p.key,
-        body: { name: 'ep', url: 'https://e.com' },
-      })
-    ).body.data.uid;
+    ({ sourceId, endpointId } = await h.createSourceAndEndpoint(p));
   });
   afterAll(() => h.stop());
 

@@ -163,4 +163,20 @@ export class GatewayHarness {
     if (res.status !== 201) throw new Error(`project create failed: ${JSON.stringify(res.body)}`);
     return { id: asProjectId(res.body.data.uid), key: res.body.data.api_key.key };
   }
+
+  /** What a subscription needs: an HTTP source and an endpoint, created in the project. */
+  async createSourceAndEndpoint(p: {
+    id: string;
+    key: string;
+  }): Promise<{ sourceId: string; endpointId: string }> {
+    const create = async (resource: string, body: Record<string, unknown>): Promise<string> => {
+      const res = await this.call('POST', `/v1/projects/${p.id}/${resource}`, { key: p.key, body });
+      if (res.status !== 201) throw new Error(`${resource} create failed: ${JSON.stringify(res.body)}`);
+      return res.body.data.uid;
+    };
+    return {
+      sourceId: await create('sources', { name: 'src', type: 'http' }),
+      endpointId: await create('endpoints', { name: 'ep', url: 'https://e.com' }),
+    };
+  }
 }
