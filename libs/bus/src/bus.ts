@@ -39,7 +39,7 @@ export class Bus {
     this.topics = new TopicAdmin(this.kafka, options);
     this.producer = new ProducerConnection(this.kafka, options.topicPrefix, deps.metrics);
     this.deadLetters = new DeadLetters(this.producer, this.topics, deps.recordDeadLetter);
-    this.pinger = new KafkaPing(this.kafka);
+    this.pinger = new KafkaPing(this.kafka, this.topics.topic('events'));
   }
 
   topic(key: TopicKey): string {
@@ -83,6 +83,7 @@ export class Bus {
     return this.deadLetters.republish(letter);
   }
 
+  /** Readiness: Kafka answers, and knows this deployment's events topic (KafkaPing). */
   ping(timeoutMs?: number): Promise<boolean> {
     return this.pinger.ping(timeoutMs);
   }
