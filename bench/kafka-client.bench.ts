@@ -2,7 +2,7 @@
  * What the Kafka client alone costs per message at a steady rate, with no Hookrail code: a kafkajs
  * producer in a child process sends one message per request (acks=-1, as the gateway does at a
  * low rate), and a kafkajs consumer in this process takes them with the consumer settings of
- * libs/bus (eachBatch, three partitions at once, fetches waiting up to 500 ms). Each is charged
+ * libs/bus (eachBatch, its partitions at once and its fetch wait, imported from there). Each is charged
  * its CPU above its own rate at rest (measured for 3 s before), per message, for BENCH_RATES
  * (default 200 and 1,000 per second) over BENCH_SECONDS (default 12) each, BENCH_ROUNDS times.
  * At 200/s every message is a fetch and a produce of its own, as at `npm run bench`'s 200/s phase:
@@ -12,6 +12,7 @@
  */
 import { fork } from 'node:child_process';
 import { Kafka, logLevel } from 'kafkajs';
+import { FETCH_MAX_WAIT_MS, PARTITIONS_CONSUMED_AT_ONCE } from '@hookrail/bus';
 import { TEST_KAFKA_BROKERS, uniquePrefix } from '@hookrail/testkit';
 
 const RATES = (process.env.BENCH_RATES ?? '200,1000').split(',').map(Number);
@@ -61,7 +62,7 @@ async function round(rate: number): Promise<string> {
   const admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS }], waitForLeaders: true });
-  const consumer = kafka.consumer({ groupId: `${topic}.g`, maxWaitTimeInMs: 500 });
+  const consumer = kafka.consumer({ groupId: `${topic}.g`, maxWaitTimeInMs: FETCH_MAX_WAIT_MS });
   let seen = 0;
   let fetches = 0;
   consumer.on(consumer.events.FETCH, () => fetches++);
@@ -71,7 +72,7 @@ async function round(rate: number): Promise<string> {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 3,
+      partitionsConsumedConcurrently: PARTITIONS_CONSUMED_AT_ONCE,
       eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
         for (const m of batch.messages) {
           seen++;

@@ -4,11 +4,13 @@
  * (what `sendBatch` sends), for requests of 1, 16 and 100 messages spread over 12 partitions.
  * Prints µs of CPU per message for each, several rounds. At 200 events/s the gateway sends one
  * message per request; at full load about 16 (docs/decisions.md). patches/kafkajs+2.2.4.patch
- * made this 2.2–2.5× cheaper.
+ * made the first two about 2.5 and 3.5 times cheaper (patches/README.md).
  *
  *   npm run bench:kafka-encode            # BENCH_ROUNDS=3
  */
 import { encodeMessage, type EventMessage } from '@hookrail/bus';
+import { asProjectId, newId } from '@hookrail/domain';
+import { eventMessage } from '@hookrail/testkit';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const produceRequest = require('kafkajs/src/protocol/requests/produce/v7/request');
@@ -16,18 +18,20 @@ const produceRequest = require('kafkajs/src/protocol/requests/produce/v7/request
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARTITIONS = 12;
 
+const PROJECT = asProjectId(newId());
+const ENDPOINT = newId();
+
+/** An events message as the gateway publishes it: `raw` only, no parsed `data`. */
 function event(i: number): EventMessage {
   const raw = JSON.stringify({ n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } });
-  return {
-    event_id: `01JF${String(i).padStart(22, '0')}`,
-    project_id: '01JFPROJECT0000000000000000',
+  return eventMessage(PROJECT, {
     event_type: 'bench.event',
-    target: { mode: 'single', endpoint_id: '01JFENDPOINT000000000000000' },
+    target: { mode: 'single', endpoint_id: ENDPOINT },
+    data: undefined,
     raw,
     headers: {},
     forward_headers: {},
-    accepted_at: new Date(0).toISOString(),
-  } as unknown as EventMessage;
+  });
 }
 
 function topicData(count: number) {

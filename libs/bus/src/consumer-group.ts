@@ -1,7 +1,7 @@
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { consume, type ConsumeOptions, type DeadLetterSink, type RunningConsumer } from './consumer';
-import { MAX_MESSAGE_BYTES, PARTITION_COUNT_TTL_MS } from './kafka-client';
+import { FETCH_MAX_WAIT_MS, MAX_MESSAGE_BYTES, PARTITION_COUNT_TTL_MS } from './kafka-client';
 import { countKafkaRequests } from './request-metrics';
 import type { TopicKey } from './topics';
 
@@ -35,9 +35,7 @@ export async function joinGroup<K extends TopicKey>(
     heartbeatInterval: Math.min(3000, Math.floor(opts.sessionTimeoutMs / 3)),
     maxBytes: MAX_MESSAGE_BYTES * 2,
     maxBytesPerPartition: MAX_MESSAGE_BYTES,
-    // How long the broker holds a fetch that finds nothing: a message that arrives meanwhile is
-    // answered at once, so this costs no latency, only idle polls (Kafka's CPU at low rates).
-    maxWaitTimeInMs: 500,
+    maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
     metadataMaxAge: PARTITION_COUNT_TTL_MS,
     retry: { initialRetryTime: 300, retries: 10, restartOnFailure: async () => true },
   });

@@ -7,6 +7,7 @@ import { CommitSchedule } from './commit-schedule';
 import { ConsumerMetrics } from './consumer-metrics';
 import { giveUp, type DeadLetterSink } from './give-up';
 import { InFlight } from './in-flight';
+import { PARTITIONS_CONSUMED_AT_ONCE } from './kafka-client';
 import { OffsetTracker } from './offset-tracker';
 import type { ConfigBarrier } from './messages';
 import { CONFIG_BARRIER_HEADER, type MessageOf, type TopicKey } from './topics';
@@ -103,7 +104,7 @@ export async function consume<K extends TopicKey>(
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: deps.partitionsConcurrently ?? 3,
+    partitionsConsumedConcurrently: deps.partitionsConcurrently ?? PARTITIONS_CONSUMED_AT_ONCE,
     eachBatch: (payload) => loop.eachBatch(payload),
   });
   return { drain: (timeoutMs) => loop.drain(timeoutMs) };

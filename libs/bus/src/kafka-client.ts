@@ -24,6 +24,15 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  */
 export const PARTITION_COUNT_TTL_MS = 60_000;
 
+/**
+ * How long the broker holds a consumer's fetch that finds nothing: a message that arrives meanwhile
+ * is answered at once, so this costs no latency, only idle polls (Kafka's CPU at low rates).
+ */
+export const FETCH_MAX_WAIT_MS = 500;
+
+/** Partitions one consumer handles at once (kafkajs' partitionsConsumedConcurrently), by default. */
+export const PARTITIONS_CONSUMED_AT_ONCE = 3;
+
 /** The kafkajs `ssl` / `sasl` settings for the options (none: plaintext). */
 export function kafkaSecurity(
   options: Pick<BusOptions, 'tls' | 'sasl'>,
