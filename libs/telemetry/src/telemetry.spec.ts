@@ -88,6 +88,21 @@ describe('tracing', () => {
     expect(consumerTrace).toBe(producerTrace);
   });
 
+  it("not recorded, a span inside a trace makes no ids: the caller's span is carried on", async () => {
+    const received = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' };
+    const headers: Record<string, string | Buffer | undefined> = {};
+    const seen = await withSpan('consume', { parent: extractTraceContext(received) }, (outer) =>
+      withSpan('POST', {}, async (inner) => {
+        injectTraceHeaders(headers);
+        return { outer: outer.spanContext(), inner: inner.spanContext(), recording: inner.isRecording() };
+      }),
+    );
+    expect(headers.traceparent).toBe(received.traceparent);
+    expect(seen.inner).toEqual(seen.outer);
+    expect(seen.outer.spanId).toBe('00f067aa0ba902b7');
+    expect(seen.recording).toBe(false);
+  });
+
   it('a message without trace headers starts a new trace', async () => {
     const a = await withSpan('a', { parent: extractTraceContext(undefined) }, async () => currentTraceId());
     const b = await withSpan('b', { parent: extractTraceContext({}) }, async () => currentTraceId());
