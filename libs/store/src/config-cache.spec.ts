@@ -61,8 +61,7 @@ describe('ConfigCache with version checks', () => {
 });
 
 describe('ConfigCache expiry', () => {
-  // Not 0: the cache reads a start time of 0 as "no expiry".
-  const clock = { at: 1_000, now: () => clock.at };
+  const clock = { at: 0, now: () => clock.at };
   const flush = () => new Promise((r) => setImmediate(r));
 
   it('answers an expired entry at once and reads it again beside the answer', async () => {
