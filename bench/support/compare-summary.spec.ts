@@ -81,6 +81,25 @@ describe('compareTable', () => {
     );
   });
 
+  it('gives no ratio where a baseline run was at or under its rate at rest', () => {
+    const quietKafka = (kafka: number) => ({
+      ...run(1000, 0.5, 10),
+      phases: [
+        phase('events API, max rate (N=20000, 64 connections)', 1000, 900, { mongodb: 0.5, kafka }),
+        phase('events API, fixed rate 200/s for 15 s', 199, 10, { mongodb: 1 }),
+      ],
+    });
+    const table = compareTable(
+      [
+        { current: quietKafka(0.02), baseline: quietKafka(0) },
+        { current: quietKafka(0.01), baseline: quietKafka(0.03) },
+      ],
+      'base',
+    );
+    expect(table).toContain('|   of which kafka | 0.00–0.03 | 0.01–0.02 | — |');
+    expect(table).toContain('|   of which mongodb | 0.50 | 0.50 | 1.00× |');
+  });
+
   it('refuses a run without the events-API phases, naming what is missing', () => {
     const mixedOnly: BenchResult = { ...run(1, 1, 1), phases: [] };
     expect(() => apiFigures(mixedOnly)).toThrow(

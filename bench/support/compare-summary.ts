@@ -68,11 +68,12 @@ export const formatRange = (xs: number[], digits: number): string => {
 export function compareTable(pairs: RunPair[], baselineName: string): string[] {
   const cur = pairs.map((p) => apiFigures(p.current));
   const base = pairs.map((p) => apiFigures(p.baseline));
-  const row = (label: string, pick: (f: ApiFigures) => number, digits: number) =>
-    `| ${label} | ${formatRange(base.map(pick), digits)} | ${formatRange(cur.map(pick), digits)} | ${formatRange(
-      cur.map((c, i) => pick(c) / pick(base[i])),
-      2,
-    )}× |`;
+  const row = (label: string, pick: (f: ApiFigures) => number, digits: number) => {
+    // A baseline run at or under its rate at rest (Kafka's CPU above idle can round to 0) has no ratio.
+    const ratios = cur.map((c, i) => pick(c) / pick(base[i]));
+    const ratio = ratios.every((r) => Number.isFinite(r) && r >= 0) ? `${formatRange(ratios, 2)}×` : '—';
+    return `| ${label} | ${formatRange(base.map(pick), digits)} | ${formatRange(cur.map(pick), digits)} | ${ratio} |`;
+  };
   // The quiet services (under 0.01 ms per event in every run) would show only noise as a ratio.
   const processes = Object.keys(cur[0]?.maxCpuByProcess ?? {}).filter((name) =>
     [...cur, ...base].some((f) => (f.maxCpuByProcess[name] ?? 0) >= 0.01),
