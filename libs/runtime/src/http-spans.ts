@@ -11,20 +11,22 @@ import type { AccessLogLocals } from './access-log';
 export function httpSpans(): RequestHandler {
   return (req, res, next) => {
     const span = startServerSpan(req.method, req.headers);
-    res.once('finish', () => {
-      const locals = res.locals as AccessLogLocals;
-      const route = locals.route ?? (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      span.end(
-        {
-          'http.request.method': req.method,
-          'http.route': route,
-          'http.response.status_code': res.statusCode,
-          ...(locals.projectId ? { 'hookrail.project_id': locals.projectId } : {}),
-        },
-        res.statusCode >= 500,
-        `${req.method} ${route}`,
-      );
-    });
+    // Unrecorded (no exporter), the span only carries the trace id on: nothing to end it with.
+    if (span.recording)
+      res.once('finish', () => {
+        const locals = res.locals as AccessLogLocals;
+        const route = locals.route ?? (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+        span.end(
+          {
+            'http.request.method': req.method,
+            'http.route': route,
+            'http.response.status_code': res.statusCode,
+            ...(locals.projectId ? { 'hookrail.project_id': locals.projectId } : {}),
+          },
+          res.statusCode >= 500,
+          `${req.method} ${route}`,
+        );
+      });
     span.run(next);
   };
 }

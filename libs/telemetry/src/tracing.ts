@@ -149,7 +149,12 @@ export function markSpanFailed(span: Span, message: string): void {
 export function startServerSpan(
   name: string,
   headers: Record<string, string | string[] | undefined>,
-): { run<T>(fn: () => T): T; end(attributes: SpanAttributes, failed: boolean, finalName?: string): void } {
+): {
+  /** False when nothing records spans: `end` would keep nothing, and its attributes need not be made. */
+  recording: boolean;
+  run<T>(fn: () => T): T;
+  end(attributes: SpanAttributes, failed: boolean, finalName?: string): void;
+} {
   const { traceparent, tracestate } = traceContextOf(headers);
   const parent = extractTraceContext({
     traceparent: traceparent ?? undefined,
@@ -158,6 +163,7 @@ export function startServerSpan(
   const span = hookrailTracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
   const ctx = trace.setSpan(parent, span);
   return {
+    recording: span.isRecording(),
     run: (fn) => context.with(ctx, fn),
     end(attributes, failed, finalName) {
       if (finalName) span.updateName(finalName);
