@@ -67,8 +67,8 @@ export class ConfigCache {
     this.clock = opts.clock ?? performance;
     // Expiry is the entries' own (readAt), not lru-cache's ttl: an expired entry stays until it is
     // read again (see get) and invalidate sees every entry. Asking lru-cache whether an entry was
-    // stale took a status object per read that it filled with six fields, about a kilobyte per
-    // routed event in the dispatcher's six reads.
+    // stale took a status object per read, which it filled with six fields; the dispatcher reads
+    // six entries per routed event.
     this.cache = boundedLru(50_000);
   }
 
