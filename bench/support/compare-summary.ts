@@ -69,7 +69,8 @@ export function compareTable(pairs: RunPair[], baselineName: string): string[] {
   const cur = pairs.map((p) => apiFigures(p.current));
   const base = pairs.map((p) => apiFigures(p.baseline));
   const row = (label: string, pick: (f: ApiFigures) => number, digits: number) => {
-    // A baseline run at or under its rate at rest (Kafka's CPU above idle can round to 0) has no ratio.
+    // A ratio of runs at or under their rate at rest (Kafka's CPU above idle can round to 0) means
+    // nothing: shown only when every pair's is finite and not negative.
     const ratios = cur.map((c, i) => pick(c) / pick(base[i]));
     const ratio = ratios.every((r) => Number.isFinite(r) && r >= 0) ? `${formatRange(ratios, 2)}×` : '—';
     return `| ${label} | ${formatRange(base.map(pick), digits)} | ${formatRange(cur.map(pick), digits)} | ${ratio} |`;
