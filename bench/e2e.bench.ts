@@ -39,6 +39,7 @@ import {
 } from '@hookrail/testkit';
 import { kafkaRequests, requestsPerEvent } from './support/kafka-requests';
 import { describeGcPauses, gcPauses, gcPausesBetween, gcPausesOf } from './support/gc-pauses';
+import { atFixedRate, atMaxRate } from './support/load-shapes';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import {
   buildServices,
@@ -266,24 +267,8 @@ async function main(): Promise<void> {
     );
   };
 
-  const maxRate = (n: number) => async () => {
-    const stopAt = sequence + n;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (sequence < stopAt) await post();
-      }),
-    );
-  };
-  const fixedRate = (seconds: number) => async () => {
-    const t0 = Date.now();
-    const inflight: Promise<void>[] = [];
-    for (let i = 0; i < RATE * seconds; i++) {
-      const wait = t0 + (i * 1000) / RATE - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      inflight.push(post());
-    }
-    await Promise.all(inflight);
-  };
+  const maxRate = (n: number) => () => atMaxRate(post, n, CONCURRENCY);
+  const fixedRate = (seconds: number) => () => atFixedRate(post, RATE, seconds);
   for (const kind of TRAFFIC) {
     traffic = kind;
     if (kind === 'mixed') {

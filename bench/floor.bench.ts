@@ -3,11 +3,14 @@
  * POSTed to the events API at 64 connections → Kafka → signed and POSTed to a keep-alive receiver,
  * two documents written per event) run alternately by Hookrail's api-gateway and dispatcher
  * bundles and by a floor made of the design card's packages alone (bench/floor/). Each run sends a
- * warm-up of 3,000 events, then BENCH_FLOOR_EVENTS, and charges each process's CPU from the first
- * event to the last delivery. Prints delivered events/s and CPU ms per event of each process,
- * ranges over BENCH_FLOOR_RUNS runs of each.
+ * warm-up of 3,000 events, then BENCH_FLOOR_EVENTS at max rate, then BENCH_FLOOR_RATE events/s for
+ * BENCH_FLOOR_RATE_SECONDS. Each phase is charged from a stack at rest until it is at rest again,
+ * less each process's rate at rest. Prints, per phase, delivered events/s and CPU ms per event of
+ * each process and of the stack, ranges over BENCH_FLOOR_RUNS runs of each.
  *
  *   npm run bench:floor
+ *   BENCH_FLOOR_INDEXES=store npm run bench:floor       # the floor writes under libs/store's indexes
+ *   BENCH_SERVICES_FROM=../other npm run bench:floor    # another checkout's services against the floor
  *   BENCH_MONGODB_URL='mongodb://127.0.0.1:27027/?directConnection=true' \
  *     BENCH_MONGODB_PID=$(pgrep -f 'MemoryMongo 27027') npm run bench:floor   # bench/memory-mongo
  */
@@ -26,6 +29,7 @@ import {
   waitFor,
 } from '@hookrail/testkit';
 import { formatRange } from './support/compare-summary';
+import { atFixedRate, atMaxRate } from './support/load-shapes';
 import {
   buildServices,
   CpuMeter,
@@ -38,7 +42,11 @@ import {
 
 const EVENTS = Number(process.env.BENCH_FLOOR_EVENTS ?? 12_000);
 const WARM_UP = 3_000;
+const RATE = Number(process.env.BENCH_FLOOR_RATE ?? 200);
+const RATE_SECONDS = Number(process.env.BENCH_FLOOR_RATE_SECONDS ?? 15);
 const RUNS = Number(process.env.BENCH_FLOOR_RUNS ?? 3);
+/** `store`: the floor writes under every index of libs/store, journaled (bench/floor/floor-dispatcher.ts). */
+const FLOOR_INDEXES = process.env.BENCH_FLOOR_INDEXES ?? 'minimal';
 const CONCURRENCY = 64;
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const root = path.resolve(__dirname, '..');
@@ -80,16 +88,21 @@ async function main(): Promise<void> {
   const systems: System[] = [];
   try {
     systems.push(await startHookrail(target, servers), await startFloor(target, servers));
-    const figures = new Map<string, Figures[]>(systems.map((s) => [s.name, []]));
+    const figures = new Map<string, Record<PhaseKey, Figures>[]>(systems.map((s) => [s.name, []]));
     for (let run = 0; run < RUNS; run++) {
       const order = run % 2 === 0 ? systems : [...systems].reverse();
       for (const system of order) {
         const f = await runOnce(system, () => receiver.count());
         figures.get(system.name)!.push(f);
-        console.log(`run ${run + 1}/${RUNS}, ${system.name}: ${f.rate.toFixed(0)} events/s`);
+        console.log(
+          `run ${run + 1}/${RUNS}, ${system.name}: ${PHASES.map(({ key }) => `${f[key].rate.toFixed(0)} events/s`).join(', ')}`,
+        );
       }
     }
-    console.log(`\n${table(figures, [...servers.keys()]).join('\n')}`);
+    for (const { label, key } of PHASES) {
+      const byPhase = new Map([...figures].map(([name, runs]) => [name, runs.map((r) => r[key])]));
+      console.log(`\n${label}\n${table(byPhase, [...servers.keys()]).join('\n')}`);
+    }
   } finally {
     for (const s of systems) await s.stop();
     await receiver.close();
@@ -144,7 +157,7 @@ async function startFloor(target: string, servers: Map<string, number>): Promise
   const port = 18_610;
   const children = new Map<string, ChildProcess>([
     ['api-gateway', spawnFloor('floor-gateway', [String(port), prefix])],
-    ['dispatcher', spawnFloor('floor-dispatcher', [prefix, target, mongodbUrl(prefix)])],
+    ['dispatcher', spawnFloor('floor-dispatcher', [prefix, target, mongodbUrl(prefix), FLOOR_INDEXES])],
   ]);
   await waitFor('the floor gateway', () =>
     fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -183,71 +196,91 @@ function spawnFloor(script: string, args: string[]): ChildProcess {
   });
 }
 
-/** Sends the warm-up, then EVENTS, and charges each process's CPU until the last is delivered. */
-async function runOnce(system: System, delivered: () => number): Promise<Figures> {
+/** The two phases of a run, as the performance issue measures the events API. */
+const PHASES = [
+  { label: `max rate (${EVENTS} events, ${CONCURRENCY} connections)`, key: 'max' },
+  { label: `${RATE} events/s for ${RATE_SECONDS} s`, key: 'fixed' },
+] as const;
+type PhaseKey = (typeof PHASES)[number]['key'];
+
+/**
+ * Sends the warm-up, then each phase. A phase is charged from a stack at rest until it is at rest
+ * again (both dispatchers write an event's records after delivering it, so the database may still
+ * be writing them at the last delivery), less each process's rate at rest measured just before.
+ */
+async function runOnce(system: System, delivered: () => number): Promise<Record<PhaseKey, Figures>> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const send = async (count: number) => {
-    const expected = delivered() + count;
-    let left = count;
-    const post = () =>
-      new Promise<void>((resolve, reject) => {
-        const body = JSON.stringify({
-          endpoint_id: system.endpointId,
-          event_type: 'bench.event',
-          data: { n: left, type: 'bench.event', data: { amount: left % 1000, tags: ['a', 'b'] } },
-        });
-        const req = http.request(
-          system.eventsUrl,
-          {
-            method: 'POST',
-            agent,
-            headers: {
-              authorization: `Bearer ${system.apiKey}`,
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () =>
-              res.statusCode === 201
-                ? resolve()
-                : reject(new Error(`${system.name} answered ${res.statusCode}`)),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
+  let sequence = 0;
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const n = sequence++;
+      const body = JSON.stringify({
+        endpoint_id: system.endpointId,
+        event_type: 'bench.event',
+        data: { n, type: 'bench.event', data: { amount: n % 1000, tags: ['a', 'b'] } },
       });
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (left-- > 0) await post();
-      }),
-    );
-    await waitFor(`${system.name}: every event delivered`, () => delivered() >= expected, {
+      const req = http.request(
+        system.eventsUrl,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: `Bearer ${system.apiKey}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 201
+              ? resolve()
+              : reject(new Error(`${system.name} answered ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const maxRate = (count: number) => () => atMaxRate(post, count, CONCURRENCY);
+  const fixedRate = () => atFixedRate(post, RATE, RATE_SECONDS);
+  /** Runs `load`, waits for its deliveries, and returns the delivered rate and CPU per event. */
+  const phase = async (load: () => Promise<unknown>, cpu?: CpuMeter): Promise<Figures> => {
+    const [before, first, t0] = [delivered(), sequence, Date.now()];
+    await load();
+    const events = sequence - first;
+    await waitFor(`${system.name}: every event delivered`, () => delivered() >= before + events, {
       timeoutMs: 300_000,
       intervalMs: 20,
     });
+    const seconds = (Date.now() - t0) / 1000;
+    await cpu?.settle();
+    const rows = cpu?.perEventFigures(events) ?? [];
+    return {
+      rate: events / seconds,
+      msPerEvent: new Map(rows.map((row) => [row.name, row.aboveIdle ?? NaN])),
+    };
   };
-  await send(WARM_UP);
-  await new Promise((r) => setTimeout(r, 2_000));
-  const cpu = new CpuMeter(system.pids);
-  cpu.start();
-  const t0 = Date.now();
-  await send(EVENTS);
-  const seconds = (Date.now() - t0) / 1000;
+  await phase(maxRate(WARM_UP));
+  const figures = {} as Record<PhaseKey, Figures>;
+  for (const { key } of PHASES) {
+    const cpu = new CpuMeter(system.pids);
+    await cpu.settle();
+    await cpu.measureIdle();
+    cpu.start();
+    figures[key] = await phase(key === 'max' ? maxRate(EVENTS) : fixedRate, cpu);
+  }
   agent.destroy();
-  return {
-    rate: EVENTS / seconds,
-    msPerEvent: new Map(cpu.perEventFigures(EVENTS).map((row) => [row.name, row.msPerEvent])),
-  };
+  return figures;
 }
 
+/** Each system's ranges over its runs: delivered events/s, then CPU ms per event above idle by process and in all. */
 function table(figures: Map<string, Figures[]>, servers: string[]): string[] {
   const columns = ['api-gateway', 'dispatcher', ...servers];
+  const stack = (r: Figures) => columns.reduce((sum, c) => sum + (r.msPerEvent.get(c) ?? NaN), 0);
   return [
-    `| ${RUNS} runs of ${EVENTS} events | events/s | ${columns.map((c) => `${c} ms/event`).join(' | ')} |`,
-    `|---|---|${columns.map(() => '---|').join('')}`,
+    `| ${RUNS} runs | events/s | ${columns.map((c) => `${c} ms/event`).join(' | ')} | stack ms/event |`,
+    `|---|---|${columns.map(() => '---|').join('')}---|`,
     ...[...figures].map(
       ([name, runs]) =>
         `| ${name} | ${formatRange(
@@ -260,7 +293,7 @@ function table(figures: Map<string, Figures[]>, servers: string[]): string[] {
               3,
             ),
           )
-          .join(' | ')} |`,
+          .join(' | ')} | ${formatRange(runs.map(stack), 3)} |`,
     ),
   ];
 }

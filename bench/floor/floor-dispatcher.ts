@@ -4,7 +4,11 @@
  * writes two documents per event (the event; the delivery with its attempt) in one insertMany per
  * collection every 100 ms, and commits a batch once its events are delivered and written. No
  * subscriptions, filters, health, ordering, retries, tracing, metrics or logs.
- *   node floor-dispatcher.js TOPIC_PREFIX TARGET_URL MONGODB_URL
+ *
+ * INDEXES `minimal` (the default) writes under three indexes with the driver's write concern;
+ * `store` writes into libs/store's collections under every index it declares, journaled as the
+ * store writes, with the fields those indexes hold: the database's share as Hookrail pays it.
+ *   node floor-dispatcher.js TOPIC_PREFIX TARGET_URL MONGODB_URL [INDEXES]
  */
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
@@ -12,9 +16,12 @@ import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
 import { newId } from '@hookrail/domain';
 import { topicName } from '@hookrail/bus';
+import { Store } from '@hookrail/store';
 
-const [prefix, target, mongodbUrl] = process.argv.slice(2);
+const [prefix, target, mongodbUrl, indexes = 'minimal'] = process.argv.slice(2);
 const WRITE_EVERY_MS = 100;
+/** The one endpoint every event goes to, as an id of the store's shape. */
+const ENDPOINT_ID = newId();
 
 interface Written {
   event: Record<string, unknown>;
@@ -23,12 +30,7 @@ interface Written {
 }
 
 async function main(): Promise<void> {
-  const db = (await mongoose.createConnection(mongodbUrl).asPromise()).db!;
-  const events = db.collection('events');
-  const deliveries = db.collection('deliveries');
-  await events.createIndex({ project_id: 1, created_at: -1 });
-  await deliveries.createIndex({ project_id: 1, created_at: -1 });
-  await deliveries.createIndex({ event_id: 1 });
+  const { events, deliveries } = await collections();
 
   let waiting: Written[] = [];
   const writeWaiting = async () => {
@@ -103,11 +105,20 @@ async function main(): Promise<void> {
           const status = await send(event.raw, event.event_id);
           const at = new Date();
           await record(
-            { _id: event.event_id, project_id: event.project_id, data: event.data, created_at: at },
+            {
+              _id: event.event_id,
+              project_id: event.project_id,
+              source_id: null,
+              endpoints: [ENDPOINT_ID],
+              idempotency_key: null,
+              data: event.data,
+              created_at: at,
+            },
             {
               _id: newId(),
               event_id: event.event_id,
               project_id: event.project_id,
+              endpoint_id: ENDPOINT_ID,
               status,
               attempts: [{ status, at }],
               created_at: at,
@@ -117,6 +128,30 @@ async function main(): Promise<void> {
       );
     },
   });
+}
+
+async function collections() {
+  if (indexes === 'store') {
+    const store = await Store.connect(mongodbUrl);
+    await store.ensureIndexes();
+    await store.close();
+    const connection = mongoose.createConnection(mongodbUrl, {
+      writeConcern: { w: 'majority', journal: true },
+    });
+    const db = (await connection.asPromise()).db!;
+    const [events, deliveries] = [db.collection('events'), db.collection('event_deliveries')];
+    for (const c of [events, deliveries])
+      if ((await c.indexes()).length < 3)
+        throw new Error(`${c.collectionName}: the store's indexes are missing`);
+    return { events, deliveries };
+  }
+  const db = (await mongoose.createConnection(mongodbUrl).asPromise()).db!;
+  const events = db.collection('events');
+  const deliveries = db.collection('deliveries');
+  await events.createIndex({ project_id: 1, created_at: -1 });
+  await deliveries.createIndex({ project_id: 1, created_at: -1 });
+  await deliveries.createIndex({ event_id: 1 });
+  return { events, deliveries };
 }
 
 // A clean exit on the bench's SIGTERM, so that --cpu-prof (BENCH_PROFILE_DIR) writes its profile.
