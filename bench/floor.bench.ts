@@ -196,10 +196,18 @@ function spawnFloor(script: string, args: string[]): ChildProcess {
   });
 }
 
-/** The two phases of a run, as the performance issue measures the events API. */
+/** The two phases of a run, as the performance issue measures the events API; `send` posts one event. */
 const PHASES = [
-  { label: `max rate (${EVENTS} events, ${CONCURRENCY} connections)`, key: 'max' },
-  { label: `${RATE} events/s for ${RATE_SECONDS} s`, key: 'fixed' },
+  {
+    label: `max rate (${EVENTS} events, ${CONCURRENCY} connections)`,
+    key: 'max',
+    load: (send: () => Promise<void>) => atMaxRate(send, EVENTS, CONCURRENCY),
+  },
+  {
+    label: `${RATE} events/s for ${RATE_SECONDS} s`,
+    key: 'fixed',
+    load: (send: () => Promise<void>) => atFixedRate(send, RATE, RATE_SECONDS),
+  },
 ] as const;
 type PhaseKey = (typeof PHASES)[number]['key'];
 
@@ -242,8 +250,6 @@ async function runOnce(system: System, delivered: () => number): Promise<Record<
       req.on('error', reject);
       req.end(body);
     });
-  const maxRate = (count: number) => () => atMaxRate(post, count, CONCURRENCY);
-  const fixedRate = () => atFixedRate(post, RATE, RATE_SECONDS);
   /** Runs `load`, waits for its deliveries, and returns the delivered rate and CPU per event. */
   const phase = async (load: () => Promise<unknown>, cpu?: CpuMeter): Promise<Figures> => {
     const [before, first, t0] = [delivered(), sequence, Date.now()];
@@ -261,14 +267,14 @@ async function runOnce(system: System, delivered: () => number): Promise<Record<
       msPerEvent: new Map(rows.map((row) => [row.name, row.aboveIdle ?? NaN])),
     };
   };
-  await phase(maxRate(WARM_UP));
+  await phase(() => atMaxRate(post, WARM_UP, CONCURRENCY));
   const figures = {} as Record<PhaseKey, Figures>;
-  for (const { key } of PHASES) {
+  for (const { key, load } of PHASES) {
     const cpu = new CpuMeter(system.pids);
     await cpu.settle();
     await cpu.measureIdle();
     cpu.start();
-    figures[key] = await phase(key === 'max' ? maxRate(EVENTS) : fixedRate, cpu);
+    figures[key] = await phase(() => load(post), cpu);
   }
   agent.destroy();
   return figures;
