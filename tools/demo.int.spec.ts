@@ -48,10 +48,10 @@ describe('npm run demo (tools/demo.ts)', () => {
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it('creates project → source → endpoint → subscription → event and prints the delivery, signature verified', async () => {
+  it('creates project → endpoint → subscription → event and prints the delivery, signature verified', async () => {
     const r = await demo(cwd, { HOOKRAIL_STACK_FILE: path.join(dir, 'stack.json') });
-    expect(r.out).toMatch(/5 event +(\w+)/);
-    const eventId = /5 event +(\w+)/.exec(r.out)![1];
+    expect(r.out).toMatch(/4 event +(\w+)/);
+    const eventId = /4 event +(\w+)/.exec(r.out)![1];
     expect(r.out).toContain(`x-hookrail-event-id: ${eventId}`);
     expect(r.out).toContain('{"invoice":"inv_1001","amount":4200,"currency":"EUR"}');
     expect(r.out).toContain('signature verified');

@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: one verified delivery on the running local stack (`npm start`). Starts a receiver
- * in this process, creates project → source → endpoint → subscription → event through the
+ * in this process, creates project → endpoint → subscription → event through the
  * management API, and prints the request the receiver got with its signature verified by
  * docs/verify/verify.js. Runs from any directory and writes no file.
  *
@@ -125,12 +125,6 @@ async function main(): Promise<void> {
     const key = project.api_key.key;
     line('1 project', `${project.uid}  (its API key: ${key})`);
 
-    const source = await call<{ uid: string }>(stack, key, 'POST', `${p}/sources`, {
-      name: 'orders',
-      type: 'http',
-    });
-    line('2 source', source.uid);
-
     const endpoint = await call<{ uid: string; secrets: { value: string }[] }>(
       stack,
       key,
@@ -143,16 +137,16 @@ async function main(): Promise<void> {
       },
     );
     secret = endpoint.secrets[endpoint.secrets.length - 1].value;
-    line('3 endpoint', `${endpoint.uid}  signing secret ${secret}`);
+    line('2 endpoint', `${endpoint.uid}  signing secret ${secret}`);
 
-    // Deliveries are made per subscription: this one says which events the endpoint gets.
+    // Deliveries are made per subscription: this one says which events the endpoint gets (no
+    // source_id: the events API's; one naming a source would take only that source's events).
     const subscription = await call<{ uid: string }>(stack, key, 'POST', `${p}/subscriptions`, {
       name: 'everything to my receiver',
-      source_id: source.uid,
       endpoint_id: endpoint.uid,
       filter_config: { event_types: ['*'] },
     });
-    line('4 subscription', `${subscription.uid}  every event type → ${endpoint.uid}`);
+    line('3 subscription', `${subscription.uid}  every event type → ${endpoint.uid}`);
 
     const sentAt = Date.now();
     const event = await call<{ uid: string }>(stack, key, 'POST', `${p}/events`, {
@@ -160,7 +154,7 @@ async function main(): Promise<void> {
       event_type: 'invoice.paid',
       data: { invoice: 'inv_1001', amount: 4200, currency: 'EUR' },
     });
-    line('5 event', `${event.uid}  invoice.paid, sent to the endpoint through the events API`);
+    line('4 event', `${event.uid}  invoice.paid, sent to the endpoint through the events API`);
 
     const deadline = Date.now() + DELIVERY_TIMEOUT_MS;
     while (receiver.received.length === 0 && Date.now() < deadline)

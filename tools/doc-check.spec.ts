@@ -51,6 +51,19 @@ describe('documentation references (tools/doc-check.ts)', () => {
       ]);
     });
 
+    it("reports a service or lib that README.md's Layout table leaves out", () => {
+      mkdirSync(path.join(base, 'libs/cli'));
+      writeFileSync(path.join(base, 'libs/store/package.json'), '{}');
+      writeFileSync(path.join(base, 'libs/cli/package.json'), '{}');
+      writeFileSync(
+        path.join(base, 'README.md'),
+        '## Layout\n\n| path | what |\n| --- | --- |\n| `libs/store` | the store |\n\n## Next\n\n`libs/cli`\n',
+      );
+      expect(checkDocuments(base).map((p) => `${p.file}: ${p.message}`)).toEqual([
+        'README.md: the Layout table has no row for libs/cli',
+      ]);
+    });
+
     it('reports an included code block that differs from its file, and --write refreshes it', () => {
       const stale = '<!-- include: libs/store/x.js -->\n\n```js\nold\n```\n';
       writeFileSync(path.join(base, 'docs/a.md'), stale);

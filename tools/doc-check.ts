@@ -2,6 +2,8 @@
  * Checks the documentation against the repository:
  * - every relative link and every repository path in README.md, CONTRIBUTING.md, docs/*.md and deploy/local/README.md
  *   names a file or directory that exists, and none points outside the repository;
+ * - README.md's Layout table has a row for every service and lib (each directory of services/ and
+ *   libs/ with a package.json);
  * - every `<!-- include: path -->` in those files is followed by a code block holding exactly that
  *   file, so the verifiers shown in docs/verifying-webhooks.md are the ones the tests run.
  *
@@ -107,6 +109,7 @@ export function checkDocuments(base = root): Problem[] {
       else if (!existsSync(fromRoot) && !existsSync(fromDoc))
         problems.push({ file, message: `${word}: no such file or directory` });
     }
+    if (file === 'README.md') problems.push(...layoutGaps(markdown, base));
     if (expandIncludes(markdown, base) !== markdown)
       problems.push({
         file,
@@ -114,6 +117,22 @@ export function checkDocuments(base = root): Problem[] {
       });
   }
   return problems;
+}
+
+/** The services and libs (directories with a package.json) that README.md's Layout table has no row for. */
+function layoutGaps(readme: string, base: string): Problem[] {
+  const section = /^## Layout\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
+  if (section === undefined) return [];
+  const rows = new Set([...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]));
+  return ['services', 'libs']
+    .filter((top) => existsSync(path.join(base, top)))
+    .flatMap((top) =>
+      readdirSync(path.join(base, top), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(path.join(base, top, d.name, 'package.json')))
+        .map((d) => `${top}/${d.name}`),
+    )
+    .filter((dir) => !rows.has(dir))
+    .map((dir) => ({ file: 'README.md', message: `the Layout table has no row for ${dir}` }));
 }
 
 if (require.main === module) {

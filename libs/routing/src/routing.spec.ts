@@ -7,7 +7,7 @@ const sub = (
   over: Partial<RoutableSubscription> & { types?: string[]; body?: object; headers?: object } = {},
 ): RoutableSubscription => ({
   _id: id,
-  source_id: over.source_id ?? 'src1',
+  source_id: over.source_id === undefined ? 'src1' : over.source_id,
   endpoint_id: over.endpoint_id ?? `ep-${id}`,
   filter_config: {
     event_types: over.types ?? ['*'],
@@ -46,15 +46,66 @@ describe('routing rules', () => {
 
   it('single, fanout and broadcast select by endpoint, owner endpoints and all', () => {
     const subs = [
-      sub('1', { endpoint_id: 'A' }),
-      sub('2', { endpoint_id: 'B' }),
+      sub('1', { endpoint_id: 'A', source_id: null }),
+      sub('2', { endpoint_id: 'B', source_id: null }),
       sub('3', { endpoint_id: 'C', source_id: null }),
     ];
     const ids = (target: object, owners?: Set<string>) =>
-      matchSubscriptions(event({ target }), subs, owners).map((s) => s._id);
+      matchSubscriptions(event({ source_id: null, target }), subs, owners).map((s) => s._id);
     expect(ids({ mode: 'single', endpoint_id: 'B' })).toEqual(['2']);
     expect(ids({ mode: 'fanout', owner_id: 'o' }, new Set(['A', 'C']))).toEqual(['1', '3']);
     expect(ids({ mode: 'broadcast' })).toEqual(['1', '2', '3']);
+  });
+
+  describe("a subscription that names a source receives only that source's events", () => {
+    // Endpoint A: a subscription of source src1 beside a general one; B: src1's only; C: general only;
+    // D: another source's only.
+    const subs = [
+      sub('A-src1', { endpoint_id: 'A', source_id: 'src1' }),
+      sub('A-any', { endpoint_id: 'A', source_id: null }),
+      sub('B-src1', { endpoint_id: 'B', source_id: 'src1' }),
+      sub('C-any', { endpoint_id: 'C', source_id: null }),
+      sub('D-src2', { endpoint_id: 'D', source_id: 'src2' }),
+    ];
+    const owners = new Set(['A', 'B', 'C', 'D']);
+    const targets = {
+      single: (endpoint_id: string) => ({ mode: 'single', endpoint_id }),
+      fanout: () => ({ mode: 'fanout', owner_id: 'o' }),
+      broadcast: () => ({ mode: 'broadcast' }),
+    };
+    const ids = (source_id: string | null, target: object) =>
+      matchSubscriptions(event({ source_id, target }), subs, owners).map((s) => s._id);
+
+    it.each([
+      // [origin, target, expected]: the events API (no source), then a broker source of an outgoing project
+      [null, targets.single('A'), ['A-any']],
+      [null, targets.single('B'), []],
+      [null, targets.single('C'), ['C-any']],
+      [null, targets.single('D'), []],
+      [null, targets.fanout(), ['A-any', 'C-any']],
+      [null, targets.broadcast(), ['A-any', 'C-any']],
+      ['src1', targets.single('A'), ['A-src1']],
+      ['src1', targets.single('B'), ['B-src1']],
+      ['src1', targets.single('C'), ['C-any']],
+      ['src1', targets.single('D'), []],
+      ['src1', targets.fanout(), ['A-src1', 'B-src1', 'C-any']],
+      ['src1', targets.broadcast(), ['A-src1', 'B-src1', 'C-any']],
+      ['src2', targets.broadcast(), ['A-any', 'C-any', 'D-src2']],
+      ['src1', { mode: 'source' }, ['A-src1', 'B-src1']],
+      ['src2', { mode: 'source' }, ['D-src2']],
+    ])('from %s aimed at %j: %j', (source, target, expected) => {
+      expect(ids(source, target)).toEqual(expected);
+    });
+
+    it('an endpoint never gets one event through two kinds of subscription', () => {
+      for (const source of [null, 'src1', 'src2'])
+        for (const target of [targets.single('A'), targets.fanout(), targets.broadcast()]) {
+          const endpoints = matchSubscriptions(event({ source_id: source, target }), subs, owners).map(
+            (s) => s.endpoint_id,
+          );
+          expect(new Set(endpoints).size).toBe(endpoints.length);
+        }
+    });
   });
 
   it('matches event types exactly, by *, and by trailing wildcard', () => {

@@ -2,9 +2,15 @@ import { catchAllSubscriptionId, endpointsWithoutSubscription } from './catch-al
 import type { RoutableSubscription } from './match-subscriptions';
 import { explainUnrouted } from './unrouted';
 
-const sub = (id: string, endpoint: string, types = ['*'], body = {}): RoutableSubscription => ({
+const sub = (
+  id: string,
+  endpoint: string,
+  types = ['*'],
+  body = {},
+  source_id: string | null = null,
+): RoutableSubscription => ({
   _id: id,
-  source_id: 'src1',
+  source_id,
   endpoint_id: endpoint,
   filter_config: { event_types: types, filter: { body_json: JSON.stringify(body), headers_json: '{}' } },
 });
@@ -26,6 +32,22 @@ describe('why an event reached no endpoint', () => {
     });
     expect(explainUnrouted({ event_type: 'x', target: { mode: 'broadcast' } }, []).reason).toBe(
       'no subscription in the project',
+    );
+  });
+
+  it("says when the target's subscriptions all name a source the event did not come from", () => {
+    const sourced = [sub('3', 'E', ['*'], {}, 'src1')];
+    expect(
+      explainUnrouted({ event_type: 'x', target: { mode: 'single', endpoint_id: 'E' } }, sourced),
+    ).toEqual({
+      code: 'other_sources_only',
+      reason:
+        "the subscriptions for endpoint E all name a source: a subscription with a source receives only that source's events",
+    });
+    expect(
+      explainUnrouted({ source_id: 'src2', event_type: 'x', target: { mode: 'broadcast' } }, sourced).reason,
+    ).toBe(
+      "the subscriptions in the project all name other sources: a subscription with a source receives only that source's events",
     );
   });
 

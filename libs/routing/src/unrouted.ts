@@ -1,5 +1,6 @@
 import { matchEventType } from '@hookrail/filters';
 import {
+  subscriptionsAimedAt,
   targetedSubscriptions,
   type RoutableEvent,
   type RoutableSubscription,
@@ -12,6 +13,7 @@ export interface Unrouted {
     | 'no_source'
     | 'owner_has_no_endpoints'
     | 'no_subscription'
+    | 'other_sources_only'
     | 'event_type_not_subscribed'
     | 'filter_rejected'
     | 'endpoint_not_found';
@@ -33,6 +35,11 @@ export function explainUnrouted(
   if (t.mode === 'fanout' && ownerEndpointIds.size === 0)
     return { code: 'owner_has_no_endpoints', reason: `owner_id ${t.owner_id} has no endpoints` };
   const targeted = targetedSubscriptions(event, subscriptions, ownerEndpointIds);
+  if (targeted.length === 0 && subscriptionsAimedAt(t, subscriptions, ownerEndpointIds).length > 0)
+    return {
+      code: 'other_sources_only',
+      reason: `the subscriptions ${scope(t, event)} all name ${event.source_id ? 'other sources' : 'a source'}: a subscription with a source receives only that source's events`,
+    };
   if (targeted.length === 0) return { code: 'no_subscription', reason: `no subscription ${scope(t, event)}` };
   const typed = targeted.filter((s) => matchEventType(s.filter_config?.event_types, event.event_type));
   if (typed.length === 0)

@@ -7,6 +7,7 @@ import {
   eventMessage,
   makeEndpoint,
   makeProject,
+  makeSource,
   makeSubscription,
   startReceiver,
   startTestService,
@@ -113,6 +114,56 @@ describe('router: events aimed at endpoints without subscriptions, and events th
     expect(await store.subscriptions.listByEndpoint(projectId, subscribed._id)).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(rec.count()).toBe(1);
+  });
+
+  it("a subscription that names a source takes only that source's events: one delivery per endpoint in every target mode", async () => {
+    const projectId = await makeProject(store, {}, 'outgoing');
+    const rec = await receiver();
+    const source = await makeSource(store, projectId);
+    // A: the source's subscription beside a general one (the README quick start's shape); B: the source's only
+    const a = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'o' });
+    const b = await makeEndpoint(store, projectId, { url: rec.url, owner_id: 'o' });
+    const aSource = await makeSubscription(store, projectId, { endpoint_id: a._id, source_id: source._id });
+    const aGeneral = await makeSubscription(store, projectId, { endpoint_id: a._id });
+    const bSource = await makeSubscription(store, projectId, { endpoint_id: b._id, source_id: source._id });
+    const api = {
+      single: eventMessage(projectId, { target: { mode: 'single', endpoint_id: a._id } }),
+      fanout: eventMessage(projectId, { target: { mode: 'fanout', owner_id: 'o' } }),
+      broadcast: eventMessage(projectId, { target: { mode: 'broadcast' } }),
+      toSourceOnly: eventMessage(projectId, { target: { mode: 'single', endpoint_id: b._id } }),
+    };
+    // a broker source's message aimed at endpoints (outgoing project): through the source's subscriptions
+    const fromSource = eventMessage(projectId, {
+      source_id: source._id,
+      target: { mode: 'fanout', owner_id: 'o' },
+    });
+    await publish(...Object.values(api), fromSource);
+
+    const subscriptionsOf = async (eventId: string, count: number) =>
+      (
+        await waitFor(`${count} deliveries of ${eventId}`, async () => {
+          const ds = await store.deliveries.listByEvents(projectId, [eventId]);
+          return ds.length === count ? ds : undefined;
+        })
+      )
+        .map((d) => d.subscription_id)
+        .sort();
+    expect(await subscriptionsOf(api.single.event_id, 1)).toEqual([aGeneral._id]);
+    expect(await subscriptionsOf(api.fanout.event_id, 1)).toEqual([aGeneral._id]);
+    expect(await subscriptionsOf(api.broadcast.event_id, 1)).toEqual([aGeneral._id]);
+    expect(await subscriptionsOf(fromSource.event_id, 2)).toEqual([aSource._id, bSource._id].sort());
+    expect(await stored(projectId, api.toSourceOnly.event_id)).toMatchObject({
+      status: 'Failure',
+      status_reason: `the subscriptions for endpoint ${b._id} all name a source: a subscription with a source receives only that source's events`,
+    });
+    // B has subscriptions, so no catch-all was made for it
+    expect(await store.subscriptions.listByEndpoint(projectId, b._id)).toHaveLength(1);
+    await waitFor('five requests', () => rec.count() >= 5 || undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const perEvent = rec.requests.map((r) => r.headers['x-hookrail-event-id']);
+    expect(perEvent.sort()).toEqual(
+      [api.single, api.fanout, api.broadcast, fromSource, fromSource].map((m) => m.event_id).sort(),
+    );
   });
 
   it('records why an event reached no endpoint', async () => {
