@@ -9,13 +9,18 @@ interface Envelope {
   data?: unknown;
 }
 
-/** The field errors of a 400, as the gateway names them (`data.errors`). */
-function fieldErrors(data: unknown): string {
+/**
+ * The field errors of a 400 (`data.errors`) that the message does not already say: the gateway
+ * repeats its message there as a field-less error (every refusal), and names the first bad field
+ * in the message itself (a 400), so only the others are added.
+ */
+function fieldErrors(message: string, data: unknown): string {
   const errors = (data as { errors?: { field?: string; message?: string }[] } | null)?.errors;
   if (!Array.isArray(errors)) return '';
   return errors
     .filter((e) => typeof e?.message === 'string')
-    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
+    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message!))
+    .filter((text) => !message.includes(text) && !message.includes(text.replace(': ', ' ')))
     .join('; ');
 }
 
@@ -45,8 +50,9 @@ export function gatewayCaller(baseUrl: string, headers: Record<string, string>):
 /** A failure answer as the CliError it ends the command with: 401/403 exit 3, others exit 1. */
 export async function refusal(res: Response): Promise<CliError> {
   const envelope = (await res.json().catch(() => ({}))) as Envelope;
-  const detail = fieldErrors(envelope.data);
-  const message = `${res.status}: ${envelope.message || res.statusText}${detail ? ` (${detail})` : ''}`;
+  const said = envelope.message || res.statusText;
+  const detail = fieldErrors(said, envelope.data);
+  const message = `${res.status}: ${said}${detail ? ` (${detail})` : ''}`;
   return new CliError(message, res.status === 401 || res.status === 403 ? EXIT.auth : EXIT.refused);
 }
 
