@@ -5,6 +5,7 @@ import { registerListen } from './commands/listen';
 import { registerLogin } from './commands/login';
 import { registerSend } from './commands/send';
 import { registerTail } from './commands/tail';
+import { registerResources } from './resources/resources';
 import { cliContext } from './context';
 import { CliError, EXIT } from './exit-codes';
 import type { Output } from './output';
@@ -34,8 +35,13 @@ HOOKRAIL_PROJECT_ID and HOOKRAIL_API_KEY. Exit codes: 0 done, 1 the gateway refu
   registerDeliveries(root, ctx);
   registerTail(root, ctx);
   registerListen(root, ctx);
-  // Subcommands report their own usage errors through the same override.
-  for (const cmd of root.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
+  registerResources(root, ctx);
+  // Subcommands, at every depth, report their own usage errors through the same override.
+  const overrideAll = (cmd: Command): void =>
+    cmd.commands.forEach((sub) =>
+      overrideAll(sub.exitOverride().showHelpAfterError('(run with --help for usage)')),
+    );
+  overrideAll(root);
   return root;
 }
 

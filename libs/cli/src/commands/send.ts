@@ -1,35 +1,9 @@
 import { managementOperations as api } from '@hookrail/api-contract';
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import type { CliContext } from '../context';
 import { CliError, EXIT } from '../exit-codes';
 import { json } from '../output';
-
-/** The event's data: `--data` JSON, else the file (`-` reads standard input). */
-async function dataOf(o: { data?: string; file?: string }): Promise<unknown> {
-  if (o.data !== undefined && o.file !== undefined)
-    throw new CliError('--data and --file: choose one', EXIT.usage);
-  if (o.data === undefined && o.file === undefined)
-    throw new CliError('the data: give --data <json> or --file <path>', EXIT.usage);
-  const where = o.data !== undefined ? '--data' : o.file === '-' ? 'standard input' : o.file!;
-  let text: string;
-  try {
-    text = o.data ?? (o.file === '-' ? await readStdin() : await readFile(o.file!, 'utf8'));
-  } catch (err) {
-    throw new CliError(`cannot read ${where}: ${(err as Error).message}`, EXIT.usage);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${where} is not JSON: ${(err as Error).message}`, EXIT.usage);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { jsonInput } from './json-input';
 
 export function registerSend(program: Command, ctx: CliContext): void {
   program
@@ -64,7 +38,7 @@ export function registerSend(program: Command, ctx: CliContext): void {
         ).length;
         if (targets !== 1)
           throw new CliError('the target: give exactly one of --endpoint, --owner, --broadcast', EXIT.usage);
-        const data = await dataOf(o);
+        const data = await jsonInput(o);
         const { call, projectID } = await ctx.session();
         const common = {
           event_type: eventType,
