@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperations } from '../operation';
-import { pageQuery } from '../schemas/pagination.schema';
+import { pageQuery, searchQuery } from '../schemas/pagination.schema';
 import {
   projectCreateBody,
   projectCreatedResponse,
@@ -29,7 +29,12 @@ export const projectOperations = defineOperations('api', {
     summary: 'List projects (admin key)',
     tag: TAG,
     auth: 'admin',
-    query: pageQuery,
+    query: {
+      ...pageQuery,
+      q: searchQuery(
+        'projects whose id is this text or whose name contains it, ignoring case; read in bounded steps, so a page may hold fewer items than perPage with has_next_page: follow next_page_cursor',
+      ),
+    },
     paginated: true,
     status: 200,
     message: 'Projects fetched successfully',

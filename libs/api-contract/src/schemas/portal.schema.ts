@@ -9,6 +9,7 @@ import {
   nonEmpty,
   nullable,
   nullableTimestamp,
+  object,
   resource,
   scopedFields,
   str,
@@ -25,6 +26,7 @@ import {
 import { destinationResponse, destinationRules, ENDPOINT_TYPES } from './destination.schema';
 import { DELIVERY_STATUSES, EVENT_STATUSES, requestBodyFields } from './event.schema';
 import { PORTAL_AUTH_TYPES } from './portal-link.schema';
+import { portalBranding } from './project.schema';
 
 /**
  * What a portal link's holder sees: narrower than the management API on purpose (no stored
@@ -38,6 +40,9 @@ export const portalLinkView = resource({
   can_manage_endpoint: bool,
   auth_type: enumOf(PORTAL_AUTH_TYPES),
   endpoint_count: int(),
+  branding: object(portalBranding.properties, [], {
+    description: "the project's portal branding (its config.portal_branding; {} when none)",
+  }),
 });
 
 export const portalEndpointResponse = resource({

@@ -32,13 +32,41 @@ const signatureVersion = object(
   ['hash', 'encoding'],
 );
 
+/** A colour as the portal's CSS takes it: `#rrggbb`. */
+const hexColour = (description: string) =>
+  str({ pattern: '^#[0-9a-fA-F]{6}$', description: `${description}, as #rrggbb` });
+
+/**
+ * How the customer portal presents itself (header name, logo, colours). Sent whole: a member left
+ * out is removed (the portal then shows its own).
+ */
+export const portalBranding = object({
+  name: nonEmpty(100),
+  logo_url: str({
+    format: 'uri',
+    pattern: '^https://',
+    maxLength: 2000,
+    description: 'an https image URL, shown in the portal header',
+  }),
+  primary_color: hexColour("the portal's accent: buttons, links, the header's rule"),
+  background_color: hexColour("the portal page's background"),
+});
+
+export type PortalBranding = Static<typeof portalBranding>;
+
 /** Project config as stored and returned. */
 const projectConfigFields = {
   max_payload_bytes: int({ minimum: 1024, maximum: 50 * 1024 * 1024 }),
   retention_seconds: int({ minimum: 3600, maximum: 10 * 365 * 86400 }),
   strategy: retryStrategy,
   // The stored shape (libs/domain), each member optional.
-  signature: object(signatureConfigOf(signatureVersion).properties),
+  signature: object({
+    ...signatureConfigOf(signatureVersion).properties,
+    advanced_signatures_default: Type.Boolean({
+      description:
+        "an endpoint's `advanced_signatures` when its create leaves it out (API, portal, console form); default false",
+    }),
+  }),
   disable_endpoint: bool,
   meta_event: object({
     is_enabled: bool,
@@ -68,6 +96,7 @@ const projectConfigFields = {
     probe_interval_seconds: int({ minimum: 1 }),
     disable_after_seconds: int({ minimum: 60 }),
   }),
+  portal_branding: portalBranding,
 };
 
 /**

@@ -3,6 +3,8 @@ import type { ProjectId } from '@hookrail/domain';
 import { rethrowTyped } from '../errors';
 import { cursorPage } from '../base/cursor-page';
 import type { Page, PageRequest } from '../base/pagination';
+import { scanPage } from '../base/scan-page';
+import { containsIgnoringCase } from '../base/text-search';
 import { projectModel, type ProjectDoc } from './project.schema';
 
 /** Projects are the tenancy root, so this is the one repository not scoped by project id. */
@@ -23,9 +25,19 @@ export class ProjectRepository {
     return full;
   }
 
-  /** Admin listing of live projects. */
-  async page(req: PageRequest): Promise<Page<ProjectDoc>> {
-    return cursorPage(this.model, { deleted_at: null }, req);
+  /**
+   * Admin listing of live projects; `search`: those whose id is the text or whose name contains
+   * it, ignoring case (no index serves a substring: tested on the bounded scan of base/scan-page).
+   */
+  async page(req: PageRequest, search?: string): Promise<Page<ProjectDoc>> {
+    const all = (r: PageRequest) => cursorPage(this.model, { deleted_at: null }, r);
+    const text = search?.trim();
+    if (!text) return all(req);
+    return scanPage(
+      all,
+      (rows) => rows.filter((p) => p._id === text || containsIgnoringCase(p.name, text)),
+      req,
+    );
   }
 
   async update(

@@ -1,7 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
 import { Mixed } from '../base/schema';
 import { type ProjectId } from '@hookrail/domain';
-import { DEFAULT_SIGNATURE_CONFIG, type SignatureConfig } from '@hookrail/api-contract';
+import { DEFAULT_SIGNATURE_CONFIG, type PortalBranding, type SignatureConfig } from '@hookrail/api-contract';
 
 /**
  * Checking events against the event type catalog at intake (events API, HTTP and broker sources).
@@ -26,7 +26,11 @@ export interface ProjectConfig {
     retry_count: number;
     max_retry_seconds?: number;
   };
-  signature: SignatureConfig;
+  /**
+   * `advanced_signatures_default`: an endpoint's `advanced_signatures` when its create leaves it
+   * out (absent: false, the simple scheme).
+   */
+  signature: SignatureConfig & { advanced_signatures_default?: boolean };
   disable_endpoint: boolean;
   meta_event: { is_enabled: boolean; url?: string; secret?: string; event_type: string[] };
   ssl: { enforce_secure_endpoints: boolean };
@@ -40,6 +44,8 @@ export interface ProjectConfig {
     probe_interval_seconds?: number;
     disable_after_seconds?: number;
   };
+  /** How the customer portal presents itself; absent: its own look. */
+  portal_branding?: PortalBranding;
 }
 
 export interface ProjectDoc {

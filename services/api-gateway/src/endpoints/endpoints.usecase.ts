@@ -17,6 +17,13 @@ function generatedSecret(project: ProjectDoc): string {
   return project.config?.signature?.standard_webhooks ? generateStandardWebhooksSecret() : randomToken(32);
 }
 
+/**
+ * The scheme of an endpoint whose create leaves `advanced_signatures` out, wherever it is created
+ * (API, portal, the console's form pre-filled with it): the project's choice, simple by default.
+ */
+export const advancedByDefault = (project: ProjectDoc): boolean =>
+  project.config?.signature?.advanced_signatures_default ?? false;
+
 const DISABLED_REASON = 'disabled through the API (is_disabled)';
 
 const SETTABLE = [
@@ -93,7 +100,7 @@ export async function createEndpoint(
     status: body.is_disabled ? 'inactive' : 'active',
     status_reason: body.is_disabled ? DISABLED_REASON : null,
     circuit_breaker: null,
-    advanced_signatures: body.advanced_signatures ?? false,
+    advanced_signatures: body.advanced_signatures ?? advancedByDefault(project),
     http_timeout: body.http_timeout ?? 10,
     rate_limit: body.rate_limit ?? 0,
     rate_limit_duration: body.rate_limit_duration ?? 0,

@@ -89,7 +89,7 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
 
   return {
     portalGetLink: read(async ({ session }) =>
-      presentPortalLink(session.link, (await linkEndpoints(store, session)).length),
+      presentPortalLink(session.link, (await linkEndpoints(store, session)).length, session.project),
     ),
     portalListEndpoints: read(async ({ session }) =>
       Promise.all((await linkEndpoints(store, session)).map(present)),
@@ -182,9 +182,14 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       const delivery = await deliveryOf(session, params.deliveryID);
       return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'));
     }),
-    // Sends again even what succeeded: a management right, unlike the plain resend.
+    // A management right; never a delivery that succeeded: the receiver has it, and only the
+    // provider (the management API, the console) may send it again.
     portalForceResendDelivery: manage(async ({ session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
+      if (delivery.status === 'Success')
+        throw new ConflictError(
+          'this delivery succeeded: the portal retries only failed or discarded deliveries (ask the provider to send a delivered one again)',
+        );
       return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'));
     }),
   };

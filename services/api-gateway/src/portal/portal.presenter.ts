@@ -6,6 +6,7 @@ import type {
   EventDoc,
   EventTypeSeenDoc,
   PortalLinkDoc,
+  ProjectDoc,
   SubscriptionDoc,
 } from '@hookrail/store';
 import { presentDestination, presentEndpointState } from '../endpoints/endpoint.presenter';
@@ -52,7 +53,7 @@ export function presentPortalEndpoint(
   };
 }
 
-export function presentPortalLink(link: PortalLinkDoc, endpointCount: number) {
+export function presentPortalLink(link: PortalLinkDoc, endpointCount: number, project: ProjectDoc) {
   return {
     uid: link._id,
     project_id: link.project_id,
@@ -61,6 +62,7 @@ export function presentPortalLink(link: PortalLinkDoc, endpointCount: number) {
     can_manage_endpoint: link.can_manage_endpoint,
     auth_type: link.auth_type,
     endpoint_count: endpointCount,
+    branding: project.config.portal_branding ?? {},
   };
 }
 

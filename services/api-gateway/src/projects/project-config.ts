@@ -4,14 +4,22 @@ import type { ProjectConfigInput } from '@hookrail/api-contract';
 
 type ConfigInput = { [K in keyof ProjectConfig]?: Partial<ProjectConfig[K]> | ProjectConfig[K] };
 
-/** Merges a partial config over the stored one (or the defaults), one level deep. */
+/**
+ * Merges a partial config over the stored one (or the defaults), one level deep; `portal_branding`
+ * is taken whole (a member left out is removed, so a form can empty one).
+ */
 export function mergeProjectConfig(base: ProjectConfig | undefined, input: ConfigInput = {}): ProjectConfig {
   const current = base ?? DEFAULT_PROJECT_CONFIG;
   const merged: Record<string, unknown> = { ...DEFAULT_PROJECT_CONFIG, ...current };
   for (const [key, value] of Object.entries(input)) {
     const prev = merged[key];
     merged[key] =
-      value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object'
+      key !== 'portal_branding' &&
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      prev &&
+      typeof prev === 'object'
         ? { ...(prev as object), ...value }
         : value;
   }

@@ -11,7 +11,12 @@ export function presentProject(doc: ProjectDoc) {
     // a project stored before event validation existed shows the default it runs with
     config: {
       ...doc.config,
+      signature: {
+        ...doc.config.signature,
+        advanced_signatures_default: doc.config.signature?.advanced_signatures_default ?? false,
+      },
       event_validation: doc.config.event_validation ?? DEFAULT_EVENT_VALIDATION,
+      portal_branding: doc.config.portal_branding ?? {},
     },
     created_at: toTimestamp(doc.created_at),
     updated_at: toTimestamp(doc.updated_at),

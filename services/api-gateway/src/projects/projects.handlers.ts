@@ -24,7 +24,8 @@ export function projectHandlers({ store, publisher, now }: GatewayDeps): Handler
       return { ...shown, project: shown, api_key: { ...presentApiKey(doc), key } };
     },
     async listProjects({ query }) {
-      const page = await store.projects.page(parsePageQuery(query));
+      const search = typeof query.q === 'string' ? query.q : undefined;
+      const page = await store.projects.page(parsePageQuery(query), search);
       return { content: page.content.map(presentProject), pagination: page.pagination };
     },
     getProject: async ({ project }) => presentProject(project),

@@ -52,7 +52,7 @@ function SectionView(props: { project: Project; section: string; id?: string; ac
     case 'overview':
       return <OverviewView project={project} />;
     case 'endpoints':
-      if (id === 'new') return <NewEndpointView pid={pid} />;
+      if (id === 'new') return <NewEndpointView project={project} />;
       if (id && action === 'edit') return <EditEndpointView pid={pid} id={id} />;
       return id ? <EndpointView pid={pid} id={id} /> : <EndpointsView pid={pid} />;
     case 'events':

@@ -57,9 +57,20 @@ export function App() {
   useEffect(() => {
     if (token) reload().catch((err: unknown) => setError(messageOf(err)));
   }, [reload]);
+  const branding = data?.link.branding;
+  const title = branding?.name ?? data?.link.name;
   useEffect(() => {
-    if (data) document.title = `${data.link.name} · Webhooks portal`;
-  }, [data?.link.name]);
+    if (title) document.title = `${title} · Webhooks portal`;
+  }, [title]);
+  // the provider's colours as the stylesheet's variables (set through the CSSOM: the page's CSP
+  // allows no inline style)
+  useEffect(() => {
+    const root = document.documentElement.style;
+    const set = (name: string, value: string | undefined) =>
+      value ? root.setProperty(name, value) : root.removeProperty(name);
+    set('--accent', branding?.primary_color);
+    set('--bg', branding?.background_color);
+  }, [branding?.primary_color, branding?.background_color]);
 
   const ctx = useMemo<PortalContext | null>(
     () =>
@@ -90,10 +101,11 @@ export function App() {
   return (
     <>
       <header>
-        <h1 id="title">{data?.link.name ?? 'Webhooks'}</h1>
+        {branding?.logo_url && <img id="logo" src={branding.logo_url} alt="" height={32} />}
+        <h1 id="title">{title ?? 'Webhooks'}</h1>
         <span class="muted" id="subtitle">
           {data
-            ? `${data.link.endpoint_count} endpoint(s)${data.link.can_manage_endpoint ? ' · you can manage endpoints' : ''}`
+            ? `${branding?.name ? `${data.link.name} · ` : ''}${data.link.endpoint_count} endpoint(s)${data.link.can_manage_endpoint ? ' · you can manage endpoints' : ''}`
             : ''}
         </span>
       </header>

@@ -1,5 +1,4 @@
 import { Badge } from '../components/Badge';
-import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { FiltersBar } from '../components/FiltersBar';
 import { when } from '../components/format';
@@ -10,37 +9,29 @@ import { usePortal } from './context';
 const STATUSES = ['Success', 'Failure', 'Retry', 'Scheduled', 'Processing', 'Discarded'];
 export type Cursor = Record<string, string>;
 
-/** Resend a failed one, or one still in Retry now rather than at its next backoff; force resend (managing links) also a delivered one. */
+/**
+ * Retry a failed or discarded one, or one still in Retry now rather than at its next backoff. A
+ * delivered one is never sent again from here: the receiver has it (the provider can, from its
+ * console).
+ */
 function DeliveryActions({ d }: { d: PortalDelivery }) {
-  const { link, act } = usePortal();
+  const { act } = usePortal();
   const params = { deliveryID: d.uid };
-  const resendable = d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry';
-  const forceable = link.can_manage_endpoint && !['Scheduled', 'Processing', 'Retry'].includes(d.status);
+  const retryable = d.status === 'Failure' || d.status === 'Discarded' || d.status === 'Retry';
   const stop = (fn: () => unknown) => (ev: Event) => {
     ev.stopPropagation(); // the row's click opens the delivery
     void fn();
   };
   return (
     <span class="row-actions">
-      {resendable && (
+      {retryable && (
         <button
           type="button"
           onClick={stop(() =>
-            act(() => portalCall(portal.portalResendDelivery, { params }), 'Delivery resent'),
+            act(() => portalCall(portal.portalResendDelivery, { params }), 'Delivery retried'),
           )}
         >
-          {d.status === 'Retry' ? 'Retry now' : 'Resend'}
-        </button>
-      )}
-      {forceable && (
-        <button
-          type="button"
-          onClick={stop(async () => {
-            if (await confirmAction('Send this delivery again?', 'Force resend'))
-              await act(() => portalCall(portal.portalForceResendDelivery, { params }), 'Delivery resent');
-          })}
-        >
-          Force resend
+          {d.status === 'Retry' ? 'Retry now' : 'Retry'}
         </button>
       )}
     </span>

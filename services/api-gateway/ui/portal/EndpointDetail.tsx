@@ -55,10 +55,43 @@ function RollSecret({ e }: { e: PortalEndpoint }) {
   );
 }
 
-/** A real event aimed at the endpoint, of a type it accepts (its subscriptions' filters apply). */
+const isPattern = (t: string) => t.includes('*');
+
+/** Whether a concrete type is one a subscription pattern selects (`*`, or `invoice.*` for `invoice.paid`). */
+const selects = (pattern: string, type: string) =>
+  pattern === '*' || pattern === type || (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1)));
+
+/**
+ * The type a test event is sent as: never a pattern (`invoice.*` is what the endpoint accepts, not a
+ * type an event has). The endpoint's first concrete type, else the first catalog type one of its
+ * patterns selects, else `hookrail.test` for an endpoint taking every type; else none: the holder
+ * types one, helped by an example.
+ */
+function testEventType(types: string[], catalog: string[]): { type: string; example: string } {
+  const concrete = types.find((t) => !isPattern(t));
+  if (concrete) return { type: concrete, example: concrete };
+  const patterns = types.length === 0 ? ['*'] : types;
+  const listed = catalog.find((name) => patterns.some((p) => selects(p, name)));
+  if (listed) return { type: listed, example: listed };
+  if (patterns.includes('*')) return { type: 'hookrail.test', example: 'hookrail.test' };
+  return { type: '', example: patterns[0].replace(/\*/g, 'created') };
+}
+
+/** A real event aimed at the endpoint, of a concrete type it accepts (its subscriptions' filters apply). */
 function SendTestEvent({ e }: { e: PortalEndpoint }) {
-  const { act } = usePortal();
-  const [type, setType] = useState(e.event_types.find((t) => t !== '*') ?? 'hookrail.test');
+  const { act, catalog } = usePortal();
+  const initial = testEventType(
+    e.event_types,
+    catalog.map((t) => t.name),
+  );
+  const [type, setType] = useState(initial.type);
+  const wanted = type.trim();
+  const problem =
+    wanted === ''
+      ? `Type the event type to send, e.g. ${initial.example}`
+      : isPattern(wanted)
+        ? `${wanted} is a pattern: type one event type it matches, e.g. ${initial.example}`
+        : '';
   return (
     <>
       <h3>Send a test event</h3>
@@ -66,18 +99,21 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
         <input
           id="test-event-type"
           aria-label="Test event type"
+          aria-describedby="test-event-hint"
           value={type}
+          placeholder={initial.example}
           onInput={(ev) => setType(ev.currentTarget.value)}
         />
         <button
           type="button"
           id="send-test-event"
+          disabled={problem !== ''}
           onClick={() =>
             act(
               () =>
                 portalCall(portal.portalSendTestEvent, {
                   params: { endpointID: e.uid },
-                  body: { event_type: type },
+                  body: { event_type: wanted },
                 }),
               'Test event sent; it appears under Deliveries in a moment',
             )
@@ -86,6 +122,9 @@ function SendTestEvent({ e }: { e: PortalEndpoint }) {
           Send test event
         </button>
       </div>
+      <p class="hint" id="test-event-hint">
+        {problem || 'A concrete event type this endpoint receives.'}
+      </p>
     </>
   );
 }

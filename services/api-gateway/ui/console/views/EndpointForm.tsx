@@ -11,6 +11,7 @@ import { pageProject, useConsole } from '../context';
 import { Link } from '../Link';
 import { navigate } from '../location';
 import { OAuth2Tester } from '../OAuth2Tester';
+import type { Project } from '../ProjectPages';
 import { Screen } from '../Screen';
 import {
   DestinationFields,
@@ -31,8 +32,11 @@ const AUTH_TYPES = [
   { value: 'oauth2', label: 'OAuth2 client credentials' },
 ];
 
-/** The form's values of an endpoint (empty for a new one). */
-function valuesOf(e?: Endpoint): Values {
+/**
+ * The form's values of an endpoint; for a new one (none), empty but for the scheme, which is the
+ * project's default for new endpoints (the API's and the portal's too).
+ */
+function valuesOf(e?: Endpoint, advancedByDefault = false): Values {
   const a = e?.authentication;
   const o = a?.oauth2;
   return {
@@ -47,7 +51,7 @@ function valuesOf(e?: Endpoint): Values {
     rate_limit_duration: field(e?.rate_limit_duration),
     support_email: field(e?.support_email),
     slack_webhook_url: field(e?.slack_webhook_url),
-    advanced_signatures: e?.advanced_signatures ?? true,
+    advanced_signatures: e?.advanced_signatures ?? advancedByDefault,
     is_disabled: e?.is_disabled ?? false,
     secret: '',
     'authentication.type': field(a?.type),
@@ -199,7 +203,8 @@ function AuthFields({ pid, v }: { pid: string; v: Values }) {
 }
 
 /** Every field of an endpoint; `e` is the endpoint being edited (none for a new one). */
-function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: boolean }) {
+function EndpointFields(props: { pid: string; v: Values; editing: boolean; advancedByDefault?: boolean }) {
+  const { pid, v, editing } = props;
   return (
     <>
       <div class="field-row">
@@ -220,6 +225,11 @@ function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: 
         <CheckField
           name="advanced_signatures"
           label="Advanced signatures (timestamped, every signature version)"
+          hint={
+            editing
+              ? 'Unticked: the simple scheme (one HMAC of the body)'
+              : `The project's default for new endpoints is the ${props.advancedByDefault ? 'advanced' : 'simple'} scheme (Settings); receivers must verify the scheme chosen here`
+          }
         />
         <CheckField
           name="is_disabled"
@@ -262,15 +272,17 @@ function EndpointFields({ pid, v, editing }: { pid: string; v: Values; editing: 
 }
 
 /** Creating an endpoint: on success its page opens. */
-export function NewEndpointView({ pid }: { pid: string }) {
+export function NewEndpointView({ project }: { project: Project }) {
   const ctx = useConsole();
+  const pid = project.uid;
+  const advancedByDefault = project.config.signature.advanced_signatures_default ?? false;
   return (
     <Screen title="New endpoint">
       <Form
         id="endpoint-form"
         label="New endpoint"
         schema={api.createEndpoint.body}
-        initial={valuesOf()}
+        initial={valuesOf(undefined, advancedByDefault)}
         submitLabel="Create endpoint"
         onSubmit={async (v) => {
           const e = await ctx.call(api.createEndpoint, {
@@ -281,7 +293,7 @@ export function NewEndpointView({ pid }: { pid: string }) {
           navigate(`${pageProject(pid)}/endpoints/${e.uid}`);
         }}
       >
-        {(v) => <EndpointFields pid={pid} v={v} editing={false} />}
+        {(v) => <EndpointFields pid={pid} v={v} editing={false} advancedByDefault={advancedByDefault} />}
       </Form>
     </Screen>
   );

@@ -10,6 +10,90 @@ import { Screen } from '../Screen';
 import { LiveToggle } from '../LiveToggle';
 import { StatsPanel, statsWindow } from '../StatsPanel';
 
+interface Step {
+  done: boolean;
+  text: string;
+  href: string;
+  action: string;
+}
+
+/**
+ * What a new project needs before anything is delivered, in order, each with the link to its form:
+ * an outgoing project an endpoint, a subscription, then an event; an incoming one first a source
+ * (its ingest URL receives the events). Shown while a step is left.
+ */
+function GettingStarted({ project, steps }: { project: Project; steps: Step[] }) {
+  const next = steps.find((s) => !s.done);
+  if (!next) return null;
+  const empty = steps.every((s) => !s.done);
+  return (
+    <section class="getting-started" id="getting-started" aria-labelledby="getting-started-heading">
+      <h2 id="getting-started-heading">{empty ? 'This project is empty: get started' : 'Get started'}</h2>
+      <p>
+        {project.type === 'incoming'
+          ? 'An incoming project receives events from providers at a source and delivers them to your endpoints:'
+          : 'An outgoing project delivers the events you send to your customers’ endpoints:'}
+      </p>
+      <ol>
+        {steps.map((s) => (
+          <li key={s.href} class={s.done ? 'done' : undefined}>
+            {s.text} {s.done ? <span class="muted">(done)</span> : <Link href={s.href}>{s.action}</Link>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function stepsOf(
+  project: Project,
+  counts: { sources: number; endpoints: number; subs: number; events: number },
+) {
+  const base = pageProject(project.uid);
+  const endpoint: Step = {
+    done: counts.endpoints > 0,
+    text: 'Create an endpoint: the URL deliveries are sent to.',
+    href: `${base}/endpoints/new`,
+    action: 'New endpoint',
+  };
+  const subscription: Step = {
+    done: counts.subs > 0,
+    text:
+      project.type === 'incoming'
+        ? 'Create a subscription: which source’s events go to which endpoint.'
+        : 'Create a subscription: which event types go to the endpoint.',
+    href: `${base}/subscriptions/new`,
+    action: 'New subscription',
+  };
+  if (project.type === 'incoming')
+    return [
+      {
+        done: counts.sources > 0,
+        text: 'Create a source: the ingest URL a provider sends its webhooks to (or a broker to read).',
+        href: `${base}/sources/new`,
+        action: 'New source',
+      },
+      endpoint,
+      subscription,
+      {
+        done: counts.events > 0,
+        text: 'Send a request to the source’s ingest URL (copy it from the sources list).',
+        href: `${base}/sources`,
+        action: 'Sources',
+      },
+    ];
+  return [
+    endpoint,
+    subscription,
+    {
+      done: counts.events > 0,
+      text: 'Send an event and watch its delivery.',
+      href: `${base}/events/new`,
+      action: 'Send an event',
+    },
+  ];
+}
+
 /** A project at a glance: endpoint health, the charts, the latest failures. */
 export function OverviewView({ project }: { project: Project }) {
   const ctx = useConsole();
@@ -22,6 +106,11 @@ export function OverviewView({ project }: { project: Project }) {
         ctx.call(api.listEndpoints, { params, query: { perPage: 100 } }),
         ctx.call(api.listEventDeliveries, { params, query: { perPage: 10, status: 'Failure' } }),
         ctx.call(api.getDeliveryStats, { params, query: { window: win } }),
+        Promise.all([
+          project.type === 'incoming' ? ctx.call(api.listSources, { params, query: { perPage: 1 } }) : null,
+          ctx.call(api.listSubscriptions, { params, query: { perPage: 1 } }),
+          ctx.call(api.listEvents, { params, query: { perPage: 1 } }),
+        ]),
       ]),
     [project.uid, win, ctx.tick],
   );
@@ -29,13 +118,20 @@ export function OverviewView({ project }: { project: Project }) {
     <Screen title={project.name}>
       <LiveToggle />
       <Loaded load={load}>
-        {([endpoints, failed, stats]) => {
+        {([endpoints, failed, stats, [sources, subs, events]]) => {
           const list = endpoints.content;
           const open = list.filter((e) => e.circuit_breaker.state !== 'closed');
           const paused = list.filter((e) => e.status !== 'active');
           const backlog = `${stats.retry_backlog.count}${stats.retry_backlog.capped ? '+' : ''}`;
+          const steps = stepsOf(project, {
+            sources: sources?.content.length ?? 0,
+            endpoints: list.length,
+            subs: subs.content.length,
+            events: events.content.length,
+          });
           return (
             <>
+              <GettingStarted project={project} steps={steps} />
               <div class="grid">
                 <div class="stat">
                   <b>{`${list.length}${endpoints.pagination.has_next_page ? '+' : ''}`}</b>endpoints

@@ -31,6 +31,11 @@ function valuesOf(p: Project): Values {
     'config.strategy.retry_count': field(c.strategy.retry_count),
     'config.signature.header': field(c.signature.header),
     'config.signature.standard_webhooks': c.signature.standard_webhooks ?? false,
+    'config.signature.advanced_signatures_default': c.signature.advanced_signatures_default ?? false,
+    'config.portal_branding.name': field(c.portal_branding.name),
+    'config.portal_branding.logo_url': field(c.portal_branding.logo_url),
+    'config.portal_branding.primary_color': field(c.portal_branding.primary_color),
+    'config.portal_branding.background_color': field(c.portal_branding.background_color),
     [VERSION_ROWS]: String(Math.max(1, versions.length)),
     'config.disable_endpoint': c.disable_endpoint ?? false,
     'config.ssl.enforce_secure_endpoints': c.ssl.enforce_secure_endpoints ?? false,
@@ -109,6 +114,7 @@ function bodyOf(v: Values): Body {
         header: text(v, 'config.signature.header'),
         versions,
         standard_webhooks: flag(v, 'config.signature.standard_webhooks'),
+        advanced_signatures_default: flag(v, 'config.signature.advanced_signatures_default'),
       },
       disable_endpoint: flag(v, 'config.disable_endpoint'),
       ssl: { enforce_secure_endpoints: flag(v, 'config.ssl.enforce_secure_endpoints') },
@@ -118,6 +124,13 @@ function bodyOf(v: Values): Body {
         unknown_types: v['config.event_validation.unknown_types'] as UnknownTypes,
       },
       circuit_breaker: breakerOf(v),
+      // sent whole: an emptied field is removed
+      portal_branding: {
+        name: text(v, 'config.portal_branding.name'),
+        logo_url: text(v, 'config.portal_branding.logo_url'),
+        primary_color: text(v, 'config.portal_branding.primary_color'),
+        background_color: text(v, 'config.portal_branding.background_color'),
+      },
       meta_event: {
         is_enabled: metaOn,
         url: text(v, 'config.meta_event.url'),
@@ -198,6 +211,11 @@ function SettingsFields({ v }: { v: Values }) {
         <TextField name="config.signature.header" label="Signature header" />
         <SignatureVersions rows={Number(v[VERSION_ROWS])} />
         <CheckField name="config.signature.standard_webhooks" label="Standard Webhooks headers" />
+        <CheckField
+          name="config.signature.advanced_signatures_default"
+          label="New endpoints use advanced signatures"
+          hint="Unticked: the simple scheme (one HMAC of the body). Applies to endpoints created afterwards without a choice (API, portal) and pre-fills the console's endpoint form"
+        />
       </fieldset>
       <fieldset>
         <legend>Endpoints</legend>
@@ -247,6 +265,37 @@ function SettingsFields({ v }: { v: Values }) {
             name="config.event_validation.unknown_types"
             label="Event types not in the catalog"
             options={UNKNOWN_TYPES}
+          />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Customer portal branding</legend>
+        <div class="field-row">
+          <TextField
+            name="config.portal_branding.name"
+            label="Portal name"
+            hint="Shown in the portal's header; empty: the portal link's name"
+          />
+          <TextField
+            name="config.portal_branding.logo_url"
+            label="Logo URL"
+            type="url"
+            placeholder="https://example.com/logo.png"
+            hint="An https image"
+          />
+        </div>
+        <div class="field-row">
+          <TextField
+            name="config.portal_branding.primary_color"
+            label="Accent colour"
+            placeholder="#1f4fc4"
+            hint="#rrggbb: buttons and links"
+          />
+          <TextField
+            name="config.portal_branding.background_color"
+            label="Background colour"
+            placeholder="#f6f8fb"
+            hint="#rrggbb"
           />
         </div>
       </fieldset>

@@ -69,7 +69,8 @@ export function ProjectsView() {
         op={api.listProjects}
         params={{}}
         id="projects"
-        empty="No projects yet."
+        empty="No projects yet: create the first one above."
+        filters={[{ key: 'q', label: 'Search projects', type: 'search', placeholder: 'name or id' }]}
         columns={[
           { label: 'Name', cell: (p) => <Link href={pageProject(p.uid)}>{p.name}</Link> },
           { label: 'Type', cell: (p) => p.type },

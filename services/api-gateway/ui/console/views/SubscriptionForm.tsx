@@ -198,7 +198,13 @@ function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
         </div>
       </fieldset>
       <fieldset>
-        <legend>Ordered delivery (docs/ordered-delivery.md)</legend>
+        <legend>Ordered delivery</legend>
+        <p class="hint" id="ordering-explained">
+          none: deliveries go out in parallel, a failed one is retried while newer ones are sent. endpoint:
+          one at a time to the endpoint, in the order the events were accepted; the next waits until the
+          previous one succeeded (or failed for good). key: the same per ordering key read from each event,
+          different keys in parallel.
+        </p>
         <div class="field-row">
           <SelectField name="ordering" label="Ordering" options={ORDERING_MODES} />
           <TextField
