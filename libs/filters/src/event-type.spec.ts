@@ -1,4 +1,4 @@
-import { matchEventType } from './event-type';
+import { eventTypePatternProblem, matchEventType } from './event-type';
 
 describe('matchEventType', () => {
   it('matches exact types, * and trailing wildcards', () => {
@@ -15,5 +15,16 @@ describe('matchEventType', () => {
   it('selects everything when no patterns are configured', () => {
     expect(matchEventType([], 'x')).toBe(true);
     expect(matchEventType(undefined, 'x')).toBe(true);
+  });
+});
+
+describe('eventTypePatternProblem', () => {
+  it('refuses the wildcard of patterns in the type an event is sent with', () => {
+    expect(eventTypePatternProblem('invoice.paid')).toBeUndefined();
+    expect(eventTypePatternProblem('invoice paid/v2')).toBeUndefined();
+    for (const pattern of ['*', 'invoice.*', 'a*b'])
+      expect(eventTypePatternProblem(pattern)).toBe(
+        `"${pattern}" is a pattern, not an event type: send one concrete type (invoice.paid); patterns such as invoice.* belong in a subscription's filter_config.event_types`,
+      );
   });
 });

@@ -10,3 +10,13 @@ export function matchEventType(patterns: readonly string[] | null | undefined, t
     return p.endsWith('.*') && type.startsWith(p.slice(0, -1));
   });
 }
+
+/**
+ * Why a type an event is sent with is not an event type: `*` is the wildcard of subscriptions'
+ * patterns, and an event sent as `invoice.*` would go out with `X-Hookrail-Event-Type: invoice.*`.
+ * Undefined for a concrete type.
+ */
+export function eventTypePatternProblem(type: string): string | undefined {
+  if (!type.includes('*')) return undefined;
+  return `${JSON.stringify(type)} is a pattern, not an event type: send one concrete type (invoice.paid); patterns such as invoice.* belong in a subscription's filter_config.event_types`;
+}

@@ -44,6 +44,9 @@ describe('readBrokerEnvelope', () => {
     expect(problem([1])).toMatch(/must be a JSON object/);
     expect(problem({ data: 1 }, 'broadcast')).toMatch(/event_type is required/);
     expect(problem({ event_type: 't' }, 'broadcast')).toBe('data is required');
+    expect(problem({ event_type: 'invoice.*', data: 1 }, 'broadcast')).toMatch(
+      /^event_type: "invoice\.\*" is a pattern, not an event type/,
+    );
     expect(problem({ event_type: 't', data: 1, extra: 1 }, 'broadcast')).toMatch(/unknown field\(s\).*extra/);
     expect(problem({ event_type: 't', data: 1, custom_headers: { a: 1 } }, 'broadcast')).toMatch(
       /custom_headers/,

@@ -1,4 +1,5 @@
 import type { EventTarget } from '@hookrail/bus';
+import { eventTypePatternProblem } from '@hookrail/filters';
 
 /** Header (message attribute) that picks how an outgoing project's message is addressed. */
 export const MESSAGE_TYPE_HEADER = 'x-hookrail-message-type';
@@ -41,6 +42,8 @@ export function readBrokerEnvelope(body: unknown, messageType: string | undefine
   if (unknown.length > 0) return invalid(`unknown field(s) in message body: ${unknown.join(', ')}`);
   if (typeof b.event_type !== 'string' || b.event_type.length === 0)
     return invalid('event_type is required (a non-empty string)');
+  const pattern = eventTypePatternProblem(b.event_type);
+  if (pattern) return invalid(`event_type: ${pattern}`);
   if (!('data' in b) || b.data === undefined) return invalid('data is required');
   for (const f of ['endpoint_id', 'owner_id', 'idempotency_key'] as const)
     if (b[f] !== undefined && (typeof b[f] !== 'string' || b[f] === ''))

@@ -124,7 +124,11 @@ const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_typ
 
 const sourceInputFields = {
   name: nonEmpty(200),
-  type: enumOf(SOURCE_TYPES),
+  type: enumOf(SOURCE_TYPES, {
+    description:
+      'http (an ingest URL) or pub_sub (a broker); rest_api (the events API itself, which needs no source) ' +
+      'and db_change_stream (not supported yet) are refused with 400',
+  }),
   provider: nullable(enumOf(PROVIDERS)),
   body_function: fn,
   header_function: fn,

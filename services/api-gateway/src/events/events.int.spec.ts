@@ -22,7 +22,7 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
     sourceId = (
       await h.call('POST', `/v1/projects/${p.id}/sources`, {
         key: p.key,
-        body: { name: 'rest', type: 'rest_api' },
+        body: { name: 'orders', type: 'http' },
       })
     ).body.data.uid;
     [events, meta] = await Promise.all([h.collect('events'), h.collect('meta')]);
@@ -109,6 +109,35 @@ describe('events, event deliveries and meta events (operations 12, 13 and the ev
       body: { endpoint_id: endpointId, event_type: 'x', data: { s: 'x'.repeat(3000) } },
     });
     expect(big.status).toBe(413);
+  });
+
+  it('refuses a pattern as an event type in every target mode: 400 naming event_type, nothing published', async () => {
+    const bodies: [string, object][] = [
+      ['', { endpoint_id: endpointId }],
+      ['/fanout', { owner_id: 'own' }],
+      ['/broadcast', {}],
+    ];
+    for (const [path, target] of bodies)
+      for (const event_type of ['invoice.*', '*']) {
+        const res = await h.call('POST', `${base()}${path}`, {
+          key: p.key,
+          body: { ...target, event_type, data: { n: 1 } },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.data.errors).toEqual([
+          {
+            field: 'event_type',
+            message: expect.stringContaining(`"${event_type}" is a pattern, not an event type`),
+          },
+        ]);
+      }
+    const concrete = await h.call('POST', `${base()}/broadcast`, {
+      key: p.key,
+      body: { event_type: 'invoice.paid', data: { n: 2 } },
+    });
+    expect(concrete.status).toBe(201);
+    await waitFor('the concrete event', () => events.find((e) => e.event_id === concrete.body.data.uid));
+    expect(events.filter((e) => e.project_id === p.id && e.event_type.includes('*'))).toEqual([]);
   });
 
   it('gets a stored event with payload as JSON, targeted endpoints and source, and lists events', async () => {

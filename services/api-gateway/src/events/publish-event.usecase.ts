@@ -3,6 +3,7 @@ import type { EventMessage, EventTarget } from '@hookrail/bus';
 import type { ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { BroadcastEventBody, CreateEventBody, FanoutEventBody } from '@hookrail/api-contract';
+import { eventTypePatternProblem } from '@hookrail/filters';
 
 /** An event to publish: each target mode with the body its route validated. */
 export type PublishRequest =
@@ -16,6 +17,9 @@ export type PublishRequest =
  */
 export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
   const { mode, body } = request;
+  const pattern = eventTypePatternProblem(body.event_type);
+  if (pattern)
+    throw new ValidationError(`event_type: ${pattern}`, [{ field: 'event_type', message: pattern }]);
   const raw = JSON.stringify(body.data);
   const rawBytes = Buffer.byteLength(raw);
   const limit = project.config?.max_payload_bytes ?? 1024 * 1024;

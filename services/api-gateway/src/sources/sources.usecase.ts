@@ -5,7 +5,7 @@ import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from '../common/config-changed';
 import { SOURCE_CREDENTIALS, open, seal } from '../common/credentials';
 import type { SourceCreateBody, SourceUpdateBody } from '@hookrail/api-contract';
-import { completePubSub, completeVerifier } from './source-input';
+import { assertServedType, completePubSub, completeVerifier } from './source-input';
 import { clearedFields } from '../common/cleared-fields';
 
 type Json = Record<string, unknown>;
@@ -25,6 +25,7 @@ export async function createSource(
   body: SourceCreateBody,
 ): Promise<SourceDoc> {
   const type = body.type;
+  assertServedType(type);
   const provider = body.provider ?? null;
   const verifier = completeVerifier(provider, body.verifier ?? null);
   const pubSub = completePubSub(type, body.pub_sub ?? null);
@@ -60,6 +61,7 @@ export async function updateSource(
 ): Promise<SourceDoc> {
   const current = await deps.store.sources.findById(projectId, id);
   if (!current) throw new NotFoundError('source');
+  if (body.type !== undefined) assertServedType(body.type);
   if (body.name !== undefined) await assertNameFree(deps, projectId, body.name, id);
   const set: Partial<SourceDoc> = clearedFields(body);
   for (const key of [
