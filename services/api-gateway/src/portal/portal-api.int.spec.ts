@@ -94,13 +94,15 @@ describe('portal API: a link holder sees and manages exactly the link endpoints'
     expect(res.body.data.status).toBe('Scheduled');
     expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
     expect((await portal('PUT', `/eventdeliveries/${done.delivery._id}/resend`, token)).status).toBe(409);
-    // Force resend (also of a delivered one) needs a managing link.
+    // Force resend needs a managing link, and never sends a delivered one again: the end customer
+    // has it (the provider can, through the management API or the console).
     const forced = `/eventdeliveries/${done.delivery._id}/forceresend`;
     expect((await portal('PUT', forced, token)).status).toBe(403);
     const managing = await link(p.id, { owner_id: 'acme', can_manage_endpoint: true });
     const res2 = await portal('PUT', forced, managing.token);
-    expect(res2.status).toBe(200);
-    expect((await h.store.deliveries.findById(p.id, done.delivery._id))?.status).toBe('Scheduled');
+    expect(res2.status).toBe(409);
+    expect(res2.body.message).toMatch(/succeeded: the portal retries only failed or discarded deliveries/);
+    expect((await h.store.deliveries.findById(p.id, done.delivery._id))?.status).toBe('Success');
   });
 
   it('sends a test event to an endpoint of a managing link through the events topic; 403 read-only, 404 foreign', async () => {
