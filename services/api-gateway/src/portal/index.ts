@@ -8,12 +8,13 @@ import { gatewayEndpointOps } from './portal-endpoint-ops';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /**
- * The page may run only its own script and stylesheet and talk only to its own origin; the token
+ * The page may run only its own script and stylesheet and talk only to its own origin; images may
+ * also come over https (the project's branding logo, config.portal_branding.logo_url); the token
  * never leaks in a Referer.
  */
 const PAGE_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',

@@ -17,7 +17,7 @@ describe('portal page in a real headless Chromium', () => {
 
   const shot = (name: string) => screenshot(page, name);
 
-  it('shows a customer their endpoints and deliveries, attempt details, and resends a failed delivery', async () => {
+  it('shows a customer their endpoints and deliveries, attempt details, and retries a failed delivery', async () => {
     const p = await h.createProject();
     const billing = await seedEndpoint(
       h.store,
@@ -56,8 +56,11 @@ describe('portal page in a real headless Chromium', () => {
     expect(detail).toContain('x-r');
     await shot('02-attempt-detail');
 
-    await page.locator(`tr[data-delivery="${failed.delivery._id}"] button`, { hasText: 'Resend' }).click();
-    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    await page
+      .locator(`tr[data-delivery="${failed.delivery._id}"]`)
+      .getByRole('button', { name: 'Retry', exact: true })
+      .click();
+    await page.locator('#notice', { hasText: 'Delivery retried' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
     await page
       .locator(`tr[data-delivery="${failed.delivery._id}"] .badge`, { hasText: 'Scheduled' })
@@ -92,7 +95,7 @@ describe('portal page in a real headless Chromium', () => {
     expect(await h.store.endpoints.findById(p.id, created!._id)).toBeNull();
   });
 
-  it('pages past 25, filters, shows the payload and a connection error, force resends (managing link)', async () => {
+  it('pages past 25, filters, shows the payload and a connection error, retries (managing link)', async () => {
     const p = await h.createProject();
     const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
     for (let i = 0; i < 26; i++) await seedDelivery(h.store, p.id, billing._id, 'Success');
@@ -150,9 +153,11 @@ describe('portal page in a real headless Chromium', () => {
     await page.locator('#detail .request-body', { hasText: '"order": 42' }).first().waitFor();
     await shot('06-filtered-payload');
 
-    await page.locator(`tr[data-delivery="${refused._id}"] button`, { hasText: 'Force resend' }).click();
-    expect(await confirmDialog(page)).toBe('Send this delivery again?');
-    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    await page
+      .locator(`tr[data-delivery="${refused._id}"]`)
+      .getByRole('button', { name: 'Retry', exact: true })
+      .click();
+    await page.locator('#notice', { hasText: 'Delivery retried' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, refused._id))?.status).toBe('Scheduled');
 
     // Endpoint edit and "send a test event" from the endpoint's detail.
@@ -191,7 +196,7 @@ describe('portal page in a real headless Chromium', () => {
 
     const row = page.locator(`tr[data-delivery="${retrying.delivery._id}"]`);
     await row.getByRole('button', { name: 'Retry now' }).click();
-    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    await page.locator('#notice', { hasText: 'Delivery retried' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, retrying.delivery._id))?.status).toBe('Scheduled');
 
     await row.locator('td').first().click();
@@ -202,7 +207,7 @@ describe('portal page in a real headless Chromium', () => {
     await shot('08-retry-now-replay-event-types');
   });
 
-  it('opens a delivery and force resends it with the keyboard alone', async () => {
+  it('opens a delivery and retries it with the keyboard alone', async () => {
     const p = await h.createProject();
     const billing = await seedEndpoint(h.store, p.id, 'acme', 'billing', 'https://acme.example/billing');
     const failed = await seedDelivery(h.store, p.id, billing._id, 'Failure');
@@ -214,18 +219,9 @@ describe('portal page in a real headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('#detail', { hasText: 'HTTP 500' }).waitFor();
 
-    await row.getByRole('button', { name: 'Force resend' }).focus();
+    await row.getByRole('button', { name: 'Retry', exact: true }).focus();
     await page.keyboard.press('Enter');
-    await page.locator('dialog#confirm[open]').waitFor();
-    await page.keyboard.press('Escape');
-    await page.locator('dialog#confirm[open]').waitFor({ state: 'detached' });
-    expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Failure');
-
-    await row.getByRole('button', { name: 'Force resend' }).focus();
-    await page.keyboard.press('Enter');
-    await page.locator('dialog#confirm[open]').waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('#notice', { hasText: 'Delivery resent' }).waitFor();
+    await page.locator('#notice', { hasText: 'Delivery retried' }).waitFor();
     expect((await h.store.deliveries.findById(p.id, failed.delivery._id))?.status).toBe('Scheduled');
   });
 
