@@ -66,3 +66,9 @@ export type RelayRequestBody = Static<typeof relayRequestBody>;
 /** The listener's report of the local answer: the attempt the dispatcher records. */
 export const relayAnswer = resource(localAnswer);
 export type RelayAnswer = Static<typeof relayAnswer>;
+
+/**
+ * How the relay's refusal begins when no `hookrail listen` is connected for the endpoint (a 503):
+ * the dispatcher then holds the delivery instead of failing an attempt (docs/cli.md).
+ */
+export const NO_LISTENER_MESSAGE = 'no hookrail listen connected';

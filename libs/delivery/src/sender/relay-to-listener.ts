@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { RelayAnswer, RelayRequestBody } from '@hookrail/api-contract';
+import { NO_LISTENER_MESSAGE, type RelayAnswer, type RelayRequestBody } from '@hookrail/api-contract';
 import { RELAY_CREDENTIAL_HEADER } from '@hookrail/domain';
 import type { AttemptResult } from '@hookrail/retry';
-import type { EndpointDoc } from '@hookrail/store';
+import type { DeliveryDoc, EndpointDoc } from '@hookrail/store';
+import type { GateDecision } from './gates';
 import { injectTraceHeaders, markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
 
 /** Where attempts at `cli` endpoints go: the gateway's internal relay and its credential. */
@@ -48,6 +49,37 @@ function fromAnswer(answer: RelayAnswer): AttemptResult {
   };
 }
 
+/** What one relay call came to: the attempt's result, or nobody listening (no attempt was made). */
+export type Relayed = { result: AttemptResult; url: string } | { noListener: true };
+
+/** How long a delivery to a `cli` endpoint waits for a listener to (re)connect before it is dropped. */
+export const LISTENER_GRACE_MS = 120_000;
+/** How often a delivery waiting for a listener asks again. */
+export const LISTENER_RECHECK_MS = 5_000;
+
+/**
+ * A delivery that found nobody listening: held (no attempt, no retry spent, the endpoint's health
+ * untouched) while it is younger than LISTENER_GRACE_MS, so a listener reconnecting or starting a
+ * moment late still gets it; then Discarded, to be retried by hand. A `listen` that was killed
+ * leaves its endpoint behind: its deliveries end here instead of failing ten times each.
+ */
+export function withoutListener(
+  delivery: Pick<DeliveryDoc, 'created_at'>,
+  now: number,
+): Exclude<GateDecision, { kind: 'send' }> {
+  if (now - delivery.created_at.getTime() < LISTENER_GRACE_MS)
+    return {
+      kind: 'hold',
+      untilMs: now + LISTENER_RECHECK_MS,
+      reason: 'paused',
+      detail: 'no hookrail listen connected',
+    };
+  return {
+    kind: 'discard',
+    reason: `no hookrail listen connected within ${LISTENER_GRACE_MS / 1000} s of the event: retry it once one is`,
+  };
+}
+
 /** The signed request of one attempt, as the relay carries it to the listener. */
 interface RelayedRequest {
   body: Buffer;
@@ -60,21 +92,23 @@ interface RelayedRequest {
 /**
  * One attempt at a `cli` endpoint (docs/cli.md): the signed request goes to the gateway's relay,
  * which hands it to the connected `hookrail listen`; the CLI's report of what its local URL answered
- * is the attempt's result. No listener, a listener that does not answer in time, or an unreachable
- * gateway are failed attempts like a refused connection, retried by the schedule.
+ * is the attempt's result. A listener that does not answer in time, or an unreachable gateway, are
+ * failed attempts like a refused connection, retried by the schedule; nobody listening is no
+ * attempt at all (withoutListener).
  */
 export function relayToListener(
   deps: CliRelayDeps,
   endpoint: EndpointDoc,
   msg: RelayedRequest,
   timeoutMs: number,
-): Promise<{ result: AttemptResult; url: string }> {
+): Promise<Relayed> {
   // a client span like an HTTP attempt's; the gateway's relay continues its trace
   return withSpan(
     'POST',
     { kind: SpanKind.CLIENT, attributes: { 'hookrail.endpoint_type': 'cli' } },
     async (span) => {
       const relayed = await relayOnce(deps, endpoint, msg, timeoutMs);
+      if ('noListener' in relayed) return relayed;
       const r = relayed.result;
       if (r.kind === 'response') span.setAttribute('http.response.status_code', r.status);
       else markSpanFailed(span, r.message);
@@ -88,7 +122,7 @@ async function relayOnce(
   endpoint: EndpointDoc,
   msg: RelayedRequest,
   timeoutMs: number,
-): Promise<{ result: AttemptResult; url: string }> {
+): Promise<Relayed> {
   const url = listenerLabel(endpoint);
   if (!deps.credential)
     return {
@@ -131,6 +165,7 @@ async function relayOnce(
   const envelope = (await res.json().catch(() => ({}))) as { message?: string; data?: RelayAnswer };
   if (res.ok && envelope.data) return { result: fromAnswer(envelope.data), url: envelope.data.url };
   const message = envelope.message || `the cli relay answered ${res.status}`;
-  // No listener connected: the request certainly went nowhere.
+  if (message.startsWith(NO_LISTENER_MESSAGE)) return { noListener: true };
+  // The replica holding the stream unreachable: the request certainly went nowhere either.
   return { result: relayError(message, !message.startsWith('no hookrail listen'), elapsed()), url };
 }

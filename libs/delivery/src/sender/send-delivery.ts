@@ -21,7 +21,7 @@ import {
   type DestinationDeps,
 } from './publish-destination';
 import { FINAL_STATUSES, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
-import { isCliEndpoint, relayToListener, type CliRelayDeps } from './relay-to-listener';
+import { isCliEndpoint, relayToListener, withoutListener, type CliRelayDeps } from './relay-to-listener';
 import type { DeliveryOrdering } from '../ordering/delivery-ordering';
 import type { Place } from '../ordering/key-locks';
 
@@ -237,6 +237,12 @@ export function createSender(deps: SenderDeps): SendDelivery {
             result: { kind: 'not_sent', message: 'this dispatcher relays to no hookrail listen' } as const,
             url: `hookrail listen (${endpoint.name})`,
           };
+      if ('noListener' in relayed) {
+        const waiting = withoutListener(delivery, now());
+        return waiting.kind === 'hold'
+          ? recorder.hold(delivery, waiting)
+          : recorder.finish(delivery, { status: 'Discarded', reason: waiting.reason }, null);
+      }
       const sent = (result = relayed.result);
       record = () => attemptRecord(relayed.url, headers, sent, []);
     } else {

@@ -1,9 +1,10 @@
 import { DomainError, newId } from '@hookrail/domain';
-import type {
-  ListenAnswerBody,
-  ListenDeliveryEvent,
-  RelayAnswer,
-  RelayRequestBody,
+import {
+  NO_LISTENER_MESSAGE,
+  type ListenAnswerBody,
+  type ListenDeliveryEvent,
+  type RelayAnswer,
+  type RelayRequestBody,
 } from '@hookrail/api-contract';
 
 /** One connected `hookrail listen`: where its stream's events are written. */
@@ -22,9 +23,9 @@ interface Pending {
 
 const keyOf = (projectId: string, endpointId: string) => `${projectId}/${endpointId}`;
 
-/** The relay's refusals: ordinary failed attempts, retried by the schedule (docs/cli.md). */
+/** The relay's refusal when nobody listens: the dispatcher holds the delivery (docs/cli.md). */
 const noListener = (endpointId: string) =>
-  new DomainError('unavailable', `no hookrail listen connected for endpoint ${endpointId}`);
+  new DomainError('unavailable', `${NO_LISTENER_MESSAGE} for endpoint ${endpointId}`);
 
 /**
  * The `cli` endpoints' listeners connected to this gateway and the requests they have not answered
