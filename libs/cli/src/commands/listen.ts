@@ -1,3 +1,4 @@
+import { managementOperations as api, type Caller } from '@hookrail/api-contract';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../context';
@@ -49,6 +50,10 @@ export function registerListen(program: Command, ctx: CliContext): void {
     .option('--name <name>', 'the cli endpoint to create or reuse (default: cli-<host>-<user>)')
     .option('--count <n>', 'stop after forwarding this many deliveries (scripts, tests)', positiveInt)
     .option(
+      '--keep',
+      'keep the cli endpoint and its subscription when stopping (by default they are removed)',
+    )
+    .option(
       '--json',
       'one JSON object per line: each delivery with its local status and latency, and connection changes',
     )
@@ -56,12 +61,16 @@ export function registerListen(program: Command, ctx: CliContext): void {
       'after',
       `
 Creates (or reuses, by name) an endpoint of type cli in the project, subscribed to --events, and
-holds one outbound connection to the gateway. Traffic goes only to the gateway and <local-url>.
+holds one outbound connection to the gateway; when it stops, it deletes that endpoint with its
+subscriptions unless --keep is given. Traffic goes only to the gateway and <local-url>.
 Exit codes: 0 stopped with Ctrl-C (or after --count deliveries), 2 a wrong command line, 3 the key refused, 4 the gateway not
 reachable at start (later outages are waited out: it reconnects).`,
     )
     .action(
-      async (rawUrl: string, o: { events?: string[]; name?: string; count?: number; json?: boolean }) => {
+      async (
+        rawUrl: string,
+        o: { events?: string[]; name?: string; count?: number; keep?: boolean; json?: boolean },
+      ) => {
         const localUrl = localUrlArg(rawUrl);
         const name = o.name?.trim() || defaultListenerName();
         const eventTypes = o.events ?? ['*'];
@@ -78,9 +87,47 @@ reachable at start (later outages are waited out: it reconnects).`,
         });
         process.once('SIGINT', () => stop.abort());
         process.once('SIGTERM', () => stop.abort());
-        await listenLoop({ config, call, endpointID: endpoint.uid, localUrl, report, stop: stop.signal });
+        const ended = await listenLoop({
+          config,
+          call,
+          endpointID: endpoint.uid,
+          localUrl,
+          report,
+          stop: stop.signal,
+        }).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        const cleanup = await endListening(call, projectID, endpoint, o.keep === true, report);
+        if (ended ?? cleanup) throw ended ?? cleanup;
       },
     );
+}
+
+/**
+ * When `listen` stops: deletes its endpoint (the gateway deletes its subscriptions with it), so no
+ * endpoint is left behind to collect deliveries nobody receives; `--keep` keeps both. Answers the
+ * failure to delete, after reporting it, for the command's exit code.
+ */
+async function endListening(
+  call: Caller,
+  projectID: string,
+  endpoint: { uid: string; name: string },
+  keep: boolean,
+  report: ListenReporter,
+): Promise<unknown> {
+  const end = { endpoint_id: endpoint.uid, name: endpoint.name };
+  if (keep) {
+    report.stopped({ ...end, removed: false });
+    return undefined;
+  }
+  try {
+    await call(api.deleteEndpoint, { params: { projectID, endpointID: endpoint.uid } });
+    report.stopped({ ...end, removed: true });
+  } catch (err) {
+    report.stopped({ ...end, removed: false, error: (err as Error).message });
+    return err;
+  }
 }
 
 /** With `--count n`: the n-th delivery reported stops the command (exit 0). */

@@ -17,6 +17,16 @@ export interface ListenReporter {
   disconnected(reason: string, retryInMs: number): void;
   /** `reportError`: the answer could not be reported (the attempt then fails by timeout and is retried). */
   delivery(d: ListenDeliveryEvent, answer: LocalAnswer, reportError?: string): void;
+  /** The end: the endpoint removed, kept (`--keep`), or left because removing it failed (`error`). */
+  stopped(end: ListenEnd): void;
+}
+
+/** What `listen` did with its endpoint when it stopped. */
+export interface ListenEnd {
+  endpoint_id: string;
+  name: string;
+  removed: boolean;
+  error?: string;
 }
 
 /** For a person: a line per delivery on stdout (time, type, id, local status, latency); the rest on stderr. */
@@ -44,6 +54,15 @@ function humanReporter(out: Output): ListenReporter {
       if (reportError)
         out.err(`  the answer could not be reported (${reportError}): the attempt will be retried`);
     },
+    stopped: (end) => {
+      const which = `endpoint ${end.name} (${end.endpoint_id})`;
+      if (end.removed) out.err(`Removed ${which} and its subscriptions.`);
+      else if (end.error)
+        out.err(
+          `Could not remove ${which}: ${end.error}. \`hookrail endpoints delete ${end.endpoint_id}\` removes it.`,
+        );
+      else out.err(`Kept ${which} (--keep).`);
+    },
   };
 }
 
@@ -66,6 +85,7 @@ function jsonReporter(out: Output): ListenReporter {
         reported: reportError === undefined,
         ...(reportError !== undefined && { report_error: reportError }),
       }),
+    stopped: (end) => line('stopped', { ...end }),
   };
 }
 

@@ -272,15 +272,34 @@ describe('hookrail listen', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await read<{ content: Delivery[] }>(`/eventdeliveries?eventId=${ignored}`)).content).toEqual([]);
 
+    // Stopped: the endpoint and its subscription are removed, so nothing collects deliveries nobody receives.
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(0);
+    expect(l.events('stopped')).toEqual([
+      expect.objectContaining({ endpoint_id: endpointId, name: 'dev-laptop', removed: true }),
+    ]);
+    expect((await h.call('GET', `/v1/projects/${p.id}/endpoints/${endpointId}`, { key: p.key })).status).toBe(
+      404,
+    );
+    const subscriptions = await h.call('GET', `/v1/projects/${p.id}/subscriptions?endpointId=${endpointId}`, {
+      key: p.key,
+    });
+    expect(subscriptions.body.data.content).toEqual([]);
   });
 
   it('delivers events one after another in tens of milliseconds (figures printed), each once', async () => {
-    const l = listen(`${local.url}/timed`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
+    const l = listen(
+      `${local.url}/timed`,
+      '--events',
+      'invoice.*',
+      '--name',
+      'dev-laptop',
+      '--keep',
+      '--json',
+    );
     await connected(l);
-    // Reused: the same endpoint, the subscription's event types updated.
-    expect(l.events('started')[0]).toMatchObject({ changes: ['event types now invoice.*'] });
+    // Created again (the previous listen removed it); kept when this one stops.
+    expect(l.events('started')[0]).toMatchObject({ changes: ['created', 'subscribed to invoice.*'] });
     const took: number[] = [];
     for (let n = 0; n < 20; n++) {
       const started = performance.now();
@@ -303,12 +322,13 @@ describe('hookrail listen', () => {
     expect(local.requests.filter((r) => r.path === '/timed')).toHaveLength(20);
     l.child.kill('SIGINT');
     expect(await l.exited).toBe(0);
+    expect(l.events('stopped')).toEqual([expect.objectContaining({ name: 'dev-laptop', removed: false })]);
   });
 
   it('a local 500 is a failed attempt, retried by the schedule until the local app answers 2xx', async () => {
     const l = listen(`${local.url}/flaky`, '--events', 'invoice.*', '--name', 'dev-laptop', '--json');
     await connected(l);
-    // Reused: the same endpoint, nothing to change.
+    // Reused (the previous listen kept it): the same endpoint, nothing to change.
     expect(l.events('started')[0]).toMatchObject({ changes: [] });
     failOnce.add('/flaky');
     const eventId = await sendEvent('invoice.failed', { invoice: 'inv_500' });
@@ -345,7 +365,7 @@ describe('hookrail listen', () => {
 
     const slow = await startReceiver({ delayMs: 3_000 });
     try {
-      const l = listen(`${slow.url}/slow`, '--events', 'late.*', '--name', name, '--json');
+      const l = listen(`${slow.url}/slow`, '--events', 'late.*', '--name', name, '--keep', '--json');
       await connected(l);
       const timedOut = await waitFor('a timed-out attempt', async () =>
         (await attemptsOf((await deliveryOf(eventId)).uid)).find((a) => a.url === `${slow.url}/slow`),
@@ -362,11 +382,13 @@ describe('hookrail listen', () => {
     const l = listen(`${local.url}/late`, '--events', 'late.*', '--name', name, '--json');
     await connected(l);
     await succeeded(eventId);
+    // stopped without --keep: the endpoint goes, and its catch-all subscription, which would take
+    // the next tests' events, with it
     l.child.kill('SIGINT');
-    // its catch-all subscription would take the next tests' events
-    expect(
-      (await h.call('DELETE', `/v1/projects/${p.id}/endpoints/${endpointId}`, { key: p.key })).status,
-    ).toBe(200);
+    expect(await l.exited).toBe(0);
+    expect(l.events('stopped')).toEqual([
+      expect.objectContaining({ endpoint_id: endpointId, removed: true }),
+    ]);
   });
 
   it('reconnects after the gateway restarts; an event sent while it was down is retried and delivered', async () => {
@@ -457,7 +479,8 @@ describe('hookrail listen', () => {
     expect(stdout).toContain('(created; subscribed to invoice.*), event types invoice.*');
     expect(stdout).toContain('Connected: waiting for deliveries.');
     expect(stdout).toMatch(/invoice\.paid {2}\S+ {2}→ 200 {2}\d+ ms/);
-    expect(stdout).toMatch(/Delivery \S+ +invoice\.paid +Success +to my-laptop/);
+    expect(stdout).toMatch(/Removed endpoint my-laptop \(\S+\) and its subscriptions\./);
+    expect(stdout).toMatch(/Delivery \S+ +invoice\.paid +Success +to \S+/);
     expect(stdout.match(/200\s+\d+ ms\s+got \/walkthrough/g)).toHaveLength(2);
     expect(local.requests.filter((r) => r.path === '/walkthrough')).toHaveLength(2);
   });
