@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerApply } from './commands/apply';
 import { registerDeliveries } from './commands/deliveries';
 import { registerEvents } from './commands/events';
 import { registerListen } from './commands/listen';
@@ -36,6 +37,7 @@ HOOKRAIL_PROJECT_ID and HOOKRAIL_API_KEY. Exit codes: 0 done, 1 the gateway refu
   registerTail(root, ctx);
   registerListen(root, ctx);
   registerResources(root, ctx);
+  registerApply(root, ctx);
   // Subcommands, at every depth, report their own usage errors through the same override.
   const overrideAll = (cmd: Command): void =>
     cmd.commands.forEach((sub) =>

@@ -184,6 +184,9 @@ const portalLinks = defineResource({
 /** The resources `hookrail` manages as the API does, one table each (docs/cli.md). */
 const RESOURCES: readonly ResourceSpec[] = [endpoints, subscriptions, sources, eventTypes, portalLinks];
 
+/** The resources `hookrail apply` manages, by the file's section names. */
+export const APPLIED = { event_types: eventTypes, sources, endpoints, subscriptions } as const;
+
 export function registerResources(program: Command, ctx: CliContext): void {
   for (const spec of RESOURCES) registerResource(program, ctx, spec);
 }
