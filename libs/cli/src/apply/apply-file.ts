@@ -6,7 +6,7 @@ import {
   subscriptionCreateBody,
 } from '@hookrail/api-contract';
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parseDocument } from 'yaml';
 import { CliError, EXIT } from '../exit-codes';
@@ -47,9 +47,17 @@ const fileSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-addFormats(ajv);
-let validateFile: ReturnType<typeof ajv.compile> | undefined;
+let validateFile: ValidateFunction | undefined;
+
+/** The file's check, compiled on first use (every other command starts without it). */
+function fileValidator(): ValidateFunction {
+  if (!validateFile) {
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+    addFormats(ajv);
+    validateFile = ajv.compile(fileSchema);
+  }
+  return validateFile;
+}
 
 /** `/endpoints/2/url` → `endpoints[2].url`. */
 function pathOf(pointer: string): string {
@@ -120,8 +128,8 @@ export function parseApplyFile(text: string, where: string): ApplyFile {
   const value: unknown = doc.toJS();
   if (value === null || value === undefined)
     throw invalid(where, [`empty: give one or more of ${SECTIONS.join(', ')}`]);
-  validateFile ??= ajv.compile(fileSchema);
-  if (!validateFile(value)) throw invalid(where, problems(validateFile.errors ?? []));
+  const validate = fileValidator();
+  if (!validate(value)) throw invalid(where, problems(validate.errors ?? []));
   const file = value as ApplyFile;
   const twice = duplicates(file);
   if (twice.length > 0) throw invalid(where, twice);
