@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { CliError, EXIT } from '../exit-codes';
 import { parseApplyFile } from './apply-file';
 
@@ -42,6 +44,14 @@ subscriptions:
     ]);
     expect(file.subscriptions?.[0]).toMatchObject({ endpoint: 'billing', source: 'stripe' });
     expect(file.event_types?.[0].json_schema).toEqual({ type: 'object', required: ['invoice'] });
+  });
+
+  it("takes docs/cli.md's example file", () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../../../docs/cli.md'), 'utf8');
+    const example = /```yaml\n(# hookrail\.yaml[\s\S]*?)\n```/.exec(doc)![1];
+    const file = parseApplyFile(example, 'docs/cli.md');
+    expect(Object.keys(file)).toEqual(['event_types', 'sources', 'endpoints', 'subscriptions']);
+    expect(file.subscriptions?.[0]).toMatchObject({ endpoint: 'billing-service', source: 'stripe' });
   });
 
   it('refuses YAML that does not parse, naming the line', () => {
