@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const BUNDLE = path.join(here, 'dist/hookrail.mjs');
+const BUNDLE = path.join(here, 'dist/hookrail.mjs');
 /** The files the bundle was built from, for bin/hookrail.mjs to tell when it is stale. */
-export const INPUTS = path.join(here, 'dist/hookrail.inputs.json');
+const INPUTS = path.join(here, 'dist/hookrail.inputs.json');
 
 /** Each file written under a name of this process, then renamed: a concurrent call reads a whole file. */
 function writeWhole(file, contents) {

@@ -15,7 +15,7 @@ const DONE: Record<Action, string> = {
 };
 
 /** `created   endpoint billing (01H…)`, `update    subscription invoices (01H…): retry_config`. */
-export function changeLine(c: Change, dryRun: boolean): string {
+function changeLine(c: Change, dryRun: boolean): string {
   const verb = dryRun ? c.action : DONE[c.action];
   const id = c.uid ? ` (${c.uid})` : '';
   const fields = c.fields.length > 0 ? `: ${c.fields.join(', ')}` : '';
@@ -23,7 +23,7 @@ export function changeLine(c: Change, dryRun: boolean): string {
 }
 
 /** `2 created, 1 updated, 3 unchanged.` (a dry run: `Dry run: 2 to create, …; nothing was changed.`) */
-export function summary(changes: Change[], dryRun: boolean): string {
+function summary(changes: Change[], dryRun: boolean): string {
   const text = (['create', 'update', 'unchanged', 'delete'] as const)
     .map((a) => [a, changes.filter((c) => c.action === a).length] as const)
     .filter(([, n]) => n > 0)

@@ -22,7 +22,7 @@ export interface ListenReporter {
 }
 
 /** What `listen` did with its endpoint when it stopped. */
-export interface ListenEnd {
+interface ListenEnd {
   endpoint_id: string;
   name: string;
   removed: boolean;

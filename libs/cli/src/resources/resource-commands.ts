@@ -17,7 +17,7 @@ export interface ResourceOps {
 }
 
 /** A typed option of create and update that sets one field of the body (a dot path for a nested one). */
-export interface FieldOption {
+interface FieldOption {
   flags: string;
   field: string;
   description: string;
