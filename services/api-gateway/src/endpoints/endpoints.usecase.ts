@@ -21,7 +21,7 @@ function generatedSecret(project: ProjectDoc): string {
  * The scheme of an endpoint whose create leaves `advanced_signatures` out, wherever it is created
  * (API, portal, the console's form pre-filled with it): the project's choice, simple by default.
  */
-export const advancedByDefault = (project: ProjectDoc): boolean =>
+const advancedByDefault = (project: ProjectDoc): boolean =>
   project.config?.signature?.advanced_signatures_default ?? false;
 
 const DISABLED_REASON = 'disabled through the API (is_disabled)';
