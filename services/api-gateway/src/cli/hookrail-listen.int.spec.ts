@@ -341,7 +341,7 @@ describe('hookrail listen', () => {
     expect(await l.exited).toBe(0);
   });
 
-  it('fails an attempt with no listener, or a local app slower than the endpoint timeout, naming why; retried until delivered', async () => {
+  it('holds a delivery while nobody listens (no attempt, no failure); a local app slower than the endpoint timeout is a failed attempt; retried until delivered', async () => {
     const name = 'late-laptop';
     const create = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
       key: p.key,
@@ -355,13 +355,22 @@ describe('hookrail listen', () => {
     });
     expect(sent.status).toBe(201);
     const eventId = sent.body.data.uid as string;
-    const firstAttempt = async () => {
+    // nobody listens: held, asked again every few seconds, without an attempt or a retry spent
+    const held = await waitFor('the delivery held', async () => {
       const d = await deliveryOf(eventId);
-      return d.attempts_made > 0 ? (await attemptsOf(d.uid))[0] : undefined;
-    };
-    const refused = await waitFor('a failed attempt', firstAttempt);
-    expect(refused).toMatchObject({ http_status_code: null, url: `hookrail listen (${name})` });
-    expect(refused.error).toContain(`no hookrail listen connected for endpoint ${endpointId}`);
+      return d.status === 'Scheduled' && d.status_reason === 'held: no hookrail listen connected'
+        ? d
+        : undefined;
+    });
+    expect(held).toMatchObject({ attempts_made: 0, retries_used: 0 });
+    // past the dispatcher's next look at it (LISTENER_RECHECK_MS, 5 s, in libs/delivery)
+    await new Promise((r) => setTimeout(r, 7_000));
+    expect(await deliveryOf(eventId)).toMatchObject({
+      status: 'Scheduled',
+      attempts_made: 0,
+      retries_used: 0,
+    });
+    expect(await attemptsOf(held.uid)).toEqual([]);
 
     const slow = await startReceiver({ delayMs: 3_000 });
     try {
