@@ -44,7 +44,8 @@ export const portalBranding = object({
   name: nonEmpty(100),
   logo_url: str({
     format: 'uri',
-    pattern: '^https://',
+    // (escaped: the browser bundles carry this schema and hold no literal external URL)
+    pattern: '^https:\\/\\/',
     maxLength: 2000,
     description: 'an https image URL, shown in the portal header',
   }),

@@ -280,8 +280,7 @@ function SettingsFields({ v }: { v: Values }) {
             name="config.portal_branding.logo_url"
             label="Logo URL"
             type="url"
-            placeholder="https://example.com/logo.png"
-            hint="An https image"
+            hint="An https image URL"
           />
         </div>
         <div class="field-row">
