@@ -1,6 +1,7 @@
 import type { EventMessage } from '@hookrail/bus';
 import { UnavailableError, newProjectId } from '@hookrail/domain';
 import { acceptMessage, type AcceptMessageDeps, type MessageSource } from './accept-message.usecase';
+import { recordingSink } from './testing/recording-sink';
 
 const PRJ1 = newProjectId();
 
@@ -9,7 +10,7 @@ const PRJ1 = newProjectId();
 function deps(over: Partial<AcceptMessageDeps> = {}) {
   const published: EventMessage[] = [];
   const d: AcceptMessageDeps = {
-    publish: async (m) => void published.push(m),
+    sink: recordingSink(published),
     runFunction: () => ({ kind: 'error', message: 'not expected' }),
     endpointExists: async (_p, id) => id === 'EP1',
     checkEvent: async () => ({ kind: 'accepted', violations: [] }),
@@ -134,7 +135,11 @@ describe('acceptMessage', () => {
   });
 
   it('leaves the message for redelivery when Kafka does not acknowledge', async () => {
-    const { d } = deps({ publish: () => Promise.reject(new UnavailableError('kafka down')) });
+    const { d } = deps({
+      sink: recordingSink([], {
+        publisher: { publish: () => Promise.reject(new UnavailableError('kafka down')) },
+      }),
+    });
     expect(await acceptMessage(source, incoming, msg({ id: 1 }), d)).toEqual({
       kind: 'unavailable',
       message: 'kafka down',

@@ -1,10 +1,10 @@
-import type { EventMessage } from '@hookrail/bus';
-import { toTimestamp, type ProjectId } from '@hookrail/domain';
+import type { ProjectId } from '@hookrail/domain';
 import { DEFAULT_EVENT_TYPE } from './accept-request.usecase';
 import { MESSAGE_TYPE_HEADER, readBrokerEnvelope } from './broker-envelope';
+import { eventMessage, type AcceptedEvent, type EventStamp } from './event-message';
 import type { EventCheck } from './event-validation';
 import { prepareEvent, type PreparingSource, type RunFunction } from './prepare-event';
-import { publishAccepted } from './publish-accepted';
+import { publishAccepted, type EventSink } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
 
 /** The parts of a broker source the rules need (a SourceDoc fits). */
@@ -24,16 +24,14 @@ export interface BrokerMessage {
   body: Buffer;
 }
 
-export interface AcceptMessageDeps {
-  /** Resolves once Kafka acknowledged the event; rejects with a retriable error when it is down. */
-  publish(message: EventMessage): Promise<void>;
+export interface AcceptMessageDeps extends EventStamp {
+  /** Where the event is published (publishAccepted). */
+  sink: EventSink;
   runFunction: RunFunction;
   /** Whether the endpoint exists in the project; may throw a retriable error (database down). */
   endpointExists(projectId: ProjectId, endpointId: string): Promise<boolean>;
   /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
   checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
-  newId(): string;
-  now(): Date;
 }
 
 /**
@@ -47,7 +45,7 @@ export type MessageOutcome =
 
 /**
  * A broker message becomes an event on the same path as an HTTP request (prepareEvent: body,
- * idempotency key, header_function, body_function; publishAccepted: Kafka acknowledgement) minus
+ * idempotency key, header_function, body_function; eventMessage; publishAccepted: Kafka acknowledgement) minus
  * request verification, which the broker's own authentication replaces. A message without a
  * content type is read as JSON. For an outgoing project the (transformed) body is the events
  * API's body, addressed by the message type header.
@@ -67,21 +65,18 @@ export async function acceptMessage(
   if (prepared.kind !== 'ok') return reject(prepared.message);
   const event = prepared.event;
   const forward = pickForwardHeaders(event.headers, source.forward_headers ?? []);
+  const from = { projectId: source.project_id, sourceId: source._id, headers: event.headers };
 
-  let message: EventMessage;
+  let accepted: Omit<AcceptedEvent, 'verdict'>;
   if (project.type === 'incoming') {
-    message = {
-      event_id: deps.newId(),
-      project_id: source.project_id,
-      source_id: source._id,
-      event_type: DEFAULT_EVENT_TYPE,
+    accepted = {
+      ...from,
+      eventType: DEFAULT_EVENT_TYPE,
       target: { mode: 'source' },
       data: event.data,
       raw: event.raw,
-      headers: event.headers,
-      forward_headers: forward,
-      ...(event.idempotencyKey ? { idempotency_key: event.idempotencyKey } : {}),
-      accepted_at: toTimestamp(deps.now()),
+      forwardHeaders: forward,
+      idempotencyKey: event.idempotencyKey,
     };
   } else {
     const read = readBrokerEnvelope(event.data, event.headers[MESSAGE_TYPE_HEADER]);
@@ -92,26 +87,20 @@ export async function acceptMessage(
       !(await deps.endpointExists(source.project_id, env.target.endpoint_id))
     )
       return reject(`endpoint_id ${env.target.endpoint_id}: no such endpoint in this project`);
-    const key = env.idempotency_key ?? event.idempotencyKey;
-    message = {
-      event_id: deps.newId(),
-      project_id: source.project_id,
-      source_id: source._id,
-      event_type: env.event_type,
+    accepted = {
+      ...from,
+      eventType: env.event_type,
       target: env.target,
       data: env.data,
       raw: JSON.stringify(env.data),
-      headers: event.headers,
-      forward_headers: { ...forward, ...env.custom_headers },
-      ...(key ? { idempotency_key: key } : {}),
-      accepted_at: toTimestamp(deps.now()),
+      forwardHeaders: { ...forward, ...env.custom_headers },
+      idempotencyKey: env.idempotency_key ?? event.idempotencyKey,
     };
   }
   // A refused event is dead-lettered with every failing path: it can never succeed as sent.
-  const checked = await deps.checkEvent(message.event_type, message.data, Buffer.byteLength(message.raw));
+  const checked = await deps.checkEvent(accepted.eventType, accepted.data, Buffer.byteLength(accepted.raw));
   if (checked.kind === 'refused') return reject(checked.message);
-  if (checked.violations.length > 0) message.validation_errors = checked.violations;
-  return publishAccepted(message, deps.publish);
+  return publishAccepted(eventMessage({ ...accepted, verdict: checked }, deps), deps.sink);
 }
 
 function reject(reason: string): MessageOutcome {

@@ -3,6 +3,7 @@ import type { EventMessage } from '@hookrail/bus';
 import { UnavailableError, newProjectId } from '@hookrail/domain';
 import type { FunctionResult } from '@hookrail/functions';
 import { acceptRequest, type AcceptRequestDeps, type IngestSource } from './accept-request.usecase';
+import { recordingSink } from './testing/recording-sink';
 
 const PRJ1 = newProjectId();
 
@@ -11,7 +12,7 @@ const PRJ1 = newProjectId();
 function deps(over: Partial<AcceptRequestDeps> = {}) {
   const published: EventMessage[] = [];
   const d: AcceptRequestDeps = {
-    publish: async (m) => void published.push(m),
+    sink: recordingSink(published),
     runFunction: (): FunctionResult => ({ kind: 'error', message: 'not expected' }),
     openSecret: (s) => s,
     checkEvent: async () => ({ kind: 'accepted', violations: [] }),
@@ -149,7 +150,11 @@ describe('acceptRequest', () => {
 
   it('answers unavailable when Kafka does not acknowledge', async () => {
     const { d } = deps({
-      publish: () => Promise.reject(new UnavailableError('kafka did not acknowledge the message')),
+      sink: recordingSink([], {
+        publisher: {
+          publish: () => Promise.reject(new UnavailableError('kafka did not acknowledge the message')),
+        },
+      }),
     });
     expect(await acceptRequest(source, request(), d)).toMatchObject({ kind: 'unavailable' });
   });

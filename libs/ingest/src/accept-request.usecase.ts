@@ -1,4 +1,3 @@
-import type { EventMessage } from '@hookrail/bus';
 import {
   PROVIDER_EVENT_TYPE_HEADER,
   isProvider,
@@ -6,10 +5,11 @@ import {
   type OpenSecret,
   type VerifierConfig,
 } from '@hookrail/signing';
-import { toTimestamp, type FieldError, type ProjectId } from '@hookrail/domain';
+import type { FieldError, ProjectId } from '@hookrail/domain';
+import { eventMessage, type EventStamp } from './event-message';
 import type { EventCheck } from './event-validation';
 import { prepareEvent, type RunFunction } from './prepare-event';
-import { publishAccepted } from './publish-accepted';
+import { publishAccepted, type EventSink } from './publish-accepted';
 import { pickForwardHeaders } from './request-headers';
 
 /** The parts of a source the ingest rules need (a SourceDoc fits). */
@@ -33,15 +33,13 @@ export interface IngestRequest {
   query: string;
 }
 
-export interface AcceptRequestDeps {
-  /** Resolves once Kafka acknowledged the event; rejects with a retriable error when it is down. */
-  publish(message: EventMessage): Promise<void>;
+export interface AcceptRequestDeps extends EventStamp {
+  /** Where the event is published (publishAccepted). */
+  sink: EventSink;
   runFunction: RunFunction;
   openSecret: OpenSecret;
   /** The event type catalog's verdict on the event (EventValidator.check with the project's settings). */
   checkEvent(eventType: string, data: unknown, payloadBytes: number): Promise<EventCheck>;
-  newId(): string;
-  now(): Date;
 }
 
 export type AcceptOutcome =
@@ -86,22 +84,23 @@ export async function acceptRequest(
   const checked = await deps.checkEvent(eventType, data, Buffer.byteLength(raw));
   if (checked.kind === 'refused')
     return { kind: 'invalid_event', message: checked.message, errors: checked.violations };
-  const message: EventMessage = {
-    event_id: deps.newId(),
-    project_id: source.project_id,
-    source_id: source._id,
-    event_type: eventType,
-    target: { mode: 'source' },
-    data,
-    raw,
-    headers,
-    forward_headers: pickForwardHeaders(headers, source.forward_headers ?? []),
-    url_query_params: req.query,
-    ...(key ? { idempotency_key: key } : {}),
-    accepted_at: toTimestamp(deps.now()),
-    ...(checked.violations.length > 0 ? { validation_errors: checked.violations } : {}),
-  };
-  const published = await publishAccepted(message, deps.publish);
+  const message = eventMessage(
+    {
+      projectId: source.project_id,
+      sourceId: source._id,
+      eventType,
+      target: { mode: 'source' },
+      data,
+      raw,
+      headers,
+      forwardHeaders: pickForwardHeaders(headers, source.forward_headers ?? []),
+      query: req.query,
+      idempotencyKey: key,
+      verdict: checked,
+    },
+    deps,
+  );
+  const published = await publishAccepted(message, deps.sink);
   if (published.kind === 'unavailable') return published;
   return { kind: 'accepted', eventId: message.event_id, ...(key ? { idempotencyKey: key } : {}) };
 }

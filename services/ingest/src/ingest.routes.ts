@@ -103,10 +103,11 @@ export function ingestRouter(deps: IngestRouteDeps): Router {
           query: queryAt >= 0 ? req.originalUrl.slice(queryAt + 1) : '',
         },
         {
-          publish: (m) =>
-            deps.acceptGuard.run(() =>
-              deps.publisher.publish('events', [target.ordered ? { ...m, ordered: true } : m]),
-            ),
+          sink: {
+            publisher: deps.publisher,
+            acceptGuard: deps.acceptGuard,
+            ordersDeliveries: () => target.ordered,
+          },
           runFunction: (text, input, scope) => deps.functions.run(text, input, { scope }),
           openSecret: (s) => deps.box.open(s),
           checkEvent: (type, data, bytes) =>

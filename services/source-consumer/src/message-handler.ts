@@ -1,9 +1,10 @@
-import type { EventMessage, PublishGuard, Publisher } from '@hookrail/bus';
+import type { PublishGuard, Publisher } from '@hookrail/bus';
 import type { Delivery, DeliveryHandler, Verdict } from '@hookrail/brokers';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   acceptMessage,
+  type AcceptMessageDeps,
   type EventValidator,
   type MessageProject,
   type MessageSource,
@@ -38,11 +39,11 @@ export function messageHandler(
     'Time from receiving a broker message to its verdict, Kafka acknowledgement included',
     ['kind'],
   );
-  const ingestDeps = {
-    // Read before the guard's clock starts: a project that orders deliveries keys its events by project.
-    publish: async (m: EventMessage) => {
-      const ordered = await deps.cache.ordersDeliveries(m.project_id);
-      return deps.acceptGuard.run(() => deps.publisher.publish('events', [ordered ? { ...m, ordered } : m]));
+  const ingestDeps: AcceptMessageDeps = {
+    sink: {
+      publisher: deps.publisher,
+      acceptGuard: deps.acceptGuard,
+      ordersDeliveries: (projectId: ProjectId) => deps.cache.ordersDeliveries(projectId),
     },
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
     endpointExists: async (projectId: ProjectId, endpointId: string) =>

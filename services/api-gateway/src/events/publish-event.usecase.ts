@@ -1,5 +1,6 @@
 import { DomainError, ValidationError, newId } from '@hookrail/domain';
-import type { EventMessage, EventTarget } from '@hookrail/bus';
+import type { EventTarget } from '@hookrail/bus';
+import { eventMessage, publishToEventsTopic } from '@hookrail/ingest';
 import type { ProjectDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import type { BroadcastEventBody, CreateEventBody, FanoutEventBody } from '@hookrail/api-contract';
@@ -12,8 +13,10 @@ export type PublishRequest =
   | { mode: 'broadcast'; body: BroadcastEventBody };
 
 /**
- * The events API: validate (the body, the endpoint, the event type catalog's check), then hand the event to `hookrail.events` and answer only after Kafka
- * acknowledged it (the dispatcher persists and routes it). Returns the accepted event.
+ * The events API: validate (the body, the endpoint, the event type catalog's check), then hand the
+ * event to `hookrail.events` through the intake every source shares (libs/ingest `eventMessage`,
+ * `publishToEventsTopic`) and answer only after Kafka acknowledged it (the dispatcher persists and
+ * routes it). Returns the accepted event.
  */
 export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, request: PublishRequest) {
   const { mode, body } = request;
@@ -50,28 +53,30 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     rawBytes,
   );
   if (checked.kind === 'refused') throw new ValidationError(checked.message, checked.violations);
-  const validationErrors = checked.violations;
   const headers = Object.fromEntries(
     Object.entries(body.custom_headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
   );
-  const acceptedAt = deps.now().toISOString();
-  const message: EventMessage = {
-    event_id: newId(),
-    project_id: project._id,
-    event_type: body.event_type,
-    target,
-    // `data` is left out: `raw` is its JSON text, which the router parses once.
-    raw,
-    headers,
-    forward_headers: headers,
-    ...(body.idempotency_key !== undefined && { idempotency_key: body.idempotency_key }),
-    accepted_at: acceptedAt,
-    ...(validationErrors.length > 0 && { validation_errors: validationErrors }),
-    // Keyed by project when some subscription orders deliveries (docs/ordered-delivery.md).
-    ...((await deps.cache.ordersDeliveries(project._id)) && { ordered: true }),
-  };
+  const message = eventMessage(
+    {
+      projectId: project._id,
+      eventType: body.event_type,
+      target,
+      // `data` is left out: `raw` is its JSON text, which the router parses once.
+      raw,
+      headers,
+      forwardHeaders: headers,
+      idempotencyKey: body.idempotency_key,
+      verdict: checked,
+    },
+    { newId, now: deps.now },
+  );
   // 201 only once Kafka acknowledged; 503 with Retry-After within acceptTimeoutMs otherwise.
-  await deps.acceptGuard.run(() => deps.publisher.publish('events', [message]));
+  // Keyed by project when some subscription orders deliveries (docs/ordered-delivery.md).
+  await publishToEventsTopic(message, {
+    publisher: deps.publisher,
+    acceptGuard: deps.acceptGuard,
+    ordersDeliveries: (projectId) => deps.cache.ordersDeliveries(projectId),
+  });
   deps.logger.debug({ project_id: project._id, event_id: message.event_id, mode }, 'event accepted');
   return {
     uid: message.event_id,
@@ -81,7 +86,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
     target,
     data: body.data,
     status: 'Pending' as const,
-    created_at: acceptedAt,
-    validation_errors: validationErrors,
+    created_at: message.accepted_at,
+    validation_errors: checked.violations,
   };
 }
