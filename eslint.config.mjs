@@ -32,7 +32,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@hookrail/*/src/*', '**/libs/*/src/*'], message: 'import a lib by its package name' },
+            {
+              group: ['@hookrail/*/src/*', '**/libs/*/src/*', '**/apps/*/src/*'],
+              message: 'import a lib or an app by its package name',
+            },
           ],
         },
       ],

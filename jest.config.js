@@ -37,7 +37,10 @@ const shared = {
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmDeps.join('|')})/)`],
-  moduleNameMapper: { '^@hookrail/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@hookrail/cli$': '<rootDir>/apps/cli/src/index.ts',
+    '^@hookrail/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+  },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/.local/', '/dist/'],
   // .local holds the servers' data and the checkouts `npm run bench:compare` measures (their
@@ -52,13 +55,13 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,deploy,tools,docs,bench}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,apps,services,deploy,tools,docs,bench}/**/*.spec.ts'],
       testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image|k8s)\\.spec\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
+      testMatch: ['<rootDir>/{libs,apps,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
       globalTeardown: '<rootDir>/jest.integration-teardown.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],

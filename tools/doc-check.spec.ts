@@ -51,16 +51,21 @@ describe('documentation references (tools/doc-check.ts)', () => {
       ]);
     });
 
-    it("reports a service or lib that README.md's Layout table leaves out", () => {
-      mkdirSync(path.join(base, 'libs/cli'));
+    it("reports a service, lib or application that README.md's Layout table leaves out, and a stray at the root", () => {
+      mkdirSync(path.join(base, 'apps/cli'), { recursive: true });
       writeFileSync(path.join(base, 'libs/store/package.json'), '{}');
-      writeFileSync(path.join(base, 'libs/cli/package.json'), '{}');
+      writeFileSync(path.join(base, 'apps/cli/package.json'), '{}');
+      writeFileSync(path.join(base, 'package.json'), '{}');
+      writeFileSync(path.join(base, 'oom'), '');
+      mkdirSync(path.join(base, 'node_modules'));
       writeFileSync(
         path.join(base, 'README.md'),
-        '## Layout\n\n| path | what |\n| --- | --- |\n| `libs/store` | the store |\n\n## Next\n\n`libs/cli`\n',
+        '## Layout\n\n| path | what |\n| --- | --- |\n| `libs/store` | the store |\n| `docs/` | docs |\n| `deploy/local` | scripts |\n\n## Next\n\n`apps/cli`\n',
       );
       expect(checkDocuments(base).map((p) => `${p.file}: ${p.message}`)).toEqual([
-        'README.md: the Layout table has no row for libs/cli',
+        'README.md: the Layout table has no row for apps/cli',
+        'README.md: the root holds apps, which no row of the Layout table names (add a row, or remove it)',
+        'README.md: the root holds oom, which no row of the Layout table names (add a row, or remove it)',
       ]);
     });
 

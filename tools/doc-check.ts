@@ -2,8 +2,9 @@
  * Checks the documentation against the repository:
  * - every relative link and every repository path in README.md, CONTRIBUTING.md, docs/*.md and deploy/local/README.md
  *   names a file or directory that exists, and none points outside the repository;
- * - README.md's Layout table has a row for every service and lib (each directory of services/ and
- *   libs/ with a package.json);
+ * - README.md's Layout table has a row for every service, lib and application (each directory of
+ *   services/, libs/ and apps/ with a package.json), and the root holds only the directories its
+ *   rows start with and the project files of ROOT_FILES;
  * - every `<!-- include: path -->` in those files is followed by a code block holding exactly that
  *   file, so the verifiers shown in docs/verifying-webhooks.md are the ones the tests run.
  *
@@ -109,7 +110,7 @@ export function checkDocuments(base = root): Problem[] {
       else if (!existsSync(fromRoot) && !existsSync(fromDoc))
         problems.push({ file, message: `${word}: no such file or directory` });
     }
-    if (file === 'README.md') problems.push(...layoutGaps(markdown, base));
+    if (file === 'README.md') problems.push(...layoutProblems(markdown, base));
     if (expandIncludes(markdown, base) !== markdown)
       problems.push({
         file,
@@ -119,12 +120,31 @@ export function checkDocuments(base = root): Problem[] {
   return problems;
 }
 
-/** The services and libs (directories with a package.json) that README.md's Layout table has no row for. */
-function layoutGaps(readme: string, base: string): Problem[] {
+/** The files (and dot-folders) the root may hold besides the directories of the Layout table. */
+const ROOT_FILES = [
+  /^(README|CONTRIBUTING)\.md$/,
+  /^LICENSE$/,
+  /^package(-lock)?\.json$/,
+  /^(nx|knip|tsconfig(\.base)?)\.json$/,
+  /^(eslint\.config\.mjs|jest\.[a-z0-9-]+\.js)$/,
+  /^\.(gitignore|prettierrc\.json|prettierignore|swcrc|ci|githooks)$/,
+];
+
+/** What the root holds that git ignores (installs, builds, run state): never checked. */
+const IGNORED_AT_ROOT =
+  /^(node_modules|\.git|\.local|\.nx|dist|coverage|test-artifacts)$|\.(log|tsbuildinfo)$/;
+
+/**
+ * README.md's Layout table against the tree: a row for each service, lib and application (a
+ * directory of services/, libs/ or apps/ with a package.json), and nothing at the root that no row
+ * starts with, unless it is a project file of ROOT_FILES.
+ */
+function layoutProblems(readme: string, base: string): Problem[] {
   const section = /^## Layout\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
   if (section === undefined) return [];
-  const rows = new Set([...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]));
-  return ['services', 'libs']
+  const rows = new Set([...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1].replace(/\/$/, '')));
+  const tops = new Set([...rows].map((r) => r.split('/')[0]));
+  const missingRows = ['services', 'libs', 'apps']
     .filter((top) => existsSync(path.join(base, top)))
     .flatMap((top) =>
       readdirSync(path.join(base, top), { withFileTypes: true })
@@ -132,7 +152,13 @@ function layoutGaps(readme: string, base: string): Problem[] {
         .map((d) => `${top}/${d.name}`),
     )
     .filter((dir) => !rows.has(dir))
-    .map((dir) => ({ file: 'README.md', message: `the Layout table has no row for ${dir}` }));
+    .map((dir) => `the Layout table has no row for ${dir}`);
+  const strays = readdirSync(base)
+    .filter((name) => !IGNORED_AT_ROOT.test(name) && !tops.has(name) && !ROOT_FILES.some((f) => f.test(name)))
+    .map(
+      (name) => `the root holds ${name}, which no row of the Layout table names (add a row, or remove it)`,
+    );
+  return [...missingRows, ...strays].map((message) => ({ file: 'README.md', message }));
 }
 
 if (require.main === module) {

@@ -86,7 +86,47 @@ describe('the layer check', () => {
       'libs/high/src/b.ts:1: reaches into lib "mid" by a relative path',
       'libs/high/src/b.ts:2: lib imports service "svc"',
       'libs/low/src/a.ts:1: imports test-only lib "kit" outside test code',
-      'services/svc/src/c.ts:1: service imports service "other" outside test code',
+      'services/svc/src/c.ts:1: service imports the code of service "other" outside test code',
+    ]);
+  });
+
+  it('lets an application import any lib, and only test code, bench/ and tools/ import an application', () => {
+    write('apps/tool/package.json', '{"name":"@hookrail/tool"}');
+    write(
+      'apps/tool/src/main.ts',
+      "import { h } from '@hookrail/high';\nimport { l } from '../../../libs/low/src/x';\n",
+    );
+    write('services/svc/src/run.ts', "import { t } from '@hookrail/tool';\n");
+    write('services/svc/src/run.int.spec.ts', "import { t } from '@hookrail/tool';\n");
+    write(
+      'tools/demo.ts',
+      "import { t } from '@hookrail/tool';\nimport { m } from '../apps/tool/src/main';\n",
+    );
+    expect(checkImports(dir, order).map(describeViolation)).toEqual([
+      'apps/tool/src/main.ts:2: reaches into lib "low" by a relative path',
+      'services/svc/src/run.ts:1: imports application "tool" outside test code',
+      'tools/demo.ts:2: reaches into application "tool" by a relative path',
+    ]);
+  });
+
+  it('reads .tsx too, and holds browser code, bench/ and tools/ to their rules', () => {
+    write('libs/low/src/view.tsx', "import { h } from '@hookrail/high';\n");
+    write('services/svc/ui/App.tsx', "import { c } from '@hookrail/low';\nimport { v } from './view';\n");
+    write(
+      'services/svc/ui/view.tsx',
+      "import { s } from '../src/store';\nimport { o } from '../../other/ui/x';\n",
+    );
+    write(
+      'bench/run.bench.ts',
+      "import { k } from '@hookrail/kit';\nimport { d } from '../services/svc/src/service';\n",
+    );
+    write('tools/check.ts', "import { l } from '../libs/low/src/index';\n");
+    expect(checkImports(dir, order).map(describeViolation)).toEqual([
+      'libs/low/src/view.tsx:1: lib "low" (layer 1) imports "high" (layer 3): upwards',
+      'services/svc/ui/App.tsx:1: browser code imports lib "low" (only api-contract)',
+      'services/svc/ui/view.tsx:1: browser code imports the code of service "svc"',
+      'services/svc/ui/view.tsx:2: browser code imports the browser code of service "other"',
+      'tools/check.ts:1: reaches into lib "low" by a relative path',
     ]);
   });
 

@@ -13,7 +13,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 jest.setTimeout(120_000);
 
 const root = path.resolve(__dirname, '../../../..');
-const BIN = path.join(root, 'libs/cli/bin/hookrail.mjs');
+const BIN = path.join(root, 'apps/cli/bin/hookrail.mjs');
 const run = promisify(execFile);
 
 type Accepted = ResponseOf<typeof api.createEvent>;

@@ -28,7 +28,7 @@ import { GatewayHarness } from '../testing/gateway-harness';
 jest.setTimeout(120_000);
 
 const root = path.resolve(__dirname, '../../../..');
-const BIN = path.join(root, 'libs/cli/bin/hookrail.mjs');
+const BIN = path.join(root, 'apps/cli/bin/hookrail.mjs');
 const ENCRYPTION_KEY = 'listen-test-encryption-key';
 
 type Delivery = ResponseOf<typeof api.getEventDelivery>;
