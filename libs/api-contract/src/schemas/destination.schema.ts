@@ -1,5 +1,6 @@
 import { Type, type ObjectOptions, type TSchema } from '@sinclair/typebox';
-import { bool, enumOf, int, nonEmpty, object, str } from './common.schema';
+import { nonEmpty, object, str } from './common.schema';
+import { amqpConnectionFields, googleServiceAccount, kafkaConnectionFields } from './broker-settings.schema';
 
 /**
  * Broker destinations (docs/destinations.md): an endpoint's `type` says where a delivery goes and
@@ -15,11 +16,7 @@ export type BrokerDestinationType = (typeof BROKER_DESTINATION_TYPES)[number];
 
 const amqpDestination = object(
   {
-    host: nonEmpty(500),
-    port: str({ pattern: '^[0-9]{1,5}$' }),
-    schema: enumOf(['amqp', 'amqps']),
-    vhost: str({ maxLength: 500 }),
-    auth: object({ user: str({ maxLength: 500 }), password: str({ maxLength: 1000 }) }),
+    ...amqpConnectionFields,
     exchange: str({ maxLength: 500, description: 'empty or absent: the default exchange' }),
     routingKey: str({ maxLength: 500, description: 'default: `queue`' }),
     queue: str({ maxLength: 500, description: 'a queue on the default exchange (the routing key)' }),
@@ -36,15 +33,8 @@ const amqpDestination = object(
 
 const kafkaDestination = object(
   {
-    brokers: Type.Array(nonEmpty(500), { minItems: 1, maxItems: 50 }),
+    ...kafkaConnectionFields,
     topic_name: nonEmpty(500),
-    auth: object({
-      type: enumOf(['plain', 'scram']),
-      hash: enumOf(['SHA256', 'SHA512']),
-      username: str({ maxLength: 500 }),
-      password: str({ maxLength: 1000 }),
-      tls: bool,
-    }),
   },
   ['brokers', 'topic_name'],
 );
@@ -68,14 +58,7 @@ const googlePubSubDestination = object(
   {
     project_id: nonEmpty(500),
     topic_id: nonEmpty(500),
-    service_account: Type.Union([
-      Type.Array(int({ minimum: 0, maximum: 255 }), { maxItems: 64 * 1024 }),
-      str({
-        pattern: '^[A-Za-z0-9+/]*={0,2}$',
-        maxLength: Math.ceil((64 * 1024) / 3) * 4,
-        description: 'the key file bytes as base64',
-      }),
-    ]),
+    service_account: googleServiceAccount,
     message_ordering: Type.Boolean({ description: 'publish with the event id as ordering key' }),
   },
   ['project_id', 'topic_id'],

@@ -17,6 +17,7 @@ import {
   typeSelects,
 } from './common.schema';
 import { PROVIDERS } from '../vocabulary';
+import { amqpConnectionFields, googleServiceAccount, kafkaConnectionFields } from './broker-settings.schema';
 
 export const SOURCE_TYPES = ['http', 'rest_api', 'pub_sub', 'db_change_stream'] as const;
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
@@ -48,13 +49,9 @@ export const verifierInput = object(verifierFields, ['type'], typeSelects(['api_
 
 const amqpInput = object(
   {
-    host: nonEmpty(500),
-    port: str({ pattern: '^[0-9]{1,5}$' }),
-    schema: enumOf(['amqp', 'amqps']),
-    vhost: str({ maxLength: 500 }),
+    ...amqpConnectionFields,
     queue: nonEmpty(500),
     deadLetterExchange: str({ maxLength: 500 }),
-    auth: object({ user: str({ maxLength: 500 }), password: str({ maxLength: 1000 }) }),
     bindExchange: object({ exchange: nonEmpty(500), routingKey: str({ maxLength: 500 }) }, ['exchange']),
     bindedExchange: responseOnly,
     routingKey: responseOnly,
@@ -63,16 +60,9 @@ const amqpInput = object(
 );
 
 const kafkaFields = {
-  brokers: Type.Array(nonEmpty(500), { minItems: 1, maxItems: 50 }),
+  ...kafkaConnectionFields,
   consumer_group_id: str({ maxLength: 500 }),
   topic_name: nonEmpty(500),
-  auth: object({
-    type: enumOf(['plain', 'scram']),
-    hash: enumOf(['SHA256', 'SHA512']),
-    username: str({ maxLength: 500 }),
-    password: str({ maxLength: 1000 }),
-    tls: bool,
-  }),
 };
 const kafkaInput = object(kafkaFields, ['brokers', 'topic_name']);
 
@@ -91,15 +81,7 @@ const googleInput = object(
   {
     project_id: nonEmpty(500),
     subscription_id: nonEmpty(500),
-    // the key file's bytes; Go clients send a []byte as base64 text (Convoy's generated client does)
-    service_account: Type.Union([
-      Type.Array(int({ minimum: 0, maximum: 255 }), { maxItems: 64 * 1024 }),
-      str({
-        pattern: '^[A-Za-z0-9+/]*={0,2}$',
-        maxLength: Math.ceil((64 * 1024) / 3) * 4,
-        description: 'the bytes as base64',
-      }),
-    ]),
+    service_account: googleServiceAccount,
   },
   ['project_id', 'subscription_id'],
 );
