@@ -4,25 +4,69 @@ import {
   destinationSettings,
   describeDestination,
   DESTINATION_CREDENTIAL_PATHS,
-  isDestinationKind,
-  type BrokerEnvironment,
-  type DestinationPublishers,
+  type DestinationKind,
 } from '@hookrail/brokers';
 import { mapPaths, type SecretBox } from '@hookrail/domain';
 import type { AttemptResult } from '@hookrail/retry';
 import type { DeliveryAttempt, EndpointDoc } from '@hookrail/store';
-import { attemptRecord } from './attempt-record';
-
-/** How a delivery reaches a broker endpoint: the dispatcher's open publishers and its environment. */
-export interface DestinationDeps {
-  publishers: DestinationPublishers;
-  env: BrokerEnvironment;
-}
+import type { Metrics } from '@hookrail/telemetry';
+import { attemptRecord } from '../attempt-record';
+import type { Destination, DestinationDeps, SignedRequest } from './destination';
 
 /** HTTP framing headers: a broker message has no use for them (AMQP carries the content type itself). */
 const HTTP_ONLY = new Set(['content-type', 'user-agent']);
 
-export const isBrokerEndpoint = (e: EndpointDoc): boolean => isDestinationKind(e.type);
+interface Published {
+  result: AttemptResult;
+  address: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A broker endpoint (docs/destinations.md): the same body and signature headers, published to the
+ * tenant's broker through the publisher libs/brokers opens for its kind. The outcome is read like
+ * an HTTP one, so retries, breaker, rate limit and meta events apply unchanged. Every broker kind
+ * registers through here; only the publisher differs.
+ */
+export function brokerDestination(kind: DestinationKind): Destination {
+  return {
+    type: kind,
+    open(ctx) {
+      const observe = publishDuration(ctx.metrics);
+      return async (endpoint, request) => {
+        const published: Published = ctx.destinations
+          ? await publishToDestination(ctx.destinations, ctx.box, kind, endpoint, request)
+          : {
+              result: { kind: 'not_sent', message: 'this dispatcher publishes to no broker' },
+              address: endpoint.type ?? '',
+              headers: request.headers,
+            };
+        observe(kind, published.result);
+        return {
+          kind: 'attempt',
+          result: published.result,
+          record: () => publishAttemptRecord(published.address, published.headers, published.result),
+        };
+      };
+    },
+  };
+}
+
+function publishDuration(metrics: Metrics): (kind: DestinationKind, result: AttemptResult) => void {
+  const histogram = metrics.histogram(
+    'hookrail_destination_publish_duration_seconds',
+    'Time of one publish to a broker endpoint until acknowledged or failed, by kind and outcome (acked, failed)',
+    ['kind', 'outcome'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  );
+  return (kind, result) => {
+    if (result.kind !== 'not_sent')
+      histogram.observe(
+        { kind, outcome: result.kind === 'response' ? 'acked' : 'failed' },
+        result.latencyMs / 1000,
+      );
+  };
+}
 
 /**
  * One publish of a delivery to its endpoint's broker, as an attempt result the retry policy, the
@@ -30,24 +74,22 @@ export const isBrokerEndpoint = (e: EndpointDoc): boolean => isDestinationKind(e
  * (its body the broker's message id), a failed one an error (`maybeReached` false only when the
  * message certainly never left), settings that cannot work are `not_sent`.
  */
-export async function publishToDestination(
+async function publishToDestination(
   deps: DestinationDeps,
   box: SecretBox,
+  kind: DestinationKind,
   endpoint: EndpointDoc,
-  msg: { body: Buffer; headers: Record<string, string>; eventId: string; deliveryId: string },
-  timeoutMs: number,
-): Promise<{ result: AttemptResult; address: string; headers: Record<string, string> }> {
+  request: SignedRequest,
+): Promise<Published> {
   const headers = Object.fromEntries(
-    Object.entries(msg.headers).filter(([k]) => !HTTP_ONLY.has(k.toLowerCase())),
+    Object.entries(request.headers).filter(([k]) => !HTTP_ONLY.has(k.toLowerCase())),
   );
   const stored = endpoint.destination ?? {};
   let settings;
   try {
-    if (!isDestinationKind(endpoint.type))
-      throw new BrokerSettingsError(`type ${endpoint.type} is not a broker`);
     settings = destinationSettings(
       endpoint._id,
-      endpoint.type,
+      kind,
       mapPaths(stored, DESTINATION_CREDENTIAL_PATHS, (v) => box.open(v)),
       deps.env,
     );
@@ -63,8 +105,8 @@ export async function publishToDestination(
     endpoint._id,
     version,
     settings,
-    { body: msg.body, headers, key: msg.eventId, deliveryId: msg.deliveryId },
-    timeoutMs,
+    { body: request.body, headers, key: request.eventId, deliveryId: request.delivery._id },
+    request.timeoutMs,
   );
   const latencyMs = Math.round(performance.now() - started);
   const result: AttemptResult = published.ok
@@ -83,7 +125,7 @@ export async function publishToDestination(
  * A broker attempt as stored and shown, in the attempt's Convoy shape: `url` is where it was
  * published, `method` PUBLISH, `http_status` null, `response_data` the broker's message id.
  */
-export function publishAttemptRecord(
+function publishAttemptRecord(
   address: string,
   headers: Record<string, string>,
   result: AttemptResult,
