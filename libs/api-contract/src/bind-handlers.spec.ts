@@ -6,6 +6,8 @@ const shape = {
   summary: 's',
   tag: 't',
   auth: 'project',
+  permission: 'read',
+  changesConfiguration: false,
   status: 200,
   message: 'm',
   response: Type.Null(),

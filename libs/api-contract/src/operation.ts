@@ -26,6 +26,39 @@ export const SURFACE_PREFIX = {
 } as const;
 export type Surface = keyof typeof SURFACE_PREFIX;
 
+/**
+ * What a call needs beyond its auth kind, from least to most; the caller's grants decide (today a
+ * project key, the admin key and a console session hold every one, a portal link `read` and `retry`,
+ * or all of them with `can_manage_endpoint`). Roles will be sets of these:
+ * - `none`: the auth kind alone suffices (console sign-in and session, the internal relay);
+ * - `read`: lists, gets, statistics, the link's own description;
+ * - `retry`: send again now one delivery that has not succeeded (resend, retry now);
+ * - `publish`: send events (the events API, ingest, the portal's test event);
+ * - `operate`: act on deliveries and events without changing configuration: force resend, batch
+ *   retry, replay, unblock an ordering key, resend a meta event, redrive a dead letter, listen, and
+ *   the test helpers (filter, function, OAuth2) that change nothing;
+ * - `configure`: create, change or delete endpoints, subscriptions, sources, event types, portal
+ *   links (refreshing a link's auth key too) and the project's settings;
+ * - `own`: the project's credentials and existence: API keys, project create and delete.
+ */
+export const PERMISSIONS = ['none', 'read', 'retry', 'publish', 'operate', 'configure', 'own'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * The rate limits of a surface: per auth kind, not per operation. Each names what its counter is
+ * kept per; the limits are settings (`HOOKRAIL_RATE_LIMIT_*`), applied per replica before routing
+ * by the gateway (`api`, `portal`: its `http/rate-limits.ts`) and by ingest (its `service.ts`). The
+ * console's sign-in has its own throttle instead; the relay is the deployment's own traffic.
+ */
+export const SURFACE_RATE_LIMITS = {
+  api: ['api-key', 'project'],
+  portal: ['portal-link'],
+  console: [],
+  ingest: ['source'],
+  relay: [],
+} as const satisfies Record<Surface, readonly string[]>;
+export type RateLimitScope = (typeof SURFACE_RATE_LIMITS)[Surface][number];
+
 /** What an operation declares: its HTTP shape, who may call it and its schemas. No handler. */
 export interface OperationShape {
   method: Method;
@@ -34,6 +67,14 @@ export interface OperationShape {
   summary: string;
   tag: string;
   auth: AuthKind;
+  /** What the caller must be granted (see PERMISSIONS); checked before the handler runs. */
+  permission: Permission;
+  /**
+   * The call changes its project's configuration: the gateway drops the project's cached
+   * configuration and puts a barrier on the dispatchers' partitions before answering (even when
+   * the handler failed part-way). Only for a call with a project (`:projectID`, a portal link).
+   */
+  changesConfiguration: boolean;
   body?: TSchema;
   /** Query parameters (strings, or arrays of strings for a repeated parameter). */
   query?: Record<string, TSchema>;
@@ -67,9 +108,24 @@ export function defineOperations<const S extends Record<string, OperationShape>>
   shapes: S,
 ): OperationSet<S> {
   const out: Record<string, Operation> = {};
-  for (const [operationId, shape] of Object.entries(shapes))
+  for (const [operationId, shape] of Object.entries(shapes)) {
+    checkDeclaration(operationId, shape);
     out[operationId] = { ...shape, surface, operationId };
+  }
   return out as OperationSet<S>;
+}
+
+/**
+ * The type checker already refuses an operation without these fields; this catches one built
+ * around it (a cast, a spread of `any`) when the module loads, at start-up and in every test.
+ */
+function checkDeclaration(operationId: string, shape: OperationShape): void {
+  if (!(PERMISSIONS as readonly string[]).includes(shape.permission))
+    throw new Error(`${operationId}: permission must be one of ${PERMISSIONS.join(', ')}`);
+  if (typeof shape.changesConfiguration !== 'boolean')
+    throw new Error(`${operationId}: changesConfiguration must be declared (true or false)`);
+  if (shape.changesConfiguration && shape.method === 'get')
+    throw new Error(`${operationId}: a GET changes no configuration`);
 }
 
 /** `'/v1/projects/:projectID/endpoints/:endpointID'` → `'projectID' | 'endpointID'` */

@@ -1,4 +1,5 @@
-import { SURFACE_PREFIX } from './operation';
+import { Type } from '@sinclair/typebox';
+import { PERMISSIONS, SURFACE_PREFIX, defineOperations, type OperationShape } from './operation';
 import { ALL_OPERATIONS } from './operations';
 
 describe('the contract', () => {
@@ -17,5 +18,46 @@ describe('the contract', () => {
       expect(op.summary).not.toMatch(/\(operation \d+\)/);
       if (op.method === 'get' || op.method === 'delete') expect(op.body).toBeUndefined();
     }
+  });
+});
+
+describe('what each operation declares for the gateway to enforce', () => {
+  it('names a permission of the vocabulary and whether it changes configuration, on every surface', () => {
+    for (const op of ALL_OPERATIONS) {
+      expect([op.operationId, PERMISSIONS.includes(op.permission)]).toEqual([op.operationId, true]);
+      expect([op.operationId, typeof op.changesConfiguration]).toEqual([op.operationId, 'boolean']);
+    }
+  });
+
+  it('changes configuration only by a call that has a project to announce it for, never by a GET', () => {
+    const wrong = ALL_OPERATIONS.filter(
+      (op) =>
+        op.changesConfiguration &&
+        (op.method === 'get' || (op.surface !== 'portal' && !op.path.includes(':projectID'))),
+    );
+    expect(wrong.map((op) => op.operationId)).toEqual([]);
+  });
+
+  it('lets no read operation change anything', () => {
+    const wrong = ALL_OPERATIONS.filter((op) => op.permission === 'read' && op.changesConfiguration);
+    expect(wrong.map((op) => op.operationId)).toEqual([]);
+  });
+
+  const base = { method: 'post', path: '/x', summary: 's', tag: 't', auth: 'project', status: 200 } as const;
+  const rest = { message: 'm', response: Type.Null() };
+
+  // Each planted operation fails twice: `tsc` on the @ts-expect-error (the line would compile
+  // otherwise), and at load when a cast got it past the type checker.
+  it('refuses an operation without a permission, without changesConfiguration, or with an unknown permission', () => {
+    // @ts-expect-error -- permission is required
+    const noPermission: OperationShape = { ...base, ...rest, changesConfiguration: false };
+    // @ts-expect-error -- changesConfiguration is required
+    const noEffect: OperationShape = { ...base, ...rest, permission: 'read' };
+    // @ts-expect-error -- a permission outside the vocabulary
+    const unknown: OperationShape = { ...base, ...rest, permission: 'admin', changesConfiguration: true };
+    const define = (planted: OperationShape) => () => defineOperations('api', { planted });
+    expect(define(noPermission)).toThrow(/planted: permission/);
+    expect(define(noEffect)).toThrow(/planted: changesConfiguration/);
+    expect(define(unknown)).toThrow(/planted: permission/);
   });
 });

@@ -13,6 +13,8 @@ export const deadLetterOperations = defineOperations('api', {
     summary: 'List dead-lettered Kafka messages, newest first (admin key)',
     tag: TAG,
     auth: 'admin',
+    permission: 'read',
+    changesConfiguration: false,
     query: {
       topic: nonEmpty(255),
       status: enumOf(['pending', 'redriven']),
@@ -28,6 +30,8 @@ export const deadLetterOperations = defineOperations('api', {
     summary: 'Publish a dead letter to its original topic again (admin key)',
     tag: TAG,
     auth: 'admin',
+    permission: 'operate',
+    changesConfiguration: false,
     status: 202,
     message: 'Dead letter re-driven',
     response: deadLetterResponse,

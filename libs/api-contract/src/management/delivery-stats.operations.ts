@@ -11,6 +11,8 @@ export const deliveryStatsOperations = defineOperations('api', {
     summary: 'Deliveries per minute by outcome, latency p50/p95 and the retry backlog',
     tag: 'Event deliveries',
     auth: 'project',
+    permission: 'read',
+    changesConfiguration: false,
     query: {
       window: enumOf(STATS_WINDOW_NAMES),
       endpointId: idQuery("one endpoint's figures (default: the whole project)"),

@@ -117,7 +117,7 @@ function resourceRouters(router: Router): (path: string) => { on: Router; path: 
  * portal links, the project itself). Publishing, replaying and resending events, reading, and the
  * test helpers change none.
  */
-function changesConfiguration(spec: Pick<RouteSpec, 'method' | 'path'>): boolean {
+export function changesConfiguration(spec: Pick<RouteSpec, 'method' | 'path'>): boolean {
   if (spec.method === 'get') return false;
   return !/\/(meta-)?events\b|\/eventdeliveries\b|\/test_(filter|function)$|\/oauth2\/test$/.test(spec.path);
 }
