@@ -1,28 +1,8 @@
-import { createCaller, type Caller } from '@hookrail/api-contract';
+import { createCaller, readRefusal, refusalText, type Caller, type Envelope } from '@hookrail/api-contract';
 import { CliError, EXIT } from './exit-codes';
 
 /** How long one call may take before the CLI gives up on it. */
 const CALL_TIMEOUT_MS = 30_000;
-
-interface Envelope {
-  message?: string;
-  data?: unknown;
-}
-
-/**
- * The field errors of a 400 (`data.errors`) that the message does not already say: the gateway
- * repeats its message there as a field-less error (every refusal), and names the first bad field
- * in the message itself (a 400), so only the others are added.
- */
-function fieldErrors(message: string, data: unknown): string {
-  const errors = (data as { errors?: { field?: string; message?: string }[] } | null)?.errors;
-  if (!Array.isArray(errors)) return '';
-  return errors
-    .filter((e) => typeof e?.message === 'string')
-    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message!))
-    .filter((text) => !message.includes(text) && !message.includes(text.replace(': ', ' ')))
-    .join('; ');
-}
 
 /**
  * A typed caller of the gateway's operations (the same contract the gateway serves and the
@@ -49,10 +29,8 @@ export function gatewayCaller(baseUrl: string, headers: Record<string, string>):
 
 /** A failure answer as the CliError it ends the command with: 401/403 exit 3, others exit 1. */
 export async function refusal(res: Response): Promise<CliError> {
-  const envelope = (await res.json().catch(() => ({}))) as Envelope;
-  const said = envelope.message || res.statusText;
-  const detail = fieldErrors(said, envelope.data);
-  const message = `${res.status}: ${said}${detail ? ` (${detail})` : ''}`;
+  const envelope = (await res.json().catch(() => undefined)) as Envelope | undefined;
+  const message = `${res.status}: ${refusalText(readRefusal(envelope, res.statusText))}`;
   return new CliError(message, res.status === 401 || res.status === 403 ? EXIT.auth : EXIT.refused);
 }
 

@@ -1,5 +1,6 @@
 export * from './operation';
 export * from './client';
+export * from './envelope';
 export * from './vocabulary';
 export * from './schemas/common.schema';
 export * from './schemas/pagination.schema';

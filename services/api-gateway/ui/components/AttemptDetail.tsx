@@ -1,13 +1,13 @@
+import type { managementOperations, ResponseOf } from '@hookrail/api-contract';
 import { DataTable } from './DataTable';
 import { attemptOutcome, prettyJson, when } from './format';
 import { JsonView } from './JsonView';
 import type { Attempt } from './types';
 
 /** The body a delivery's attempts sent, as the API reads it back (capped; not stored per attempt). */
-export interface SentBody {
-  request_body?: string;
-  request_body_truncated?: boolean;
-}
+export type SentBody = Partial<
+  Pick<ResponseOf<typeof managementOperations.getEventDelivery>, 'request_body' | 'request_body_truncated'>
+>;
 
 /** A JSON body pretty-printed, any other text as it is. */
 function bodyText(body: string): string {

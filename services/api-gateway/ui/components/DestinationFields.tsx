@@ -1,19 +1,21 @@
-import type { EndpointType } from '@hookrail/api-contract';
+import type {
+  EndpointCreateBody,
+  EndpointType,
+  managementOperations,
+  PortalEndpointResponse,
+  ResponseOf,
+} from '@hookrail/api-contract';
 import type { Values } from './form/context';
 import { CheckField, SelectField, TextField } from './form/fields';
 import { field, flag, list, text } from './form/values';
 
 type Json = Record<string, unknown>;
-/** What the console's and the portal's endpoint bodies and responses share. */
-interface Endpoint {
-  type: EndpointType;
-  destination: Json | null;
-}
-interface Body {
-  type?: EndpointType;
-  url?: string;
-  destination?: Json | null;
-}
+/** What the console's and the portal's endpoint responses share. */
+type Endpoint = Pick<
+  ResponseOf<typeof managementOperations.getEndpoint> | PortalEndpointResponse,
+  'type' | 'destination'
+>;
+type Body = Pick<EndpointCreateBody, 'type' | 'url' | 'destination'>;
 
 /** Where an endpoint's deliveries go (docs/destinations.md); the console's and the portal's endpoint forms. */
 const TYPES = [

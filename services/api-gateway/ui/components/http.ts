@@ -1,8 +1,4 @@
-/** One refused field of a request, as the API names it (`url`, `pub_sub.sqs.queue_name`). */
-export interface FieldProblem {
-  field?: string;
-  message: string;
-}
+import { readRefusal, refusalText, type Envelope, type FieldProblem } from '@hookrail/api-contract';
 
 /** A refused API call: the envelope's message with its field errors, and the HTTP status. */
 export class ApiError extends Error {
@@ -15,19 +11,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-/** The gateway's envelope; a refusal's field errors are in `data.errors` (`field` '' for none). */
-interface Envelope {
-  message?: string;
-  data?: unknown;
-}
-
-const problemsOf = (data: unknown): FieldProblem[] => {
-  const errors = (data as { errors?: unknown } | null | undefined)?.errors;
-  return Array.isArray(errors)
-    ? (errors as FieldProblem[]).filter((e) => typeof e?.message === 'string')
-    : [];
-};
 
 /**
  * One JSON call to the gateway's own origin; answers the envelope's `data` or throws ApiError. The
@@ -45,17 +28,12 @@ export async function requestJson(
     init.body = JSON.stringify(opts.body);
   }
   const res = await fetch(url, init);
-  const data = (await res.json().catch(() => ({ message: `HTTP ${res.status}` }))) as Envelope;
+  const data = (await res.json().catch(() => undefined)) as Envelope | undefined;
   if (!res.ok) {
-    const fields = problemsOf(data.data).filter((e) => e.field);
-    const detail = fields.map((e) => `${e.field}: ${e.message}`).join('; ');
-    throw new ApiError(
-      (data.message || `HTTP ${res.status}`) + (detail ? ` (${detail})` : ''),
-      res.status,
-      fields,
-    );
+    const refusal = readRefusal(data, `HTTP ${res.status}`);
+    throw new ApiError(refusalText(refusal), res.status, refusal.fields);
   }
-  return data.data;
+  return data?.data;
 }
 
 /** The message of anything thrown, for a toast or an alert. */
