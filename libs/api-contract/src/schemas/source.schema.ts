@@ -20,6 +20,20 @@ import { PROVIDERS } from '../vocabulary';
 import { amqpConnectionFields, googleServiceAccount, kafkaConnectionFields } from './broker-settings.schema';
 
 export const SOURCE_TYPES = ['http', 'rest_api', 'pub_sub', 'db_change_stream'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/**
+ * The service document's source types Hookrail refuses (a 400 on `type`), with why: `rest_api` is,
+ * in Convoy's meaning, the events API itself, which every project has without a source;
+ * `db_change_stream` reads no database yet. Stored, either would take an ingest URL and do nothing.
+ */
+export const REFUSED_SOURCE_TYPES: Readonly<Partial<Record<SourceType, string>>> = {
+  rest_api:
+    'rest_api is the events API itself (POST /api/v1/projects/{projectID}/events with a project API key), ' +
+    'which every project has without a source; for a URL that providers post to, use type http',
+  db_change_stream:
+    'db_change_stream sources are not supported yet: no database change stream is read; use http, or pub_sub for a broker',
+};
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
 export const PUB_SUB_TYPES = ['sqs', 'amqp', 'google', 'kafka'] as const;
 

@@ -1,3 +1,4 @@
+import { REFUSED_SOURCE_TYPES } from '@hookrail/api-contract';
 import { ValidationError } from '@hookrail/domain';
 import type { SourceDoc } from '@hookrail/store';
 
@@ -25,23 +26,9 @@ export function completeVerifier(provider: string | null, verifier: Json | null)
   return type === 'noop' ? { type } : { type, [type]: verifier[type] };
 }
 
-/**
- * Why a source type of the service document is refused, for the types Hookrail does not serve as
- * sources: `rest_api` is, in Convoy's meaning, the events API itself (every outgoing project has
- * it, no source needed); `db_change_stream` reads no database yet. Stored, either would take an
- * ingest URL and behave as neither.
- */
-const REFUSED_TYPES: Partial<Record<SourceDoc['type'], string>> = {
-  rest_api:
-    'rest_api is the events API itself (POST /api/v1/projects/{projectID}/events with a project API key), ' +
-    'which every project has without a source; for a URL that providers post to, use type http',
-  db_change_stream:
-    'db_change_stream sources are not supported yet: no database change stream is read; use http, or pub_sub for a broker',
-};
-
-/** A 400 on `type` for a source type Hookrail does not serve (REFUSED_TYPES). */
+/** A 400 on `type` for a source type Hookrail does not serve (the contract's REFUSED_SOURCE_TYPES). */
 export function assertServedType(type: SourceDoc['type']): void {
-  const why = REFUSED_TYPES[type];
+  const why = REFUSED_SOURCE_TYPES[type];
   if (why) throw new ValidationError(`type ${type} is refused`, [{ field: 'type', message: why }]);
 }
 

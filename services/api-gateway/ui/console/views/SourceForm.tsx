@@ -3,7 +3,7 @@ import {
   CLEARABLE_SOURCE_FIELDS,
   PROVIDERS,
   PUB_SUB_TYPES,
-  SOURCE_TYPES,
+  type SourceType,
   VERIFIER_TYPES,
 } from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -27,12 +27,11 @@ type Clearable = NonNullable<BodyOf<typeof api.updateSource>['clear']>[number];
 type Verifier = NonNullable<Body['verifier']>;
 type PubSub = NonNullable<Body['pub_sub']>;
 
-const TYPE_LABELS: Record<(typeof SOURCE_TYPES)[number], string> = {
+/** The types a source can be created with (the contract's REFUSED_SOURCE_TYPES are not offered). */
+const TYPE_LABELS = {
   http: 'HTTP (an ingest URL)',
-  rest_api: 'REST API',
   pub_sub: 'Message broker (Kafka, RabbitMQ, SQS, Pub/Sub)',
-  db_change_stream: 'Database change stream',
-};
+} satisfies Partial<Record<SourceType, string>>;
 const BROKER_LABELS: Record<(typeof PUB_SUB_TYPES)[number], string> = {
   kafka: 'Kafka',
   amqp: 'RabbitMQ (AMQP)',
