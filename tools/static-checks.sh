@@ -10,7 +10,7 @@ CHECKS=(
   "typecheck|npm run -s typecheck|fix the type errors above (npm run typecheck)"
   "lint|npm run -s lint|npx eslint . --fix, then fix what remains (npm run lint)"
   "format|npm run -s format:check|npm run format"
-  "knip|npm run -s knip|remove the unused file, export or type it names, or un-export it (npm run knip)"
+  "knip|npm run -s knip|remove the unused file, export, type or dependency it names, or un-export it; declare an unlisted dependency in the package.json of the workspace that imports it (npm run knip)"
 )
 
 failed=()

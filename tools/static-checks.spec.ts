@@ -18,6 +18,16 @@ describe('the static checks: one list for CI and the pre-push hook', () => {
     }
   });
 
+  it("knip checks each workspace's dependencies too: declared once, where the code that imports them is", () => {
+    const knip = JSON.parse(read('knip.json')) as { include: string[] };
+    expect(knip.include).toEqual(expect.arrayContaining(['dependencies', 'unlisted', 'files', 'exports']));
+    const rootDeps = Object.keys((JSON.parse(read('package.json')) as { dependencies: object }).dependencies);
+    const telemetry = JSON.parse(read('libs/telemetry/package.json')) as { dependencies: object };
+    // a lib's dependency is not repeated at the root (knip would call the root's copy unused)
+    expect(rootDeps).not.toContain('prom-client');
+    expect(Object.keys(telemetry.dependencies)).toContain('prom-client');
+  });
+
   it('is what CI runs and what the pre-push hook runs', () => {
     expect(read('.ci/run')).toContain('bash tools/static-checks.sh');
     const hook = read('.githooks/pre-push');
