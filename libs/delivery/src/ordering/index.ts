@@ -1,1 +1,2 @@
-export { DeliveryOrdering, orderingKeyOfDelivery, type Admission } from './delivery-ordering';
+export { DeliveryOrdering } from './delivery-ordering';
+export { orderingKeyOfDelivery, type Admission } from './key-state';
