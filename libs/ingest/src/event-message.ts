@@ -40,8 +40,8 @@ export interface EventStamp {
 
 /**
  * The event message of `hookrail.events`, built here for every intake. `ordered` is not set here:
- * publishing sets it from the project's subscriptions (`publishAccepted`), and the publisher adds
- * the trace context to the Kafka message's headers.
+ * publishing sets it from the project's subscriptions (`publishToEventsTopic`), and the publisher
+ * adds the trace context to the Kafka message's headers.
  */
 export function eventMessage(event: AcceptedEvent, stamp: EventStamp): EventMessage {
   const violations = event.verdict.violations;
