@@ -162,6 +162,11 @@ async function relayOnce(
       url,
     };
   }
+  return fromRelay(res, url, elapsed);
+}
+
+/** The relay's answer: what the listener's local URL answered, nobody listening, or the relay's error. */
+async function fromRelay(res: Response, url: string, elapsed: () => number): Promise<Relayed> {
   const envelope = (await res.json().catch(() => ({}))) as { message?: string; data?: RelayAnswer };
   if (res.ok && envelope.data) return { result: fromAnswer(envelope.data), url: envelope.data.url };
   const message = envelope.message || `the cli relay answered ${res.status}`;
