@@ -1,29 +1,30 @@
 import { Router } from 'express';
 import type { HookrailConfig } from '@hookrail/config';
-import { SecretBox, fail, relayCredential } from '@hookrail/domain';
+import { SecretBox, relayCredential } from '@hookrail/domain';
 import { HttpClient } from '@hookrail/outbound';
 import { FunctionPool } from '@hookrail/functions';
-import { accessLog, credentialKey, rateLimiter, type ServiceDefinition } from '@hookrail/runtime';
+import { accessLog, type ServiceDefinition } from '@hookrail/runtime';
 import { EventValidator } from '@hookrail/ingest';
 import { ConfigCache } from '@hookrail/store';
 import { PublishGuard } from '@hookrail/bus';
 import type { GatewayDeps } from './deps';
 import { createConsole } from './console';
-import { mountApiRoutes } from './http/api-router';
-import { errorMapper } from './http/error-mapper';
-import { jsonBody } from './http/json-body';
-import { methodNotAllowed } from './http/method-not-allowed';
-import { portalOperations } from '@hookrail/api-contract';
+import type { BoundOperation } from './http/call';
+import type { GatewaySurface } from './http/mount-operations';
+import { serveSurface, type SurfaceDeps } from './http/surface-router';
 import { buildOpenApi } from './openapi/openapi';
-import { mountPortal } from './portal';
-import { managementRoutes } from './http/management-routes';
+import { mountPortalPage } from './portal';
+import { gatewayAuthenticators, gatewayOperations } from './routes';
 import { ListenerRouting } from './listen/listener-routing';
 import { Listeners } from './listen/listeners';
-import { relayRouter } from './listen/relay-router';
 
 const API_VERSION = '1.0.0';
 
-/** The management API under /api: operations from libs/api-contract with handlers by resource, the OpenAPI document, one error mapper. */
+/**
+ * The gateway's HTTP surfaces (the management API under /api, the portal API, the console's session
+ * calls, the internal relay), each served from libs/api-contract's operations by one mount
+ * function, with handlers by resource; the OpenAPI document; the portal's and console's pages.
+ */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
     config,
@@ -64,55 +65,25 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       metrics.gauge('hookrail_cli_listeners', 'hookrail listen streams connected to this replica', [], (g) =>
         g.set(deps.listeners.size),
       );
-      const routes = managementRoutes(deps);
-      // Built on first request, not at start: compiling its fields' schemas is about a sixth of
-      // a gateway's start-up CPU, and most replicas are never asked for it.
-      let openapi: ReturnType<typeof buildOpenApi> | undefined;
-      const openApiDocument = () =>
-        (openapi ??= buildOpenApi([...routes, ...Object.values(portalOperations)], {
-          version: API_VERSION,
-          gatewayUrl: config.urls.gatewayPublic,
-        }));
-      app.use(accessLog(logger, config.log.requests));
-      const api = Router();
-      // The document describes the API and holds no data, so it is served without a key.
-      api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
-      // Limits per replica (docs/decisions.md): per API key, then per project in the path.
-      const { windowMs, apiKey, project } = config.rateLimits;
-      api.use(
-        rateLimiter(
-          {
-            name: 'API key',
-            limit: apiKey,
-            windowMs,
-            key: (req) => credentialKey(req.headers.authorization),
-          },
-          {
-            name: 'project',
-            limit: project,
-            windowMs,
-            key: (req) => /^\/v1\/projects\/([^/]+)/.exec(req.path)?.[1] ?? null,
-          },
-        ),
-      );
-      api.use(jsonBody(config.http.bodyLimitBytes));
       const gatewayConsole = createConsole(deps);
-      mountApiRoutes(api, routes, {
+      const operations = gatewayOperations(deps, gatewayConsole);
+      const surface: SurfaceDeps = {
+        authenticators: gatewayAuthenticators(deps, gatewayConsole, relaySecret),
         cache: deps.cache,
-        metrics,
-        adminKey: config.security.adminKey,
-        session: gatewayConsole.session,
         announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
-      });
-      api.use(methodNotAllowed(routes));
-      api.use((req, res) => {
-        res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
-      });
-      api.use(errorMapper(logger));
-      app.use('/api', api);
-      app.use('/relay', relayRouter(deps, relaySecret));
-      mountPortal(app, deps);
-      gatewayConsole.mount(app);
+        metrics,
+        logger,
+        bodyLimitBytes: config.http.bodyLimitBytes,
+        rateLimits: config.rateLimits,
+      };
+      app.use(accessLog(logger, config.log.requests));
+      app.use('/api', apiRouter(operations, surface, config));
+      app.use('/relay', serveSurface(Router(), 'relay', operations.relay, surface));
+      app.use('/portal-api', serveSurface(Router(), 'portal', operations.portal, surface));
+      mountPortalPage(app);
+      // The console's pages share its prefix: its surface owns only /console/session.
+      app.use('/console', serveSurface(Router(), 'console', operations.console, surface, '/session'));
+      gatewayConsole.mountPages(app);
       return {
         // `hookrail listen` streams end first: each CLI reconnects to another gateway.
         endStreams: () => deps.listeners.closeAll(),
@@ -124,4 +95,24 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
       };
     },
   };
+}
+
+/** The management API, and before its rate limits the OpenAPI document of it and the portal's. */
+function apiRouter(
+  operations: Record<GatewaySurface, BoundOperation[]>,
+  surface: SurfaceDeps,
+  config: Readonly<HookrailConfig>,
+): Router {
+  // Built on first request, not at start: compiling its fields' schemas is about a sixth of
+  // a gateway's start-up CPU, and most replicas are never asked for it.
+  let openapi: ReturnType<typeof buildOpenApi> | undefined;
+  const openApiDocument = () =>
+    (openapi ??= buildOpenApi([...operations.api, ...operations.portal], {
+      version: API_VERSION,
+      gatewayUrl: config.urls.gatewayPublic,
+    }));
+  const api = Router();
+  // The document describes the API and holds no data, so it is served without a key.
+  api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
+  return serveSurface(api, 'api', operations.api, surface);
 }

@@ -8,7 +8,9 @@ import {
   safeEqual,
   type ProjectId,
 } from '@hookrail/domain';
-import type { ConfigCache } from '@hookrail/store';
+import type { ConfigCache, ProjectDoc } from '@hookrail/store';
+import type { Request } from 'express';
+import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
 
 export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: ProjectId; keyId: string };
 
@@ -61,7 +63,39 @@ export function authorizeProject(principal: Principal, projectId: string): Proje
   return asProjectId(projectId);
 }
 
-export function requireAdmin(principal: Principal): void {
+function requireAdmin(principal: Principal): void {
   if (principal.kind !== 'admin')
     throw new DomainError('forbidden', 'this operation needs the instance admin key');
+}
+
+export interface PrincipalAuthDeps {
+  cache: ConfigCache;
+  adminKey?: string;
+  /** Another way in besides the Bearer key (the console's session cookie); `undefined`: not used. */
+  session?: (req: Request) => Promise<Principal | undefined>;
+}
+
+/**
+ * The management API's auth kinds: `project` (a project key, the admin key, or a console session
+ * for either) and, with `adminOnly`, `admin`. A path's `:projectID` is the call's project: a
+ * project key opens only its own, and one that does not exist is a 404.
+ */
+export function principalAuthenticator(deps: PrincipalAuthDeps, adminOnly = false): Authenticator<Principal> {
+  return {
+    async authenticate(req) {
+      const principal =
+        (await deps.session?.(req)) ??
+        (await authenticate(req.headers.authorization, { cache: deps.cache, adminKey: deps.adminKey }));
+      if (adminOnly) requireAdmin(principal);
+      return principal;
+    },
+    authorize: (_principal, op) =>
+      requirePermission(EVERY_PERMISSION, op, `this key may not ${op.permission}`),
+    async project(principal, params): Promise<ProjectDoc | null> {
+      if (params.projectID === undefined) return null;
+      const project = await deps.cache.project(authorizeProject(principal, params.projectID));
+      if (!project) throw new NotFoundError('project');
+      return project;
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { DomainError } from '@hookrail/domain';
 import type { ConfigCache } from '@hookrail/store';
 import type { Principal } from '../auth/principal';
+import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
 import {
   CSRF_HEADER,
   SESSION_COOKIE,
@@ -77,4 +78,44 @@ export function consoleSessionAuth(deps: ConsoleAuthDeps) {
     if (!SAFE_METHODS.has(req.method)) checkCsrf(claims, deps.secret, req.get(CSRF_HEADER));
     return claimsPrincipal(claims);
   };
+}
+
+/**
+ * The console's auth kind (its own session calls): the cookie's session, required; a state change
+ * also needs a same-site request and the anti-CSRF header, as on the management API.
+ */
+export function consoleAuthenticator(deps: ConsoleAuthDeps): Authenticator<SessionClaims> {
+  return {
+    async authenticate(req) {
+      const claims = await consoleClaims(req, deps);
+      if (!claims) throw unauthenticated('not signed in');
+      if (!SAFE_METHODS.has(req.method)) {
+        refuseCrossSite(req);
+        checkCsrf(claims, deps.secret, req.get(CSRF_HEADER));
+      }
+      return claims;
+    },
+    authorize: (_claims, op) =>
+      requirePermission(EVERY_PERMISSION, op, `this session may not ${op.permission}`),
+    project: async () => null,
+  };
+}
+
+/**
+ * The `public` auth kind: anyone. Its state changes (the console's sign-in and sign-out) come only
+ * from the gateway's own pages: a request the browser marks as cross-site is refused.
+ */
+export const publicAuthenticator: Authenticator<null> = {
+  async authenticate(req) {
+    if (!SAFE_METHODS.has(req.method)) refuseCrossSite(req);
+    return null;
+  },
+  authorize: () => undefined,
+  project: async () => null,
+};
+
+declare module '../http/call' {
+  interface AuthKinds {
+    console: { actor: SessionClaims; project: null };
+  }
 }

@@ -1,13 +1,17 @@
-import { Router, type Express, type Request, type Response } from 'express';
-import { DomainError, fail, ok } from '@hookrail/domain';
+import type { Express, Request, Response } from 'express';
+import { DomainError } from '@hookrail/domain';
+import type { consoleOperations } from '@hookrail/api-contract';
 import { authenticate, type Principal } from '../auth/principal';
 import type { GatewayDeps } from '../deps';
-import { errorMapper } from '../http/error-mapper';
-import { methodNotAllowed } from '../http/method-not-allowed';
-import { jsonBody } from '../http/json-body';
-import { validate } from '../http/validator';
-import { consoleOperations, consoleSignInBody } from '@hookrail/api-contract';
-import { consoleClaims, consoleSessionAuth, refuseCrossSite, type ConsoleAuthDeps } from './console-auth';
+import type { Authenticator } from '../http/authenticators';
+import type { Handlers } from '../http/call';
+import {
+  consoleAuthenticator,
+  consoleClaims,
+  consoleSessionAuth,
+  publicAuthenticator,
+  type ConsoleAuthDeps,
+} from './console-auth';
 import {
   CSRF_HEADER,
   SESSION_COOKIE,
@@ -20,7 +24,6 @@ import {
   type SessionClaims,
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
-import { bindHandlers } from '@hookrail/api-contract';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /** The page runs only its own script and stylesheet and talks only to its own origin. */
@@ -33,13 +36,15 @@ const PAGE_HEADERS = {
 };
 
 export interface GatewayConsole {
-  /** Plugged into the management API router: a console session authenticates API calls. */
+  /** Plugged into the management API's authenticator: a console session authenticates API calls. */
   session: (req: Request) => Promise<Principal | undefined>;
-  mount(app: Express): void;
+  /** The auth kinds of the console's own calls: its session, and the public sign-in and sign-out. */
+  authenticators: { console: Authenticator<SessionClaims>; public: Authenticator<null> };
+  /** Its session operations (sign-in, the session, sign-out), served under /console with the others. */
+  handlers: Handlers<typeof consoleOperations>;
+  /** The page and its assets; mounted after the session operations, which share the prefix. */
+  mountPages(app: Express): void;
 }
-
-/** A console operation's handler: it answers the envelope's data; cookies and headers go on `res`. */
-type ConsoleHandler = (req: Request, res: Response) => Promise<unknown>;
 
 /** The operator console at /console: sign-in/out under /console/session, the page and its assets. */
 export function createConsole(deps: GatewayDeps): GatewayConsole {
@@ -51,97 +56,11 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     secret: sessionSecret(config.security.encryptionKey, config.security.adminKey),
     now: deps.now,
   };
-  const secure = config.urls.gatewayPublic.startsWith('https://');
-  const throttle = new SignInThrottle();
-
-  const describe = (claims: SessionClaims) => ({
-    kind: claims.kind,
-    project_id: claims.projectId ?? null,
-    expires_at: new Date(claims.exp).toISOString(),
-    csrf_token: csrfToken(claims, auth.secret),
-    csrf_header: CSRF_HEADER,
-  });
-  const clearCookie = (res: Response) =>
-    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
-
-  const sessionAuth = consoleSessionAuth(auth);
-  const handlers: Record<keyof typeof consoleOperations, ConsoleHandler> = {
-    async signIn(req, res) {
-      refuseCrossSite(req);
-      // A JSON body cannot come from a cross-site form, which keeps sign-in itself CSRF-safe.
-      if (!req.is('application/json'))
-        throw new DomainError('unsupported_media_type', 'sign-in needs a JSON body: {"key": "<API key>"}');
-      const { key } = validate(consoleSignInBody, req.body, 'invalid sign-in');
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      const now = deps.now().getTime();
-      try {
-        throttle.check(ip, key.trim(), now);
-      } catch (err) {
-        if (err instanceof SignInThrottled) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-        logger.warn({ ip }, 'console sign-in throttled');
-        throw err;
-      }
-      let principal: Principal;
-      try {
-        principal = await authenticate(`Bearer ${key.trim()}`, {
-          cache: deps.cache,
-          adminKey: config.security.adminKey,
-          now: deps.now,
-        });
-      } catch (err) {
-        if (err instanceof DomainError && err.code === 'unauthenticated')
-          throttle.failed(ip, key.trim(), now);
-        logger.warn({ ip }, 'console sign-in refused');
-        throw err;
-      }
-      throttle.succeeded(key.trim());
-      const claims = principalClaims(principal, deps.now(), SESSION_TTL_MS);
-      res.cookie(SESSION_COOKIE, await signSession(claims, auth.secret), {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure,
-        maxAge: SESSION_TTL_MS,
-      });
-      logger.info({ kind: claims.kind, projectId: claims.projectId }, 'console sign-in');
-      return describe(claims);
-    },
-    async getSession(req, res) {
-      const claims = await consoleClaims(req, auth);
-      if (!claims) throw new DomainError('unauthenticated', 'not signed in');
-      res.set('cache-control', 'no-store');
-      return describe(claims);
-    },
-    async signOut(req, res) {
-      refuseCrossSite(req);
-      let claims: SessionClaims | undefined;
-      try {
-        claims = await consoleClaims(req, auth);
-      } catch {
-        claims = undefined; // an expired or broken session is simply cleared
-      }
-      if (claims) checkCsrf(claims, auth.secret, req.get(CSRF_HEADER));
-      clearCookie(res);
-      return null;
-    },
-  };
-  const api = Router();
-  api.use('/session', jsonBody(config.http.bodyLimitBytes));
-  for (const op of bindHandlers(Object.values(consoleOperations), [handlers]))
-    api[op.method](op.path, async (req, res) => {
-      const data = await op.handler(req, res);
-      res.status(op.status).json(ok(op.message, data));
-    });
-  api.use(methodNotAllowed(Object.values(consoleOperations)));
-  api.use('/session', (req, res) => {
-    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
-  });
-  api.use(errorMapper(logger));
-
   return {
-    session: sessionAuth,
-    mount(app) {
-      app.use('/console', api);
+    session: consoleSessionAuth(auth),
+    authenticators: { console: consoleAuthenticator(auth), public: publicAuthenticator },
+    handlers: sessionHandlers(deps, auth),
+    mountPages(app) {
       // The gateway's root used to answer "Cannot GET /": send people to the console.
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
       app.use('/console/assets', uiAssets());
@@ -153,5 +72,80 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
         }),
       );
     },
+  };
+}
+
+/** Sign-in, the session and sign-out: the cookie is set and cleared on `res`. */
+function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typeof consoleOperations> {
+  const secure = deps.config.urls.gatewayPublic.startsWith('https://');
+  const describe = (claims: SessionClaims) => ({
+    kind: claims.kind,
+    project_id: claims.projectId ?? null,
+    expires_at: new Date(claims.exp).toISOString(),
+    csrf_token: csrfToken(claims, auth.secret),
+    csrf_header: CSRF_HEADER,
+  });
+  const signIn = signInWith(deps, new SignInThrottle());
+  return {
+    async signIn({ req, res, body }) {
+      const claims = principalClaims(await signIn(req, res, body.key.trim()), deps.now(), SESSION_TTL_MS);
+      res.cookie(SESSION_COOKIE, await signSession(claims, auth.secret), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure,
+        maxAge: SESSION_TTL_MS,
+      });
+      deps.logger.info({ kind: claims.kind, projectId: claims.projectId }, 'console sign-in');
+      return describe(claims);
+    },
+    async getSession({ res, actor }) {
+      res.set('cache-control', 'no-store');
+      return describe(actor);
+    },
+    async signOut({ req, res }) {
+      let claims: SessionClaims | undefined;
+      try {
+        claims = await consoleClaims(req, auth);
+      } catch {
+        claims = undefined; // an expired or broken session is simply cleared
+      }
+      if (claims) checkCsrf(claims, auth.secret, req.get(CSRF_HEADER));
+      clearCookie(res, secure);
+      return null;
+    },
+  };
+}
+
+function clearCookie(res: Response, secure: boolean): void {
+  res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+}
+
+/** A key's principal, through the throttle that slows guessing per address and per key. */
+function signInWith(deps: GatewayDeps, throttle: SignInThrottle) {
+  const { logger } = deps;
+  return async (req: Request, res: Response, key: string): Promise<Principal> => {
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const now = deps.now().getTime();
+    try {
+      throttle.check(ip, key, now);
+    } catch (err) {
+      if (err instanceof SignInThrottled) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      logger.warn({ ip }, 'console sign-in throttled');
+      throw err;
+    }
+    try {
+      const principal = await authenticate(`Bearer ${key}`, {
+        cache: deps.cache,
+        adminKey: deps.config.security.adminKey,
+        now: deps.now,
+      });
+      throttle.succeeded(key);
+      return principal;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'unauthenticated') throttle.failed(ip, key, now);
+      logger.warn({ ip }, 'console sign-in refused');
+      throw err;
+    }
   };
 }

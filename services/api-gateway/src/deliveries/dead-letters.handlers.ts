@@ -2,7 +2,7 @@ import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import type { DeadLetterDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { deadLetterOperations, type DeadLetterResponse } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 function present(d: DeadLetterDoc): DeadLetterResponse {
   return {

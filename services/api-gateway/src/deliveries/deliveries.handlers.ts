@@ -9,7 +9,7 @@ import type { GatewayDeps } from '../deps';
 import { sentBody } from './request-body';
 import { presentAttempt, presentDeliveries } from '../events/event.presenter';
 import { deliveryOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function deliveryHandlers(deps: GatewayDeps): Handlers<typeof deliveryOperations> {
   const { store } = deps;

@@ -13,7 +13,7 @@ import { resendDeliveryOrThrow } from './resend-delivery.usecase';
 import { filterFromQuery, listFilterFromQuery } from '../http/list-query';
 import { presentPortalDelivery } from '../portal/portal.presenter';
 import { deliveryOpsOperations, type BodyOf } from '@hookrail/api-contract';
-import type { Call, Handlers } from '../http/route';
+import type { Call, Handlers } from '../http/call';
 
 export function deliveryOpsHandlers(deps: GatewayDeps): Handlers<typeof deliveryOpsOperations> {
   // POST and PUT (Convoy's SDK) are one operation with two verbs

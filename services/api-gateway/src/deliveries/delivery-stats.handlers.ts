@@ -2,7 +2,7 @@ import { NotFoundError, toTimestamp } from '@hookrail/domain';
 import { deliveryStats, type StatsWindow } from '@hookrail/operations';
 import type { GatewayDeps } from '../deps';
 import { deliveryStatsOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function deliveryStatsHandlers({ store, now }: GatewayDeps): Handlers<typeof deliveryStatsOperations> {
   return {

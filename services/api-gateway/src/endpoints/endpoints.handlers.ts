@@ -1,7 +1,7 @@
 import { endpointOperations } from '@hookrail/api-contract';
 import { parsePageQuery, type EndpointDoc, type EndpointListFilter } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 import { presentEndpoint } from './endpoint.presenter';
 import {
   createEndpoint,

@@ -1,7 +1,7 @@
 import { EVENT_TYPE_LIMITS, type eventTypeOperations } from '@hookrail/api-contract';
 import type { ProjectId } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 import { presentEventType } from './event-type.presenter';
 import {
   createEventType,

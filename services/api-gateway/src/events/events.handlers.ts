@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps';
 import { presentEvents } from './event.presenter';
 import { publishEvent } from './publish-event.usecase';
 import { eventOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function eventHandlers(deps: GatewayDeps): Handlers<typeof eventOperations> {
   return {

@@ -2,7 +2,7 @@ import { listenOperations } from '@hookrail/api-contract';
 import { ConflictError, DomainError } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import { getEndpoint } from '../endpoints/endpoints.usecase';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 import { openEventStream } from './listen-stream';
 
 /** `hookrail listen`'s two calls: the stream of a cli endpoint's deliveries, and the answers to them. */

@@ -10,7 +10,7 @@ import {
   updatePortalLink,
 } from './portal-links.usecase';
 import { portalLinkOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function portalLinkHandlers(deps: GatewayDeps): Handlers<typeof portalLinkOperations> {
   const present = async (doc: PortalLinkDoc, authKey?: string) =>

@@ -1,10 +1,4 @@
-import { Router, type Express } from 'express';
-import { fail } from '@hookrail/domain';
-import { credentialKey, rateLimiter } from '@hookrail/runtime';
-import type { GatewayDeps } from '../deps';
-import { errorMapper } from '../http/error-mapper';
-import { portalApiRouter } from './portal-api.router';
-import { gatewayEndpointOps } from './portal-endpoint-ops';
+import type { Express } from 'express';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /**
@@ -20,23 +14,8 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
 };
 
-/** Serves the portal: its API under /portal-api and the page at a link's `url` (/portal?token=...). */
-export function mountPortal(app: Express, deps: GatewayDeps): void {
-  const api = Router();
-  api.use(
-    rateLimiter({
-      name: 'portal link',
-      limit: deps.config.rateLimits.portalLink,
-      windowMs: deps.config.rateLimits.windowMs,
-      key: (req) => credentialKey(req.headers.authorization, req.query.token),
-    }),
-  );
-  api.use(portalApiRouter(deps, gatewayEndpointOps(deps)));
-  api.use((req, res) => {
-    res.status(404).json(fail(`no route for ${req.method} ${req.originalUrl.split('?')[0]}`));
-  });
-  api.use(errorMapper(deps.logger));
-  app.use('/portal-api', api);
+/** Serves the portal's page at a link's `url` (/portal?token=...); its API is the `portal` surface. */
+export function mountPortalPage(app: Express): void {
   app.use('/portal/assets', uiAssets());
   app.get('/portal', (_req, res) =>
     sendUiPage(res, 'portal', 'Webhooks portal', '/portal/assets', PAGE_HEADERS),

@@ -1,5 +1,7 @@
+import type { Permission } from '@hookrail/api-contract';
 import { DomainError, hashSecret, safeEqual } from '@hookrail/domain';
 import type { PortalLinkDoc, ProjectDoc, Store } from '@hookrail/store';
+import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
 
 export interface PortalSession {
   link: PortalLinkDoc;
@@ -44,8 +46,29 @@ export async function authenticatePortal(
   return { link, project };
 }
 
-/** Endpoint management through the portal needs `can_manage_endpoint` on the link. */
-export function requireManage(session: PortalSession): void {
-  if (!session.link.can_manage_endpoint)
-    throw new DomainError('forbidden', 'this portal link cannot manage endpoints');
+/** Any link may read and retry a failed delivery now; the rest needs `can_manage_endpoint`. */
+const LINK_GRANTS: ReadonlySet<Permission> = new Set(['read', 'retry']);
+
+/**
+ * The portal's auth kind: the link's token (Bearer, or `?token=` for the page), the link's rights,
+ * and the link's project, which every call acts on.
+ */
+export function portalAuthenticator(deps: { store: Store; now: () => Date }): Authenticator<PortalSession> {
+  return {
+    authenticate: (req) =>
+      authenticatePortal(portalCredential(req.headers.authorization, req.query.token), deps),
+    authorize: (session, op) =>
+      requirePermission(
+        session.link.can_manage_endpoint ? EVERY_PERMISSION : LINK_GRANTS,
+        op,
+        'this portal link cannot manage endpoints',
+      ),
+    project: async (session) => session.project,
+  };
+}
+
+declare module '../http/call' {
+  interface AuthKinds {
+    portal: { actor: PortalSession; project: ProjectDoc };
+  }
 }

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@hookrail/domain';
-import { EVENT_TYPE_LIMITS, type BodyOf, type portalOperations } from '@hookrail/api-contract';
+import { EVENT_TYPE_LIMITS, type portalOperations } from '@hookrail/api-contract';
 import { replayEvent } from '@hookrail/operations';
 import {
   createdRangeOf,
@@ -10,6 +10,7 @@ import {
   type EndpointDoc,
 } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
+import type { Handlers } from '../http/call';
 import { publishEvent } from '../events/publish-event.usecase';
 import { resendDeliveryOrThrow } from '../deliveries/resend-delivery.usecase';
 import { sentBody } from '../deliveries/request-body';
@@ -35,31 +36,7 @@ const rangeOf = (query: Record<string, unknown>) =>
 /** A link's catalog reads at most this many (endpoint, type) documents. */
 const CATALOG_LIMIT = 2_000;
 
-interface PortalCall<B> {
-  session: PortalSession;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: B;
-}
-
-/**
- * `read`: any link. `manage`: a link allowed to manage endpoints. `configure`: besides, the call
- * changes configuration, which every dispatcher is told before the answer (a resend or a test event
- * does not: it only publishes).
- */
-type PortalAccess = 'read' | 'manage' | 'configure';
-
-export interface PortalHandler<B = unknown> {
-  access: PortalAccess;
-  run(call: PortalCall<B>): Promise<unknown>;
-}
-
-type PortalOperations = typeof portalOperations;
-export type PortalHandlers = { [K in keyof PortalOperations]: PortalHandler<BodyOf<PortalOperations[K]>> };
-
-const read = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'read', run });
-const manage = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'manage', run });
-const configure = <B>(run: PortalHandler<B>['run']): PortalHandler<B> => ({ access: 'configure', run });
+type PortalHandlers = Handlers<typeof portalOperations>;
 
 /** Everything a link's holder may do, each query limited to the link's endpoints at request time. */
 export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps): PortalHandlers {
@@ -88,31 +65,25 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
   };
 
   return {
-    portalGetLink: read(async ({ session }) =>
+    portalGetLink: async ({ actor: session }) =>
       presentPortalLink(session.link, (await linkEndpoints(store, session)).length, session.project),
-    ),
-    portalListEndpoints: read(async ({ session }) =>
+    portalListEndpoints: async ({ actor: session }) =>
       Promise.all((await linkEndpoints(store, session)).map(present)),
-    ),
-    portalGetEndpoint: read(async ({ session, params }) => present(await endpointOf(session, params))),
-    portalCreateEndpoint: configure(async ({ session, body }) =>
+    portalGetEndpoint: async ({ actor: session, params }) => present(await endpointOf(session, params)),
+    portalCreateEndpoint: async ({ actor: session, body }) =>
       present(await endpointOps.create(session, body)),
-    ),
-    portalUpdateEndpoint: configure(async ({ session, params, body }) =>
+    portalUpdateEndpoint: async ({ actor: session, params, body }) =>
       present(await endpointOps.update(session, await endpointOf(session, params), body)),
-    ),
-    portalDeleteEndpoint: configure(async ({ session, params }) => {
+    portalDeleteEndpoint: async ({ actor: session, params }) => {
       await endpointOps.remove(session, await endpointOf(session, params));
       return null;
-    }),
-    portalPauseEndpoint: configure(async ({ session, params }) =>
+    },
+    portalPauseEndpoint: async ({ actor: session, params }) =>
       present(await endpointOps.pause(session, await endpointOf(session, params))),
-    ),
-    portalActivateEndpoint: configure(async ({ session, params }) =>
+    portalActivateEndpoint: async ({ actor: session, params }) =>
       present(await endpointOps.activate(session, await endpointOf(session, params))),
-    ),
     // A real event aimed at the endpoint (pick a type its subscriptions accept).
-    portalSendTestEvent: manage(async ({ session, params, body }) => {
+    portalSendTestEvent: async ({ actor: session, params, body }) => {
       const endpoint = await endpointOf(session, params);
       const eventType = body.event_type ?? 'hookrail.test';
       const data = body.data ?? { message: 'Test event from the webhooks portal', sent_at: deps.now() };
@@ -120,11 +91,10 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
         mode: 'single',
         body: { endpoint_id: endpoint._id, event_type: eventType.trim(), data },
       });
-    }),
-    portalExpireEndpointSecret: configure(async ({ session, params, body }) =>
+    },
+    portalExpireEndpointSecret: async ({ actor: session, params, body }) =>
       present(await endpointOps.expireSecret(session, await endpointOf(session, params), body)),
-    ),
-    portalListEvents: read(async ({ session, query }) => {
+    portalListEvents: async ({ actor: session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const page = await store.events.page(
         session.link.project_id,
@@ -133,21 +103,21 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       );
       const visible = new Set(ids);
       return { ...page, content: page.content.map((e) => presentPortalEvent(e, visible)) };
-    }),
-    portalGetEvent: read(async ({ session, params }) => {
+    },
+    portalGetEvent: async ({ actor: session, params }) => {
       const { event, ids } = await eventOf(session, params.eventID);
       return presentPortalEvent(event, new Set(ids));
-    }),
+    },
     // To the link's endpoints only (never to another customer's): managing links.
-    portalReplayEvent: manage(async ({ session, params }) => {
+    portalReplayEvent: async ({ actor: session, params }) => {
       const { event, ids } = await eventOf(session, params.eventID);
       const out = await replayEvent(deps, session.link.project_id, event._id, new Set(ids));
       if (out.kind !== 'replayed')
         throw new ConflictError('the event has no delivery to your endpoints to replay');
       return { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) };
-    }),
+    },
     // From the catalog the dispatchers keep.
-    portalListEventTypes: read(async ({ session }) =>
+    portalListEventTypes: async ({ actor: session }) =>
       eventTypeCatalog(
         await store.eventTypes.listForEndpoints(
           session.link.project_id,
@@ -155,13 +125,11 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
           CATALOG_LIMIT,
         ),
       ),
-    ),
-    portalListEventCatalog: read(async ({ session }) =>
+    portalListEventCatalog: async ({ actor: session }) =>
       presentPortalCatalog(
         await store.eventCatalog.listAll(session.link.project_id, EVENT_TYPE_LIMITS.perProject),
       ),
-    ),
-    portalListDeliveries: read(async ({ session, query }) => {
+    portalListDeliveries: async ({ actor: session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const filter: DeliveryListFilter = {
         endpointIds: ids,
@@ -173,24 +141,23 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
         filter.statuses = [query.status as DeliveryStatus];
       const page = await store.deliveries.page(session.link.project_id, filter, parsePageQuery(query));
       return { ...page, content: page.content.map((d) => presentPortalDelivery(d, false)) };
-    }),
-    portalGetDelivery: read(async ({ session, params }) =>
+    },
+    portalGetDelivery: async ({ actor: session, params }) =>
       detail(await deliveryOf(session, params.deliveryID)),
-    ),
     // Also one still in Retry: its holder may want it now rather than at the next backoff.
-    portalResendDelivery: read(async ({ session, params }) => {
+    portalResendDelivery: async ({ actor: session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
       return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'retry_now'));
-    }),
+    },
     // A management right; never a delivery that succeeded: the receiver has it, and only the
     // provider (the management API, the console) may send it again.
-    portalForceResendDelivery: manage(async ({ session, params }) => {
+    portalForceResendDelivery: async ({ actor: session, params }) => {
       const delivery = await deliveryOf(session, params.deliveryID);
       if (delivery.status === 'Success')
         throw new ConflictError(
           'this delivery succeeded: the portal retries only failed or discarded deliveries (ask the provider to send a delivered one again)',
         );
       return detail(await resendDeliveryOrThrow(deps, session.link.project_id, delivery._id, 'force'));
-    }),
+    },
   };
 }

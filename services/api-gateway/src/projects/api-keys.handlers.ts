@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps';
 import { presentApiKey } from './project.presenter';
 import { issueApiKey } from './issue-api-key.usecase';
 import { apiKeyOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function apiKeyHandlers({ store, now }: GatewayDeps): Handlers<typeof apiKeyOperations> {
   return {

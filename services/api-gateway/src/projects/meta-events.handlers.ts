@@ -4,7 +4,7 @@ import { parsePageQuery, type MetaEventDoc, type MetaEventListFilter } from '@ho
 import type { GatewayDeps } from '../deps';
 import { presentMetaEvent } from './meta-event.presenter';
 import { metaEventOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function metaEventHandlers(deps: GatewayDeps): Handlers<typeof metaEventOperations> {
   const find = async (projectId: ProjectId, id: string) => {

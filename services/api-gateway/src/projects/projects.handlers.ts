@@ -5,7 +5,7 @@ import { presentApiKey, presentProject } from './project.presenter';
 import { issueApiKey } from './issue-api-key.usecase';
 import { fromConvoyConfig, mergeProjectConfig } from './project-config';
 import { projectOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function projectHandlers({ store, publisher, now }: GatewayDeps): Handlers<typeof projectOperations> {
   const configChanged = (projectId: ProjectId, op: 'created' | 'updated' | 'deleted') =>

@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps';
 import { presentSource } from './source.presenter';
 import { createSource, deleteSource, updateSource } from './sources.usecase';
 import { sourceOperations, type SourceUpdateBody } from '@hookrail/api-contract';
-import type { Call, Handlers } from '../http/route';
+import type { Call, Handlers } from '../http/call';
 
 export function sourceHandlers(deps: GatewayDeps): Handlers<typeof sourceOperations> {
   const { store } = deps;

@@ -9,7 +9,7 @@ import {
 } from './subscriptions.usecase';
 import { testFilter, testFunction } from './test-subscription.usecase';
 import { subscriptionOperations } from '@hookrail/api-contract';
-import type { Handlers } from '../http/route';
+import type { Handlers } from '../http/call';
 
 export function subscriptionHandlers(deps: GatewayDeps): Handlers<typeof subscriptionOperations> {
   const presentOne = async (doc: SubscriptionDoc) => (await presentSubscriptions([doc], deps))[0];
