@@ -17,10 +17,8 @@ export interface CliRelayDeps {
 /** How much longer than the listener's own wait the call to the relay may take. */
 const RELAY_MARGIN_MS = 5_000;
 
-export const isCliEndpoint = (e: EndpointDoc): boolean => e.type === 'cli';
-
 /** The attempt's `url` when no listener said where it forwarded to. */
-const listenerLabel = (e: EndpointDoc) => `hookrail listen (${e.name})`;
+export const listenerLabel = (e: EndpointDoc): string => `hookrail listen (${e.name})`;
 
 const relayError = (message: string, maybeReached: boolean, latencyMs: number): AttemptResult => ({
   kind: 'error',

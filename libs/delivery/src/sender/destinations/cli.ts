@@ -1,5 +1,5 @@
 import { attemptRecord } from '../attempt-record';
-import { relayToListener, withoutListener } from '../relay-to-listener';
+import { listenerLabel, relayToListener, withoutListener } from '../relay-to-listener';
 import { requestDuration, type Destination } from './destination';
 
 /**
@@ -28,7 +28,7 @@ export const cliDestination: Destination = {
           )
         : {
             result: { kind: 'not_sent', message: 'this dispatcher relays to no hookrail listen' } as const,
-            url: `hookrail listen (${endpoint.name})`,
+            url: listenerLabel(endpoint),
           };
       if ('noListener' in relayed)
         return { kind: 'no_attempt', decision: withoutListener(delivery, ctx.now()) };
