@@ -52,7 +52,7 @@ export async function authenticate(
  * A project key opens only its own project's paths; the admin key opens every project. Returns the
  * path's project id, branded: from here on it may scope store queries.
  */
-export function authorizeProject(principal: Principal, projectId: string): ProjectId {
+function authorizeProject(principal: Principal, projectId: string): ProjectId {
   if (principal.kind === 'project') {
     if (principal.projectId !== projectId)
       throw new DomainError('forbidden', 'this API key does not belong to the project in the path');

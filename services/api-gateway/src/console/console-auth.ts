@@ -26,7 +26,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Refuses a request the browser marks as coming from another site. SameSite=Strict already keeps
  * the cookie off such requests; this is the second line for browsers that send it anyway.
  */
-export function refuseCrossSite(req: Request): void {
+function refuseCrossSite(req: Request): void {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site')
     throw new DomainError('forbidden', 'console: cross-site requests are refused');

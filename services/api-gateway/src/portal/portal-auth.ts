@@ -11,7 +11,7 @@ export interface PortalSession {
 const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
 
 /** `Authorization: Bearer <credential>`, else `?token=` (the link's `url` carries it for the page). */
-export function portalCredential(header: string | undefined, queryToken: unknown): string | undefined {
+function portalCredential(header: string | undefined, queryToken: unknown): string | undefined {
   if (header) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) throw unauthenticated('malformed Authorization header: expected "Bearer <portal token>"');
@@ -25,7 +25,7 @@ export function portalCredential(header: string | undefined, queryToken: unknown
  * token; a `refresh_token` link only with its current auth key, until that expires (its long-lived
  * token alone opens nothing, so a leaked page URL stops working within the hour).
  */
-export async function authenticatePortal(
+async function authenticatePortal(
   credential: string | undefined,
   deps: { store: Store; now: () => Date },
 ): Promise<PortalSession> {
