@@ -3,7 +3,7 @@
  * publishes them (libs/bus codec, a trace header each) encoded by kafkajs into a Produce request
  * (what `sendBatch` sends), for requests of 1, 16 and 100 messages spread over 12 partitions.
  * Prints µs of CPU per message for each, several rounds. At 200 events/s the gateway sends one
- * message per request; at full load about 16 (docs/decisions.md). patches/kafkajs+2.2.4.patch
+ * message per request; at full load about 16 (bench/RESULTS.md). patches/kafkajs+2.2.4.patch
  * made the first two about 2.5 and 3.5 times cheaper (patches/README.md).
  *
  *   npm run bench:kafka-encode            # BENCH_ROUNDS=3
