@@ -31,37 +31,8 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
     async start({ app, bus, store, publisher, logger, metrics }) {
       if (!config.security.adminKey)
         logger.warn('HOOKRAIL_ADMIN_KEY is not set: projects cannot be created through the API');
-      const functions = new FunctionPool({ metrics });
-      const listeners = new Listeners();
       const relaySecret = relayCredential(config.security);
-      const deps: GatewayDeps = {
-        config,
-        store,
-        cache: new ConfigCache(store),
-        publisher,
-        bus,
-        acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
-        eventValidator: new EventValidator(
-          (projectId, name) => store.eventCatalog.findByName(projectId, name),
-          metrics,
-          'events_api',
-        ),
-        logger,
-        metrics,
-        box: new SecretBox(config.security.encryptionKey),
-        http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
-        functions,
-        listeners,
-        listenerRouting: new ListenerRouting({
-          listeners,
-          store,
-          logger,
-          selfUrl: config.urls.cliRelayAdvertise,
-          instanceId: config.instanceId,
-          credential: relaySecret,
-        }),
-        now: () => new Date(),
-      };
+      const deps = gatewayDeps(config, { bus, store, publisher, logger, metrics }, relaySecret);
       metrics.gauge('hookrail_cli_listeners', 'hookrail listen streams connected to this replica', [], (g) =>
         g.set(deps.listeners.size),
       );
@@ -115,4 +86,45 @@ function apiRouter(
   // The document describes the API and holds no data, so it is served without a key.
   api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
   return serveSurface(api, 'api', operations.api, surface);
+}
+
+type StartContext = Parameters<ServiceDefinition['start']>[0];
+
+/** What handlers and use cases need, built once per gateway. */
+function gatewayDeps(
+  config: Readonly<HookrailConfig>,
+  ctx: Pick<StartContext, 'bus' | 'store' | 'publisher' | 'logger' | 'metrics'>,
+  relaySecret: string | undefined,
+): GatewayDeps {
+  const { bus, store, publisher, logger, metrics } = ctx;
+  const functions = new FunctionPool({ metrics });
+  const listeners = new Listeners();
+  return {
+    config,
+    store,
+    cache: new ConfigCache(store),
+    publisher,
+    bus,
+    acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
+    eventValidator: new EventValidator(
+      (projectId, name) => store.eventCatalog.findByName(projectId, name),
+      metrics,
+      'events_api',
+    ),
+    logger,
+    metrics,
+    box: new SecretBox(config.security.encryptionKey),
+    http: new HttpClient({ allowPrivateTargets: config.security.allowPrivateTargets }),
+    functions,
+    listeners,
+    listenerRouting: new ListenerRouting({
+      listeners,
+      store,
+      logger,
+      selfUrl: config.urls.cliRelayAdvertise,
+      instanceId: config.instanceId,
+      credential: relaySecret,
+    }),
+    now: () => new Date(),
+  };
 }
