@@ -38,6 +38,18 @@ describe('what each operation declares for the gateway to enforce', () => {
     expect(wrong.map((op) => op.operationId)).toEqual([]);
   });
 
+  it('changes configuration exactly where it configures or owns, but for the named exceptions', () => {
+    // createProject and listApiKeys have no project's configuration to announce (a new project has
+    // no dispatcher cache; a key list reads); refreshing a portal link's key changes no routing;
+    // unblocking an ordered key releases held deliveries, which the dispatchers must see at once.
+    // A listen answer is none of these: announcing one dropped the caches on every answer.
+    const exceptions = ['createProject', 'listApiKeys', 'refreshPortalLinkAuthKey', 'unblockKey'];
+    const differing = ALL_OPERATIONS.filter(
+      (op) => op.changesConfiguration !== (op.permission === 'configure' || op.permission === 'own'),
+    );
+    expect(differing.map((op) => op.operationId).sort()).toEqual(exceptions.sort());
+  });
+
   it('lets no read operation change anything', () => {
     const wrong = ALL_OPERATIONS.filter((op) => op.permission === 'read' && op.changesConfiguration);
     expect(wrong.map((op) => op.operationId)).toEqual([]);

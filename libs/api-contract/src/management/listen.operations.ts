@@ -32,7 +32,7 @@ export const listenOperations = defineOperations('api', {
     tag,
     auth: 'project',
     permission: 'operate',
-    changesConfiguration: true,
+    changesConfiguration: false,
     body: listenAnswerBody,
     status: 202,
     message: 'Answer recorded',
