@@ -1,4 +1,4 @@
-import { mapPaths } from '@hookrail/domain';
+import { mapPaths } from '@hookrail/toolbox';
 
 /** Where a `pub_sub` object keeps credentials (sealed at rest by the API, opened to connect). */
 export const BROKER_CREDENTIAL_PATHS = [

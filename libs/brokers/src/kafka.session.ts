@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Consumer, type KafkaConfig, type KafkaMessage } from 'kafkajs';
-import { backoffMs } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 import { clusterIdOf, guardedKafkaSocketFactory, refuseHookrailTopics } from './outbound-guard';
 import type { KafkaSettings } from './settings';
 import { headerValues, type Session, type SubscriberOptions, type Verdict } from './subscriber';

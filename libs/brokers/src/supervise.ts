@@ -1,4 +1,5 @@
-import { backoffMs, errorMessage } from '@hookrail/domain';
+import { errorMessage } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 import pTimeout from 'p-timeout';
 import type { Session, Subscriber, SubscriberOptions } from './subscriber';
 

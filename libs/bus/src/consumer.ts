@@ -1,7 +1,8 @@
 import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { extractTraceContext, withSpan, SpanKind } from '@hookrail/telemetry';
-import { backoffMs, errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
+import { errorMessage, isDependencyOutage, isRetriable } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 import { decodeBarrier, decodeMessage, PoisonMessageError } from './codec';
 import { CommitSchedule } from './commit-schedule';
 import { ConsumerMetrics } from './consumer-metrics';

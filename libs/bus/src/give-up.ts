@@ -1,6 +1,7 @@
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@hookrail/telemetry';
-import { backoffMs, errorMessage } from '@hookrail/domain';
+import { errorMessage } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 import type { ConsumerMetrics } from './consumer-metrics';
 import type { DeadLetterMessage } from './messages';
 

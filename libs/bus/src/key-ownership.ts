@@ -1,4 +1,4 @@
-import { backoffMs } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 
 /** Where the producer's partitioner puts a message key on a topic, for the topic as it is now. */
 export type Partitioner = (key: string) => number;

@@ -1,6 +1,7 @@
 import type { Producer, TopicMessages as KafkaTopicMessages } from 'kafkajs';
 import { injectTraceHeaders } from '@hookrail/telemetry';
-import { Coalescer, DomainError, UnavailableError } from '@hookrail/domain';
+import { DomainError, UnavailableError } from '@hookrail/domain';
+import { Coalescer } from '@hookrail/toolbox';
 import { encodeMessage } from './codec';
 import { TOPICS, topicName, type MessageOf, type TopicKey } from './topics';
 

@@ -1,4 +1,5 @@
-import { parseDurationSeconds, boundedLru } from '@hookrail/domain';
+import { parseDurationSeconds } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import type { LRUCache } from 'lru-cache';
 import { SlidingLog } from './sliding-log';
 

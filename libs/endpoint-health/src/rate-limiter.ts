@@ -1,5 +1,5 @@
 import type { LRUCache } from 'lru-cache';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import { SlidingLog } from './sliding-log';
 
 /** One limit: at most `count` sends per `durationSeconds` for `key`. */

@@ -2,7 +2,8 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { EVENT_TYPE_LIMITS } from '@hookrail/api-contract';
-import { ValidationError, type FieldError, boundedLru } from '@hookrail/domain';
+import { ValidationError, type FieldError } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import { toFieldErrors } from './field-errors';
 
 /**

@@ -1,4 +1,4 @@
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import { matchEventType } from './event-type';
 import { matchFilter } from './match-filter';
 import type { Filter } from './types';

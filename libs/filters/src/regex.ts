@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 
 /**
  * `$regex` patterns run on RE2 (re2js, a pure-JS port): matching is linear in the input, so a

@@ -8,7 +8,7 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import { threadCpuMs } from './call-deadline';
 
 export interface FunctionLimits {

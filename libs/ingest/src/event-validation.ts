@@ -1,6 +1,7 @@
 import type { LRUCache } from 'lru-cache';
 import type { ValidateFunction } from 'ajv';
-import { errorMessage, type FieldError, type ProjectId, boundedLru } from '@hookrail/domain';
+import { errorMessage, type FieldError, type ProjectId } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import { compileDataSchema, validateData, validationBudgetMs } from '@hookrail/event-schemas';
 import { DEFAULT_EVENT_VALIDATION, type EventValidationConfig } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';

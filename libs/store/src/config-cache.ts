@@ -5,7 +5,8 @@ import type { EndpointDoc } from './endpoints/endpoint.schema';
 import { DEFAULT_PROJECT_CONFIG, type ProjectDoc } from './projects/project.schema';
 import type { Store } from './store';
 import { someOrdered, type SubscriptionDoc } from './subscriptions/subscription.schema';
-import { UnavailableError, type ProjectId, boundedLru } from '@hookrail/domain';
+import { UnavailableError, type ProjectId } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 
 /**
  * Without version checks, a change is seen by the first use after this long has passed (that use

@@ -2,15 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import getRawBody from 'raw-body';
 import { bindHandlers, ingestOperations, SURFACE_PREFIX } from '@hookrail/api-contract';
 import type { PublishGuard, Publisher } from '@hookrail/bus';
-import {
-  fail,
-  newId,
-  normaliseHeaders,
-  ok,
-  toTimestamp,
-  type SecretBox,
-  type ProjectId,
-} from '@hookrail/domain';
+import { fail, newId, ok, toTimestamp, type SecretBox, type ProjectId } from '@hookrail/domain';
+import { normaliseHeaders } from '@hookrail/toolbox';
 import type { FunctionPool } from '@hookrail/functions';
 import { acceptRequest, type AcceptOutcome, type EventValidator } from '@hookrail/ingest';
 import { twitterCrcResponse } from '@hookrail/signing';

@@ -8,7 +8,7 @@ import {
   type SourceDoc,
   type Store,
 } from '@hookrail/store';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 
 export interface IngestTarget {
   source: SourceDoc;

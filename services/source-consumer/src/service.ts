@@ -1,7 +1,8 @@
 import type { HookrailConfig } from '@hookrail/config';
 import { brokerEnvironment } from '@hookrail/brokers';
 import { KeyOwnership, PublishGuard, type ConfigMessage } from '@hookrail/bus';
-import { backoffMs, SecretBox } from '@hookrail/domain';
+import { SecretBox } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 import { FunctionPool } from '@hookrail/functions';
 import { EventValidator } from '@hookrail/ingest';
 import { ConfigCache } from '@hookrail/store';

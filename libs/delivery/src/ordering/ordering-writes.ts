@@ -1,5 +1,6 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import { Coalescer, type ProjectId } from '@hookrail/domain';
+import { type ProjectId } from '@hookrail/domain';
+import { Coalescer } from '@hookrail/toolbox';
 import type { DeliveryDoc, HeldDeliveryDoc, KeyStateWrite, ScopedId, Store } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
 import type { KeyState, ToHold } from './key-state';

@@ -1,5 +1,6 @@
 import type { Publisher, RetryMessage } from '@hookrail/bus';
-import { Coalescer, metaEventDestination, RECORD_WRITES, toTimestamp } from '@hookrail/domain';
+import { metaEventDestination, toTimestamp } from '@hookrail/domain';
+import { Coalescer, RECORD_WRITES } from '@hookrail/toolbox';
 import type {
   CountedOutcome,
   DeliveryAttempt,

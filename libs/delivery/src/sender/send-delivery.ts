@@ -1,5 +1,6 @@
 import type { DeliveryMessage, Publisher } from '@hookrail/bus';
-import { boundedLru, type SecretBox } from '@hookrail/domain';
+import { type SecretBox } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import type { HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
 import type { AttemptResult } from '@hookrail/retry';
 import type { ConfigCache, DeliveryDoc, Store } from '@hookrail/store';

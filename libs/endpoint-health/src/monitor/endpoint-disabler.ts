@@ -1,6 +1,7 @@
 import { endpointAddress } from '@hookrail/api-contract';
 import type { Publisher } from '@hookrail/bus';
-import { toTimestamp, type ProjectId, boundedLru } from '@hookrail/domain';
+import { toTimestamp, type ProjectId } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import type { EndpointNotifier } from '@hookrail/notify';
 import type { EndpointBreakerState, EndpointDoc, Store, SubscriptionDoc } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';

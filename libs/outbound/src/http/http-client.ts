@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import type { LRUCache } from 'lru-cache';
 import { markSpanFailed, SpanKind, withSpan } from '@hookrail/telemetry';
-import { boundedLru, normaliseHeaders } from '@hookrail/domain';
+import { boundedLru, normaliseHeaders } from '@hookrail/toolbox';
 import { createGuardedLookup, refusedLiteral, type Resolve } from '../ssrf/ssrf-guard';
 
 /** Stored response bodies are cut here. */

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { boundedLru } from '@hookrail/domain';
+import { boundedLru } from '@hookrail/toolbox';
 import type { OAuth2Config, OAuth2TokenResult } from './oauth2.types';
 
 type Fetch = (config: OAuth2Config) => Promise<OAuth2TokenResult>;

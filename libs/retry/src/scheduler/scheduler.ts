@@ -1,6 +1,7 @@
 import type { ScheduleDoc, Store } from '@hookrail/store';
 import { outsideAnyTrace, type Logger, type Metrics, type TraceContext } from '@hookrail/telemetry';
-import { backoffMs, Coalescer, errorMessage, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
+import { errorMessage, type ProjectId } from '@hookrail/domain';
+import { backoffMs, Coalescer, RECORD_WRITES } from '@hookrail/toolbox';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 import { scheduleEntry, type RetryRequest } from './schedule-entry';
 

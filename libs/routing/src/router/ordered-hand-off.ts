@@ -1,5 +1,6 @@
 import type { DeliveryMessage } from '@hookrail/bus';
-import { backoffMs, isRetriable } from '@hookrail/domain';
+import { isRetriable } from '@hookrail/domain';
+import { backoffMs } from '@hookrail/toolbox';
 
 /** An ordered event's place in its partition: its deliveries go out after the earlier events'. */
 export interface Turn {

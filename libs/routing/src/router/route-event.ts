@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_ATTEMPTS, type DeliveryMessage, type EventMessage, type Publisher } from '@hookrail/bus';
-import { Coalescer, isDependencyOutage, isRetriable, RECORD_WRITES, type ProjectId } from '@hookrail/domain';
+import { isDependencyOutage, isRetriable, type ProjectId } from '@hookrail/domain';
+import { Coalescer, RECORD_WRITES } from '@hookrail/toolbox';
 import type { FunctionPool } from '@hookrail/functions';
 import {
   eventStatusFrom,

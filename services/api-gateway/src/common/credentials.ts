@@ -1,5 +1,6 @@
 import { BROKER_CREDENTIAL_PATHS } from '@hookrail/brokers';
-import { mapPaths, type SecretBox } from '@hookrail/domain';
+import { type SecretBox } from '@hookrail/domain';
+import { mapPaths } from '@hookrail/toolbox';
 
 /**
  * Credentials stored inside user objects that must be read back (brief: verifier secrets, broker

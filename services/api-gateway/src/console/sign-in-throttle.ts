@@ -1,4 +1,5 @@
-import { DomainError, FailureThrottle } from '@hookrail/domain';
+import { DomainError } from '@hookrail/domain';
+import { FailureThrottle } from '@hookrail/toolbox';
 import { projectKeyId } from '../auth/principal';
 
 /** Failed console sign-ins allowed per client IP and per key id in a window. */

@@ -6,7 +6,8 @@ import {
   isDestinationKind,
   refusedDestination,
 } from '@hookrail/brokers';
-import { mapPaths, ValidationError } from '@hookrail/domain';
+import { ValidationError } from '@hookrail/domain';
+import { mapPaths } from '@hookrail/toolbox';
 import type { EndpointDoc, EndpointType } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 

@@ -6,7 +6,8 @@ import {
   DESTINATION_CREDENTIAL_PATHS,
   type DestinationKind,
 } from '@hookrail/brokers';
-import { mapPaths, type SecretBox } from '@hookrail/domain';
+import { type SecretBox } from '@hookrail/domain';
+import { mapPaths } from '@hookrail/toolbox';
 import type { AttemptResult } from '@hookrail/retry';
 import type { DeliveryAttempt, EndpointDoc } from '@hookrail/store';
 import type { Metrics } from '@hookrail/telemetry';
