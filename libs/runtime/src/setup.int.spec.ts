@@ -23,18 +23,49 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
     await mongo.close();
   });
 
-  const setup = () =>
-    run(process.execPath, ['--import', 'tsx', path.join(root, 'services/api-gateway/src/setup.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOOKRAIL_MONGODB_URL: dbUrl,
-        HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
-        HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
-        HOOKRAIL_KAFKA_PARTITIONS: '2',
+  const setup = (...args: string[]) =>
+    run(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'services/api-gateway/src/setup.ts'), ...args],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          HOOKRAIL_MONGODB_URL: dbUrl,
+          HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+          HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
+          HOOKRAIL_KAFKA_PARTITIONS: '2',
+        },
+        timeout: 60_000,
       },
-      timeout: 60_000,
-    });
+    );
+
+  /** The exit code and output of a run expected to fail. */
+  const failing = (...args: string[]) =>
+    setup(...args).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+
+  it('refuses unknown arguments with its usage and exit code 2', async () => {
+    const { code, stderr } = await failing('migrate', 'down');
+    expect(code).toBe(2);
+    expect(stderr).toContain('node dist/setup.js migrate status');
+  });
+
+  it('reports pending migrations with exit code 3 before the set-up, and none after it', async () => {
+    const before = await failing('migrate', 'status');
+    expect(before.code).toBe(3);
+    expect(before.stdout).toMatch(/^0001-baseline-indexes +pending +- +every collection/m);
+    expect(before.stdout).toContain('0 applied, 1 pending');
+
+    const up = await setup('migrate', 'up');
+    expect(up.stdout).toMatch(/^applied 0001-baseline-indexes \(\d+ ms\)/m);
+    const after = await setup('migrate', 'status');
+    expect(after.stdout).toMatch(/^0001-baseline-indexes +applied +\d{4}-\d\d-\d\dT/m);
+    expect(after.stdout).toContain('1 applied, 0 pending');
+    expect((await setup('migrate', 'up')).stdout).not.toContain('applied 0001');
+  }, 120_000);
 
   it('creates every topic and the indexes, and a second run changes nothing and succeeds', async () => {
     const first = await setup();
@@ -58,6 +89,7 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
 
       const second = await setup();
       expect(second.stdout).toContain('set-up complete');
+      expect(second.stdout).toMatch(/"applied":\[\]/);
       const after = (await admin.listTopics()).filter((t) => t.startsWith(`${prefix}.`)).sort();
       expect(after).toEqual(topics);
       expect(await mongo.db().collection('event_deliveries').indexes()).toEqual(indexes);

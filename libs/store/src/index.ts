@@ -1,6 +1,9 @@
 // The store's public surface: the Store, its repositories' parameter and document types, and
 // the typed errors. Models, schemas and the connection stay inside.
 export { Store } from './store';
+export { formatMigrationStatus } from './migrations/plan';
+export type { MigrationStatusRow } from './migrations/migration';
+export type { AppliedMigration } from './migrations/runner';
 export { CONFIG_TTL_MS, ConfigCache, INITIAL_CONFIG_TOKEN } from './config-cache';
 export { DuplicateKeyError, isDuplicateKey } from './errors';
 export * from './base/pagination';

@@ -20,6 +20,7 @@ import { SourceHealthRepository } from './source-health';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
+import { MigrationRunner, type MigrationRunOptions } from './migrations/runner';
 
 /** What a project's retention period applies to (its configuration is kept until it is deleted). */
 const HISTORY_COLLECTIONS = new Set(['events', 'idempotency_claims', 'event_deliveries', 'meta_events']);
@@ -71,7 +72,20 @@ export class Store {
     return new Store(await connectMongo(url, { appName }));
   }
 
-  /** Creates collections and the indexes declared in the schemas (idempotent). */
+  /**
+   * The versioned migrations of this database (docs/database.md, "Migrations"): what is applied
+   * and pending, and `up()` to apply them. The set-up runs them before any new pod serves.
+   */
+  migrations(options: Omit<MigrationRunOptions, 'migrations'> = {}): MigrationRunner {
+    if (!this.connection.db) throw new Error('the store is not connected');
+    return new MigrationRunner(this.connection.db, options);
+  }
+
+  /**
+   * Creates collections and the indexes declared in the schemas (idempotent). A service calls it
+   * at start-up so that a stack without the set-up still works; the migrations are what a
+   * database's schema is, and an integration test keeps the two equal.
+   */
   async ensureIndexes(): Promise<void> {
     for (const model of Object.values(this.connection.models)) {
       await model.createCollection().catch((err: { codeName?: string }) => {

@@ -26,7 +26,7 @@ export const externalTarget = Boolean(process.env.HOOKRAIL_MONGODB_URI);
 
 export interface ContractDb {
   url: string;
-  /** The services' repositories, with the schemas' indexes created. */
+  /** The services' repositories, on a database migrated as the set-up Job migrates one. */
   store: Store;
   /** A plain connection with the store's settings, for collections of the suite's own. */
   conn: Connection;
@@ -36,7 +36,7 @@ export interface ContractDb {
 export async function openContractDb(appName: string): Promise<ContractDb> {
   const url = contractUrl();
   const store = await Store.connect(url, appName);
-  await store.ensureIndexes();
+  await store.migrations().up();
   const conn = await connectMongo(url, { appName });
   return {
     url,

@@ -36,7 +36,7 @@ maybe('store contract: durability', () => {
     const counter = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
 
     const store = await Store.connect(url, 'durability');
-    await store.ensureIndexes();
+    await store.migrations().up();
     await store.deliveries.insertManyIfAbsent([counter]);
     let batches = 0;
     for (let i = 0; i < EVENTS; i += BATCH) {

@@ -1,0 +1,9 @@
+import { baselineIndexes } from './0001-baseline-indexes';
+import type { Migration } from './migration';
+
+/**
+ * Every migration, in the order they apply. A schema change that needs the database changed (an
+ * index added or dropped, documents rewritten) adds the next one here, in a file of its own named
+ * after it, and is idempotent (docs/database.md, "Migrations").
+ */
+export const MIGRATIONS: readonly Migration[] = [baselineIndexes];
