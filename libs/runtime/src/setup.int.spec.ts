@@ -3,12 +3,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { mongo as driver } from 'mongoose';
-import { TEST_KAFKA_BROKERS, TEST_MONGODB_URL, uniquePrefix } from '@hookrail/testkit';
+import { serviceArgs, TEST_KAFKA_BROKERS, TEST_MONGODB_URL, uniquePrefix } from '@hookrail/testkit';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 
-// The chart's pre-install Job runs this entry point; here it runs twice against the real servers.
+// The chart's pre-install Job runs this entry point's bundle (dist/setup.js); here the same bundle,
+// built by the integration set-up, runs against the real servers.
 describe('set-up command (services/api-gateway/src/setup.ts)', () => {
   const prefix = uniquePrefix('setup');
   const dbUrl = TEST_MONGODB_URL.replace(/\/[^/?]*(\?|$)/, `/${prefix}$1`);
@@ -24,21 +25,17 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
   });
 
   const setup = (...args: string[]) =>
-    run(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'services/api-gateway/src/setup.ts'), ...args],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          HOOKRAIL_MONGODB_URL: dbUrl,
-          HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
-          HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
-          HOOKRAIL_KAFKA_PARTITIONS: '2',
-        },
-        timeout: 60_000,
+    run(process.execPath, [...serviceArgs('setup'), ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOOKRAIL_MONGODB_URL: dbUrl,
+        HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
+        HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
+        HOOKRAIL_KAFKA_PARTITIONS: '2',
       },
-    );
+      timeout: 60_000,
+    });
 
   /** The exit code and output of a run expected to fail. */
   const failing = (...args: string[]) =>

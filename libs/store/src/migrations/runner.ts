@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { mongo } from 'mongoose';
+import type * as UmzugModule from 'umzug';
 import type { UmzugStorage } from 'umzug';
 import { MIGRATIONS } from './catalog';
 import { MigrationLock, type LockTimings } from './lock';
@@ -22,6 +23,18 @@ export interface MigrationRunOptions {
   onApplied?: (applied: AppliedMigration) => void;
   /** Once, when another runner holds the lock and this one waits for it. */
   onWait?: (holder: { owner: string; expires_at: Date }) => void;
+}
+
+/**
+ * Loaded when migrations run, not with the store: umzug brings its command line along (700 KB
+ * bundled), which only the set-up needs, so a service's start-up never loads it. In dist/ its
+ * CommonJS exports arrive as the default export of its chunk; from the sources, by name.
+ */
+async function loadUmzug(): Promise<typeof UmzugModule.Umzug> {
+  const mod: Partial<typeof UmzugModule> & { default?: typeof UmzugModule } = await import('umzug');
+  const Umzug = mod.Umzug ?? mod.default?.Umzug;
+  if (!Umzug) throw new Error('umzug did not load');
+  return Umzug;
 }
 
 /**
@@ -57,9 +70,7 @@ export class MigrationRunner {
     heartbeat.unref();
     const applied: AppliedMigration[] = [];
     try {
-      // Loaded here, not with the store: umzug brings its command line along, which only the
-      // set-up needs, so the services' bundles do not load it at start-up.
-      const { Umzug } = await import('umzug');
+      const Umzug = await loadUmzug();
       const durations = new Map<string, number>();
       const umzug = new Umzug({
         migrations: this.migrations.map((m) => ({
