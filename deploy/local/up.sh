@@ -38,6 +38,15 @@ export PUBSUB_EMULATOR_HOST=${PUBSUB_EMULATOR_HOST:-127.0.0.1:8085}
 
 # The same node flags as the image (tools/node-flags.json; docs/decisions.md, "Platform").
 read -r -a NODE_FLAGS <<< "$(node -p "require('./tools/node-flags.json').join(' ')")"
+
+# What the Helm chart's Job runs before an upgrade's pods start: the topics, then the database's
+# pending migrations (docs/database.md, "Migrations"), so the services start on a migrated database.
+echo "==> set-up: topics and database migrations"
+if ! node "${NODE_FLAGS[@]}" dist/setup.js >.local/services/setup.log 2>&1; then
+  echo "error: the set-up failed; last lines of .local/services/setup.log:" >&2
+  tail -n 30 .local/services/setup.log >&2 || true
+  exit 1
+fi
 for s in "${SERVICES[@]}"; do
   pidfile=.local/services/$s.pid
   if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then

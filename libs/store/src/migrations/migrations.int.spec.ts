@@ -170,15 +170,13 @@ describe('versioned migrations', () => {
     await old.ensureIndexes().finally(() => old.close());
     const projectId = 'prj_01J0MIGRATIONTEST000000000';
     await db.collection('projects').insertOne({ _id: projectId as never, name: 'p', deleted_at: null });
-    await db
-      .collection('events')
-      .insertMany(
-        Array.from({ length: 50 }, (_, i) => ({
-          _id: `evt_${i}` as never,
-          project_id: projectId,
-          event_type: 'x',
-        })),
-      );
+    await db.collection('events').insertMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        _id: `evt_${i}` as never,
+        project_id: projectId,
+        event_type: 'x',
+      })),
+    );
     const indexesBefore = await indexesOf(db);
 
     const store = await Store.connect(url, 'migrations-test');
