@@ -1,4 +1,5 @@
 export * from './operation';
+export * from './roles';
 export * from './client';
 export * from './envelope';
 export * from './vocabulary';

@@ -1,7 +1,9 @@
 import { META_EVENT_TYPES } from '../vocabulary';
+import { ROLES } from '../roles';
 import { SignatureVersionSchema, signatureConfigOf } from './signature-config.schema';
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  anyObject,
   bool,
   enumOf,
   int,
@@ -173,7 +175,9 @@ const apiKeyFields = {
   role: resource({
     type: enumOf(API_KEY_ROLE_TYPES),
     project: str({ description: 'the project the key opens' }),
+    name: enumOf(ROLES, { description: 'Hookrail: what the key may do (docs/access.md)' }),
   }),
+  view_payloads: bool,
   expires_at: nullableTimestamp,
   last_used_at: nullableTimestamp,
 };
@@ -196,12 +200,17 @@ export const apiKeyCreateBody = object({
   expires_in: nullable(
     int({ minimum: 60, maximum: 10 * 365 * 86400, description: 'seconds until the key expires' }),
   ),
+  expires_at: nullable(
+    Type.String({ format: 'date-time', description: 'when the key expires (instead of expires_in)' }),
+  ),
+  // a name of ROLES (default owner: every permission, as every key had before roles); the object
+  // is this key's own answer sent back (Convoy's `{type, project}`) and changes nothing
+  role: Type.Union([enumOf(ROLES), anyObject], { description: `one of ${ROLES.join(', ')}; default owner` }),
+  view_payloads: Type.Boolean({ description: 'a viewer key also sees payloads' }),
   ...responseOnlyFields([
     'uid',
     'project_id',
-    'role',
     'key',
-    'expires_at',
     'last_used_at',
     'created_at',
     'updated_at',

@@ -1,3 +1,4 @@
+import type { Role } from '@hookrail/api-contract';
 import type { Connection } from 'mongoose';
 import { scopedSchema } from '../base/schema';
 import type { ScopedDoc } from '../base/project-scoped.repository';
@@ -6,7 +7,12 @@ import type { ScopedDoc } from '../base/project-scoped.repository';
 export interface ApiKeyDoc extends ScopedDoc {
   name: string;
   secret_hash: string;
+  /** Convoy's role kind, answered as `role.type`; what the key may do is `access_role`. */
   role: 'admin' | 'member';
+  /** What the key may do (docs/access.md); absent on keys issued before roles: an owner's. */
+  access_role?: Role;
+  /** A viewer key may also see payloads (the other roles always do). */
+  view_payloads?: boolean;
   expires_at: Date | null;
   last_used_at: Date | null;
 }
@@ -16,6 +22,8 @@ const apiKeySchema = scopedSchema<ApiKeyDoc>(
     name: { type: String, required: true },
     secret_hash: { type: String, required: true },
     role: { type: String, required: true, default: 'admin' },
+    access_role: { type: String },
+    view_payloads: { type: Boolean },
     expires_at: { type: Date, default: null },
     last_used_at: { type: Date, default: null },
   },

@@ -8,11 +8,40 @@ import {
   safeEqual,
   type ProjectId,
 } from '@hookrail/domain';
-import type { ConfigCache, ProjectDoc } from '@hookrail/store';
+import type { Role } from '@hookrail/api-contract';
+import type { ApiKeyDoc, ConfigCache, ProjectDoc } from '@hookrail/store';
 import type { Request } from 'express';
-import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
+import type { Authenticator } from '../http/authenticators';
+import { authorizeGrant, roleOf } from './roles';
 
-export type Principal = { kind: 'admin' } | { kind: 'project'; projectId: ProjectId; keyId: string };
+/** Who calls the management API, and how: a Bearer key, or a console session opened with one. */
+export type Principal = { via: 'key' | 'console' } & (
+  | { kind: 'admin' }
+  | { kind: 'project'; projectId: ProjectId; keyId: string; role: Role; viewPayloads: boolean }
+);
+
+/** The admin key holds every permission, as an owner of every project. */
+export const principalRole = (principal: Principal): Role =>
+  principal.kind === 'admin' ? 'owner' : principal.role;
+
+/** A live project key's principal: its project, its role (owner for a key issued before roles). */
+export function keyPrincipal(doc: ApiKeyDoc, via: Principal['via']): Principal {
+  return {
+    via,
+    kind: 'project',
+    projectId: doc.project_id,
+    keyId: doc._id,
+    role: roleOf(doc.access_role),
+    viewPayloads: doc.view_payloads ?? false,
+  };
+}
+
+/** Why a stored key opens nothing, or null when it is live: an expired key says so and since when. */
+export function keyRefusal(doc: ApiKeyDoc | null, now: Date): string | null {
+  if (!doc) return 'invalid API key';
+  if (doc.expires_at && doc.expires_at <= now) return `API key expired at ${doc.expires_at.toISOString()}`;
+  return null;
+}
 
 const PROJECT_KEY = new RegExp(`^hr_(${ID_PATTERN.slice(1, -1)})\\.([A-Za-z0-9_-]{16,})$`);
 
@@ -36,16 +65,15 @@ export async function authenticate(
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthenticated('malformed Authorization header: expected "Bearer <key>"');
   const token = m[1];
-  if (deps.adminKey && safeEqual(token, deps.adminKey)) return { kind: 'admin' };
+  if (deps.adminKey && safeEqual(token, deps.adminKey)) return { via: 'key', kind: 'admin' };
   const key = PROJECT_KEY.exec(token);
   if (!key) throw unauthenticated('invalid API key');
-  const doc = await deps.cache.apiKey(key[1]);
-  const valid =
-    doc !== null &&
-    safeEqual(hashSecret(key[2]), doc.secret_hash) &&
-    (!doc.expires_at || doc.expires_at > (deps.now?.() ?? new Date()));
-  if (!doc || !valid) throw unauthenticated('invalid API key');
-  return { kind: 'project', projectId: doc.project_id, keyId: doc._id };
+  const found = await deps.cache.apiKey(key[1]);
+  // the secret first: an expiry is told only to who holds the key
+  const doc = found && safeEqual(hashSecret(key[2]), found.secret_hash) ? found : null;
+  const refusal = keyRefusal(doc, deps.now?.() ?? new Date());
+  if (refusal) throw unauthenticated(refusal);
+  return keyPrincipal(doc!, 'key');
 }
 
 /**
@@ -89,8 +117,10 @@ export function principalAuthenticator(deps: PrincipalAuthDeps, adminOnly = fals
       if (adminOnly) requireAdmin(principal);
       return principal;
     },
-    authorize: (_principal, op) =>
-      requirePermission(EVERY_PERMISSION, op, `this key may not ${op.permission}`),
+    authorize: (principal, op) => {
+      const role = principalRole(principal);
+      authorizeGrant(role, op, `this ${principal.via === 'console' ? 'session' : 'key'}'s role ${role}`);
+    },
     async project(principal, params): Promise<ProjectDoc | null> {
       if (params.projectID === undefined) return null;
       const project = await deps.cache.project(authorizeProject(principal, params.projectID));

@@ -1,8 +1,9 @@
 import type { Request } from 'express';
 import { DomainError } from '@hookrail/domain';
 import type { ConfigCache } from '@hookrail/store';
-import type { Principal } from '../auth/principal';
-import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
+import { keyRefusal, type Principal } from '../auth/principal';
+import { authorizeGrant } from '../auth/roles';
+import type { Authenticator } from '../http/authenticators';
 import {
   CSRF_HEADER,
   SESSION_COOKIE,
@@ -58,9 +59,11 @@ export async function consoleClaims(req: Request, deps: ConsoleAuthDeps): Promis
   if (claims.kind === 'project') {
     // A revoked or expired key ends the sessions opened with it.
     const key = await deps.cache.apiKey(claims.keyId!);
-    const live =
-      key !== null && key.project_id === claims.projectId && (!key.expires_at || key.expires_at > deps.now());
-    if (!live) throw unauthenticated('the API key this console session was opened with is no longer valid');
+    const refusal = keyRefusal(key?.project_id === claims.projectId ? key : null, deps.now());
+    if (refusal)
+      throw unauthenticated(
+        `the API key this console session was opened with is no longer valid (${refusal})`,
+      );
   }
   return claims;
 }
@@ -95,8 +98,7 @@ export function consoleAuthenticator(deps: ConsoleAuthDeps): Authenticator<Sessi
       }
       return claims;
     },
-    authorize: (_claims, op) =>
-      requirePermission(EVERY_PERMISSION, op, `this session may not ${op.permission}`),
+    authorize: (claims, op) => authorizeGrant(claims.role, op, `this session's role ${claims.role}`),
     project: async () => null,
   };
 }

@@ -98,13 +98,13 @@ describe('console session (real gateway, real store)', () => {
     expect(forged.status).toBe(401);
     expect(await message(forged)).toMatch(/invalid console session/);
     const otherSecret = await signSession(
-      principalClaims({ kind: 'admin' }, new Date()),
+      principalClaims({ via: 'key', kind: 'admin' }, new Date()),
       Buffer.alloc(32, 7),
     );
     expect((await api('GET', '/projects', { cookie: `${SESSION_COOKIE}=${otherSecret}` })).status).toBe(401);
 
     const old = await signSession(
-      principalClaims({ kind: 'admin' }, new Date(Date.now() - 3600_000)),
+      principalClaims({ via: 'key', kind: 'admin' }, new Date(Date.now() - 3600_000)),
       secret,
     );
     const expired = await api('GET', '/projects', { cookie: `${SESSION_COOKIE}=${old}` });

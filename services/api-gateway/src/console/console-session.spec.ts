@@ -16,16 +16,24 @@ const PROJECT = asProjectId('01JBZ0000000000000000000PJ');
 
 describe('console session tokens', () => {
   it('round-trips a project session and keeps its principal', async () => {
-    const claims = principalClaims({ kind: 'project', projectId: PROJECT, keyId: 'k1' }, now, 60_000);
+    const key = {
+      kind: 'project',
+      projectId: PROJECT,
+      keyId: 'k1',
+      role: 'viewer',
+      viewPayloads: false,
+    } as const;
+    const claims = principalClaims({ via: 'key', ...key }, now, 60_000);
     const token = await signSession(claims, secret);
     expect(token.split('.')).toHaveLength(3); // a compact JWS
     const check = await verifySession(token, secret, now);
     expect(check).toEqual({ ok: true, claims });
-    expect(claimsPrincipal(claims)).toEqual({ kind: 'project', projectId: PROJECT, keyId: 'k1' });
+    // the role travels in the signed session
+    expect(claimsPrincipal(claims)).toEqual({ via: 'console', ...key });
   });
 
   it('refuses a token after its expiry, and tokens signed with another secret or altered', async () => {
-    const token = await signSession(principalClaims({ kind: 'admin' }, now, 60_000), secret);
+    const token = await signSession(principalClaims({ via: 'key', kind: 'admin' }, now, 60_000), secret);
     expect(await verifySession(token, secret, new Date(now.getTime() + 60_000))).toEqual({
       ok: false,
       reason: 'expired',
@@ -49,15 +57,23 @@ describe('console session tokens', () => {
 
   it('refuses well-signed claims that are malformed (a project session without a valid project id)', async () => {
     const token = await signSession(
-      { kind: 'project', projectId: 'nope', keyId: 'k', exp: now.getTime() + 60_000, nonce: 'n' },
+      {
+        kind: 'project',
+        projectId: 'nope',
+        keyId: 'k',
+        role: 'owner',
+        viewPayloads: true,
+        exp: now.getTime() + 60_000,
+        nonce: 'n',
+      },
       secret,
     );
     expect(await verifySession(token, secret, now)).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('derives a per-session CSRF token and checks the header against it', () => {
-    const a = principalClaims({ kind: 'admin' }, now);
-    const b = principalClaims({ kind: 'admin' }, now);
+    const a = principalClaims({ via: 'key', kind: 'admin' }, now);
+    const b = principalClaims({ via: 'key', kind: 'admin' }, now);
     expect(csrfToken(a, secret)).not.toBe(csrfToken(b, secret));
     expect(() => checkCsrf(a, secret, csrfToken(a, secret))).not.toThrow();
     expect(() => checkCsrf(a, secret, undefined)).toThrow(DomainError);

@@ -1,7 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Role } from '@hookrail/api-contract';
 import { DomainError, asProjectId, isId, safeEqual } from '@hookrail/domain';
-import type { Principal } from '../auth/principal';
+import { principalRole, type Principal } from '../auth/principal';
+import { roleOf } from '../auth/roles';
 
 /**
  * The console's session: the API key typed at sign-in is exchanged for a signed, short-lived token
@@ -17,6 +19,9 @@ export interface SessionClaims {
   /** Project sessions: the project and the API key they were opened with. */
   projectId?: string;
   keyId?: string;
+  /** The key's role (an admin session: owner); a session from before roles reads as owner. */
+  role: Role;
+  viewPayloads: boolean;
   /** Expiry, ms since the epoch. */
   exp: number;
   /** Random per session: the CSRF token is derived from it. */
@@ -42,7 +47,12 @@ const mac = (secret: Buffer, data: string) => b64(createHmac('sha256', secret).u
 
 export function principalClaims(principal: Principal, now: Date, ttlMs = SESSION_TTL_MS): SessionClaims {
   // whole seconds: a JWT's exp is in seconds
-  const base = { exp: Math.floor((now.getTime() + ttlMs) / 1000) * 1000, nonce: b64(randomBytes(16)) };
+  const base = {
+    exp: Math.floor((now.getTime() + ttlMs) / 1000) * 1000,
+    nonce: b64(randomBytes(16)),
+    role: principalRole(principal),
+    viewPayloads: principal.kind === 'admin' || principal.viewPayloads,
+  };
   return principal.kind === 'admin'
     ? { kind: 'admin', ...base }
     : { kind: 'project', projectId: principal.projectId, keyId: principal.keyId, ...base };
@@ -75,6 +85,8 @@ export async function verifySession(token: string, secret: Buffer, now: Date): P
     kind: payload.kind,
     ...(payload.projectId !== undefined && { projectId: payload.projectId }),
     ...(payload.keyId !== undefined && { keyId: payload.keyId }),
+    role: roleOf(payload.role as string | undefined),
+    viewPayloads: payload.viewPayloads !== false,
     exp: Number(payload.exp) * 1000,
     nonce: payload.nonce,
   } as SessionClaims;
@@ -106,8 +118,15 @@ export function checkCsrf(claims: SessionClaims, secret: Buffer, header: string 
 /** The principal a verified session stands for (project sessions still re-check their key). */
 export function claimsPrincipal(claims: SessionClaims): Principal {
   return claims.kind === 'admin'
-    ? { kind: 'admin' }
-    : { kind: 'project', projectId: asProjectId(claims.projectId!), keyId: claims.keyId! };
+    ? { via: 'console', kind: 'admin' }
+    : {
+        via: 'console',
+        kind: 'project',
+        projectId: asProjectId(claims.projectId!),
+        keyId: claims.keyId!,
+        role: claims.role,
+        viewPayloads: claims.viewPayloads,
+      };
 }
 
 /**

@@ -291,7 +291,7 @@ describe('operator console in a real headless Chromium', () => {
   it('an expired session shows its own page and signing in again returns to the same link', async () => {
     const p = await h.createProject();
     const old = await signSession(
-      principalClaims({ kind: 'admin' }, new Date(Date.now() - 3600_000)),
+      principalClaims({ via: 'key', kind: 'admin' }, new Date(Date.now() - 3600_000)),
       sessionSecret(ENCRYPTION_KEY, ADMIN_KEY),
     );
     await currentPage()

@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { DomainError } from '@hookrail/domain';
 import type { consoleOperations } from '@hookrail/api-contract';
 import { authenticate, type Principal } from '../auth/principal';
+import { permissionsOf, seesPayloads } from '../auth/roles';
 import type { GatewayDeps } from '../deps';
 import type { Authenticator } from '../http/authenticators';
 import type { Handlers } from '../http/call';
@@ -81,6 +82,9 @@ function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typ
   const describe = (claims: SessionClaims) => ({
     kind: claims.kind,
     project_id: claims.projectId ?? null,
+    role: claims.role,
+    permissions: permissionsOf(claims.role),
+    view_payloads: seesPayloads(claims.role, claims.viewPayloads),
     expires_at: new Date(claims.exp).toISOString(),
     csrf_token: csrfToken(claims, auth.secret),
     csrf_header: CSRF_HEADER,

@@ -10,6 +10,7 @@ import { sentBody } from './request-body';
 import { presentAttempt, presentDeliveries } from '../events/event.presenter';
 import { deliveryOperations } from '@hookrail/api-contract';
 import type { Handlers } from '../http/call';
+import { showsPayloads, withPayloadsFor } from '../common/payloads';
 
 export function deliveryHandlers(deps: GatewayDeps): Handlers<typeof deliveryOperations> {
   const { store } = deps;
@@ -31,14 +32,16 @@ export function deliveryHandlers(deps: GatewayDeps): Handlers<typeof deliveryOpe
       const page = await store.deliveries.page(project._id, filter, parsePageQuery(query));
       return { content: await presentDeliveries(page.content, deps), pagination: page.pagination };
     },
-    async getEventDelivery({ project, params }) {
+    async getEventDelivery({ project, params, actor }) {
       const doc = await find(project._id, params.deliveryID);
       const [out, body] = await Promise.all([presentDeliveries([doc], deps), sentBody(store, doc)]);
-      return { ...out[0], ...body };
+      // the body sent is left out for a caller not shown payloads
+      return showsPayloads(actor) ? { ...out[0], ...body } : out[0];
     },
-    async listDeliveryAttempts({ project, params }) {
+    async listDeliveryAttempts({ project, params, actor }) {
       const delivery = await find(project._id, params.deliveryID);
-      return (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));
+      const attempts = (delivery.attempts ?? []).map((a) => presentAttempt(a, delivery));
+      return withPayloadsFor(actor, attempts, (a) => ({ ...a, response_data: '' }));
     },
   };
 }

@@ -5,13 +5,16 @@ import { presentEvents } from './event.presenter';
 import { publishEvent } from './publish-event.usecase';
 import { eventOperations } from '@hookrail/api-contract';
 import type { Handlers } from '../http/call';
+import { withPayloadsFor } from '../common/payloads';
+
+const withoutPayload = <E extends { raw: string; data: unknown }>(e: E): E => ({ ...e, raw: '', data: null });
 
 export function eventHandlers(deps: GatewayDeps): Handlers<typeof eventOperations> {
   return {
     fanoutEvent: ({ project, body }) => publishEvent(deps, project, { mode: 'fanout', body }),
     broadcastEvent: ({ project, body }) => publishEvent(deps, project, { mode: 'broadcast', body }),
     createEvent: ({ project, body }) => publishEvent(deps, project, { mode: 'single', body }),
-    async listEvents({ project, query }) {
+    async listEvents({ project, query, actor }) {
       const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
       const filter: EventListFilter = {
         sourceIds: query.sourceId as string[] | undefined,
@@ -23,12 +26,13 @@ export function eventHandlers(deps: GatewayDeps): Handlers<typeof eventOperation
         search: text('query'),
       };
       const page = await deps.store.events.page(project._id, filter, parsePageQuery(query));
-      return { content: await presentEvents(page.content, deps), pagination: page.pagination };
+      const content = withPayloadsFor(actor, await presentEvents(page.content, deps), withoutPayload);
+      return { content, pagination: page.pagination };
     },
-    async getEvent({ project, params }) {
+    async getEvent({ project, params, actor }) {
       const doc = await deps.store.events.findById(project._id, params.eventID);
       if (!doc) throw new NotFoundError('event');
-      return (await presentEvents([doc], deps))[0];
+      return withPayloadsFor(actor, await presentEvents([doc], deps), withoutPayload)[0];
     },
   };
 }

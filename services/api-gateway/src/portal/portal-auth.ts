@@ -1,7 +1,7 @@
-import type { Permission } from '@hookrail/api-contract';
 import { DomainError, hashSecret, safeEqual } from '@hookrail/domain';
 import type { PortalLinkDoc, ProjectDoc, Store } from '@hookrail/store';
-import { EVERY_PERMISSION, requirePermission, type Authenticator } from '../http/authenticators';
+import { authorizeGrant } from '../auth/roles';
+import type { Authenticator } from '../http/authenticators';
 
 export interface PortalSession {
   link: PortalLinkDoc;
@@ -46,9 +46,6 @@ async function authenticatePortal(
   return { link, project };
 }
 
-/** Any link may read and retry a failed delivery now; the rest needs `can_manage_endpoint`. */
-const LINK_GRANTS: ReadonlySet<Permission> = new Set(['read', 'retry']);
-
 /**
  * The portal's auth kind: the link's token (Bearer, or `?token=` for the page), the link's rights,
  * and the link's project, which every call acts on.
@@ -57,12 +54,11 @@ export function portalAuthenticator(deps: { store: Store; now: () => Date }): Au
   return {
     authenticate: (req) =>
       authenticatePortal(portalCredential(req.headers.authorization, req.query.token), deps),
+    // Any link may read and retry a failed delivery now; the rest needs `can_manage_endpoint`.
     authorize: (session, op) =>
-      requirePermission(
-        session.link.can_manage_endpoint ? EVERY_PERMISSION : LINK_GRANTS,
-        op,
-        'this portal link cannot manage endpoints',
-      ),
+      session.link.can_manage_endpoint
+        ? authorizeGrant('portal_link_manager', op, 'this portal link')
+        : authorizeGrant('portal_link', op, 'this portal link (it cannot manage endpoints)'),
     project: async (session) => session.project,
   };
 }

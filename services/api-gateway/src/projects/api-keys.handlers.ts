@@ -1,6 +1,8 @@
-import { NotFoundError } from '@hookrail/domain';
+import { DomainError, NotFoundError } from '@hookrail/domain';
 import { parsePageQuery } from '@hookrail/store';
+import type { ApiKeyCreateBody } from '@hookrail/api-contract';
 import type { GatewayDeps } from '../deps';
+import { roleOf } from '../auth/roles';
 import { presentApiKey } from './project.presenter';
 import { issueApiKey } from './issue-api-key.usecase';
 import { apiKeyOperations } from '@hookrail/api-contract';
@@ -9,8 +11,12 @@ import type { Handlers } from '../http/call';
 export function apiKeyHandlers({ store, now }: GatewayDeps): Handlers<typeof apiKeyOperations> {
   return {
     async createApiKey({ project, body }) {
-      const expiresAt = body.expires_in ? new Date(now().getTime() + body.expires_in * 1000) : null;
-      const { doc, key } = await issueApiKey(store, project._id, { name: body.name ?? 'api key', expiresAt });
+      const { doc, key } = await issueApiKey(store, project._id, {
+        name: body.name ?? 'api key',
+        expiresAt: expiryOf(body, now()),
+        role: typeof body.role === 'string' ? roleOf(body.role) : 'owner',
+        viewPayloads: body.view_payloads ?? false,
+      });
       return { ...presentApiKey(doc), key };
     },
     async listApiKeys({ project, query }) {
@@ -25,4 +31,15 @@ export function apiKeyHandlers({ store, now }: GatewayDeps): Handlers<typeof api
       return presentApiKey({ ...doc, deleted_at: at, updated_at: at });
     },
   };
+}
+
+/** `expires_in` (seconds from now) or `expires_at` (a time to come), not both; none: never. */
+function expiryOf(body: ApiKeyCreateBody, now: Date): Date | null {
+  if (body.expires_in && body.expires_at)
+    throw new DomainError('validation', 'send expires_in or expires_at, not both');
+  if (body.expires_in) return new Date(now.getTime() + body.expires_in * 1000);
+  if (!body.expires_at) return null;
+  const at = new Date(body.expires_at);
+  if (at <= now) throw new DomainError('validation', 'expires_at must be in the future');
+  return at;
 }

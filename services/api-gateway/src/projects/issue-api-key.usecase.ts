@@ -1,3 +1,4 @@
+import type { Role } from '@hookrail/api-contract';
 import { hashSecret, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import type { ApiKeyDoc, Store } from '@hookrail/store';
 import { formatProjectKey } from '../auth/principal';
@@ -6,7 +7,7 @@ import { formatProjectKey } from '../auth/principal';
 export async function issueApiKey(
   store: Store,
   projectId: ProjectId,
-  input: { name: string; expiresAt?: Date | null },
+  input: { name: string; expiresAt?: Date | null; role?: Role; viewPayloads?: boolean },
 ): Promise<{ doc: ApiKeyDoc; key: string }> {
   const id = newId();
   const secret = randomToken(32);
@@ -15,6 +16,8 @@ export async function issueApiKey(
     name: input.name,
     secret_hash: hashSecret(secret),
     role: 'admin',
+    access_role: input.role ?? 'owner',
+    view_payloads: input.viewPayloads ?? false,
     expires_at: input.expiresAt ?? null,
     last_used_at: null,
   });

@@ -1,6 +1,7 @@
 import { nullableTimestamp, toTimestamp } from '@hookrail/domain';
 import { DEFAULT_EVENT_VALIDATION, type ApiKeyDoc, type ProjectDoc } from '@hookrail/store';
-import type { ApiKeyResponse } from '@hookrail/api-contract';
+import type { ApiKeyResponse, Role } from '@hookrail/api-contract';
+import { roleOf, seesPayloads } from '../auth/roles';
 import { scopedOut } from '../common/scoped.presenter';
 
 export function presentProject(doc: ProjectDoc) {
@@ -26,11 +27,16 @@ export function presentProject(doc: ProjectDoc) {
 
 /** Never shows the hash; the key itself is only shown once, by the issuing route. */
 export function presentApiKey(doc: ApiKeyDoc): ApiKeyResponse {
+  const role = roleOf(doc.access_role);
   return {
     ...scopedOut(doc),
     name: doc.name,
-    role: { type: doc.role === 'admin' ? 'project_admin' : 'project_viewer', project: doc.project_id },
+    role: { type: convoyRoleType(role), project: doc.project_id, name: role },
+    view_payloads: seesPayloads(role, doc.view_payloads),
     expires_at: nullableTimestamp(doc.expires_at),
     last_used_at: nullableTimestamp(doc.last_used_at),
   };
 }
+
+/** Convoy knows admins and viewers: a key that may change anything is its `project_admin`. */
+const convoyRoleType = (role: Role) => (role === 'viewer' ? 'project_viewer' : 'project_admin');

@@ -1,6 +1,7 @@
 import type { managementOperations, ResponseOf } from '@hookrail/api-contract';
 import { DataTable } from './DataTable';
 import { attemptOutcome, prettyJson, when } from './format';
+import { PayloadHidden, useSeesPayloads } from './grants';
 import { JsonView } from './JsonView';
 import type { Attempt } from './types';
 
@@ -20,7 +21,9 @@ function bodyText(body: string): string {
 
 /** The request body: the same for every attempt of a delivery. */
 function RequestBody({ sent }: { sent: SentBody }) {
+  const seesPayloads = useSeesPayloads();
   if (sent.request_body === undefined) return null;
+  if (!seesPayloads) return <PayloadHidden />;
   return (
     <div class="request-body">
       <strong>Request body</strong>
@@ -32,6 +35,7 @@ function RequestBody({ sent }: { sent: SentBody }) {
 
 /** One delivery attempt: what was sent and what came back (or why nothing did). */
 function AttemptDetail({ attempt: a, number, sent }: { attempt: Attempt; number: number; sent: SentBody }) {
+  const seesPayloads = useSeesPayloads();
   return (
     <section class="card attempt" aria-label={`Attempt ${number}`}>
       <h3>
@@ -53,7 +57,7 @@ function AttemptDetail({ attempt: a, number, sent }: { attempt: Attempt; number:
       </div>
       <RequestBody sent={sent} />
       <strong>Response body</strong>
-      <JsonView text={a.response_data || '(empty)'} />
+      {seesPayloads ? <JsonView text={a.response_data || '(empty)'} /> : <PayloadHidden />}
     </section>
   );
 }

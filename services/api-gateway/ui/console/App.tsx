@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { GrantsContext } from '../components/grants';
 import { messageOf } from '../components/http';
 import { Toast } from '../components/Toast';
 import { Console, type ConsoleContext } from './context';
@@ -118,23 +119,27 @@ export function App() {
       )}
       {ctx && (
         <Console.Provider value={ctx}>
-          {parts[0] === 'projects' && parts[1] ? (
-            // keyed by project: another project starts from its own loading state
-            <ProjectPages
-              key={parts[1]}
-              pid={decodeURIComponent(parts[1])}
-              section={parts[2] ?? 'overview'}
-              id={parts[3]}
-              action={parts[4]}
-              main={main}
-            />
-          ) : (
-            <div class="layout">
-              <main id="app" tabIndex={-1} ref={main}>
-                {session?.kind === 'admin' && <ProjectsView />}
-              </main>
-            </div>
-          )}
+          <GrantsContext.Provider
+            value={{ permissions: ctx.session.permissions, payloads: ctx.session.view_payloads }}
+          >
+            {parts[0] === 'projects' && parts[1] ? (
+              // keyed by project: another project starts from its own loading state
+              <ProjectPages
+                key={parts[1]}
+                pid={decodeURIComponent(parts[1])}
+                section={parts[2] ?? 'overview'}
+                id={parts[3]}
+                action={parts[4]}
+                main={main}
+              />
+            ) : (
+              <div class="layout">
+                <main id="app" tabIndex={-1} ref={main}>
+                  {session?.kind === 'admin' && <ProjectsView />}
+                </main>
+              </div>
+            )}
+          </GrantsContext.Provider>
         </Console.Provider>
       )}
       <Toast message={toast.message} serial={toast.serial} />

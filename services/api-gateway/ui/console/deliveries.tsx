@@ -1,3 +1,4 @@
+import { Allowed } from '../components/grants';
 import { Badge } from '../components/Badge';
 import { confirmAction } from '../components/ConfirmDialog';
 import { DataTable, type Column } from '../components/DataTable';
@@ -23,33 +24,39 @@ export function DeliveryActions({ pid, d }: { pid: string; d: Delivery }) {
   return (
     <span class="row-actions">
       {failed && (
-        <button
-          type="button"
-          onClick={() => act(ctx, () => ctx.call(api.resendEventDelivery, { params }), 'Delivery retried')}
-        >
-          Retry
-        </button>
+        <Allowed op={api.resendEventDelivery}>
+          <button
+            type="button"
+            onClick={() => act(ctx, () => ctx.call(api.resendEventDelivery, { params }), 'Delivery retried')}
+          >
+            Retry
+          </button>
+        </Allowed>
       )}
       {d.status === 'Retry' && (
-        <button
-          type="button"
-          onClick={() =>
-            act(ctx, () => ctx.call(api.retryEventDeliveryNow, { params }), 'Delivery sent again now')
-          }
-        >
-          Retry now
-        </button>
+        <Allowed op={api.retryEventDeliveryNow}>
+          <button
+            type="button"
+            onClick={() =>
+              act(ctx, () => ctx.call(api.retryEventDeliveryNow, { params }), 'Delivery sent again now')
+            }
+          >
+            Retry now
+          </button>
+        </Allowed>
       )}
       {(failed || d.status === 'Success') && (
-        <button
-          type="button"
-          onClick={async () => {
-            if (await confirmAction('Send this delivery again, even if it succeeded?', 'Force resend'))
-              await act(ctx, () => ctx.call(api.forceResendEventDelivery, { params }), 'Delivery resent');
-          }}
-        >
-          Force resend
-        </button>
+        <Allowed op={api.forceResendEventDelivery}>
+          <button
+            type="button"
+            onClick={async () => {
+              if (await confirmAction('Send this delivery again, even if it succeeded?', 'Force resend'))
+                await act(ctx, () => ctx.call(api.forceResendEventDelivery, { params }), 'Delivery resent');
+            }}
+          >
+            Force resend
+          </button>
+        </Allowed>
       )}
     </span>
   );

@@ -1,6 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Permission } from '@hookrail/api-contract';
+import { useAllowed } from '../grants';
 import { ApiError, HandledError, messageOf } from '../http';
 import { FormContext, fieldId, type Errors, type Values } from './context';
 import { checkValue, fieldSchema } from './schema';
@@ -9,7 +11,12 @@ interface Props {
   id: string;
   /** The form's accessible name. */
   label: string;
-  /** The request body's schema: text fields are checked against it before sending, as the API would. */
+  /**
+   * The operation it sends: text fields are checked against its body's schema before sending, as
+   * the API would; a caller without its permission sees the fields read-only and no button.
+   */
+  operation?: { body?: TSchema; permission: Permission };
+  /** The request body's schema, for a form without an operation. */
   schema?: TSchema;
   initial: Values;
   submitLabel: string;
@@ -69,7 +76,10 @@ function shownField(form: HTMLFormElement, field: string): string | undefined {
  * and the API's field-named errors (a 400) shown beside the fields they name; an error naming no
  * shown field appears above the buttons. The first field in error takes the focus.
  */
-export function Form({ id, label, schema, initial, submitLabel, onSubmit, children }: Props) {
+export function Form({ id, label, operation, initial, submitLabel, onSubmit, children, ...props }: Props) {
+  const schema = operation?.body ?? props.schema;
+  const allows = useAllowed();
+  const allowed = !operation || allows(operation);
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [general, setGeneral] = useState('');
@@ -137,16 +147,22 @@ export function Form({ id, label, schema, initial, submitLabel, onSubmit, childr
   return (
     <FormContext.Provider value={{ id, values, errors, schema, set }}>
       <form id={id} ref={form} class="resource-form" aria-label={label} noValidate onSubmit={submit}>
-        {children(values)}
+        <fieldset disabled={!allowed} class="form-fields">
+          {children(values)}
+        </fieldset>
         {general && (
           <div id={`${id}-error`} class="alert" role="alert" tabIndex={-1}>
             {general}
           </div>
         )}
         <div class="toolbar">
-          <button type="submit" class="primary" disabled={busy}>
-            {submitLabel}
-          </button>
+          {allowed ? (
+            <button type="submit" class="primary" disabled={busy}>
+              {submitLabel}
+            </button>
+          ) : (
+            <p class="muted">Read only: this role lacks the permission {operation.permission}.</p>
+          )}
         </div>
       </form>
     </FormContext.Provider>

@@ -45,7 +45,7 @@ export function ApiKeysSection({ pid }: { pid: string }) {
       <Form
         id="key-form"
         label="New API key"
-        schema={api.createApiKey.body}
+        operation={api.createApiKey}
         initial={{ name: '', expires_in: '' }}
         submitLabel="Issue key"
         onSubmit={async (v) => {

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import type { ResponseOf } from '@hookrail/api-contract';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { when } from '../../components/format';
@@ -39,29 +40,31 @@ export function BlockedKeys({ pid, id }: { pid: string; id: string }) {
                   {k.skip_requested_at ? (
                     <span class="muted">unblock requested</span>
                   ) : (
-                    <button
-                      type="button"
-                      onClick={async () => {
-                        if (
-                          !(await confirmAction(
-                            `Skip delivery ${k.head_delivery_id} and send the next?`,
-                            'Unblock',
-                          ))
-                        )
-                          return;
-                        await act(
-                          ctx,
-                          () =>
-                            ctx.call(api.unblockKey, {
-                              params,
-                              body: { key: k.key, head_delivery_id: k.head_delivery_id },
-                            }),
-                          'Unblock requested',
-                        );
-                      }}
-                    >
-                      Unblock
-                    </button>
+                    <Allowed op={api.unblockKey}>
+                      <button
+                        type="button"
+                        onClick={async () => {
+                          if (
+                            !(await confirmAction(
+                              `Skip delivery ${k.head_delivery_id} and send the next?`,
+                              'Unblock',
+                            ))
+                          )
+                            return;
+                          await act(
+                            ctx,
+                            () =>
+                              ctx.call(api.unblockKey, {
+                                params,
+                                body: { key: k.key, head_delivery_id: k.head_delivery_id },
+                              }),
+                            'Unblock requested',
+                          );
+                        }}
+                      >
+                        Unblock
+                      </button>
+                    </Allowed>
                   )}
                 </li>
               ))}

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { useEffect, useRef } from 'preact/hooks';
 import { AttemptList, AttemptTable } from '../../components/AttemptDetail';
 import { Badge } from '../../components/Badge';
@@ -97,25 +98,32 @@ export function DeliveriesView({ pid }: { pid: string }) {
         ]}
         toolbar={(_page, filter) => (
           <div class="toolbar">
-            <button
-              type="button"
-              onClick={async () => {
-                const ids = [...selected.current];
-                if (ids.length === 0) return ctx.notify('Select deliveries first');
-                if (await confirmAction(`Force resend ${ids.length} selected deliveries?`, 'Force resend'))
-                  await act(
-                    ctx,
-                    () =>
-                      ctx.call(api.forceResendEventDeliveries, { params: { projectID: pid }, body: { ids } }),
-                    `Resent ${ids.length} deliveries`,
-                  );
-              }}
-            >
-              Force resend selected
-            </button>
-            <button type="button" id="batch-retry" onClick={() => batchRetry(ctx, pid, filter)}>
-              Batch retry matching filter
-            </button>
+            <Allowed op={api.forceResendEventDeliveries}>
+              <button
+                type="button"
+                onClick={async () => {
+                  const ids = [...selected.current];
+                  if (ids.length === 0) return ctx.notify('Select deliveries first');
+                  if (await confirmAction(`Force resend ${ids.length} selected deliveries?`, 'Force resend'))
+                    await act(
+                      ctx,
+                      () =>
+                        ctx.call(api.forceResendEventDeliveries, {
+                          params: { projectID: pid },
+                          body: { ids },
+                        }),
+                      `Resent ${ids.length} deliveries`,
+                    );
+                }}
+              >
+                Force resend selected
+              </button>
+            </Allowed>
+            <Allowed op={api.batchRetryEventDeliveries}>
+              <button type="button" id="batch-retry" onClick={() => batchRetry(ctx, pid, filter)}>
+                Batch retry matching filter
+              </button>
+            </Allowed>
           </div>
         )}
       />

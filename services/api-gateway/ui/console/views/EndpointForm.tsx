@@ -281,7 +281,7 @@ export function NewEndpointView({ project }: { project: Project }) {
       <Form
         id="endpoint-form"
         label="New endpoint"
-        schema={api.createEndpoint.body}
+        operation={api.createEndpoint}
         initial={valuesOf(undefined, advancedByDefault)}
         submitLabel="Create endpoint"
         onSubmit={async (v) => {
@@ -315,7 +315,7 @@ export function EditEndpointView({ pid, id }: { pid: string; id: string }) {
           <Form
             id="endpoint-form"
             label={`Edit endpoint ${e.name}`}
-            schema={api.updateEndpoint.body}
+            operation={api.updateEndpoint}
             initial={valuesOf(e)}
             submitLabel="Save endpoint"
             onSubmit={async (v) => {

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { Destination } from '../../components/Destination';
 import { useState } from 'preact/hooks';
 import { Badge } from '../../components/Badge';
@@ -41,19 +42,23 @@ function PauseButton({ pid, e }: { pid: string; e: Endpoint }) {
   const params = { projectID: pid, endpointID: e.uid };
   // activate also re-enables an inactive endpoint (disabled, or by the health checks)
   return e.status !== 'active' ? (
-    <button
-      type="button"
-      onClick={() => act(ctx, () => ctx.call(api.activateEndpoint, { params }), 'Endpoint activated')}
-    >
-      Activate
-    </button>
+    <Allowed op={api.activateEndpoint}>
+      <button
+        type="button"
+        onClick={() => act(ctx, () => ctx.call(api.activateEndpoint, { params }), 'Endpoint activated')}
+      >
+        Activate
+      </button>
+    </Allowed>
   ) : (
-    <button
-      type="button"
-      onClick={() => act(ctx, () => ctx.call(api.pauseEndpoint, { params }), 'Endpoint paused')}
-    >
-      Pause
-    </button>
+    <Allowed op={api.pauseEndpoint}>
+      <button
+        type="button"
+        onClick={() => act(ctx, () => ctx.call(api.pauseEndpoint, { params }), 'Endpoint paused')}
+      >
+        Pause
+      </button>
+    </Allowed>
   );
 }
 
@@ -97,9 +102,11 @@ export function EndpointsView({ pid }: { pid: string }) {
         ]}
         toolbar={() => (
           <div class="toolbar">
-            <Link class="button primary" href={`${base}/endpoints/new`}>
-              New endpoint
-            </Link>
+            <Allowed op={api.createEndpoint}>
+              <Link class="button primary" href={`${base}/endpoints/new`}>
+                New endpoint
+              </Link>
+            </Allowed>
           </div>
         )}
         columns={[
@@ -128,52 +135,54 @@ function RollSecretForm({ pid, id }: { pid: string; id: string }) {
   const [seconds, setSeconds] = useState('3600');
   const [secret, setSecret] = useState('');
   return (
-    <form
-      class="filters"
-      id="roll-form"
-      onSubmit={async (ev) => {
-        ev.preventDefault();
-        if (
-          !(await confirmAction(
-            `Roll the signing secret? The current one stays valid for ${seconds} seconds.`,
-            'Roll secret',
-          ))
-        )
-          return;
-        await act(
-          ctx,
-          () =>
-            ctx.call(api.expireSecret, {
-              params: { projectID: pid, endpointID: id },
-              body: { expiration: Number(seconds), secret: secret.trim() || undefined },
-            }),
-          'Secret rolled',
-        );
-      }}
-    >
-      <label>
-        Old secret stays valid (seconds)
-        <input
-          id="roll-expiration"
-          type="number"
-          min="0"
-          class="narrow"
-          value={seconds}
-          onInput={(e) => setSeconds(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        New secret (generated when empty)
-        <input
-          id="roll-secret"
-          type="password"
-          autocomplete="new-password"
-          value={secret}
-          onInput={(e) => setSecret(e.currentTarget.value)}
-        />
-      </label>
-      <button type="submit">Roll secret</button>
-    </form>
+    <Allowed op={api.expireSecret}>
+      <form
+        class="filters"
+        id="roll-form"
+        onSubmit={async (ev) => {
+          ev.preventDefault();
+          if (
+            !(await confirmAction(
+              `Roll the signing secret? The current one stays valid for ${seconds} seconds.`,
+              'Roll secret',
+            ))
+          )
+            return;
+          await act(
+            ctx,
+            () =>
+              ctx.call(api.expireSecret, {
+                params: { projectID: pid, endpointID: id },
+                body: { expiration: Number(seconds), secret: secret.trim() || undefined },
+              }),
+            'Secret rolled',
+          );
+        }}
+      >
+        <label>
+          Old secret stays valid (seconds)
+          <input
+            id="roll-expiration"
+            type="number"
+            min="0"
+            class="narrow"
+            value={seconds}
+            onInput={(e) => setSeconds(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          New secret (generated when empty)
+          <input
+            id="roll-secret"
+            type="password"
+            autocomplete="new-password"
+            value={secret}
+            onInput={(e) => setSecret(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Roll secret</button>
+      </form>
+    </Allowed>
   );
 }
 
@@ -210,14 +219,20 @@ export function EndpointView({ pid, id }: { pid: string; id: string }) {
               {e.rate_limit_duration} s
             </p>
             <div class="toolbar">
-              <Link class="button" href={`${base}/endpoints/${e.uid}/edit`}>
-                Edit
-              </Link>
-              <Link class="button" href={`${base}/events/new?endpoint_id=${e.uid}`}>
-                Send test event
-              </Link>
+              <Allowed op={api.updateEndpoint}>
+                <Link class="button" href={`${base}/endpoints/${e.uid}/edit`}>
+                  Edit
+                </Link>
+              </Allowed>
+              <Allowed op={api.createEvent}>
+                <Link class="button" href={`${base}/events/new?endpoint_id=${e.uid}`}>
+                  Send test event
+                </Link>
+              </Allowed>
               <PauseButton pid={pid} e={e} />
-              <DeleteEndpointButton pid={pid} e={e} />
+              <Allowed op={api.deleteEndpoint}>
+                <DeleteEndpointButton pid={pid} e={e} />
+              </Allowed>
               <Link href={`${base}/deliveries?endpoint_id=${e.uid}`}>Deliveries of this endpoint</Link>
               <Link href={`${base}/events?endpoint_id=${e.uid}`}>Events</Link>
             </div>

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
 import { useState } from 'preact/hooks';
 import { Badge } from '../../components/Badge';
@@ -29,12 +30,16 @@ export function EventTypesView({ pid }: { pid: string }) {
   return (
     <Screen title="Event types">
       <div class="toolbar">
-        <Link class="button primary" href={`${base}/new`}>
-          New event type
-        </Link>
-        <Link class="button" href={`${base}/import`}>
-          Import a document
-        </Link>
+        <Allowed op={api.createEventType}>
+          <Link class="button primary" href={`${base}/new`}>
+            New event type
+          </Link>
+        </Allowed>
+        <Allowed op={api.importEventTypes}>
+          <Link class="button" href={`${base}/import`}>
+            Import a document
+          </Link>
+        </Allowed>
       </div>
       <Loaded load={load}>
         {(types) => (
@@ -110,7 +115,7 @@ export function NewEventTypeView({ pid }: { pid: string }) {
       <Form
         id="event-type-form"
         label="New event type"
-        schema={api.createEventType.body}
+        operation={api.createEventType}
         initial={valuesOf()}
         submitLabel="Create event type"
         onSubmit={async (v) => {
@@ -138,39 +143,45 @@ export function EditEventTypeView({ pid, id }: { pid: string; id: string }) {
           <div class="toolbar">
             <Link href={section(pid)}>← All event types</Link>
             {t.deprecated ? (
-              <button
-                type="button"
-                onClick={() =>
-                  act(
-                    ctx,
-                    () => ctx.call(api.updateEventType, { params, body: { deprecated: false } }),
-                    'Event type made current again',
-                  )
-                }
-              >
-                Make current
-              </button>
+              <Allowed op={api.updateEventType}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(
+                      ctx,
+                      () => ctx.call(api.updateEventType, { params, body: { deprecated: false } }),
+                      'Event type made current again',
+                    )
+                  }
+                >
+                  Make current
+                </button>
+              </Allowed>
             ) : (
+              <Allowed op={api.deprecateEventType}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(ctx, () => ctx.call(api.deprecateEventType, { params }), 'Event type deprecated')
+                  }
+                >
+                  Deprecate
+                </button>
+              </Allowed>
+            )}
+            <Allowed op={api.deleteEventType}>
               <button
                 type="button"
-                onClick={() =>
-                  act(ctx, () => ctx.call(api.deprecateEventType, { params }), 'Event type deprecated')
-                }
+                class="danger"
+                onClick={async () => {
+                  if (!(await confirmAction(`Delete event type ${t.name}?`, 'Delete event type'))) return;
+                  if (await act(ctx, () => ctx.call(api.deleteEventType, { params }), 'Event type deleted'))
+                    navigate(section(pid));
+                }}
               >
-                Deprecate
+                Delete
               </button>
-            )}
-            <button
-              type="button"
-              class="danger"
-              onClick={async () => {
-                if (!(await confirmAction(`Delete event type ${t.name}?`, 'Delete event type'))) return;
-                if (await act(ctx, () => ctx.call(api.deleteEventType, { params }), 'Event type deleted'))
-                  navigate(section(pid));
-              }}
-            >
-              Delete
-            </button>
+            </Allowed>
           </div>
           <p>
             <Badge status={t.deprecated ? 'paused' : 'active'}>
@@ -181,7 +192,7 @@ export function EditEventTypeView({ pid, id }: { pid: string; id: string }) {
             key={t.updated_at}
             id="event-type-form"
             label={`Edit event type ${t.name}`}
-            schema={api.updateEventType.body}
+            operation={api.updateEventType}
             initial={valuesOf(t)}
             submitLabel="Save event type"
             onSubmit={async (v) => {
@@ -247,7 +258,7 @@ export function ImportEventTypesView({ pid }: { pid: string }) {
       <Form
         id="import-form"
         label="Import event types"
-        schema={api.importEventTypes.body}
+        operation={api.importEventTypes}
         initial={{ spec: '', replace_all: false }}
         submitLabel={preview ? 'Preview (dry run)' : 'Import'}
         onSubmit={async (v) => {

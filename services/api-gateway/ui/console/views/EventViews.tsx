@@ -1,3 +1,4 @@
+import { Allowed, PayloadHidden, useSeesPayloads } from '../../components/grants';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { copyText } from '../../components/clipboard';
@@ -42,9 +43,11 @@ export function EventsView({ pid }: { pid: string }) {
         ]}
         toolbar={() => (
           <div class="toolbar">
-            <Link class="button primary" href={`${base}/events/new`}>
-              Send an event
-            </Link>
+            <Allowed op={api.createEvent}>
+              <Link class="button primary" href={`${base}/events/new`}>
+                Send an event
+              </Link>
+            </Allowed>
           </div>
         )}
         columns={[
@@ -73,6 +76,7 @@ export function EventsView({ pid }: { pid: string }) {
 /** One event: its payload and headers, its deliveries, and the replay. */
 export function EventView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
+  const seesPayloads = useSeesPayloads();
   const load = useLoad(
     () =>
       Promise.all([
@@ -120,36 +124,47 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
           )}
           <LiveToggle />
           <div class="toolbar">
-            <button
-              type="button"
-              onClick={async () => {
-                if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
-                  await act(
-                    ctx,
-                    () => ctx.call(api.replayEvent, { params: { projectID: pid, eventID: id } }),
-                    'Event replayed',
-                  );
-              }}
-            >
-              Replay event
-            </button>
+            <Allowed op={api.replayEvent}>
+              <button
+                type="button"
+                onClick={async () => {
+                  if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
+                    await act(
+                      ctx,
+                      () => ctx.call(api.replayEvent, { params: { projectID: pid, eventID: id } }),
+                      'Event replayed',
+                    );
+                }}
+              >
+                Replay event
+              </button>
+            </Allowed>
           </div>
-          <h2>
-            Payload{' '}
-            <button
-              type="button"
-              aria-label="Copy payload"
-              onClick={() =>
-                copyText(prettyJson(e.data)).then(
-                  () => ctx.notify('Payload copied'),
-                  (err: Error) => ctx.notify(`Failed: ${err.message}`),
-                )
-              }
-            >
-              Copy
-            </button>
-          </h2>
-          <JsonView id="payload" value={e.data} />
+          {seesPayloads ? (
+            <>
+              <h2>
+                Payload{' '}
+                <button
+                  type="button"
+                  aria-label="Copy payload"
+                  onClick={() =>
+                    copyText(prettyJson(e.data)).then(
+                      () => ctx.notify('Payload copied'),
+                      (err: Error) => ctx.notify(`Failed: ${err.message}`),
+                    )
+                  }
+                >
+                  Copy
+                </button>
+              </h2>
+              <JsonView id="payload" value={e.data} />
+            </>
+          ) : (
+            <>
+              <h2>Payload</h2>
+              <PayloadHidden />
+            </>
+          )}
           <h2>Headers</h2>
           <JsonView value={e.headers ?? {}} />
           <h2>Deliveries of this event</h2>

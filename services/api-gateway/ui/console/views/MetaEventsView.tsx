@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { Badge } from '../../components/Badge';
 import { when } from '../../components/format';
 import { JsonView } from '../../components/JsonView';
@@ -45,18 +46,20 @@ export function MetaEventsView({ pid }: { pid: string }) {
             label: 'Actions',
             hiddenLabel: true,
             cell: (m) => (
-              <button
-                type="button"
-                onClick={() =>
-                  act(
-                    ctx,
-                    () => ctx.call(api.resendMetaEvent, { params: { projectID: pid, metaEventID: m.uid } }),
-                    'Meta event resent',
-                  )
-                }
-              >
-                Resend
-              </button>
+              <Allowed op={api.resendMetaEvent}>
+                <button
+                  type="button"
+                  onClick={() =>
+                    act(
+                      ctx,
+                      () => ctx.call(api.resendMetaEvent, { params: { projectID: pid, metaEventID: m.uid } }),
+                      'Meta event resent',
+                    )
+                  }
+                >
+                  Resend
+                </button>
+              </Allowed>
             ),
           },
         ]}

@@ -14,7 +14,7 @@ function CreateLinkForm({ pid }: { pid: string }) {
     <Form
       id="portal-link-form"
       label="New portal link"
-      schema={api.createPortalLink.body}
+      operation={api.createPortalLink}
       initial={{ name: '', owner_id: '', can_manage_endpoint: false }}
       submitLabel="Create link"
       onSubmit={async (v) => {

@@ -328,7 +328,7 @@ export function ProjectSettingsForm({ project, onSaved }: { project: Project; on
     <Form
       id="project-form"
       label="Project settings"
-      schema={api.updateProject.body}
+      operation={api.updateProject}
       initial={valuesOf(project)}
       submitLabel="Save settings"
       onSubmit={async (v) => {

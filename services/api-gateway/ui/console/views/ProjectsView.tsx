@@ -30,7 +30,7 @@ function NewProjectForm() {
       <Form
         id="project-new-form"
         label="New project"
-        schema={api.createProject.body}
+        operation={api.createProject}
         initial={{ name: '', type: 'outgoing' }}
         submitLabel="Create project"
         onSubmit={async (v) => {

@@ -37,7 +37,7 @@ export function SendEventView({ pid }: { pid: string }) {
       <Form
         id="event-form"
         label="Send an event"
-        schema={api.createEvent.body}
+        operation={api.createEvent}
         initial={initial}
         submitLabel="Send event"
         onSubmit={async (v) => {

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { useState } from 'preact/hooks';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { Loaded } from '../../components/Loaded';
@@ -24,7 +25,9 @@ export function SettingsView({ project }: { project: Project }) {
       <Loaded load={load}>
         {(p) => <ProjectSettingsForm key={p.updated_at} project={p} onSaved={() => setSaved((n) => n + 1)} />}
       </Loaded>
-      <ApiKeysSection pid={project.uid} />
+      <Allowed op={api.listApiKeys}>
+        <ApiKeysSection pid={project.uid} />
+      </Allowed>
       {ctx.session.kind === 'admin' && <DeleteProject project={project} />}
     </Screen>
   );
@@ -36,29 +39,31 @@ function DeleteProject({ project }: { project: Project }) {
     <section class="card" aria-label="Delete the project">
       <h2>Delete the project</h2>
       <p class="muted">Its keys stop working at once.</p>
-      <button
-        type="button"
-        class="danger"
-        onClick={async () => {
-          if (
-            !(await confirmAction(
-              `Delete project ${project.name}? Its keys stop working at once.`,
-              'Delete project',
-            ))
-          )
-            return;
-          if (
-            await act(
-              ctx,
-              () => ctx.call(api.deleteProject, { params: { projectID: project.uid } }),
-              'Project deleted',
+      <Allowed op={api.deleteProject}>
+        <button
+          type="button"
+          class="danger"
+          onClick={async () => {
+            if (
+              !(await confirmAction(
+                `Delete project ${project.name}? Its keys stop working at once.`,
+                'Delete project',
+              ))
             )
-          )
-            location.assign('/console');
-        }}
-      >
-        Delete project
-      </button>
+              return;
+            if (
+              await act(
+                ctx,
+                () => ctx.call(api.deleteProject, { params: { projectID: project.uid } }),
+                'Project deleted',
+              )
+            )
+              location.assign('/console');
+          }}
+        >
+          Delete project
+        </button>
+      </Allowed>
     </section>
   );
 }

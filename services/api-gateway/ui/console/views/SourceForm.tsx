@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
 import {
   CLEARABLE_SOURCE_FIELDS,
@@ -442,7 +443,7 @@ export function NewSourceView({ pid }: { pid: string }) {
       <Form
         id="source-form"
         label="New source"
-        schema={api.createSource.body}
+        operation={api.createSource}
         initial={valuesOf()}
         submitLabel="Create source"
         onSubmit={async (v) => {
@@ -468,17 +469,19 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
         <Screen title={`Source ${s.name}`}>
           <div class="toolbar">
             <Link href={`${pageProject(pid)}/sources`}>← All sources</Link>
-            <button
-              type="button"
-              class="danger"
-              onClick={async () => {
-                if (!(await confirmAction(`Delete source ${s.name}?`, 'Delete source'))) return;
-                if (await act(ctx, () => ctx.call(api.deleteSource, { params }), 'Source deleted'))
-                  navigate(`${pageProject(pid)}/sources`);
-              }}
-            >
-              Delete
-            </button>
+            <Allowed op={api.deleteSource}>
+              <button
+                type="button"
+                class="danger"
+                onClick={async () => {
+                  if (!(await confirmAction(`Delete source ${s.name}?`, 'Delete source'))) return;
+                  if (await act(ctx, () => ctx.call(api.deleteSource, { params }), 'Source deleted'))
+                    navigate(`${pageProject(pid)}/sources`);
+                }}
+              >
+                Delete
+              </button>
+            </Allowed>
           </div>
           {s.url && (
             <p>
@@ -497,7 +500,7 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
           <Form
             id="source-form"
             label={`Edit source ${s.name}`}
-            schema={api.updateSource.body}
+            operation={api.updateSource}
             initial={valuesOf(s)}
             submitLabel="Save source"
             onSubmit={async (v) => {

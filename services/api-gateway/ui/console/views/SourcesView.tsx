@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { PROVIDERS, SOURCE_TYPES } from '@hookrail/api-contract';
 import { Badge } from '../../components/Badge';
 import { pageProject } from '../context';
@@ -23,9 +24,11 @@ export function SourcesView({ pid }: { pid: string }) {
         ]}
         toolbar={() => (
           <div class="toolbar">
-            <Link class="button primary" href={`${base}/sources/new`}>
-              New source
-            </Link>
+            <Allowed op={api.createSource}>
+              <Link class="button primary" href={`${base}/sources/new`}>
+                New source
+              </Link>
+            </Allowed>
           </div>
         )}
         columns={[

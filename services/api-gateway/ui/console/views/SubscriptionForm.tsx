@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import type { BodyOf, ResponseOf } from '@hookrail/api-contract';
 import {
   CLEARABLE_SUBSCRIPTION_FIELDS,
@@ -236,7 +237,7 @@ export function NewSubscriptionView({ pid }: { pid: string }) {
       <Form
         id="subscription-form"
         label="New subscription"
-        schema={api.createSubscription.body}
+        operation={api.createSubscription}
         initial={valuesOf(undefined, ctx.where.query)}
         submitLabel="Create subscription"
         onSubmit={async (v) => {
@@ -265,24 +266,26 @@ export function EditSubscriptionView({ pid, id }: { pid: string; id: string }) {
         <Screen title={`Subscription ${s.name}`}>
           <div class="toolbar">
             <Link href={list}>← All subscriptions</Link>
-            <button
-              type="button"
-              class="danger"
-              onClick={async () => {
-                if (!(await confirmAction(`Delete subscription ${s.name}?`, 'Delete subscription'))) return;
-                if (
-                  await act(ctx, () => ctx.call(api.deleteSubscription, { params }), 'Subscription deleted')
-                )
-                  navigate(list);
-              }}
-            >
-              Delete
-            </button>
+            <Allowed op={api.deleteSubscription}>
+              <button
+                type="button"
+                class="danger"
+                onClick={async () => {
+                  if (!(await confirmAction(`Delete subscription ${s.name}?`, 'Delete subscription'))) return;
+                  if (
+                    await act(ctx, () => ctx.call(api.deleteSubscription, { params }), 'Subscription deleted')
+                  )
+                    navigate(list);
+                }}
+              >
+                Delete
+              </button>
+            </Allowed>
           </div>
           <Form
             id="subscription-form"
             label={`Edit subscription ${s.name}`}
-            schema={api.updateSubscription.body}
+            operation={api.updateSubscription}
             initial={valuesOf(s)}
             submitLabel="Save subscription"
             onSubmit={async (v) => {

@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/grants';
 import { useState } from 'preact/hooks';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { prettyJson } from '../../components/format';
@@ -69,9 +70,11 @@ function FilterTester({ pid, s }: { pid: string; s: Subscription }) {
         <textarea id="tester-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       </div>
       <FilterRunner pid={pid} id="tester" body={body} headers={headers} />
-      <button type="button" id="tester-save" onClick={save}>
-        Save as the subscription filter
-      </button>
+      <Allowed op={api.updateSubscription}>
+        <button type="button" id="tester-save" onClick={save}>
+          Save as the subscription filter
+        </button>
+      </Allowed>
     </>
   );
 }
@@ -113,9 +116,11 @@ export function SubscriptionsView({ pid }: { pid: string }) {
         ]}
         toolbar={() => (
           <div class="toolbar">
-            <Link class="button primary" href={`${base}/subscriptions/new`}>
-              New subscription
-            </Link>
+            <Allowed op={api.createSubscription}>
+              <Link class="button primary" href={`${base}/subscriptions/new`}>
+                New subscription
+              </Link>
+            </Allowed>
           </div>
         )}
         columns={[
