@@ -58,6 +58,33 @@ const samples: TopicMessages = {
     occurred_at: '2026-11-23T10:00:00.000Z',
   },
   config: { project_id, resource: 'portal_link', id: '01JD0000000000000000000007', op: 'updated' },
+  audit: {
+    uid: '01JD0000000000000000000008',
+    project_id,
+    actor: {
+      kind: 'api_key',
+      via: 'api',
+      key_id: '01JD0000000000000000000009',
+      key_name: 'ci',
+      role: 'admin',
+      portal_link_id: null,
+      user_id: null,
+      email: null,
+    },
+    operation: 'updateEndpoint',
+    method: 'PUT',
+    path: '/api/v1/projects/p/endpoints/e',
+    resource: { type: 'endpoint', id: '01JD0000000000000000000003' },
+    changes: {
+      url: { before: 'https://a', after: 'https://b' },
+      secret: { before: '[redacted]', after: '[redacted]' },
+    },
+    fields: ['url', 'secret'],
+    status: 202,
+    ip: '10.0.0.1',
+    user_agent: 'curl/8',
+    created_at: '2026-11-23T10:00:00.000Z',
+  },
 };
 
 describe('message schemas: each topic message is declared once and decoded against it', () => {

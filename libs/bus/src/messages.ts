@@ -1,4 +1,4 @@
-import { META_EVENT_TYPES } from '@hookrail/api-contract';
+import { META_EVENT_TYPES, auditRecordResponse } from '@hookrail/api-contract';
 import type { DeadLetter, ProjectId } from '@hookrail/domain';
 import { Type, type Static } from '@sinclair/typebox';
 /**
@@ -155,6 +155,18 @@ export const ConfigBarrierSchema = Type.Object({
   token: id,
 });
 export type ConfigBarrier = Static<typeof ConfigBarrierSchema>;
+
+/**
+ * A state-changing API call, recorded once it was answered (the gateway publishes it without
+ * waiting; meta-event stores it): the audit log's record as the API answers it, with its id made
+ * at the call, so a redelivered message stores nothing twice.
+ */
+export const AuditMessageSchema = Type.Object({
+  ...auditRecordResponse.properties,
+  // the codec checks shapes, not formats: the gateway wrote it with toISOString()
+  created_at: Type.String(),
+});
+export type AuditMessage = Static<typeof AuditMessageSchema>;
 
 /** A message a consumer gave up on, as its dead-letter topic carries it (declared in libs/domain). */
 export type DeadLetterMessage = DeadLetter;

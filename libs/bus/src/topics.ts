@@ -1,11 +1,13 @@
 import { DeadLetterSchema } from '@hookrail/domain';
 import type { Static, TSchema } from '@sinclair/typebox';
 import {
+  AuditMessageSchema,
   ConfigMessageSchema,
   DeliveryMessageSchema,
   EventMessageSchema,
   MetaMessageSchema,
   RetryMessageSchema,
+  type AuditMessage,
   type ConfigMessage,
   type DeadLetterMessage,
   type DeliveryMessage,
@@ -60,6 +62,12 @@ export const TOPICS = {
     key: (m: ConfigMessage) => m.project_id,
     schema: ConfigMessageSchema,
   } satisfies TopicSpec<typeof ConfigMessageSchema>,
+  audit: {
+    suffix: 'audit',
+    // a project's records in the order they were made; the instance's own calls on one partition
+    key: (m: AuditMessage) => m.project_id ?? 'instance',
+    schema: AuditMessageSchema,
+  } satisfies TopicSpec<typeof AuditMessageSchema>,
 } as const;
 
 export type TopicKey = keyof typeof TOPICS;

@@ -54,13 +54,14 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
     const before = await failing('migrate', 'status');
     expect(before.code).toBe(3);
     expect(before.stdout).toMatch(/^0001-baseline-indexes +pending +- +every collection/m);
-    expect(before.stdout).toContain('0 applied, 1 pending');
+    const count = (before.stdout.match(/^\d{4}-[a-z-]+ +pending/gm) ?? []).length;
+    expect(before.stdout).toContain(`0 applied, ${count} pending`);
 
     const up = await setup('migrate', 'up');
     expect(up.stdout).toMatch(/^applied 0001-baseline-indexes \(\d+ ms\)/m);
     const after = await setup('migrate', 'status');
     expect(after.stdout).toMatch(/^0001-baseline-indexes +applied +\d{4}-\d\d-\d\dT/m);
-    expect(after.stdout).toContain('1 applied, 0 pending');
+    expect(after.stdout).toContain(`${count} applied, 0 pending`);
     expect((await setup('migrate', 'up')).stdout).not.toContain('applied 0001');
   }, 120_000);
 

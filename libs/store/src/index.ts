@@ -68,6 +68,8 @@ export type { SourceHealthRepository } from './source-health/source-health.repos
 export type { CliListenerDoc } from './cli-listeners/cli-listener.schema';
 export type { CliListenerRepository } from './cli-listeners/cli-listener.repository';
 export type { DeadLetterDoc } from './dead-letters/dead-letter.schema';
+export type { AuditDoc } from './audit-log/audit-log.schema';
+export type { AuditFilter } from './audit-log/audit-log.repository';
 export {
   deadLetterId,
   type DeadLetterRecord,

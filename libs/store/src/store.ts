@@ -14,6 +14,7 @@ import { MetaEventRepository } from './meta-events';
 import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
 import { OrderingRepository } from './ordering';
+import { AuditLogRepository } from './audit-log';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
@@ -23,7 +24,13 @@ import { explainReads, type PlanSummary } from './diagnostics/explain';
 import { MigrationRunner, type MigrationRunOptions } from './migrations/runner';
 
 /** What a project's retention period applies to (its configuration is kept until it is deleted). */
-const HISTORY_COLLECTIONS = new Set(['events', 'idempotency_claims', 'event_deliveries', 'meta_events']);
+const HISTORY_COLLECTIONS = new Set([
+  'events',
+  'idempotency_claims',
+  'event_deliveries',
+  'meta_events',
+  'audit_log',
+]);
 
 /**
  * Every repository over one connection: the only way the services reach MongoDB. The connection
@@ -47,6 +54,7 @@ export class Store {
   readonly deadLetters: DeadLetterRepository;
   readonly cliListeners: CliListenerRepository;
   readonly ordering: OrderingRepository;
+  readonly auditLog: AuditLogRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -66,6 +74,7 @@ export class Store {
     this.deadLetters = new DeadLetterRepository(connection);
     this.cliListeners = new CliListenerRepository(connection);
     this.ordering = new OrderingRepository(connection);
+    this.auditLog = new AuditLogRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

@@ -4,3 +4,4 @@ export * from './failure-throttle';
 export * from './backoff';
 export * from './map-paths';
 export * from './http-headers';
+export * from './field-diff';

@@ -7,6 +7,7 @@ import {
 } from '@hookrail/api-contract';
 import type { GatewayConsole } from './console';
 import type { GatewayDeps } from './deps';
+import { auditLogHandlers } from './audit/audit-log.handlers';
 import { deadLetterHandlers } from './deliveries/dead-letters.handlers';
 import { deliveryHandlers } from './deliveries/deliveries.handlers';
 import { deliveryOpsHandlers } from './deliveries/delivery-ops.handlers';
@@ -56,6 +57,7 @@ export function gatewayOperations(
       deliveryOpsHandlers(deps),
       deliveryStatsHandlers(deps),
       deadLetterHandlers(deps),
+      auditLogHandlers(deps),
     ]),
     portal: bindHandlers<Handler>(Object.values(portalOperations), [
       portalHandlers(deps, gatewayEndpointOps(deps)),

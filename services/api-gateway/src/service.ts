@@ -15,6 +15,7 @@ import { serveSurface, type SurfaceDeps } from './http/surface-router';
 import { buildOpenApi } from './openapi/openapi';
 import { mountPortalPage } from './portal';
 import { gatewayAuthenticators, gatewayOperations } from './routes';
+import { auditRecorder } from './audit/record-call';
 import { ListenerRouting } from './listen/listener-routing';
 import { Listeners } from './listen/listeners';
 
@@ -42,6 +43,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         authenticators: gatewayAuthenticators(deps, gatewayConsole, relaySecret),
         cache: deps.cache,
         announceConfigChange: (projectId) => bus.announceConfigChange(projectId),
+        audit: auditRecorder(deps),
         metrics,
         logger,
         bodyLimitBytes: config.http.bodyLimitBytes,

@@ -3,10 +3,12 @@ import { HttpClient } from '@hookrail/outbound';
 import { SecretBox } from '@hookrail/domain';
 import type { ServiceDefinition } from '@hookrail/runtime';
 import { handleMetaMessage } from '@hookrail/notify';
+import { consumeAuditLog } from './audit-log';
 
 /**
  * The meta-event service: consumes `meta`, records each meta event, sends it to the project's meta
- * event URL and schedules its retries through the retry-scheduler.
+ * event URL and schedules its retries through the retry-scheduler. It also stores the audit log
+ * (`audit`): both are records of what happened in a project, off every request and delivery path.
  */
 export function definition(config: Readonly<HookrailConfig>): ServiceDefinition {
   return {
@@ -38,6 +40,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         // Meta events of one project are independent: no order to keep within a partition.
         concurrency: 16,
       });
+      await consumeAuditLog(bus, store);
       return { stop: async () => http.close() };
     },
   };

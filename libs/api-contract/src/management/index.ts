@@ -1,4 +1,5 @@
 import { apiKeyOperations } from './api-keys.operations';
+import { auditLogOperations } from './audit-log.operations';
 import { deadLetterOperations } from './dead-letters.operations';
 import { deliveryOperations } from './deliveries.operations';
 import { deliveryOpsOperations } from './delivery-ops.operations';
@@ -15,6 +16,7 @@ import { subscriptionOperations } from './subscriptions.operations';
 
 export {
   apiKeyOperations,
+  auditLogOperations,
   deadLetterOperations,
   deliveryOperations,
   deliveryOpsOperations,
@@ -49,4 +51,5 @@ export const managementOperations = {
   ...deliveryOpsOperations,
   ...deliveryStatsOperations,
   ...deadLetterOperations,
+  ...auditLogOperations,
 };

@@ -1,4 +1,5 @@
 import { baselineIndexes } from './0001-baseline-indexes';
+import { auditLog } from './0002-audit-log';
 import type { Migration } from './migration';
 
 /**
@@ -6,4 +7,4 @@ import type { Migration } from './migration';
  * index added or dropped, documents rewritten) adds the next one here, in a file of its own named
  * after it, and is idempotent (docs/database.md, "Migrations").
  */
-export const MIGRATIONS: readonly Migration[] = [baselineIndexes];
+export const MIGRATIONS: readonly Migration[] = [baselineIndexes, auditLog];

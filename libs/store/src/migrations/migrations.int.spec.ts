@@ -4,8 +4,12 @@ import { connectMongo } from '../connection';
 import { Store } from '../store';
 import { BASELINE_INDEXES } from './0001-baseline-indexes';
 import type { Migration } from './migration';
-import { formatMigrationStatus } from './plan';
+import { MIGRATIONS } from './catalog';
+import { formatMigrationStatus, migrationKey } from './plan';
 import { MigrationRunner } from './runner';
+
+/** Every migration of the catalog: a fresh or pre-migration database gets them all. */
+const ALL_KEYS = MIGRATIONS.map(migrationKey);
 
 // Each test gets databases of its own, named after this file's test database so that the run's
 // teardown drops them too.
@@ -71,15 +75,17 @@ describe('versioned migrations', () => {
       .migrations()
       .up()
       .finally(() => store.close());
-    expect(applied.map((a) => a.key)).toEqual(['0001-baseline-indexes']);
-    expect(status).toEqual([expect.objectContaining({ key: '0001-baseline-indexes', state: 'applied' })]);
+    expect(applied.map((a) => a.key)).toEqual(ALL_KEYS);
+    expect(status).toEqual(ALL_KEYS.map((key) => expect.objectContaining({ key, state: 'applied' })));
     const db = await open(url);
     const indexes = await indexesOf(db);
     for (const [name, specs] of Object.entries(BASELINE_INDEXES))
       expect(indexes[name]).toHaveLength(specs.length + 1);
-    expect(await db.collection('migrations').find().toArray()).toEqual([
-      expect.objectContaining({ _id: '0001-baseline-indexes', id: 1, applied_at: expect.any(Date) }),
-    ]);
+    expect(await db.collection('migrations').find().toArray()).toEqual(
+      MIGRATIONS.map((m) =>
+        expect.objectContaining({ _id: migrationKey(m), id: m.id, applied_at: expect.any(Date) }),
+      ),
+    );
 
     // The schemas declare the same indexes (`ensureIndexes`, which the services still call at
     // start-up): an index added to a schema without its migration fails here.
@@ -181,9 +187,9 @@ describe('versioned migrations', () => {
 
     const store = await Store.connect(url, 'migrations-test');
     try {
-      expect((await store.migrations().status()).map((r) => r.state)).toEqual(['pending']);
+      expect((await store.migrations().status()).map((r) => r.state)).toEqual(ALL_KEYS.map(() => 'pending'));
       const { applied, status } = await store.migrations().up();
-      expect(applied.map((a) => a.key)).toEqual(['0001-baseline-indexes']);
+      expect(applied.map((a) => a.key)).toEqual(ALL_KEYS);
       expect(formatMigrationStatus(status)).toMatch(
         /^0001-baseline-indexes +applied +\d{4}-\d\d-\d\dT[\d:.]+Z +every collection/m,
       );

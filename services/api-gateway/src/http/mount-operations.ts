@@ -10,8 +10,29 @@ import { normaliseListQuery } from './list-query';
 import { dropUnsetFields } from './unset-fields';
 import { acceptsEmptyString, validate, validateQuery } from './validator';
 
+/**
+ * A state-changing call once answered, for the audit log: who (the auth kind's actor), on what,
+ * with which body, the resource before (read through the operation's GET of the same path, for an
+ * update) and after (the answer), and the status it was answered with.
+ */
+export interface AuditedCall {
+  op: BoundOperation;
+  req: Request;
+  params: Record<string, string>;
+  actor: unknown;
+  project: ProjectDoc | null;
+  body: unknown;
+  before?: unknown;
+  after?: unknown;
+  status: number;
+}
+/** Records an answered call; it must not wait on anything the call would wait for. */
+export type AuditRecorder = (call: AuditedCall) => void;
+
 export interface MountDeps {
   authenticators: Authenticators;
+  /** The audit log's writer: every operation whose permission is neither `read` nor `none`. */
+  audit?: AuditRecorder;
   cache: Pick<ConfigCache, 'invalidate'>;
   /** Tells every dispatcher that a project's configuration changed (a configuration barrier). */
   announceConfigChange: (projectId: ProjectId) => Promise<unknown>;
@@ -65,20 +86,33 @@ export function mountOperations(
       ])
     : undefined;
   const mount = resourceRouters(router);
+  const reads = new Map(operations.filter((op) => op.method === 'get').map((op) => [op.path, op]));
   for (const op of operations) {
     const { on, path } = mount(op.path);
-    on[op.method](path, serveOperation(op, deps, rulesOf(op).timed ? duration : undefined));
+    const before = op.method === 'put' || op.method === 'patch' ? reads.get(op.path) : undefined;
+    on[op.method](path, serveOperation(op, deps, rulesOf(op).timed ? duration : undefined, before));
   }
 }
+
+const AUDITED = (op: BoundOperation) => op.permission !== 'read' && op.permission !== 'none';
 
 function rulesOf(op: BoundOperation): SurfaceRules {
   if (op.surface === 'ingest') throw new Error(`${op.operationId}: ingest is served by its own service`);
   return SURFACE_RULES[op.surface];
 }
 
-/** One operation's request handler; what it needs of its operation is worked out once, here. */
-function serveOperation(op: BoundOperation, deps: MountDeps, duration?: Timer): RequestHandler {
+/**
+ * One operation's request handler; what it needs of its operation is worked out once, here.
+ * `readBefore`: the GET of the same path, which an update's audit record diffs its answer against.
+ */
+function serveOperation(
+  op: BoundOperation,
+  deps: MountDeps,
+  duration?: Timer,
+  readBefore?: BoundOperation,
+): RequestHandler {
   const auth = authenticatorOf(op, deps.authenticators);
+  const audit = deps.audit && AUDITED(op) ? deps.audit : undefined;
   const read = requestReader(op, rulesOf(op));
   const timerLabels = { method: op.method.toUpperCase(), route: op.path };
   const accessLogRoute = `${SURFACE_PREFIX[op.surface]}${op.path}`;
@@ -93,11 +127,28 @@ function serveOperation(op: BoundOperation, deps: MountDeps, duration?: Timer): 
       projectId: params.projectID,
     } satisfies AccessLogLocals);
     const actor = await auth.authenticate(req);
+    // from here on the caller is known: a refusal is recorded too, once answered
+    const audited: AuditedCall | undefined = audit && {
+      op,
+      req,
+      params,
+      actor,
+      project: null,
+      body: undefined,
+      status: 0,
+    };
+    if (audited) res.once('finish', () => audit!({ ...audited, status: res.statusCode }));
     auth.authorize(actor, op);
     const project = await auth.project(actor, params);
     if (project) res.locals.projectId = project._id;
     const { query, body } = read(req);
-    const data = await run(op, { req, res, params, query, body, actor, project }, deps);
+    const call = { req, res, params, query, body, actor, project };
+    if (audited) {
+      Object.assign(audited, { project, body });
+      audited.before = readBefore && (await readBefore.handler(call).catch(() => undefined));
+    }
+    const data = await run(op, call, deps);
+    if (audited) audited.after = data;
     if (!op.stream) res.status(op.status).json(ok(op.message, data));
   };
 }

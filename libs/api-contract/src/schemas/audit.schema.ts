@@ -1,0 +1,49 @@
+import type { Static } from '@sinclair/typebox';
+import { ROLES } from '../roles';
+import { anyJson, enumOf, int, mapOf, nullable, resource, str, strArray, timestamp } from './common.schema';
+
+/**
+ * Who made a recorded call: the admin key, a project API key (by id and name, with its role) or a
+ * portal link; `user_id` and `email` are for people signed in through single sign-on (null until
+ * then). `via` is the surface: the management API (scripts, the CLI), the console or the portal.
+ */
+export const auditActor = resource({
+  kind: enumOf(['admin_key', 'api_key', 'portal_link']),
+  via: enumOf(['api', 'console', 'portal']),
+  key_id: nullable(str()),
+  key_name: nullable(str()),
+  role: nullable(enumOf(ROLES)),
+  portal_link_id: nullable(str()),
+  user_id: nullable(str()),
+  email: nullable(str()),
+});
+export type AuditActor = Static<typeof auditActor>;
+
+/**
+ * One state-changing call, as the audit log keeps it: who, what, when, from where and its outcome.
+ * `changes`: the fields an update changed, before and after, credentials redacted (`[redacted]`);
+ * `fields`: the names of the request body's fields (every recorded call).
+ */
+export const auditRecordResponse = resource({
+  uid: str(),
+  project_id: nullable(str()),
+  actor: auditActor,
+  operation: str({ description: "the operation's operationId (/api/openapi.json)" }),
+  method: str(),
+  path: str(),
+  resource: resource({ type: str(), id: nullable(str()) }),
+  changes: nullable(mapOf(resource({ before: anyJson, after: anyJson }))),
+  fields: strArray(),
+  status: int({ description: 'the HTTP status the call was answered with' }),
+  ip: str({ description: "the client's address (through HOOKRAIL_TRUSTED_PROXIES)" }),
+  user_agent: str(),
+  created_at: timestamp,
+});
+export type AuditRecord = Static<typeof auditRecordResponse>;
+
+/** The audit log's filters, besides the page and the time range. */
+export const auditQuery = {
+  actor: str({ description: 'a key id, a portal link id, or `admin` for the admin key' }),
+  operation: str({ description: 'an operationId, e.g. updateEndpoint' }),
+  resource: str({ description: 'a resource id, or a type (`endpoint`)' }),
+};

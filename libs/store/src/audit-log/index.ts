@@ -1,0 +1,2 @@
+export * from './audit-log.schema';
+export * from './audit-log.repository';

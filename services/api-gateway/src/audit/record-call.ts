@@ -1,0 +1,111 @@
+import type { AuditActor, AuditRecord } from '@hookrail/api-contract';
+import { errorMessage, newId } from '@hookrail/domain';
+import { fieldChanges } from '@hookrail/toolbox';
+import type { GatewayDeps } from '../deps';
+import type { Principal } from '../auth/principal';
+import type { AuditedCall, AuditRecorder } from '../http/mount-operations';
+import type { PortalSession } from '../portal/portal-auth';
+
+/** Fields every update changes: not worth a line in a diff. */
+const ALWAYS_CHANGE = new Set(['updated_at', 'created_at']);
+
+/**
+ * The audit log's writer, as the mount function calls it once a state-changing call was answered:
+ * builds the record and publishes it to the `audit` topic without making anyone wait (meta-event
+ * stores it). A record that cannot be published is logged and counted, never the call's failure.
+ */
+export function auditRecorder(
+  deps: Pick<GatewayDeps, 'publisher' | 'cache' | 'logger' | 'metrics'>,
+): AuditRecorder {
+  const published = deps.metrics.counter(
+    'hookrail_audit_records_total',
+    'Audit records published, by outcome',
+    ['outcome'],
+  );
+  return (call) => {
+    void recordOf(call, deps)
+      .then((record) => deps.publisher.publish('audit', [record]))
+      .then(
+        () => published.inc({ outcome: 'published' }),
+        (err: unknown) => {
+          published.inc({ outcome: 'failed' });
+          deps.logger.warn(
+            { error: errorMessage(err), operation: call.op.operationId },
+            'audit record not published',
+          );
+        },
+      );
+  };
+}
+
+async function recordOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Promise<AuditRecord> {
+  const { op, req, params, body, before, after } = call;
+  const data = after as { uid?: unknown } | undefined;
+  return {
+    uid: newId(),
+    // a project's existence is the instance's business: its creation and deletion stay in the
+    // instance's log when the project's own records are purged with it
+    project_id: op.auth === 'admin' ? null : projectOf(call),
+    actor: await actorOf(call, deps),
+    operation: op.operationId,
+    method: req.method,
+    path: req.originalUrl.split('?')[0],
+    resource: resourceOf(op.path, params, typeof data?.uid === 'string' ? data.uid : null),
+    changes: before !== undefined && after !== undefined ? fieldChanges(before, after, ALWAYS_CHANGE) : null,
+    fields: body && typeof body === 'object' ? Object.keys(body) : [],
+    status: call.status,
+    ip: req.ip ?? req.socket.remoteAddress ?? '',
+    user_agent: req.get('user-agent') ?? '',
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** The call's project; for a call refused before it was found, the caller's own project. */
+function projectOf(call: AuditedCall): string | null {
+  if (call.project) return call.project._id;
+  if (call.op.auth === 'portal') return (call.actor as PortalSession).link.project_id;
+  const principal = call.actor as Principal;
+  return principal.kind === 'project' ? principal.projectId : null;
+}
+
+const NOBODY = { key_id: null, key_name: null, role: null, portal_link_id: null, user_id: null, email: null };
+
+async function actorOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Promise<AuditActor> {
+  if (call.op.auth === 'portal') {
+    const { link } = call.actor as PortalSession;
+    return { ...NOBODY, kind: 'portal_link', via: 'portal', portal_link_id: link._id };
+  }
+  const principal = call.actor as Principal;
+  const via = principal.via === 'console' ? 'console' : 'api';
+  if (principal.kind === 'admin') return { ...NOBODY, kind: 'admin_key', via, role: 'owner' };
+  const key = await deps.cache.apiKey(principal.keyId);
+  return {
+    ...NOBODY,
+    kind: 'api_key',
+    via,
+    key_id: principal.keyId,
+    key_name: key?.name ?? null,
+    role: principal.role,
+  };
+}
+
+/**
+ * The resource a call acts on: its path's last parameter (`…/endpoints/:endpointID/pause` →
+ * endpoint), else what it created (the answer's `uid`) under the word after the project
+ * (`…/:projectID/endpoints` → endpoint; `/v1/projects` → project).
+ */
+function resourceOf(
+  path: string,
+  params: Record<string, string>,
+  createdId: string | null,
+): AuditRecord['resource'] {
+  const segments = path.split('/').filter((s) => s && s !== 'v1');
+  const at = segments.findLastIndex((s) => s.startsWith(':'));
+  const param = at >= 0 ? segments[at].slice(1) : undefined;
+  const collection = segments[at + 1];
+  if (param && (param !== 'projectID' || collection === undefined))
+    return { type: param.replace(/ID$/, ''), id: params[param] ?? null };
+  return { type: singular(collection ?? 'projects'), id: createdId };
+}
+
+const singular = (word: string) => word.replace(/ies$/, 'y').replace(/s$/, '');
