@@ -25,7 +25,7 @@ export const principalRole = (principal: Principal): Role =>
   principal.kind === 'admin' ? 'owner' : principal.role;
 
 /** A live project key's principal: its project, its role (owner for a key issued before roles). */
-export function keyPrincipal(doc: ApiKeyDoc, via: Principal['via']): Principal {
+function keyPrincipal(doc: ApiKeyDoc, via: Principal['via']): Principal {
   return {
     via,
     kind: 'project',
