@@ -3,6 +3,8 @@ import { startTestService, testConfig, waitFor } from '@hookrail/testkit';
 import { definition as metaEvent } from '../../../meta-event/src/service';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
 import { seedEndpoint, seedLink } from '../portal/testing/portal-fixtures';
+import { launchChromium } from '../portal/testing/portal-browser';
+import { openSignedIn } from '../console/testing/console-sign-in';
 
 jest.setTimeout(90_000);
 
@@ -189,6 +191,24 @@ describe('audit log', () => {
     });
     const refused = await h.call('GET', '/v1/audit-log', { key: p.key });
     expect(refused.status).toBe(403);
+  });
+
+  it('lists the records on the console`s audit log page', async () => {
+    await records('operation=updateEndpoint');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      await openSignedIn(page, `${h.gateway.url}/console/projects/${p.id}/audit-log`, p.key);
+      const row = page.getByRole('row').filter({ hasText: 'updateEndpoint' });
+      await row.first().waitFor();
+      const text = await row.first().innerText();
+      expect(text).toContain('via api');
+      expect(text).toContain('https://b.example.com/hook');
+      expect(text).not.toContain('second-secret');
+    } finally {
+      await browser.close();
+    }
   });
 
   it('offers no way to change or delete a record', async () => {

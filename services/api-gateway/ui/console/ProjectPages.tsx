@@ -25,6 +25,7 @@ import { EditSubscriptionView, NewSubscriptionView } from './views/SubscriptionF
 import { SettingsView } from './views/SettingsView';
 import { PortalLinksView } from './views/PortalLinksView';
 import { MetaEventsView } from './views/MetaEventsView';
+import { AuditLogView } from './views/AuditLogView';
 
 export type Project = ResponseOf<typeof api.getProject>;
 
@@ -38,6 +39,7 @@ const SECTIONS: [string, string][] = [
   ['event-types', 'Event types'],
   ['portal-links', 'Portal links'],
   ['meta-events', 'Meta events'],
+  ['audit-log', 'Audit log'],
   ['settings', 'Settings and API keys'],
 ];
 
@@ -76,6 +78,8 @@ function SectionView(props: { project: Project; section: string; id?: string; ac
       return <PortalLinksView pid={pid} />;
     case 'meta-events':
       return <MetaEventsView pid={pid} />;
+    case 'audit-log':
+      return <AuditLogView pid={pid} />;
     default:
       return (
         <Screen title="Not found">
