@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import pTimeout from 'p-timeout';
+import { Reachability } from './reachability';
 
 /**
  * One mongoose connection per process. Every write is acknowledged only once it is in the journal
@@ -24,13 +24,17 @@ export async function connectMongo(url: string, opts: { appName?: string } = {})
   return conn;
 }
 
-/** False when the server does not answer within `timeoutMs` (a cut connection can hang until the socket times out). */
-export async function pingMongo(conn: Connection, timeoutMs = 2000): Promise<boolean> {
-  if (!conn.db) return false;
-  const ping = conn.db
-    .admin()
-    .command({ ping: 1 })
-    .then(() => true)
-    .catch(() => false);
-  return pTimeout(ping, { milliseconds: timeoutMs, fallback: () => false });
+/** One Reachability per connection: its ping in flight and its last verdict outlive a check. */
+const reachabilities = new WeakMap<Connection, Reachability>();
+
+/** Whether the server answers (reachability.ts tells a busy server from an unreachable one). */
+export async function pingMongo(conn: Connection): Promise<boolean> {
+  const db = conn.db;
+  if (!db) return false;
+  let reachability = reachabilities.get(conn);
+  if (!reachability) {
+    reachability = new Reachability(() => db.admin().command({ ping: 1 }));
+    reachabilities.set(conn, reachability);
+  }
+  return reachability.check();
 }
