@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkDocuments, documents, expandIncludes } from './doc-check';
+import { checkDocuments, DECISIONS_MAX_LINES, documents, expandIncludes } from './doc-check';
 
 describe('documentation references (tools/doc-check.ts)', () => {
   it('README.md, CONTRIBUTING.md, docs/*.md and deploy/local/README.md reference only files of the repository', () => {
@@ -66,6 +66,16 @@ describe('documentation references (tools/doc-check.ts)', () => {
         'README.md: the Layout table has no row for apps/cli',
         'README.md: the root holds apps, which no row of the Layout table names (add a row, or remove it)',
         'README.md: the root holds oom, which no row of the Layout table names (add a row, or remove it)',
+      ]);
+    });
+
+    it('reports a docs/decisions.md grown past its budget', () => {
+      writeFileSync(path.join(base, 'README.md'), '# r\n');
+      writeFileSync(path.join(base, 'docs/decisions.md'), '- a decision\n'.repeat(DECISIONS_MAX_LINES));
+      expect(checkDocuments(base)).toEqual([]);
+      writeFileSync(path.join(base, 'docs/decisions.md'), '- a decision\n'.repeat(DECISIONS_MAX_LINES + 1));
+      expect(checkDocuments(base).map((p) => p.message)).toEqual([
+        `${DECISIONS_MAX_LINES + 1} lines, over ${DECISIONS_MAX_LINES}: keep each decision to what, why and its cost, and move run-by-run figures to bench/RESULTS.md`,
       ]);
     });
 

@@ -5,6 +5,8 @@
  * - README.md's Layout table has a row for every service, lib and application (each directory of
  *   services/, libs/ and apps/ with a package.json), and the root holds only the directories its
  *   rows start with and the project files of ROOT_FILES;
+ * - docs/decisions.md stays a record of decisions, under DECISIONS_MAX_LINES (figures of runs go
+ *   to bench/RESULTS.md);
  * - every `<!-- include: path -->` in those files is followed by a code block holding exactly that
  *   file, so the verifiers shown in docs/verifying-webhooks.md are the ones the tests run.
  *
@@ -111,6 +113,7 @@ export function checkDocuments(base = root): Problem[] {
         problems.push({ file, message: `${word}: no such file or directory` });
     }
     if (file === 'README.md') problems.push(...layoutProblems(markdown, base));
+    if (file === 'docs/decisions.md') problems.push(...decisionsLength(markdown));
     if (expandIncludes(markdown, base) !== markdown)
       problems.push({
         file,
@@ -118,6 +121,21 @@ export function checkDocuments(base = root): Problem[] {
       });
   }
   return problems;
+}
+
+/** docs/decisions.md's budget: past it, the record is turning into a lab notebook again. */
+export const DECISIONS_MAX_LINES = 820;
+
+function decisionsLength(markdown: string): Problem[] {
+  const lines = markdown.split('\n').length - 1;
+  return lines <= DECISIONS_MAX_LINES
+    ? []
+    : [
+        {
+          file: 'docs/decisions.md',
+          message: `${lines} lines, over ${DECISIONS_MAX_LINES}: keep each decision to what, why and its cost, and move run-by-run figures to bench/RESULTS.md`,
+        },
+      ];
 }
 
 /** The files (and dot-folders) the root may hold besides the directories of the Layout table. */
