@@ -137,7 +137,9 @@ async function main(): Promise<void> {
       { uid: newId(), value: SECRET, created_at: now, updated_at: now, deleted_at: null, expires_at: null },
     ],
   });
+  // One subscription per way in: a subscription naming the source takes only the source's events.
   await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: source._id });
+  await makeSubscription(store, projectId, { endpoint_id: ep._id });
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const ingestUrl = new URL(`${ing.url}/ingest/${source.mask_id}`);

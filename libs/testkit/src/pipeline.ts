@@ -107,7 +107,7 @@ export class Pipeline {
 
   /**
    * A project with an HTTP source and `endpoints` endpoints (owner `owner`, for fanout), each
-   * subscribed to the source.
+   * subscribed to the source and, in an outgoing project, to the events API.
    */
   async setUp(): Promise<void> {
     const { store } = this.opts;
@@ -133,6 +133,10 @@ export class Pipeline {
         source_id: this.source._id,
         endpoint_id: endpoint._id,
       });
+      // A subscription naming a source takes only that source's events: the events API's go
+      // through one without a source.
+      if (this.opts.projectType === 'outgoing')
+        await makeSubscription(store, this.projectId, { name: `api-${i}`, endpoint_id: endpoint._id });
     }
   }
 
