@@ -1,5 +1,6 @@
 // One jest configuration for the whole monorepo: `unit` needs nothing running, `integration` runs
-// against the real servers started once by deploy/local (see jest.global-setup.js), `image` runs
+// against the real servers started once by deploy/local (see jest.global-setup.js), `chaos` too
+// (kills, outages, restarts, fuzzing: the slow half of the robustness tests), `image` runs
 // the services from the built image against the same servers (jest.image-setup.js builds it).
 // `k8s` installs the chart on a single-node Kubernetes that jest.k8s-setup.js brings up (and
 // deploy/k8s/test-env.sh down removes). deploy/local/test.sh runs `image` and `k8s` after the
@@ -56,12 +57,22 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{libs,apps,services,deploy,tools,docs,bench}/**/*.spec.ts'],
-      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|image|k8s)\\.spec\\.ts$'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|chaos|image|k8s)\\.spec\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,apps,services,charts,deploy,tools,docs}/**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/jest.global-setup.js',
+      globalTeardown: '<rootDir>/jest.integration-teardown.js',
+      setupFiles: ['<rootDir>/jest.integration-setup.js'],
+    },
+    {
+      // Processes SIGKILLed, servers cut off or restarted, hostile input fuzzed: the same servers
+      // and set-up as integration, in a phase of its own so the everyday loop stays short.
+      ...shared,
+      displayName: 'chaos',
+      testMatch: ['<rootDir>/{libs,apps,services}/**/*.chaos.spec.ts'],
       globalSetup: '<rootDir>/jest.global-setup.js',
       globalTeardown: '<rootDir>/jest.integration-teardown.js',
       setupFiles: ['<rootDir>/jest.integration-setup.js'],

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing (test tools included), starts the real
 # servers, then runs every test in phases that each get the machine to themselves:
-#   1. unit + integration (the real servers)
-#   2. image: the six services from the image built by deploy/docker/build.sh
-#   3. k8s: the chart on a single-node Kubernetes built from the registries (deploy/k8s), in a
+#   1. unit + integration (the real servers): the everyday loop
+#   2. chaos: processes killed, servers cut off or restarted, fuzzing (the same servers)
+#   3. image: the six services from the image built by deploy/docker/build.sh
+#   4. k8s: the chart on a single-node Kubernetes built from the registries (deploy/k8s), in a
 #      network namespace of its own, removed afterwards
 # Extra arguments run one jest invocation with them instead (e.g. `npm test -- --selectProjects unit`).
 # Each phase writes .local/jest-results-<phase>.json; the last line sums them: "N passed, N failed"
@@ -37,6 +38,7 @@ if [ $# -gt 0 ]; then
   phase selected "$@"
 else
   phase main --selectProjects unit integration
+  phase chaos --selectProjects chaos
   phase image --selectProjects image
   # The k8s phase starts once the build is over: its first step records the host's processes,
   # which `down` must leave as it found them. A failed build is retried (and reported) there.

@@ -22,7 +22,7 @@ if (!libs) throw new Error('the local Kafka jars are missing: run `bash deploy/l
  * broker SIGKILLed and restarted on its data. RabbitMQ and Pub/Sub: the connection to the shared
  * server is cut and refused for a while through a proxy (the Debian RabbitMQ runs one node per
  * machine, and the Pub/Sub fake keeps its messages in memory, so restarting either would test the
- * server, not Hookrail). SQS restarts are covered by broker-restart.int.spec.ts.
+ * server, not Hookrail). SQS restarts are covered by broker-restart.chaos.spec.ts.
  */
 describe('broker outage mid-stream', () => {
   let kafka: PrivateKafka;
