@@ -15,7 +15,7 @@ import {
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { catchAllSubscriptionId, endpointsWithoutSubscription } from '../catch-all';
 import { matchSubscriptions } from '../match-subscriptions';
-import { ENDPOINT_NOT_FOUND, explainUnrouted } from '../unrouted';
+import { ENDPOINT_NOT_FOUND, explainUnrouted, type Unrouted } from '../unrouted';
 import { orderingKeyOf } from '../ordering-key';
 import { firstSendMessage, plannedDelivery } from './delivery-plan';
 import { OrderedHandOff, type Turn } from './ordered-hand-off';
@@ -42,6 +42,19 @@ export interface RouterDeps {
   metrics: Metrics;
 }
 
+/** The router's batched writes, publishers and counters, made once per router. */
+interface RouterParts {
+  claims: Coalescer<IdempotencyClaim, string>;
+  eventWrites: Coalescer<EventDoc>;
+  deliveryWrites: Coalescer<DeliveryDoc>;
+  eventCounts: Coalescer<EndpointEventCount>;
+  deliver: (messages: DeliveryMessage[]) => Promise<void>;
+  inOrder: Publisher;
+  ordered: OrderedHandOff;
+  routed: ReturnType<Metrics['counter']>;
+  unrouted: ReturnType<Metrics['counter']>;
+}
+
 /**
  * The router stage: an accepted event → its event document and one delivery per matching
  * subscription. A delivery to be sent goes out as a message carrying everything its first send
@@ -53,6 +66,24 @@ export interface RouterDeps {
 export function createRouter(
   deps: RouterDeps,
 ): (m: EventMessage, at?: { partition: number; offset: string }) => Promise<void> {
+  const parts = routerParts(deps);
+  return async function route(m: EventMessage, at?: { partition: number; offset: string }): Promise<void> {
+    // Taken before anything is awaited, so an ordered project's events keep their partition order.
+    const turn = m.ordered && at ? parts.ordered.take(at.partition, at.offset) : null;
+    try {
+      await routeInTurn(deps, parts, m, turn);
+      turn?.pass();
+    } catch (err) {
+      // The consumer tries a retriable failure again (the turn waits for it) until it gives up.
+      const givenUp =
+        !isRetriable(err) || (!isDependencyOutage(err) && (turn?.failed() ?? 0) >= DEFAULT_MAX_ATTEMPTS);
+      if (givenUp) turn?.pass();
+      throw err;
+    }
+  };
+}
+
+function routerParts(deps: RouterDeps): RouterParts {
   // One claim write at a time: keys are claimed in the order their events were routed, which for
   // one key is the order of acceptance (the events topic keys such events by it).
   const claims = new Coalescer<IdempotencyClaim, string>((c) => deps.store.events.claimIdempotencyKeys(c), {
@@ -83,117 +114,139 @@ export function createRouter(
     'Events that reached no endpoint, by reason',
     ['reason'],
   );
+  return { claims, eventWrites, deliveryWrites, eventCounts, deliver, inOrder, ordered, routed, unrouted };
+}
 
-  return async function route(m: EventMessage, at?: { partition: number; offset: string }): Promise<void> {
-    // Taken before anything is awaited, so an ordered project's events keep their partition order.
-    const turn = m.ordered && at ? ordered.take(at.partition, at.offset) : null;
-    try {
-      await routeInTurn(m, turn);
-      turn?.pass();
-    } catch (err) {
-      // The consumer tries a retriable failure again (the turn waits for it) until it gives up.
-      const givenUp =
-        !isRetriable(err) || (!isDependencyOutage(err) && (turn?.failed() ?? 0) >= DEFAULT_MAX_ATTEMPTS);
-      if (givenUp) turn?.pass();
-      throw err;
-    }
-  };
+async function routeInTurn(
+  deps: RouterDeps,
+  parts: RouterParts,
+  m: EventMessage,
+  turn: Turn | null,
+): Promise<void> {
+  if (await recordedAsDuplicate(parts, m)) return;
 
-  async function routeInTurn(m: EventMessage, turn: Turn | null): Promise<void> {
-    if (m.idempotency_key) {
-      const owner = await claims.submit({
-        projectId: m.project_id,
-        key: m.idempotency_key,
-        eventId: m.event_id,
-      });
-      if (owner !== m.event_id) {
-        routed.inc({ outcome: 'duplicate' });
-        await eventWrites.submit(
-          eventDocument(m, {
-            status: 'Success',
-            reason: `duplicate of event ${owner}: not delivered`,
-            endpoints: [],
-            duplicate: true,
-          }),
-        );
-        return;
-      }
-    }
-
-    const data = m.data !== undefined ? m.data : parseJson(m.raw);
-    // The configuration as of the newest barrier before this event on its partition (every change
-    // whose API call returned before the event was accepted); its token goes with the deliveries so
-    // the sender can tell a change made between routing and sending.
-    const configVersion = deps.config.tokenOf(m.project_id);
-    const [project, configured, owners] = await Promise.all([
-      deps.config.project(m.project_id),
-      deps.config.subscriptions(m.project_id),
-      m.target.mode === 'fanout'
-        ? deps.config.endpointIdsOfOwner(m.project_id, m.target.owner_id)
-        : undefined,
-    ]);
-    if (!project) {
-      // A deleted project: nothing of it is recorded or delivered any more (its data is purged).
-      routed.inc({ outcome: 'no_project' });
-      deps.logger.debug(
-        { project_id: m.project_id, event_id: m.event_id },
-        'event of a deleted project dropped',
-      );
-      return;
-    }
-    const subscriptions = [
-      ...configured,
-      ...(await catchAllSubscriptions(deps, m, endpointsWithoutSubscription(m.target, configured, owners))),
-    ];
-    const matched = matchSubscriptions(
-      { source_id: m.source_id, event_type: m.event_type, target: m.target, data, headers: m.headers },
-      subscriptions,
-      owners,
+  const data = m.data !== undefined ? m.data : parseJson(m.raw);
+  // The configuration as of the newest barrier before this event on its partition (every change
+  // whose API call returned before the event was accepted); its token goes with the deliveries so
+  // the sender can tell a change made between routing and sending.
+  const configVersion = deps.config.tokenOf(m.project_id);
+  const [project, configured, owners] = await Promise.all([
+    deps.config.project(m.project_id),
+    deps.config.subscriptions(m.project_id),
+    m.target.mode === 'fanout' ? deps.config.endpointIdsOfOwner(m.project_id, m.target.owner_id) : undefined,
+  ]);
+  if (!project) {
+    // A deleted project: nothing of it is recorded or delivered any more (its data is purged).
+    parts.routed.inc({ outcome: 'no_project' });
+    deps.logger.debug(
+      { project_id: m.project_id, event_id: m.event_id },
+      'event of a deleted project dropped',
     );
-    // Subscription functions run in the worker pool: all of the event's at once, order kept.
-    const deliveries = (await Promise.all(matched.map((sub) => buildDelivery(deps, m, sub, data)))).filter(
-      (d): d is DeliveryDoc => d !== null,
-    );
-    for (const d of deliveries) d.metadata = { ...d.metadata, siblings: deliveries.length };
-    const toSend = deliveries.filter((d) => d.status === 'Scheduled');
-    // Deliveries decided here (discarded, failed function) are recorded at once; the others by the sender.
-    const decided = deliveries.filter((d) => d.status !== 'Scheduled');
-
-    const endpoints = [...new Set(deliveries.map((d) => d.endpoint_id))];
-    const unmatched = deliveries.length === 0;
-    const why = !unmatched
+    return;
+  }
+  const subscriptions = [
+    ...configured,
+    ...(await catchAllSubscriptions(deps, m, endpointsWithoutSubscription(m.target, configured, owners))),
+  ];
+  const matched = matchSubscriptions(
+    { source_id: m.source_id, event_type: m.event_type, target: m.target, data, headers: m.headers },
+    subscriptions,
+    owners,
+  );
+  const deliveries = await buildDeliveries(deps, m, matched, data);
+  const why =
+    deliveries.length > 0
       ? null
       : matched.length > 0
         ? ENDPOINT_NOT_FOUND
         : explainUnrouted(m, subscriptions, owners);
-    const eventDoc = eventDocument(m, {
-      status: eventStatusFrom(deliveries.map((d) => d.status)),
-      reason: why?.reason ?? null,
-      endpoints,
-      deliveries: deliveries.length,
-    });
-    if (why) {
-      unrouted.inc({ reason: why.code });
-      deps.logger.info(
-        { project_id: m.project_id, event_id: m.event_id, event_type: m.event_type, reason: why.reason },
-        'event reached no endpoint',
-      );
-    }
-    const messages = toSend.map((d) => firstSendMessage(m, d, configVersion));
-    const keyed = messages.filter((d) => d.first_send?.ordering_key !== undefined);
-    await Promise.all([
-      eventWrites.submit(eventDoc),
-      ...endpoints.map((id) => eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 })),
-      ...decided.map((d) => deliveryWrites.submit(d)),
-      deliver(messages.filter((d) => d.first_send?.ordering_key === undefined)),
-      turn ? turn.handOff(keyed) : inOrder.publish('deliveries', keyed),
-    ]);
-    routed.inc({ outcome: unmatched ? 'unmatched' : 'matched' });
-    deps.logger.debug(
-      { project_id: m.project_id, event_id: m.event_id, deliveries: deliveries.length },
-      'event routed',
+  await recordAndSend(deps, parts, { m, turn, deliveries, why, configVersion });
+}
+
+/**
+ * Claims the event's idempotency key; when another event holds it, records this one as its
+ * duplicate (not delivered) and answers true.
+ */
+async function recordedAsDuplicate(parts: RouterParts, m: EventMessage): Promise<boolean> {
+  if (!m.idempotency_key) return false;
+  const owner = await parts.claims.submit({
+    projectId: m.project_id,
+    key: m.idempotency_key,
+    eventId: m.event_id,
+  });
+  if (owner === m.event_id) return false;
+  parts.routed.inc({ outcome: 'duplicate' });
+  await parts.eventWrites.submit(
+    eventDocument(m, {
+      status: 'Success',
+      reason: `duplicate of event ${owner}: not delivered`,
+      endpoints: [],
+      duplicate: true,
+    }),
+  );
+  return true;
+}
+
+async function buildDeliveries(
+  deps: RouterDeps,
+  m: EventMessage,
+  matched: SubscriptionDoc[],
+  data: unknown,
+): Promise<DeliveryDoc[]> {
+  // Subscription functions run in the worker pool: all of the event's at once, order kept.
+  const deliveries = (await Promise.all(matched.map((sub) => buildDelivery(deps, m, sub, data)))).filter(
+    (d): d is DeliveryDoc => d !== null,
+  );
+  for (const d of deliveries) d.metadata = { ...d.metadata, siblings: deliveries.length };
+  return deliveries;
+}
+
+/** The event document, the decided deliveries and the endpoints' counts written, the first sends handed on. */
+async function recordAndSend(
+  deps: RouterDeps,
+  parts: RouterParts,
+  r: {
+    m: EventMessage;
+    turn: Turn | null;
+    deliveries: DeliveryDoc[];
+    why: Unrouted | null;
+    configVersion: string;
+  },
+): Promise<void> {
+  const { m, turn, deliveries, why } = r;
+  const toSend = deliveries.filter((d) => d.status === 'Scheduled');
+  // Deliveries decided here (discarded, failed function) are recorded at once; the others by the sender.
+  const decided = deliveries.filter((d) => d.status !== 'Scheduled');
+  const endpoints = [...new Set(deliveries.map((d) => d.endpoint_id))];
+  const eventDoc = eventDocument(m, {
+    status: eventStatusFrom(deliveries.map((d) => d.status)),
+    reason: why?.reason ?? null,
+    endpoints,
+    deliveries: deliveries.length,
+  });
+  if (why) {
+    parts.unrouted.inc({ reason: why.code });
+    deps.logger.info(
+      { project_id: m.project_id, event_id: m.event_id, event_type: m.event_type, reason: why.reason },
+      'event reached no endpoint',
     );
   }
+  const messages = toSend.map((d) => firstSendMessage(m, d, r.configVersion));
+  const keyed = messages.filter((d) => d.first_send?.ordering_key !== undefined);
+  await Promise.all([
+    parts.eventWrites.submit(eventDoc),
+    ...endpoints.map((id) =>
+      parts.eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 }),
+    ),
+    ...decided.map((d) => parts.deliveryWrites.submit(d)),
+    parts.deliver(messages.filter((d) => d.first_send?.ordering_key === undefined)),
+    turn ? turn.handOff(keyed) : parts.inOrder.publish('deliveries', keyed),
+  ]);
+  parts.routed.inc({ outcome: deliveries.length === 0 ? 'unmatched' : 'matched' });
+  deps.logger.debug(
+    { project_id: m.project_id, event_id: m.event_id, deliveries: deliveries.length },
+    'event routed',
+  );
 }
 
 /**
