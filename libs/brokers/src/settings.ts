@@ -78,6 +78,9 @@ export class BrokerSettingsError extends Error {
 const text = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 
+/** Reads a required field of the kind's object, naming it when missing. */
+type Need = (field: string) => string;
+
 /**
  * A source's stored `pub_sub` object (credentials already opened) as the settings a subscriber
  * needs. Pure, so the mapping of every API field is unit tested. Throws BrokerSettingsError naming
@@ -91,98 +94,101 @@ export function brokerSettings(
   const kind = text(pubSub.type);
   const workers = Math.max(1, Number(pubSub.workers ?? 1) || 1);
   const sub = (pubSub[kind] ?? {}) as Json;
-  const need = (field: string): string => {
+  const need: Need = (field) => {
     const v = text(sub[field]);
     if (!v) throw new BrokerSettingsError(`pub_sub.${kind}.${field} is required`);
     return v;
   };
   switch (kind) {
-    case 'amqp': {
-      const schema = text(sub.schema) || 'amqp';
-      const host = need('host');
-      const port = text(sub.port) || (schema === 'amqps' ? '5671' : '5672');
-      const auth = (sub.auth ?? {}) as Json;
-      const user = text(auth.user);
-      const creds = user ? `${encodeURIComponent(user)}:${encodeURIComponent(text(auth.password))}@` : '';
-      const vhost = text(sub.vhost);
-      const path = vhost && vhost !== '/' ? `/${encodeURIComponent(vhost)}` : '';
-      const bind = sub.bindExchange as { exchange?: string; routingKey?: string } | undefined;
-      return {
-        workers,
-        settings: {
-          kind,
-          url: `${schema}://${creds}${host}:${port}${path}`,
-          address: `${schema}://${user ? `${user}@` : ''}${host}:${port}${path}`,
-          queue: need('queue'),
-          ...(bind?.exchange ? { bind: { exchange: bind.exchange, routingKey: bind.routingKey ?? '' } } : {}),
-          ...(text(sub.deadLetterExchange) ? { deadLetterExchange: text(sub.deadLetterExchange) } : {}),
-          allowPrivateHosts: env.allowPrivateHosts === true,
-        },
-      };
-    }
-    case 'kafka': {
-      const brokers = Array.isArray(sub.brokers) ? sub.brokers.map(text).filter(Boolean) : [];
-      if (brokers.length === 0) throw new BrokerSettingsError('pub_sub.kafka.brokers is required');
-      const auth = (sub.auth ?? null) as Json | null;
-      let sasl: KafkaSettings['sasl'];
-      if (auth && text(auth.type)) {
-        const type = text(auth.type);
-        const hash = text(auth.hash) || 'SHA256';
-        sasl = {
-          mechanism: type === 'plain' ? 'plain' : hash === 'SHA512' ? 'scram-sha-512' : 'scram-sha-256',
-          username: text(auth.username),
-          password: text(auth.password),
-        };
-      }
-      return {
-        workers,
-        settings: {
-          kind,
-          brokers,
-          topic: need('topic_name'),
-          groupId: text(sub.consumer_group_id) || `hookrail-source-${sourceId}`,
-          ssl: auth?.tls === true,
-          ...(sasl ? { sasl } : {}),
-          allowPrivateHosts: env.allowPrivateHosts === true,
-          ...(env.ownKafka ? { ownKafka: env.ownKafka } : {}),
-        },
-      };
-    }
+    case 'amqp':
+      return { workers, settings: amqpSettings(sub, need, env) };
+    case 'kafka':
+      return { workers, settings: kafkaSettings(sourceId, sub, need, env) };
     case 'sqs':
-      return {
-        workers,
-        settings: {
-          kind,
-          region: need('default_region'),
-          queueName: need('queue_name'),
-          credentials: { accessKeyId: need('access_key_id'), secretAccessKey: need('secret_key') },
-          ...(env.sqsEndpoint ? { endpoint: env.sqsEndpoint } : {}),
-        },
-      };
-    case 'google': {
-      const bytes = sub.service_account;
-      let credentials: Json | undefined;
-      if (Array.isArray(bytes) && bytes.length > 0 && !env.pubsubEmulatorHost) {
-        try {
-          credentials = JSON.parse(Buffer.from(bytes as number[]).toString('utf8')) as Json;
-        } catch {
-          throw new BrokerSettingsError('pub_sub.google.service_account is not a JSON key file');
-        }
-      }
-      return {
-        workers,
-        settings: {
-          kind,
-          projectId: need('project_id'),
-          subscriptionId: need('subscription_id'),
-          ...(credentials ? { credentials } : {}),
-          ...(env.pubsubEmulatorHost ? { emulatorHost: env.pubsubEmulatorHost } : {}),
-        },
-      };
-    }
+      return { workers, settings: sqsSettings(need, env) };
+    case 'google':
+      return { workers, settings: googleSettings(sub, need, env) };
     default:
       throw new BrokerSettingsError(`pub_sub.type must be one of ${BROKER_KINDS.join(', ')}`);
   }
+}
+
+function amqpSettings(sub: Json, need: Need, env: BrokerEnvironment): AmqpSettings {
+  const schema = text(sub.schema) || 'amqp';
+  const host = need('host');
+  const port = text(sub.port) || (schema === 'amqps' ? '5671' : '5672');
+  const auth = (sub.auth ?? {}) as Json;
+  const user = text(auth.user);
+  const creds = user ? `${encodeURIComponent(user)}:${encodeURIComponent(text(auth.password))}@` : '';
+  const vhost = text(sub.vhost);
+  const path = vhost && vhost !== '/' ? `/${encodeURIComponent(vhost)}` : '';
+  const bind = sub.bindExchange as { exchange?: string; routingKey?: string } | undefined;
+  return {
+    kind: 'amqp',
+    url: `${schema}://${creds}${host}:${port}${path}`,
+    address: `${schema}://${user ? `${user}@` : ''}${host}:${port}${path}`,
+    queue: need('queue'),
+    ...(bind?.exchange ? { bind: { exchange: bind.exchange, routingKey: bind.routingKey ?? '' } } : {}),
+    ...(text(sub.deadLetterExchange) ? { deadLetterExchange: text(sub.deadLetterExchange) } : {}),
+    allowPrivateHosts: env.allowPrivateHosts === true,
+  };
+}
+
+function kafkaSettings(sourceId: string, sub: Json, need: Need, env: BrokerEnvironment): KafkaSettings {
+  const brokers = Array.isArray(sub.brokers) ? sub.brokers.map(text).filter(Boolean) : [];
+  if (brokers.length === 0) throw new BrokerSettingsError('pub_sub.kafka.brokers is required');
+  const auth = (sub.auth ?? null) as Json | null;
+  const sasl = kafkaSasl(auth);
+  return {
+    kind: 'kafka',
+    brokers,
+    topic: need('topic_name'),
+    groupId: text(sub.consumer_group_id) || `hookrail-source-${sourceId}`,
+    ssl: auth?.tls === true,
+    ...(sasl ? { sasl } : {}),
+    allowPrivateHosts: env.allowPrivateHosts === true,
+    ...(env.ownKafka ? { ownKafka: env.ownKafka } : {}),
+  };
+}
+
+function kafkaSasl(auth: Json | null): KafkaSettings['sasl'] {
+  if (!auth || !text(auth.type)) return undefined;
+  const type = text(auth.type);
+  const hash = text(auth.hash) || 'SHA256';
+  return {
+    mechanism: type === 'plain' ? 'plain' : hash === 'SHA512' ? 'scram-sha-512' : 'scram-sha-256',
+    username: text(auth.username),
+    password: text(auth.password),
+  };
+}
+
+function sqsSettings(need: Need, env: BrokerEnvironment): SqsSettings {
+  return {
+    kind: 'sqs',
+    region: need('default_region'),
+    queueName: need('queue_name'),
+    credentials: { accessKeyId: need('access_key_id'), secretAccessKey: need('secret_key') },
+    ...(env.sqsEndpoint ? { endpoint: env.sqsEndpoint } : {}),
+  };
+}
+
+function googleSettings(sub: Json, need: Need, env: BrokerEnvironment): GoogleSettings {
+  const bytes = sub.service_account;
+  let credentials: Json | undefined;
+  if (Array.isArray(bytes) && bytes.length > 0 && !env.pubsubEmulatorHost) {
+    try {
+      credentials = JSON.parse(Buffer.from(bytes as number[]).toString('utf8')) as Json;
+    } catch {
+      throw new BrokerSettingsError('pub_sub.google.service_account is not a JSON key file');
+    }
+  }
+  return {
+    kind: 'google',
+    projectId: need('project_id'),
+    subscriptionId: need('subscription_id'),
+    ...(credentials ? { credentials } : {}),
+    ...(env.pubsubEmulatorHost ? { emulatorHost: env.pubsubEmulatorHost } : {}),
+  };
 }
 
 /** Names where the source reads from, for logs and health (never a credential). */
