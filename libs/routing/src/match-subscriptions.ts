@@ -38,7 +38,7 @@ export function targetedSubscriptions<S extends RoutableSubscription>(
   return sourceFitting(event, subscriptionsAimedAt(event.target, subscriptions, ownerEndpointIds));
 }
 
-/** Single: the endpoint's subscriptions; fanout: those of the owner's endpoints; broadcast: all. */
+/** Single: the endpoint's subscriptions; fanout: those of the owner's endpoints; broadcast: all (source: none, chosen by source). */
 export function subscriptionsAimedAt<S extends RoutableSubscription>(
   target: RoutingTarget,
   subscriptions: readonly S[],
@@ -51,7 +51,7 @@ export function subscriptionsAimedAt<S extends RoutableSubscription>(
       return subscriptions.filter((s) => ownerEndpointIds.has(s.endpoint_id));
     case 'broadcast':
       return [...subscriptions];
-    default:
+    case 'source':
       return [];
   }
 }
