@@ -1,6 +1,6 @@
 import { KeyOwnership, type ConfigBarrier } from '@hookrail/bus';
 import type { HookrailConfig } from '@hookrail/config';
-import type { ServiceDefinition } from '@hookrail/runtime';
+import type { ServiceContext, ServiceDefinition, Worker } from '@hookrail/runtime';
 import { relayCredential, SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import {
@@ -9,6 +9,7 @@ import {
   DeliveryOrdering,
   endpointStatusGate,
   type Gate,
+  type SenderDeps,
 } from '@hookrail/delivery';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
 import { createEndpointHealth } from '@hookrail/endpoint-health';
@@ -44,149 +45,262 @@ export function definition(
   config: Readonly<HookrailConfig>,
   opts: DispatcherOptions = {},
 ): ServiceDefinition {
-  return {
-    config,
-    async start({ bus, store, publisher, logger, metrics }) {
-      const box = new SecretBox(config.security.encryptionKey);
-      const http = new HttpClient({
-        allowPrivateTargets: config.security.allowPrivateTargets,
-        ca: opts.trustedCa,
-      });
-      const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
-      const functions = new FunctionPool({ metrics });
-      // Versioned: entries hold until a configuration barrier on the events or deliveries topic
-      // tells a project's new token, so a change whose API call returned is never missed and no
-      // message waits on a database read for it (docs/decisions.md).
-      const cache = new ConfigCache(store, { versioned: true });
-      const onBarrier = (b: ConfigBarrier) => cache.applyToken(b.project_id, b.token);
-      const configChanged = async (projectId: ProjectId) => {
-        cache.invalidate(projectId);
-        await bus.announceConfigChange(projectId);
-      };
-      const health = createEndpointHealth({
-        smtp: config.smtp,
-        http,
-        store,
-        publisher,
-        logger,
-        metrics,
-        invalidate: configChanged,
-      });
-      // The rate limit comes last: a delivery allowed through it has taken its slot.
-      const gates: Gate[] = [
-        endpointStatusGate,
-        health.circuitBreakerGate,
-        ...(opts.extraGates ?? []),
-        health.rateLimitGate,
-      ];
+  return { config, start: (ctx) => startDispatcher(config, opts, ctx) };
+}
 
-      const stats = new DeliveryStatsBuffer(store, logger, opts.statsFlushMs);
-      // Broker endpoints: one open publisher per endpoint; Hookrail's own topics are never a target.
-      const publishers = new DestinationPublishers();
-      const destinations = {
-        publishers,
-        env: {
-          ...destinationEnvironment(config),
-          ownKafka: { clusterId: await bus.clusterId(), topicPrefix: config.kafka.topicPrefix },
-        },
-      };
-      // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
-      const ownership = new KeyOwnership(() => bus.partitioner('deliveries'), {
-        onReadError: (err, attempt) =>
-          logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
-      });
-      const ordering = new DeliveryOrdering({
-        store,
-        publisher,
-        config: cache,
-        logger,
-        metrics,
-        deployment: config.kafka.topicPrefix,
-        owns: (endpointId) => ownership.owns(endpointId),
-      });
-      const send = createSender({
-        store,
-        config: cache,
-        http,
-        tokens,
-        box,
-        publisher,
-        stats,
-        logger,
-        metrics,
-        gates,
-        destinations,
-        cliRelay: { url: config.urls.cliRelay, credential: relayCredential(config.security) },
-        ordering,
-        afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
-        logAttempts: config.log.attempts,
-      });
-      // One sweep at a time; a failed one is logged and the next one tries again.
-      let sweeping: Promise<void> | null = null;
-      const sweepOrdering = () => {
-        sweeping ??= ordering
-          .sweep()
-          .catch((err: unknown) => logger.warn({ err }, 'ordering sweep failed'))
-          .finally(() => (sweeping = null));
-        return sweeping;
-      };
-      const sweeper = setInterval(() => void sweepOrdering(), ORDERING_SWEEP_MS);
-      sweeper.unref();
-      const route = createRouter({
-        store,
-        config: cache,
-        configChanged,
-        functions,
-        publisher,
-        inOrderPublisher: await bus.connectInOrderPublisher(),
-        deliver: createFirstSends({
-          owns: (endpointId) => ownership.owns(endpointId),
-          send,
-          publisher,
-          metrics,
-          maxLocal: MAX_LOCAL_FIRST_SENDS,
-          slotWaitMs: LOCAL_SLOT_WAIT_MS,
-          slotStallMs: LOCAL_SLOT_STALL_MS,
-        }),
-        logger,
-        metrics,
-      });
-      // An events message holds its slot until its records are written (about a second at max
-      // rate, one record write after another), so the slots, not the CPU, bound the rate: 2,000
-      // measured 1.1-1.2x the rate of 1,000 (docs/decisions.md). Memory is bounded by bytes too.
-      const router = await bus.consume(ROUTER_GROUP, {
-        topic: 'events',
-        concurrency: 2000,
-        handle: route,
-        onBarrier,
-      });
-      const sender = await bus.consume(SENDER_GROUP, {
-        topic: 'deliveries',
-        concurrency: 1000,
-        handle: (m) => send(m),
-        onBarrier,
-        onAssignment: (partitions) => void ownership.assign(partitions).then(sweepOrdering),
-        onRebalancing: () => {
-          ownership.release();
-          ordering.reset();
-        },
-      });
-      return {
-        stop: async () => {
-          clearInterval(sweeper);
-          // Leaving the group hands the keys to another dispatcher, which may read them before
-          // this process's last sends end: from here its ordering writes nothing (that one's sweep
-          // releases what these sends unblock), as after a rebalance.
-          ordering.reset();
-          await Promise.all([router.stop(), sender.stop()]);
-          await sweeping;
-          // Counters of outcomes recorded since the last flush: written before the store closes.
-          await stats.flush();
-          http.close();
-          await publishers.close();
-          await functions.close();
-        },
-      };
+type Logger = ServiceContext['logger'];
+type Health = ReturnType<typeof createEndpointHealth>;
+type Send = ReturnType<typeof createSender>;
+
+/**
+ * The router consumes the events topic and turns each event into deliveries, sending the first
+ * ones itself where it can; the sender consumes the deliveries topic. Both share the configuration
+ * cache, the outbound clients and the ordering of the endpoints this process owns.
+ */
+async function startDispatcher(
+  config: Readonly<HookrailConfig>,
+  opts: DispatcherOptions,
+  ctx: ServiceContext,
+): Promise<Worker> {
+  const { store, logger, metrics } = ctx;
+  const outbound = outboundClients(config, opts);
+  const functions = new FunctionPool({ metrics });
+  const configs = versionedConfig(ctx);
+  const health = endpointHealth(config, ctx, outbound.http, configs.changed);
+  const gates = deliveryGates(health, opts.extraGates);
+  const stats = new DeliveryStatsBuffer(store, logger, opts.statsFlushMs);
+  // Broker endpoints: one open publisher per endpoint; Hookrail's own topics are never a target.
+  const publishers = new DestinationPublishers();
+  const destinations = { publishers, env: await destinationEnv(config, ctx) };
+  const ownership = deliveriesOwnership(ctx);
+  const ordering = orderingFor(config, ctx, configs.cache, ownership);
+  const send = senderFor(config, ctx, {
+    ...outbound,
+    cache: configs.cache,
+    stats,
+    gates,
+    destinations,
+    ordering,
+    health,
+  });
+  const sweeper = startOrderingSweeper(ordering, logger);
+  const route = await routerFor(ctx, { configs, functions, ownership, send });
+  const consumers = await consumeTopics(ctx, {
+    route,
+    send,
+    onBarrier: configs.onBarrier,
+    ownership,
+    ordering,
+    sweeper,
+  });
+  return {
+    stop: async () => {
+      sweeper.stop();
+      // Leaving the group hands the keys to another dispatcher, which may read them before
+      // this process's last sends end: from here its ordering writes nothing (that one's sweep
+      // releases what these sends unblock), as after a rebalance.
+      ordering.reset();
+      await Promise.all([consumers.router.stop(), consumers.sender.stop()]);
+      await sweeper.running();
+      // Counters of outcomes recorded since the last flush: written before the store closes.
+      await stats.flush();
+      outbound.http.close();
+      await publishers.close();
+      await functions.close();
     },
   };
+}
+
+function outboundClients(config: Readonly<HookrailConfig>, opts: DispatcherOptions) {
+  const box = new SecretBox(config.security.encryptionKey);
+  const http = new HttpClient({
+    allowPrivateTargets: config.security.allowPrivateTargets,
+    ca: opts.trustedCa,
+  });
+  const tokens = new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http }));
+  return { box, http, tokens };
+}
+
+interface VersionedConfig {
+  cache: ConfigCache;
+  onBarrier: (b: ConfigBarrier) => void;
+  changed: (projectId: ProjectId) => Promise<void>;
+}
+
+function versionedConfig({ bus, store }: ServiceContext): VersionedConfig {
+  // Versioned: entries hold until a configuration barrier on the events or deliveries topic
+  // tells a project's new token, so a change whose API call returned is never missed and no
+  // message waits on a database read for it (docs/decisions.md).
+  const cache = new ConfigCache(store, { versioned: true });
+  return {
+    cache,
+    onBarrier: (b) => cache.applyToken(b.project_id, b.token),
+    changed: async (projectId) => {
+      cache.invalidate(projectId);
+      await bus.announceConfigChange(projectId);
+    },
+  };
+}
+
+function endpointHealth(
+  config: Readonly<HookrailConfig>,
+  { store, publisher, logger, metrics }: ServiceContext,
+  http: HttpClient,
+  invalidate: VersionedConfig['changed'],
+): Health {
+  return createEndpointHealth({ smtp: config.smtp, http, store, publisher, logger, metrics, invalidate });
+}
+
+function deliveryGates(health: Health, extraGates: Gate[] = []): Gate[] {
+  // The rate limit comes last: a delivery allowed through it has taken its slot.
+  return [endpointStatusGate, health.circuitBreakerGate, ...extraGates, health.rateLimitGate];
+}
+
+async function destinationEnv(config: Readonly<HookrailConfig>, { bus }: ServiceContext) {
+  return {
+    ...destinationEnvironment(config),
+    ownKafka: { clusterId: await bus.clusterId(), topicPrefix: config.kafka.topicPrefix },
+  };
+}
+
+function deliveriesOwnership({ bus, logger }: ServiceContext): KeyOwnership {
+  // The deliveries partitions this process consumes: their endpoints' first sends skip the topic.
+  return new KeyOwnership(() => bus.partitioner('deliveries'), {
+    onReadError: (err, attempt) => logger.warn({ err, attempt }, 'reading the deliveries partitions failed'),
+  });
+}
+
+function orderingFor(
+  config: Readonly<HookrailConfig>,
+  { store, publisher, logger, metrics }: ServiceContext,
+  cache: ConfigCache,
+  ownership: KeyOwnership,
+): DeliveryOrdering {
+  return new DeliveryOrdering({
+    store,
+    publisher,
+    config: cache,
+    logger,
+    metrics,
+    deployment: config.kafka.topicPrefix,
+    owns: (endpointId) => ownership.owns(endpointId),
+  });
+}
+
+function senderFor(
+  config: Readonly<HookrailConfig>,
+  { store, publisher, logger, metrics }: ServiceContext,
+  deps: ReturnType<typeof outboundClients> & {
+    cache: ConfigCache;
+    stats: DeliveryStatsBuffer;
+    gates: Gate[];
+    destinations: SenderDeps['destinations'];
+    ordering: DeliveryOrdering;
+    health: Health;
+  },
+): Send {
+  const { health } = deps;
+  return createSender({
+    store,
+    config: deps.cache,
+    http: deps.http,
+    tokens: deps.tokens,
+    box: deps.box,
+    publisher,
+    stats: deps.stats,
+    logger,
+    metrics,
+    gates: deps.gates,
+    destinations: deps.destinations,
+    cliRelay: { url: config.urls.cliRelay, credential: relayCredential(config.security) },
+    ordering: deps.ordering,
+    afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
+    logAttempts: config.log.attempts,
+  });
+}
+
+/**
+ * Sweeps the blocked ordering keys every ORDERING_SWEEP_MS. One sweep at a time; a failed one is
+ * logged and the next one tries again.
+ */
+function startOrderingSweeper(ordering: DeliveryOrdering, logger: Logger) {
+  let sweeping: Promise<void> | null = null;
+  const sweep = () => {
+    sweeping ??= ordering
+      .sweep()
+      .catch((err: unknown) => logger.warn({ err }, 'ordering sweep failed'))
+      .finally(() => (sweeping = null));
+    return sweeping;
+  };
+  const timer = setInterval(() => void sweep(), ORDERING_SWEEP_MS);
+  timer.unref();
+  return {
+    sweep,
+    /** Stops the timer; a sweep under way goes on (see `running`). */
+    stop: () => clearInterval(timer),
+    /** The sweep under way, if any. */
+    running: () => sweeping,
+  };
+}
+type OrderingSweeper = ReturnType<typeof startOrderingSweeper>;
+
+async function routerFor(
+  { bus, store, publisher, logger, metrics }: ServiceContext,
+  deps: { configs: VersionedConfig; functions: FunctionPool; ownership: KeyOwnership; send: Send },
+) {
+  const { ownership } = deps;
+  return createRouter({
+    store,
+    config: deps.configs.cache,
+    configChanged: deps.configs.changed,
+    functions: deps.functions,
+    publisher,
+    inOrderPublisher: await bus.connectInOrderPublisher(),
+    deliver: createFirstSends({
+      owns: (endpointId) => ownership.owns(endpointId),
+      send: deps.send,
+      publisher,
+      metrics,
+      maxLocal: MAX_LOCAL_FIRST_SENDS,
+      slotWaitMs: LOCAL_SLOT_WAIT_MS,
+      slotStallMs: LOCAL_SLOT_STALL_MS,
+    }),
+    logger,
+    metrics,
+  });
+}
+
+async function consumeTopics(
+  { bus }: ServiceContext,
+  deps: {
+    route: Awaited<ReturnType<typeof routerFor>>;
+    send: Send;
+    onBarrier: VersionedConfig['onBarrier'];
+    ownership: KeyOwnership;
+    ordering: DeliveryOrdering;
+    sweeper: OrderingSweeper;
+  },
+) {
+  const { send, ownership, ordering, sweeper } = deps;
+  // An events message holds its slot until its records are written (about a second at max
+  // rate, one record write after another), so the slots, not the CPU, bound the rate: 2,000
+  // measured 1.1-1.2x the rate of 1,000 (docs/decisions.md). Memory is bounded by bytes too.
+  const router = await bus.consume(ROUTER_GROUP, {
+    topic: 'events',
+    concurrency: 2000,
+    handle: deps.route,
+    onBarrier: deps.onBarrier,
+  });
+  const sender = await bus.consume(SENDER_GROUP, {
+    topic: 'deliveries',
+    concurrency: 1000,
+    handle: (m) => send(m),
+    onBarrier: deps.onBarrier,
+    onAssignment: (partitions) => void ownership.assign(partitions).then(sweeper.sweep),
+    onRebalancing: () => {
+      ownership.release();
+      ordering.reset();
+    },
+  });
+  return { router, sender };
 }
