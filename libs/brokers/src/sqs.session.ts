@@ -44,6 +44,17 @@ export async function describeQueue(client: SQSClient, queueName: string, signal
   return { url: QueueUrl!, hasDeadLetterQueue: Boolean(attrs.Attributes?.RedrivePolicy) };
 }
 
+/** What a session's receive loops share. */
+interface SqsLoop {
+  client: SQSClient;
+  queue: { url: string; hasDeadLetterQueue: boolean };
+  opts: SubscriberOptions;
+  inFlight: InFlight;
+  closing: () => boolean;
+  /** Ends the session with `err`, unless it is stopping. */
+  fail: (err: unknown) => void;
+}
+
 /**
  * `workers` long-polling loops, each receiving up to `prefetch` (at most 10) messages at a time
  * and handling them together. Acked messages are deleted in one batch. A rejected message is made
@@ -61,101 +72,17 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
   let closing = false;
   let lost: (err: Error | undefined) => void = () => undefined;
   const closed = new Promise<Error | undefined>((r) => (lost = r));
-
-  const handleBatch = async (messages: Message[]) => {
-    const outcomes = await Promise.all(
-      messages.map(async (m) => ({
-        m,
-        verdict: await opts.handle({ headers: attributesOf(m), body: Buffer.from(m.Body ?? '', 'utf8') }),
-      })),
-    );
-    const remove: Message[] = [];
-    const release: { m: Message; seconds: number }[] = [];
-    for (const { m, verdict } of outcomes) {
-      if (verdict.kind === 'ack') remove.push(m);
-      else if (verdict.kind === 'retry') release.push({ m, seconds: RETRY_VISIBILITY_SECONDS });
-      else if (queue.hasDeadLetterQueue) {
-        release.push({ m, seconds: 0 });
-        opts.onRejected(verdict.reason, 'dead_lettered');
-      } else {
-        remove.push(m);
-        opts.onRejected(verdict.reason, 'dropped');
-      }
-    }
-    // Not aborted on stop: what Kafka acknowledged must be deleted before the session ends.
-    if (remove.length > 0)
-      await client.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queue.url,
-          Entries: remove.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-        }),
-      );
-    if (release.length > 0)
-      await client.send(
-        new ChangeMessageVisibilityBatchCommand({
-          QueueUrl: queue.url,
-          Entries: release.map(({ m, seconds }, i) => ({
-            Id: String(i),
-            ReceiptHandle: m.ReceiptHandle,
-            VisibilityTimeout: seconds,
-          })),
-        }),
-      );
-  };
-
-  const release = (messages: Message[]) =>
-    client.send(
-      new ChangeMessageVisibilityBatchCommand({
-        QueueUrl: queue.url,
-        Entries: messages.map((m, i) => ({
-          Id: String(i),
-          ReceiptHandle: m.ReceiptHandle,
-          VisibilityTimeout: 0,
-        })),
-      }),
-    );
-
-  // Each worker keeps receiving while its earlier batches are handled (at most `prefetch`
-  // messages in flight per worker): a round trip to SQS is far longer than handling a batch.
-  const worker = async () => {
-    let held = 0;
-    const batches = new Set<Promise<void>>();
-    while (!closing) {
-      while (held + RECEIVE_MAX > Math.max(RECEIVE_MAX, opts.prefetch)) await Promise.race(batches);
-      const out = await client.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queue.url,
-          MaxNumberOfMessages: Math.min(RECEIVE_MAX, opts.prefetch),
-          WaitTimeSeconds: WAIT_SECONDS,
-          VisibilityTimeout: VISIBILITY_SECONDS,
-          MessageAttributeNames: ['All'],
-        }),
-      );
-      const messages = out.Messages ?? [];
-      if (messages.length === 0) continue;
-      if (closing) {
-        await release(messages); // received while stopping: back to the queue now
-        break;
-      }
-      held += messages.length;
-      const batch: Promise<void> = inFlight
-        .track(handleBatch(messages))
-        .catch((err: unknown) => {
-          if (!closing) lost(err instanceof Error ? err : new Error(String(err)));
-        })
-        .finally(() => {
-          held -= messages.length;
-          batches.delete(batch);
-        });
-      batches.add(batch);
-    }
-    await Promise.all(batches);
-  };
-  const workers = Array.from({ length: opts.workers }, () =>
-    worker().catch((err: unknown) => {
+  const loop: SqsLoop = {
+    client,
+    queue,
+    opts,
+    inFlight,
+    closing: () => closing,
+    fail: (err) => {
       if (!closing) lost(err instanceof Error ? err : new Error(String(err)));
-    }),
-  );
+    },
+  };
+  const workers = Array.from({ length: opts.workers }, () => receiveLoop(loop).catch(loop.fail));
 
   return {
     closed,
@@ -166,6 +93,92 @@ export async function openSqs(s: SqsSettings, opts: SubscriberOptions): Promise<
       client.destroy();
     },
   };
+}
+
+// Each worker keeps receiving while its earlier batches are handled (at most `prefetch`
+// messages in flight per worker): a round trip to SQS is far longer than handling a batch.
+async function receiveLoop(loop: SqsLoop): Promise<void> {
+  const { client, queue, opts } = loop;
+  let held = 0;
+  const batches = new Set<Promise<void>>();
+  while (!loop.closing()) {
+    while (held + RECEIVE_MAX > Math.max(RECEIVE_MAX, opts.prefetch)) await Promise.race(batches);
+    const out = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queue.url,
+        MaxNumberOfMessages: Math.min(RECEIVE_MAX, opts.prefetch),
+        WaitTimeSeconds: WAIT_SECONDS,
+        VisibilityTimeout: VISIBILITY_SECONDS,
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) continue;
+    if (loop.closing()) {
+      // received while stopping: back to the queue now
+      await changeVisibility(
+        loop,
+        messages.map((m) => ({ m, seconds: 0 })),
+      );
+      break;
+    }
+    held += messages.length;
+    const batch: Promise<void> = loop.inFlight
+      .track(handleBatch(loop, messages))
+      .catch(loop.fail)
+      .finally(() => {
+        held -= messages.length;
+        batches.delete(batch);
+      });
+    batches.add(batch);
+  }
+  await Promise.all(batches);
+}
+
+async function handleBatch(loop: SqsLoop, messages: Message[]): Promise<void> {
+  const { client, queue, opts } = loop;
+  const outcomes = await Promise.all(
+    messages.map(async (m) => ({
+      m,
+      verdict: await opts.handle({ headers: attributesOf(m), body: Buffer.from(m.Body ?? '', 'utf8') }),
+    })),
+  );
+  const remove: Message[] = [];
+  const release: { m: Message; seconds: number }[] = [];
+  for (const { m, verdict } of outcomes) {
+    if (verdict.kind === 'ack') remove.push(m);
+    else if (verdict.kind === 'retry') release.push({ m, seconds: RETRY_VISIBILITY_SECONDS });
+    else if (queue.hasDeadLetterQueue) {
+      release.push({ m, seconds: 0 });
+      opts.onRejected(verdict.reason, 'dead_lettered');
+    } else {
+      remove.push(m);
+      opts.onRejected(verdict.reason, 'dropped');
+    }
+  }
+  // Not aborted on stop: what Kafka acknowledged must be deleted before the session ends.
+  if (remove.length > 0)
+    await client.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: remove.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+      }),
+    );
+  if (release.length > 0) await changeVisibility(loop, release);
+}
+
+/** Makes each message visible again after its `seconds`. */
+async function changeVisibility(loop: SqsLoop, messages: { m: Message; seconds: number }[]): Promise<void> {
+  await loop.client.send(
+    new ChangeMessageVisibilityBatchCommand({
+      QueueUrl: loop.queue.url,
+      Entries: messages.map(({ m, seconds }, i) => ({
+        Id: String(i),
+        ReceiptHandle: m.ReceiptHandle,
+        VisibilityTimeout: seconds,
+      })),
+    }),
+  );
 }
 
 function attributesOf(m: Message): Record<string, string> {
