@@ -179,7 +179,8 @@ function SignatureVersions({ rows }: { rows: number }) {
   );
 }
 
-function SettingsFields({ v }: { v: Values }) {
+/** The project's name and type, what it keeps and how it retries by default. */
+function GeneralFields() {
   return (
     <>
       <div class="field-row">
@@ -206,117 +207,161 @@ function SettingsFields({ v }: { v: Values }) {
           <TextField name="config.strategy.retry_count" label="Retries" type="number" />
         </div>
       </fieldset>
-      <fieldset>
-        <legend>Signatures</legend>
-        <TextField name="config.signature.header" label="Signature header" />
-        <SignatureVersions rows={Number(v[VERSION_ROWS])} />
-        <CheckField name="config.signature.standard_webhooks" label="Standard Webhooks headers" />
-        <CheckField
-          name="config.signature.advanced_signatures_default"
-          label="New endpoints use advanced signatures"
-          hint="Unticked: the simple scheme (one HMAC of the body). Applies to endpoints created afterwards without a choice (API, portal) and pre-fills the console's endpoint form"
+    </>
+  );
+}
+
+function SignatureFieldset({ rows }: { rows: number }) {
+  return (
+    <fieldset>
+      <legend>Signatures</legend>
+      <TextField name="config.signature.header" label="Signature header" />
+      <SignatureVersions rows={rows} />
+      <CheckField name="config.signature.standard_webhooks" label="Standard Webhooks headers" />
+      <CheckField
+        name="config.signature.advanced_signatures_default"
+        label="New endpoints use advanced signatures"
+        hint="Unticked: the simple scheme (one HMAC of the body). Applies to endpoints created afterwards without a choice (API, portal) and pre-fills the console's endpoint form"
+      />
+    </fieldset>
+  );
+}
+
+function CircuitBreakerFieldset() {
+  return (
+    <fieldset>
+      <legend>Circuit breaker</legend>
+      <div class="field-row">
+        <TextField
+          name="config.circuit_breaker.failure_rate"
+          label="Opens at failure rate (%)"
+          type="number"
         />
-      </fieldset>
+        <TextField
+          name="config.circuit_breaker.min_requests"
+          label="Over at least (attempts)"
+          type="number"
+        />
+        <TextField
+          name="config.circuit_breaker.consecutive_failures"
+          label="Or after consecutive failures"
+          type="number"
+        />
+        <TextField
+          name="config.circuit_breaker.probe_interval_seconds"
+          label="Probe every (seconds)"
+          type="number"
+        />
+        <TextField
+          name="config.circuit_breaker.disable_after_seconds"
+          label="Disable after open for (seconds)"
+          type="number"
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function EndpointsFieldset() {
+  return (
+    <fieldset>
+      <legend>Endpoints</legend>
+      <CheckField name="config.ssl.enforce_secure_endpoints" label="Only https endpoints" />
+      <CheckField name="config.disable_endpoint" label="Disable an endpoint that keeps failing" />
+      <CheckField name="config.add_event_id_trace_headers" label="Add the event id as a trace header" />
+      <CircuitBreakerFieldset />
+    </fieldset>
+  );
+}
+
+function ValidationFieldset() {
+  return (
+    <fieldset>
+      <legend>Event validation</legend>
+      <div class="field-row">
+        <SelectField
+          name="config.event_validation.mode"
+          label="Check data against the event type's schema"
+          options={VALIDATION_MODES}
+        />
+        <SelectField
+          name="config.event_validation.unknown_types"
+          label="Event types not in the catalog"
+          options={UNKNOWN_TYPES}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function BrandingFieldset() {
+  return (
+    <fieldset>
+      <legend>Customer portal branding</legend>
+      <div class="field-row">
+        <TextField
+          name="config.portal_branding.name"
+          label="Portal name"
+          hint="Shown in the portal's header; empty: the portal link's name"
+        />
+        <TextField
+          name="config.portal_branding.logo_url"
+          label="Logo URL"
+          type="url"
+          hint="An https image URL"
+        />
+      </div>
+      <div class="field-row">
+        <TextField
+          name="config.portal_branding.primary_color"
+          label="Accent colour"
+          placeholder="#1f4fc4"
+          hint="#rrggbb: buttons and links"
+        />
+        <TextField
+          name="config.portal_branding.background_color"
+          label="Background colour"
+          placeholder="#f6f8fb"
+          hint="#rrggbb"
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function MetaEventsFieldset() {
+  return (
+    <fieldset>
+      <legend>Meta events</legend>
+      <CheckField name="config.meta_event.is_enabled" label="Send meta events" />
+      <div class="field-row">
+        <TextField name="config.meta_event.url" label="Meta events URL" type="url" />
+        <TextField
+          name="config.meta_event.secret"
+          label="Meta events secret"
+          type="password"
+          hint="Generated when meta events are turned on without one"
+        />
+      </div>
       <fieldset>
-        <legend>Endpoints</legend>
-        <CheckField name="config.ssl.enforce_secure_endpoints" label="Only https endpoints" />
-        <CheckField name="config.disable_endpoint" label="Disable an endpoint that keeps failing" />
-        <CheckField name="config.add_event_id_trace_headers" label="Add the event id as a trace header" />
-        <fieldset>
-          <legend>Circuit breaker</legend>
-          <div class="field-row">
-            <TextField
-              name="config.circuit_breaker.failure_rate"
-              label="Opens at failure rate (%)"
-              type="number"
-            />
-            <TextField
-              name="config.circuit_breaker.min_requests"
-              label="Over at least (attempts)"
-              type="number"
-            />
-            <TextField
-              name="config.circuit_breaker.consecutive_failures"
-              label="Or after consecutive failures"
-              type="number"
-            />
-            <TextField
-              name="config.circuit_breaker.probe_interval_seconds"
-              label="Probe every (seconds)"
-              type="number"
-            />
-            <TextField
-              name="config.circuit_breaker.disable_after_seconds"
-              label="Disable after open for (seconds)"
-              type="number"
-            />
-          </div>
-        </fieldset>
+        <legend>Meta event types</legend>
+        {META_EVENT_TYPES.map((t) => (
+          <CheckField key={t} name={metaType(t)} label={t} />
+        ))}
       </fieldset>
-      <fieldset>
-        <legend>Event validation</legend>
-        <div class="field-row">
-          <SelectField
-            name="config.event_validation.mode"
-            label="Check data against the event type's schema"
-            options={VALIDATION_MODES}
-          />
-          <SelectField
-            name="config.event_validation.unknown_types"
-            label="Event types not in the catalog"
-            options={UNKNOWN_TYPES}
-          />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Customer portal branding</legend>
-        <div class="field-row">
-          <TextField
-            name="config.portal_branding.name"
-            label="Portal name"
-            hint="Shown in the portal's header; empty: the portal link's name"
-          />
-          <TextField
-            name="config.portal_branding.logo_url"
-            label="Logo URL"
-            type="url"
-            hint="An https image URL"
-          />
-        </div>
-        <div class="field-row">
-          <TextField
-            name="config.portal_branding.primary_color"
-            label="Accent colour"
-            placeholder="#1f4fc4"
-            hint="#rrggbb: buttons and links"
-          />
-          <TextField
-            name="config.portal_branding.background_color"
-            label="Background colour"
-            placeholder="#f6f8fb"
-            hint="#rrggbb"
-          />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Meta events</legend>
-        <CheckField name="config.meta_event.is_enabled" label="Send meta events" />
-        <div class="field-row">
-          <TextField name="config.meta_event.url" label="Meta events URL" type="url" />
-          <TextField
-            name="config.meta_event.secret"
-            label="Meta events secret"
-            type="password"
-            hint="Generated when meta events are turned on without one"
-          />
-        </div>
-        <fieldset>
-          <legend>Meta event types</legend>
-          {META_EVENT_TYPES.map((t) => (
-            <CheckField key={t} name={metaType(t)} label={t} />
-          ))}
-        </fieldset>
-      </fieldset>
+    </fieldset>
+  );
+}
+
+function SettingsFields({ v }: { v: Values }) {
+  return (
+    <>
+      <GeneralFields />
+      <SignatureFieldset rows={Number(v[VERSION_ROWS])} />
+      <EndpointsFieldset />
+      <ValidationFieldset />
+      <BrandingFieldset />
+      <MetaEventsFieldset />
     </>
   );
 }
