@@ -117,115 +117,153 @@ function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
   return clear.length > 0 ? { ...body, clear } : body;
 }
 
-function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
+/** What the subscription connects: its name, endpoint and source, how and as what it delivers. */
+function TargetFields({ pid }: { pid: string }) {
   const endpoints = useEndpointChoices(pid);
   const sources = useSourceChoices(pid);
   return (
-    <>
-      <div class="field-row">
-        <TextField name="name" label="Name" />
-        <SelectField name="endpoint_id" label="Endpoint" none="Choose an endpoint" options={endpoints} />
-        <SelectField
-          name="source_id"
-          label="Source"
-          none="none (events sent through the API)"
-          options={sources}
-          hint="Required in an incoming project"
-        />
-        <SelectField
-          name="delivery_mode"
-          label="Delivery mode"
-          options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
-        />
-        <SelectField
-          name="type"
-          label="Type"
-          options={SUBSCRIPTION_TYPES}
-          hint="cli marks a subscription made for Convoy's CLI; both deliver alike"
-        />
-      </div>
-      <fieldset>
-        <legend>Filter</legend>
+    <div class="field-row">
+      <TextField name="name" label="Name" />
+      <SelectField name="endpoint_id" label="Endpoint" none="Choose an endpoint" options={endpoints} />
+      <SelectField
+        name="source_id"
+        label="Source"
+        none="none (events sent through the API)"
+        options={sources}
+        hint="Required in an incoming project"
+      />
+      <SelectField
+        name="delivery_mode"
+        label="Delivery mode"
+        options={DELIVERY_MODES.map((m) => ({ value: m, label: m.replace(/_/g, ' ') }))}
+      />
+      <SelectField
+        name="type"
+        label="Type"
+        options={SUBSCRIPTION_TYPES}
+        hint="cli marks a subscription made for Convoy's CLI; both deliver alike"
+      />
+    </div>
+  );
+}
+
+/** The event types and the body and header filters, with a runner to try them on a payload. */
+function FilterFieldset({ pid, v }: { pid: string; v: Values }) {
+  return (
+    <fieldset>
+      <legend>Filter</legend>
+      <TextField
+        name="filter_config.event_types"
+        label="Event types"
+        placeholder="invoice.paid, invoice.failed"
+        hint="Separated by commas; empty: every event type"
+      />
+      <div class="grid">
         <TextField
-          name="filter_config.event_types"
-          label="Event types"
-          placeholder="invoice.paid, invoice.failed"
-          hint="Separated by commas; empty: every event type"
+          name="filter_config.filter.body"
+          label="Body filter (JSON)"
+          json
+          placeholder='{"amount": {"$gte": 100}}'
         />
-        <div class="grid">
-          <TextField
-            name="filter_config.filter.body"
-            label="Body filter (JSON)"
-            json
-            placeholder='{"amount": {"$gte": 100}}'
-          />
-          <TextField name="filter_config.filter.headers" label="Header filter (JSON)" json />
-        </div>
-        <FilterRunner
-          pid={pid}
-          id="filter-test"
-          body={String(v['filter_config.filter.body'])}
-          headers={String(v['filter_config.filter.headers'])}
+        <TextField name="filter_config.filter.headers" label="Header filter (JSON)" json />
+      </div>
+      <FilterRunner
+        pid={pid}
+        id="filter-test"
+        body={String(v['filter_config.filter.body'])}
+        headers={String(v['filter_config.filter.headers'])}
+      />
+    </fieldset>
+  );
+}
+
+function FunctionFieldset({ pid, fn }: { pid: string; fn: string }) {
+  return (
+    <fieldset>
+      <legend>Transform function</legend>
+      <div class="grid">
+        <TextField
+          name="function"
+          label="Function"
+          multiline
+          placeholder={'function transform(payload) {\n  return payload;\n}'}
         />
-      </fieldset>
-      <fieldset>
-        <legend>Transform function</legend>
-        <div class="grid">
-          <TextField
-            name="function"
-            label="Function"
-            multiline
-            placeholder={'function transform(payload) {\n  return payload;\n}'}
-          />
-          <FunctionRunner pid={pid} id="subscription-function" fn={String(v.function)} what="function" />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Retries (the project's strategy when empty)</legend>
-        <div class="field-row">
-          <SelectField
-            name="retry_config.type"
-            label="Retry strategy"
-            none="project default"
-            options={RETRY_TYPES}
-          />
-          <TextField
-            name="retry_config.duration"
-            label="Interval"
-            placeholder="30s"
-            hint='Seconds, or "30s", "5m", "1h"'
-          />
-          <TextField name="retry_config.retry_count" label="Retries" type="number" />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Ordered delivery</legend>
-        <p class="hint" id="ordering-explained">
-          none: deliveries go out in parallel, a failed one is retried while newer ones are sent. endpoint:
-          one at a time to the endpoint, in the order the events were accepted; the next waits until the
-          previous one succeeded (or failed for good). key: the same per ordering key read from each event,
-          different keys in parallel.
-        </p>
-        <div class="field-row">
-          <SelectField name="ordering" label="Ordering" options={ORDERING_MODES} />
-          <TextField
-            name="ordering_key.body_path"
-            label="Key: body path"
-            placeholder="data.order_id"
-            hint="With ordering key: a path of the event data, or a header"
-          />
-          <TextField name="ordering_key.header" label="Key: header" placeholder="X-Order-Id" />
-        </div>
-      </fieldset>
-      <fieldset>
-        <legend>Rate limit and alerts</legend>
-        <div class="field-row">
-          <TextField name="rate_limit_config.count" label="Rate limit (deliveries)" type="number" />
-          <TextField name="rate_limit_config.duration" label="Per (seconds)" type="number" />
-          <TextField name="alert_config.count" label="Alert after (failures)" type="number" />
-          <TextField name="alert_config.threshold" label="Within" placeholder="1h" />
-        </div>
-      </fieldset>
+        <FunctionRunner pid={pid} id="subscription-function" fn={fn} what="function" />
+      </div>
+    </fieldset>
+  );
+}
+
+function RetryFieldset() {
+  return (
+    <fieldset>
+      <legend>Retries (the project's strategy when empty)</legend>
+      <div class="field-row">
+        <SelectField
+          name="retry_config.type"
+          label="Retry strategy"
+          none="project default"
+          options={RETRY_TYPES}
+        />
+        <TextField
+          name="retry_config.duration"
+          label="Interval"
+          placeholder="30s"
+          hint='Seconds, or "30s", "5m", "1h"'
+        />
+        <TextField name="retry_config.retry_count" label="Retries" type="number" />
+      </div>
+    </fieldset>
+  );
+}
+
+function OrderingFieldset() {
+  return (
+    <fieldset>
+      <legend>Ordered delivery</legend>
+      <p class="hint" id="ordering-explained">
+        none: deliveries go out in parallel, a failed one is retried while newer ones are sent. endpoint: one
+        at a time to the endpoint, in the order the events were accepted; the next waits until the previous
+        one succeeded (or failed for good). key: the same per ordering key read from each event, different
+        keys in parallel.
+      </p>
+      <div class="field-row">
+        <SelectField name="ordering" label="Ordering" options={ORDERING_MODES} />
+        <TextField
+          name="ordering_key.body_path"
+          label="Key: body path"
+          placeholder="data.order_id"
+          hint="With ordering key: a path of the event data, or a header"
+        />
+        <TextField name="ordering_key.header" label="Key: header" placeholder="X-Order-Id" />
+      </div>
+    </fieldset>
+  );
+}
+
+function RateLimitFieldset() {
+  return (
+    <fieldset>
+      <legend>Rate limit and alerts</legend>
+      <div class="field-row">
+        <TextField name="rate_limit_config.count" label="Rate limit (deliveries)" type="number" />
+        <TextField name="rate_limit_config.duration" label="Per (seconds)" type="number" />
+        <TextField name="alert_config.count" label="Alert after (failures)" type="number" />
+        <TextField name="alert_config.threshold" label="Within" placeholder="1h" />
+      </div>
+    </fieldset>
+  );
+}
+
+function SubscriptionFields({ pid, v }: { pid: string; v: Values }) {
+  return (
+    <>
+      <TargetFields pid={pid} />
+      <FilterFieldset pid={pid} v={v} />
+      <FunctionFieldset pid={pid} fn={String(v.function)} />
+      <RetryFieldset />
+      <OrderingFieldset />
+      <RateLimitFieldset />
     </>
   );
 }
