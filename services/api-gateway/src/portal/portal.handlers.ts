@@ -37,32 +37,44 @@ const rangeOf = (query: Record<string, unknown>) =>
 const CATALOG_LIMIT = 2_000;
 
 type PortalHandlers = Handlers<typeof portalOperations>;
+type EndpointHandlers = Pick<
+  PortalHandlers,
+  | 'portalGetLink'
+  | 'portalListEndpoints'
+  | 'portalGetEndpoint'
+  | 'portalCreateEndpoint'
+  | 'portalUpdateEndpoint'
+  | 'portalDeleteEndpoint'
+  | 'portalPauseEndpoint'
+  | 'portalActivateEndpoint'
+  | 'portalSendTestEvent'
+  | 'portalExpireEndpointSecret'
+>;
+type EventHandlers = Pick<PortalHandlers, 'portalListEvents' | 'portalGetEvent' | 'portalReplayEvent'>;
+type CatalogHandlers = Pick<PortalHandlers, 'portalListEventTypes' | 'portalListEventCatalog'>;
+type DeliveryHandlers = Pick<
+  PortalHandlers,
+  'portalListDeliveries' | 'portalGetDelivery' | 'portalResendDelivery' | 'portalForceResendDelivery'
+>;
 
 /** Everything a link's holder may do, each query limited to the link's endpoints at request time. */
 export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps): PortalHandlers {
+  return {
+    ...endpointHandlers(deps, endpointOps),
+    ...eventHandlers(deps),
+    ...catalogHandlers(deps),
+    ...deliveryHandlers(deps),
+  };
+}
+
+/** The link itself and its endpoints. */
+function endpointHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps): EndpointHandlers {
   const { store, box } = deps;
   // One subscription query per endpoint: a link shows one customer's few endpoints.
   const present = async (e: EndpointDoc) =>
     presentPortalEndpoint(e, box, deps.now(), await store.subscriptions.listByEndpoint(e.project_id, e._id));
   const endpointOf = (s: PortalSession, params: Record<string, string>) =>
     linkEndpoint(store, s, params.endpointID);
-  const eventOf = async (s: PortalSession, id: string) => {
-    const ids = await scopedEndpointIds(store, s, undefined);
-    const event = await store.events.findTargeting(s.link.project_id, id, ids);
-    if (!event) throw new NotFoundError('event');
-    return { event, ids };
-  };
-  // A single delivery: with its attempts and the body they sent.
-  const detail = async (d: DeliveryDoc) => ({
-    ...presentPortalDelivery(d, true),
-    ...(await sentBody(store, d)),
-  });
-  const deliveryOf = async (s: PortalSession, id: string) => {
-    const ids = await scopedEndpointIds(store, s, undefined);
-    const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
-    if (!delivery) throw new NotFoundError('event delivery');
-    return delivery;
-  };
 
   return {
     portalGetLink: async ({ actor: session }) =>
@@ -94,6 +106,20 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
     },
     portalExpireEndpointSecret: async ({ actor: session, params, body }) =>
       present(await endpointOps.expireSecret(session, await endpointOf(session, params), body)),
+  };
+}
+
+/** The events aimed at the link's endpoints. */
+function eventHandlers(deps: GatewayDeps): EventHandlers {
+  const { store } = deps;
+  const eventOf = async (s: PortalSession, id: string) => {
+    const ids = await scopedEndpointIds(store, s, undefined);
+    const event = await store.events.findTargeting(s.link.project_id, id, ids);
+    if (!event) throw new NotFoundError('event');
+    return { event, ids };
+  };
+
+  return {
     portalListEvents: async ({ actor: session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const page = await store.events.page(
@@ -116,6 +142,12 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
         throw new ConflictError('the event has no delivery to your endpoints to replay');
       return { event_id: event._id, deliveries: out.deliveries.map((d) => presentPortalDelivery(d, false)) };
     },
+  };
+}
+
+/** The event types the link's endpoints were sent, and the project's catalog. */
+function catalogHandlers({ store }: GatewayDeps): CatalogHandlers {
+  return {
     // From the catalog the dispatchers keep.
     portalListEventTypes: async ({ actor: session }) =>
       eventTypeCatalog(
@@ -129,6 +161,25 @@ export function portalHandlers(deps: GatewayDeps, endpointOps: PortalEndpointOps
       presentPortalCatalog(
         await store.eventCatalog.listAll(session.link.project_id, EVENT_TYPE_LIMITS.perProject),
       ),
+  };
+}
+
+/** The deliveries to the link's endpoints, and sending one again. */
+function deliveryHandlers(deps: GatewayDeps): DeliveryHandlers {
+  const { store } = deps;
+  // A single delivery: with its attempts and the body they sent.
+  const detail = async (d: DeliveryDoc) => ({
+    ...presentPortalDelivery(d, true),
+    ...(await sentBody(store, d)),
+  });
+  const deliveryOf = async (s: PortalSession, id: string) => {
+    const ids = await scopedEndpointIds(store, s, undefined);
+    const delivery = await store.deliveries.findToEndpoints(s.link.project_id, id, ids);
+    if (!delivery) throw new NotFoundError('event delivery');
+    return delivery;
+  };
+
+  return {
     portalListDeliveries: async ({ actor: session, query }) => {
       const ids = await scopedEndpointIds(store, session, query.endpointId);
       const filter: DeliveryListFilter = {
