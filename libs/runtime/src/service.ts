@@ -9,7 +9,7 @@ import { createLogger, Metrics, startTracing, stopTracing, type Logger } from '@
 import { errorMessage, fail } from '@hookrail/domain';
 import { connectionCloser } from './close-connections';
 import { DependencyWatch } from './dependency-watch';
-import { healthProbes } from './health';
+import { healthProbes, type ReadinessCheck } from './health';
 import { httpSpans } from './http-spans';
 
 export interface ServiceContext {
@@ -72,6 +72,49 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     otlpEndpoint: config.telemetry.otlpEndpoint,
   });
   const metrics = new Metrics(config.service);
+  const app = createApp(config);
+  const state: ServiceState = { worker: undefined, workerStarted: false, stopping: false };
+  const readiness = cachedReadiness(state);
+  const connections = connectionCloser();
+  mountLifecycleRoutes(app, { config, metrics, connections, readiness: readiness.check, state });
+
+  const server = await listen(app, config);
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, host: config.http.host }, `${config.service} listening`);
+
+  const started = connectAndStart(def, { logger, metrics, app }, state, readiness);
+  started.catch(() => undefined);
+  const dependencyTimer = watchDependencies({ config, logger, metrics }, state, readiness.check);
+
+  return {
+    port,
+    url: `http://${config.http.host}:${port}`,
+    isReady: () => state.workerStarted && !state.stopping,
+    started,
+    async stop() {
+      if (state.stopping) return;
+      state.stopping = true;
+      clearInterval(dependencyTimer);
+      logger.info(`${config.service} stopping`);
+      await drainHttp(server, connections, state.worker, logger);
+      if (state.worker) await state.worker.stop();
+      await state.bus?.close();
+      await state.store?.close();
+      logger.info(`${config.service} stopped`);
+    },
+  };
+}
+
+/** What the steps of one service's life share: its dependencies once connected, and where it is. */
+interface ServiceState {
+  store?: Store;
+  bus?: Bus;
+  worker: Worker | void;
+  workerStarted: boolean;
+  stopping: boolean;
+}
+
+function createApp(config: Readonly<HookrailConfig>): Express {
   const app = express();
   app.disable('x-powered-by');
   // Express hashes every response body for an ETag; API answers are not revalidated by clients,
@@ -80,32 +123,49 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
   // Behind an Ingress every connection comes from the proxy: believe its X-Forwarded-For (for
   // req.ip: console sign-in throttling, access logs) only from the proxies configured.
   if (config.http.trustedProxies.length > 0) app.set('trust proxy', config.http.trustedProxies);
+  return app;
+}
 
-  let store: Store | undefined;
-  let bus: Bus | undefined;
-  let worker: Worker | void = undefined;
-  let workerStarted = false;
-  let stopping = false;
+/** MongoDB's and Kafka's answers to a ping, asked at most once a READINESS_CACHE_MS. */
+function cachedReadiness(state: ServiceState) {
   let lastCheck = {
     at: 0,
     result: { mongodb: false, kafka: false, started: false } as Record<string, boolean>,
   };
-
-  const readiness = async () => {
-    if (stopping) return { mongodb: false, kafka: false, started: false };
+  const check: ReadinessCheck = async () => {
+    if (state.stopping) return { mongodb: false, kafka: false, started: false };
     if (Date.now() - lastCheck.at < READINESS_CACHE_MS) return lastCheck.result;
+    const { store, bus } = state;
     const [mongodb, kafka] = await Promise.all([store ? store.ping() : false, bus ? bus.ping() : false]);
-    lastCheck = { at: Date.now(), result: { mongodb, kafka, started: workerStarted } };
+    lastCheck = { at: Date.now(), result: { mongodb, kafka, started: state.workerStarted } };
     return lastCheck.result;
   };
-  const connections = connectionCloser();
-  app.use(connections.middleware);
-  app.use(healthProbes({ readiness, metrics }));
+  return {
+    check,
+    /** The next check asks again. */
+    invalidate: () => (lastCheck.at = 0),
+  };
+}
+type Readiness = ReturnType<typeof cachedReadiness>;
+
+function mountLifecycleRoutes(
+  app: Express,
+  deps: {
+    config: Readonly<HookrailConfig>;
+    metrics: Metrics;
+    connections: ReturnType<typeof connectionCloser>;
+    readiness: ReadinessCheck;
+    state: ServiceState;
+  },
+): void {
+  const { config, state } = deps;
+  app.use(deps.connections.middleware);
+  app.use(healthProbes({ readiness: deps.readiness, metrics: deps.metrics }));
   // Until the worker has mounted its routes, a request would get express's 404, which a client
   // takes as final (a restarting gateway or ingest answered 404 to valid events in the chaos
   // tests): answer 503 with Retry-After instead, so it is retried.
   app.use((_req, res, next) => {
-    if (workerStarted) return next();
+    if (state.workerStarted) return next();
     const message = `${config.service} is starting, retry later`;
     res
       .status(503)
@@ -113,47 +173,67 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
       .json(fail(message, [{ field: '', message }]));
   });
   app.use(httpSpans());
+}
 
+async function listen(app: Express, config: Readonly<HookrailConfig>): Promise<Server> {
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  const port = (server.address() as AddressInfo).port;
-  logger.info({ port, host: config.http.host }, `${config.service} listening`);
+  return server;
+}
 
-  const connect = async () => {
-    let delay = 250;
-    for (;;) {
-      if (stopping) throw new Error('stopped before dependencies were reachable');
-      try {
-        store ??= await Store.connect(config.mongodb.url, config.service);
-        await store.ensureIndexes();
-        const deadLetters = store.deadLetters;
-        bus ??= new Bus(config.kafka, { logger, metrics, recordDeadLetter: (l) => deadLetters.record(l) });
-        await bus.ensureTopics();
-        const publisher = await bus.connectPublisher();
-        worker = await def.start({ config, logger, metrics, bus, store, publisher, app });
-        workerStarted = true;
-        lastCheck.at = 0;
-        logger.info(`${config.service} started`);
-        return;
-      } catch (err) {
-        logger.warn({ err: errorMessage(err) }, `dependencies not ready, retrying in ${delay} ms`);
-        await new Promise((r) => setTimeout(r, delay));
-        delay = Math.min(delay * 2, 5000);
-      }
+/** Connects MongoDB and Kafka, then starts the worker, retrying with backoff until stop(). */
+async function connectAndStart(
+  def: ServiceDefinition,
+  { logger, metrics, app }: Pick<ServiceContext, 'logger' | 'metrics' | 'app'>,
+  state: ServiceState,
+  readiness: Readiness,
+): Promise<void> {
+  const { config } = def;
+  let delay = 250;
+  for (;;) {
+    if (state.stopping) throw new Error('stopped before dependencies were reachable');
+    try {
+      const store = (state.store ??= await Store.connect(config.mongodb.url, config.service));
+      await store.ensureIndexes();
+      const deadLetters = store.deadLetters;
+      const bus = (state.bus ??= new Bus(config.kafka, {
+        logger,
+        metrics,
+        recordDeadLetter: (l) => deadLetters.record(l),
+      }));
+      await bus.ensureTopics();
+      const publisher = await bus.connectPublisher();
+      state.worker = await def.start({ config, logger, metrics, bus, store, publisher, app });
+      state.workerStarted = true;
+      readiness.invalidate();
+      logger.info(`${config.service} started`);
+      return;
+    } catch (err) {
+      logger.warn({ err: errorMessage(err) }, `dependencies not ready, retrying in ${delay} ms`);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 5000);
     }
-  };
-  const started = connect();
-  started.catch(() => undefined);
+  }
+}
 
+/**
+ * Once started, checks MongoDB and Kafka every `dependencyCheckMs`: the hookrail_dependency_up
+ * gauge, and a log line when one goes down or recovers.
+ */
+function watchDependencies(
+  { config, logger, metrics }: Pick<ServiceContext, 'config' | 'logger' | 'metrics'>,
+  state: ServiceState,
+  readiness: ReadinessCheck,
+): NodeJS.Timeout {
   const watch = new DependencyWatch();
   const up = metrics.gauge('hookrail_dependency_up', 'Whether MongoDB / Kafka answered the last check', [
     'dependency',
   ]);
   const checkDependencies = async () => {
-    if (!workerStarted || stopping) return;
+    if (!state.workerStarted || state.stopping) return;
     const { mongodb, kafka } = await readiness();
     for (const [dependency, ok] of Object.entries({ mongodb, kafka })) up.set({ dependency }, ok ? 1 : 0);
     for (const change of watch.observe({ mongodb, kafka }, Date.now())) {
@@ -171,43 +251,33 @@ export async function startService(def: ServiceDefinition): Promise<RunningServi
     config.dependencyCheckMs,
   );
   dependencyTimer.unref();
+  return dependencyTimer;
+}
 
-  return {
-    port,
-    url: `http://${config.http.host}:${port}`,
-    isReady: () => workerStarted && !stopping,
-    started,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      clearInterval(dependencyTimer);
-      logger.info(`${config.service} stopping`);
-      // HTTP first, while the worker and Kafka still serve the requests on their way: each busy
-      // connection closes after its answer. A client that stops reading a response, or never
-      // finishes sending its request, would hold the shutdown open until the hard exit: in-flight
-      // exchanges get a bounded grace, then their connections are cut.
-      connections.closing();
-      worker?.endStreams?.();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // And again as exchanges begun before the stop end: an ended stream leaves its connection idle.
-      const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
-      const drained = await Promise.race([
-        closed.then(() => true),
-        sleep(HTTP_DRAIN_MS, false, { ref: false }),
-      ]);
-      clearInterval(closeIdle);
-      if (!drained) {
-        logger.warn({ grace_ms: HTTP_DRAIN_MS }, HTTP_DRAIN_CUT_LOG);
-        server.closeAllConnections();
-        await closed;
-      }
-      if (worker) await worker.stop();
-      await bus?.close();
-      await store?.close();
-      logger.info(`${config.service} stopped`);
-    },
-  };
+/** Closes the HTTP server, letting the exchanges on their way end within HTTP_DRAIN_MS. */
+async function drainHttp(
+  server: Server,
+  connections: ReturnType<typeof connectionCloser>,
+  worker: Worker | void,
+  logger: Logger,
+): Promise<void> {
+  // HTTP first, while the worker and Kafka still serve the requests on their way: each busy
+  // connection closes after its answer. A client that stops reading a response, or never
+  // finishes sending its request, would hold the shutdown open until the hard exit: in-flight
+  // exchanges get a bounded grace, then their connections are cut.
+  connections.closing();
+  worker?.endStreams?.();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // And again as exchanges begun before the stop end: an ended stream leaves its connection idle.
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
+  const drained = await Promise.race([closed.then(() => true), sleep(HTTP_DRAIN_MS, false, { ref: false })]);
+  clearInterval(closeIdle);
+  if (!drained) {
+    logger.warn({ grace_ms: HTTP_DRAIN_MS }, HTTP_DRAIN_CUT_LOG);
+    server.closeAllConnections();
+    await closed;
+  }
 }
 
 /** Runs a service as the process: SIGTERM/SIGINT stop it gracefully, with a hard exit after `graceMs`. */
