@@ -74,25 +74,11 @@ async function startDispatcher(
   const destinations = { publishers, env: await destinationEnv(config, ctx) };
   const ownership = deliveriesOwnership(ctx);
   const ordering = orderingFor(config, ctx, configs.cache, ownership);
-  const send = senderFor(config, ctx, {
-    ...outbound,
-    cache: configs.cache,
-    stats,
-    gates,
-    destinations,
-    ordering,
-    health,
-  });
+  const senderParts = { ...outbound, cache: configs.cache, stats, gates, destinations, ordering, health };
+  const send = senderFor(config, ctx, senderParts);
   const sweeper = startOrderingSweeper(ordering, logger);
   const route = await routerFor(ctx, { configs, functions, ownership, send });
-  const consumers = await consumeTopics(ctx, {
-    route,
-    send,
-    onBarrier: configs.onBarrier,
-    ownership,
-    ordering,
-    sweeper,
-  });
+  const consumers = await consumeTopics(ctx, { route, send, configs, ownership, ordering, sweeper });
   return {
     stop: async () => {
       sweeper.stop();
@@ -275,13 +261,14 @@ async function consumeTopics(
   deps: {
     route: Awaited<ReturnType<typeof routerFor>>;
     send: Send;
-    onBarrier: VersionedConfig['onBarrier'];
+    configs: VersionedConfig;
     ownership: KeyOwnership;
     ordering: DeliveryOrdering;
     sweeper: OrderingSweeper;
   },
 ) {
   const { send, ownership, ordering, sweeper } = deps;
+  const { onBarrier } = deps.configs;
   // An events message holds its slot until its records are written (about a second at max
   // rate, one record write after another), so the slots, not the CPU, bound the rate: 2,000
   // measured 1.1-1.2x the rate of 1,000 (docs/decisions.md). Memory is bounded by bytes too.
@@ -289,13 +276,13 @@ async function consumeTopics(
     topic: 'events',
     concurrency: 2000,
     handle: deps.route,
-    onBarrier: deps.onBarrier,
+    onBarrier,
   });
   const sender = await bus.consume(SENDER_GROUP, {
     topic: 'deliveries',
     concurrency: 1000,
     handle: (m) => send(m),
-    onBarrier: deps.onBarrier,
+    onBarrier,
     onAssignment: (partitions) => void ownership.assign(partitions).then(sweeper.sweep),
     onRebalancing: () => {
       ownership.release();
