@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { messageOf } from '../components/http';
 import { Banner } from '../components/Banner';
@@ -40,6 +40,10 @@ async function loadAll(filter: Record<string, string>, cursor: Cursor): Promise<
   return { link, endpoints, deliveries, types, catalog };
 }
 
+/** Scrolls the element with this id into view once the next render has shown it. */
+const scrollIntoViewWhenShown = (id: string, block: ScrollLogicalPosition) =>
+  requestAnimationFrame(() => document.getElementById(id)?.scrollIntoView({ block }));
+
 /** The customer portal: one link's endpoints, deliveries and event types, owner-scoped by the API. */
 export function App() {
   const [data, setData] = useState<Data | null>(null);
@@ -50,15 +54,100 @@ export function App() {
   const [filter, setFilter] = useState<Record<string, string>>({});
   const [cursor, setCursor] = useState<Cursor>({});
   const [tick, setTick] = useState(0);
-  const [endpoint, setEndpoint] = useState<string | null>(null);
-  const [delivery, setDelivery] = useState<string | null>(null);
 
   const reload = useCallback(() => loadAll(filter, cursor).then(setData), [filter, cursor]);
   useEffect(() => {
     if (token) reload().catch((err: unknown) => setError(messageOf(err)));
   }, [reload]);
-  const branding = data?.link.branding;
-  const title = branding?.name ?? data?.link.name;
+  useBranding(data?.link);
+  const ctx = usePortalContext(data, reload, { setError, setNotice, setTick });
+
+  return (
+    <>
+      <PortalHeader link={data?.link} />
+      <main>
+        <Banner id="error" kind="error" message={error} />
+        <Banner id="notice" kind="notice" message={notice} />
+        {ctx && data && (
+          <PortalSections
+            ctx={ctx}
+            data={data}
+            filter={filter}
+            tick={tick}
+            onFilter={(f) => {
+              setFilter(f);
+              setCursor({});
+            }}
+            onPage={setCursor}
+            onRefresh={() => {
+              setNotice('');
+              setTick((t) => t + 1);
+              reload().catch((err: unknown) => setError(messageOf(err)));
+            }}
+          />
+        )}
+      </main>
+      <ConfirmDialog />
+    </>
+  );
+}
+
+/** The loaded page: the endpoints, the one opened, the event types and the deliveries. */
+function PortalSections({
+  ctx,
+  data,
+  filter,
+  tick,
+  onFilter,
+  onPage,
+  onRefresh,
+}: {
+  ctx: PortalContext;
+  data: Data;
+  filter: Record<string, string>;
+  tick: number;
+  onFilter: (filter: Record<string, string>) => void;
+  onPage: (cursor: Cursor) => void;
+  onRefresh: () => void;
+}) {
+  const [endpoint, setEndpoint] = useState<string | null>(null);
+  const [delivery, setDelivery] = useState<string | null>(null);
+  const selectedEndpoint = data.endpoints.find((e) => e.uid === endpoint);
+  return (
+    <Portal.Provider value={ctx}>
+      <EndpointsSection
+        selected={endpoint}
+        onSelect={(id) => {
+          setEndpoint(id);
+          // bring the opened endpoint into view once rendered
+          scrollIntoViewWhenShown('endpoint-detail', 'nearest');
+        }}
+      />
+      {selectedEndpoint && <EndpointDetail key={selectedEndpoint.uid} e={selectedEndpoint} />}
+      <EventCatalog entries={data.catalog} />
+      <EventTypes types={data.types} />
+      <DeliveriesSection
+        page={data.deliveries}
+        filter={filter}
+        selected={delivery}
+        onFilter={onFilter}
+        onPage={onPage}
+        onSelect={(id) => {
+          setDelivery(id);
+          // the detail opens below the list: bring it into view
+          scrollIntoViewWhenShown('detail', 'start');
+        }}
+        onRefresh={onRefresh}
+      />
+      {delivery && <DeliveryDetail key={delivery} id={delivery} tick={tick} />}
+    </Portal.Provider>
+  );
+}
+
+/** The page's title (the branding's name, else the link's) and the provider's colours. */
+function useBranding(link: PortalLink | undefined) {
+  const branding = link?.branding;
+  const title = branding?.name ?? link?.name;
   useEffect(() => {
     if (title) document.title = `${title} · Webhooks portal`;
   }, [title]);
@@ -71,8 +160,20 @@ export function App() {
     set('--accent', branding?.primary_color);
     set('--bg', branding?.background_color);
   }, [branding?.primary_color, branding?.background_color]);
+}
 
-  const ctx = useMemo<PortalContext | null>(
+/** What the sections share, once the data is loaded: `act` runs an action, reloads and says it is done. */
+function usePortalContext(
+  data: Data | null,
+  reload: () => Promise<void>,
+  page: {
+    setError: (message: string) => void;
+    setNotice: (message: string) => void;
+    setTick: Dispatch<StateUpdater<number>>;
+  },
+) {
+  const { setError, setNotice, setTick } = page;
+  return useMemo<PortalContext | null>(
     () =>
       data && {
         link: data.link,
@@ -96,64 +197,21 @@ export function App() {
       },
     [data, reload],
   );
-  const selectedEndpoint = data?.endpoints.find((e) => e.uid === endpoint);
+}
 
+/** The header: the provider's logo and name, the link's name and how many endpoints it holds. */
+function PortalHeader({ link }: { link: PortalLink | undefined }) {
+  const branding = link?.branding;
+  const title = branding?.name ?? link?.name;
   return (
-    <>
-      <header>
-        {branding?.logo_url && <img id="logo" src={branding.logo_url} alt="" height={32} />}
-        <h1 id="title">{title ?? 'Webhooks'}</h1>
-        <span class="muted" id="subtitle">
-          {data
-            ? `${branding?.name ? `${data.link.name} · ` : ''}${data.link.endpoint_count} endpoint(s)${data.link.can_manage_endpoint ? ' · you can manage endpoints' : ''}`
-            : ''}
-        </span>
-      </header>
-      <main>
-        <Banner id="error" kind="error" message={error} />
-        <Banner id="notice" kind="notice" message={notice} />
-        {ctx && data && (
-          <Portal.Provider value={ctx}>
-            <EndpointsSection
-              selected={endpoint}
-              onSelect={(id) => {
-                setEndpoint(id);
-                // bring the opened endpoint into view once rendered
-                requestAnimationFrame(() =>
-                  document.getElementById('endpoint-detail')?.scrollIntoView({ block: 'nearest' }),
-                );
-              }}
-            />
-            {selectedEndpoint && <EndpointDetail key={selectedEndpoint.uid} e={selectedEndpoint} />}
-            <EventCatalog entries={data.catalog} />
-            <EventTypes types={data.types} />
-            <DeliveriesSection
-              page={data.deliveries}
-              filter={filter}
-              selected={delivery}
-              onFilter={(f) => {
-                setFilter(f);
-                setCursor({});
-              }}
-              onPage={setCursor}
-              onSelect={(id) => {
-                setDelivery(id);
-                // the detail opens below the list: bring it into view
-                requestAnimationFrame(() =>
-                  document.getElementById('detail')?.scrollIntoView({ block: 'start' }),
-                );
-              }}
-              onRefresh={() => {
-                setNotice('');
-                setTick((t) => t + 1);
-                reload().catch((err: unknown) => setError(messageOf(err)));
-              }}
-            />
-            {delivery && <DeliveryDetail key={delivery} id={delivery} tick={tick} />}
-          </Portal.Provider>
-        )}
-      </main>
-      <ConfirmDialog />
-    </>
+    <header>
+      {branding?.logo_url && <img id="logo" src={branding.logo_url} alt="" height={32} />}
+      <h1 id="title">{title ?? 'Webhooks'}</h1>
+      <span class="muted" id="subtitle">
+        {link
+          ? `${branding?.name ? `${link.name} · ` : ''}${link.endpoint_count} endpoint(s)${link.can_manage_endpoint ? ' · you can manage endpoints' : ''}`
+          : ''}
+      </span>
+    </header>
   );
 }
