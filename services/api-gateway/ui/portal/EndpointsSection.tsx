@@ -63,6 +63,65 @@ function CreateEndpointForm() {
   );
 }
 
+/** A handler that keeps the click from the row (the row's click opens the endpoint). */
+const stop = (fn: () => unknown) => (ev: Event) => {
+  ev.stopPropagation(); // the row's click opens the endpoint
+  void fn();
+};
+
+/** An endpoint row's buttons: its secrets; for a managing link, pause or activate, and delete. */
+function EndpointActions({
+  e,
+  manage,
+  onSelect,
+}: {
+  e: PortalEndpoint;
+  manage: boolean;
+  onSelect: (id: string) => void;
+}) {
+  const { act } = usePortal();
+  const params = { endpointID: e.uid };
+  return (
+    <span class="row-actions">
+      <button type="button" aria-label={`Secrets of ${e.name}`} onClick={stop(() => onSelect(e.uid))}>
+        Secrets
+      </button>
+      {manage &&
+        (e.status === 'active' ? (
+          <button
+            type="button"
+            onClick={stop(() =>
+              act(() => portalCall(portal.portalPauseEndpoint, { params }), 'Endpoint paused'),
+            )}
+          >
+            Pause
+          </button>
+        ) : (
+          <button
+            type="button"
+            onClick={stop(() =>
+              act(() => portalCall(portal.portalActivateEndpoint, { params }), 'Endpoint activated'),
+            )}
+          >
+            Activate
+          </button>
+        ))}
+      {manage && (
+        <button
+          type="button"
+          class="danger"
+          onClick={stop(async () => {
+            if (await confirmAction(`Delete endpoint ${e.name}?`, 'Delete'))
+              await act(() => portalCall(portal.portalDeleteEndpoint, { params }), 'Endpoint deleted');
+          })}
+        >
+          Delete
+        </button>
+      )}
+    </span>
+  );
+}
+
 /** The link's endpoints with their state; a managing link pauses, activates and deletes them. */
 export function EndpointsSection({
   selected,
@@ -71,12 +130,8 @@ export function EndpointsSection({
   selected: string | null;
   onSelect: (id: string) => void;
 }) {
-  const { link, endpoints, act } = usePortal();
+  const { link, endpoints } = usePortal();
   const manage = link.can_manage_endpoint;
-  const stop = (fn: () => unknown) => (ev: Event) => {
-    ev.stopPropagation(); // the row's click opens the endpoint
-    void fn();
-  };
   return (
     <section id="endpoints-section" aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading">Endpoints</h2>
@@ -113,58 +168,7 @@ export function EndpointsSection({
           {
             label: 'Actions',
             hiddenLabel: true,
-            cell: (e) => {
-              const params = { endpointID: e.uid };
-              return (
-                <span class="row-actions">
-                  <button
-                    type="button"
-                    aria-label={`Secrets of ${e.name}`}
-                    onClick={stop(() => onSelect(e.uid))}
-                  >
-                    Secrets
-                  </button>
-                  {manage &&
-                    (e.status === 'active' ? (
-                      <button
-                        type="button"
-                        onClick={stop(() =>
-                          act(() => portalCall(portal.portalPauseEndpoint, { params }), 'Endpoint paused'),
-                        )}
-                      >
-                        Pause
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={stop(() =>
-                          act(
-                            () => portalCall(portal.portalActivateEndpoint, { params }),
-                            'Endpoint activated',
-                          ),
-                        )}
-                      >
-                        Activate
-                      </button>
-                    ))}
-                  {manage && (
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={stop(async () => {
-                        if (await confirmAction(`Delete endpoint ${e.name}?`, 'Delete'))
-                          await act(
-                            () => portalCall(portal.portalDeleteEndpoint, { params }),
-                            'Endpoint deleted',
-                          );
-                      })}
-                    >
-                      Delete
-                    </button>
-                  )}
-                </span>
-              );
-            },
+            cell: (e) => <EndpointActions e={e} manage={manage} onSelect={onSelect} />,
           },
         ]}
       />
