@@ -139,6 +139,104 @@ export function destinationBody(v: Values): Pick<Body, 'type' | 'url' | 'destina
   }
 }
 
+/** `keep`: the hint of a credential field (stored sealed, or kept when left empty in an edit). */
+function KafkaFields({ v, keep }: { v: Values; keep: string }) {
+  return (
+    <fieldset>
+      <legend>Kafka</legend>
+      <div class="field-row">
+        <TextField name="destination.brokers" label="Brokers" placeholder="host:9092, host2:9092" required />
+        <TextField name="destination.topic_name" label="Topic" required />
+      </div>
+      <div class="field-row">
+        <SelectField name="destination.auth.type" label="SASL" none="none" options={['plain', 'scram']} />
+        {v['destination.auth.type'] === 'scram' && (
+          <SelectField name="destination.auth.hash" label="Hash" options={['SHA256', 'SHA512']} />
+        )}
+        {v['destination.auth.type'] && (
+          <>
+            <TextField name="destination.auth.username" label="Username" />
+            <TextField name="destination.auth.password" label="Password" type="password" hint={keep} />
+          </>
+        )}
+      </div>
+      {v['destination.auth.type'] && <CheckField name="destination.auth.tls" label="TLS" />}
+    </fieldset>
+  );
+}
+
+function AmqpFields({ keep }: { keep: string }) {
+  return (
+    <fieldset>
+      <legend>RabbitMQ</legend>
+      <div class="field-row">
+        <TextField name="destination.host" label="Host" required />
+        <TextField name="destination.port" label="Port" placeholder="5672" />
+        <TextField name="destination.vhost" label="Virtual host" />
+      </div>
+      <div class="field-row">
+        <TextField name="destination.queue" label="Queue" hint="Published on the default exchange" />
+        <TextField name="destination.exchange" label="Exchange" hint="Or an exchange…" />
+        <TextField
+          name="destination.routingKey"
+          label="Routing key"
+          hint="…with this key (default: the queue)"
+        />
+      </div>
+      <div class="field-row">
+        <TextField name="destination.auth.user" label="User" />
+        <TextField name="destination.auth.password" label="Password" type="password" hint={keep} />
+      </div>
+    </fieldset>
+  );
+}
+
+function SqsFields({ keep, editing }: { keep: string; editing: boolean }) {
+  return (
+    <fieldset>
+      <legend>Amazon SQS</legend>
+      <div class="field-row">
+        <TextField
+          name="destination.queue_name"
+          label="Queue name"
+          hint="A .fifo queue groups by event id"
+          required
+        />
+        <TextField name="destination.default_region" label="Region" required />
+      </div>
+      <div class="field-row">
+        <TextField name="destination.access_key_id" label="Access key id" required />
+        <TextField
+          name="destination.secret_key"
+          label="Secret key"
+          type="password"
+          hint={keep}
+          required={!editing}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function PubSubFields({ keep }: { keep: string }) {
+  return (
+    <fieldset>
+      <legend>Google Pub/Sub</legend>
+      <div class="field-row">
+        <TextField name="destination.project_id" label="Project id" required />
+        <TextField name="destination.topic_id" label="Topic id" required />
+      </div>
+      <TextField
+        name="destination.service_account"
+        label="Service account key (JSON)"
+        multiline
+        hint={keep}
+      />
+      <CheckField name="destination.message_ordering" label="Ordering key: the event id" />
+    </fieldset>
+  );
+}
+
 /** The type picker and the settings of the picked broker; http keeps the form's URL field. */
 export function DestinationFields({ v, editing }: { v: Values; editing: boolean }) {
   const type = v.type ?? 'http';
@@ -148,96 +246,10 @@ export function DestinationFields({ v, editing }: { v: Values; editing: boolean 
   return (
     <>
       <SelectField name="type" label="Destination" options={TYPES} />
-      {type === 'kafka' && (
-        <fieldset>
-          <legend>Kafka</legend>
-          <div class="field-row">
-            <TextField
-              name="destination.brokers"
-              label="Brokers"
-              placeholder="host:9092, host2:9092"
-              required
-            />
-            <TextField name="destination.topic_name" label="Topic" required />
-          </div>
-          <div class="field-row">
-            <SelectField name="destination.auth.type" label="SASL" none="none" options={['plain', 'scram']} />
-            {v['destination.auth.type'] === 'scram' && (
-              <SelectField name="destination.auth.hash" label="Hash" options={['SHA256', 'SHA512']} />
-            )}
-            {v['destination.auth.type'] && (
-              <>
-                <TextField name="destination.auth.username" label="Username" />
-                <TextField name="destination.auth.password" label="Password" type="password" hint={keep} />
-              </>
-            )}
-          </div>
-          {v['destination.auth.type'] && <CheckField name="destination.auth.tls" label="TLS" />}
-        </fieldset>
-      )}
-      {type === 'amqp' && (
-        <fieldset>
-          <legend>RabbitMQ</legend>
-          <div class="field-row">
-            <TextField name="destination.host" label="Host" required />
-            <TextField name="destination.port" label="Port" placeholder="5672" />
-            <TextField name="destination.vhost" label="Virtual host" />
-          </div>
-          <div class="field-row">
-            <TextField name="destination.queue" label="Queue" hint="Published on the default exchange" />
-            <TextField name="destination.exchange" label="Exchange" hint="Or an exchange…" />
-            <TextField
-              name="destination.routingKey"
-              label="Routing key"
-              hint="…with this key (default: the queue)"
-            />
-          </div>
-          <div class="field-row">
-            <TextField name="destination.auth.user" label="User" />
-            <TextField name="destination.auth.password" label="Password" type="password" hint={keep} />
-          </div>
-        </fieldset>
-      )}
-      {type === 'sqs' && (
-        <fieldset>
-          <legend>Amazon SQS</legend>
-          <div class="field-row">
-            <TextField
-              name="destination.queue_name"
-              label="Queue name"
-              hint="A .fifo queue groups by event id"
-              required
-            />
-            <TextField name="destination.default_region" label="Region" required />
-          </div>
-          <div class="field-row">
-            <TextField name="destination.access_key_id" label="Access key id" required />
-            <TextField
-              name="destination.secret_key"
-              label="Secret key"
-              type="password"
-              hint={keep}
-              required={!editing}
-            />
-          </div>
-        </fieldset>
-      )}
-      {type === 'google_pubsub' && (
-        <fieldset>
-          <legend>Google Pub/Sub</legend>
-          <div class="field-row">
-            <TextField name="destination.project_id" label="Project id" required />
-            <TextField name="destination.topic_id" label="Topic id" required />
-          </div>
-          <TextField
-            name="destination.service_account"
-            label="Service account key (JSON)"
-            multiline
-            hint={keep}
-          />
-          <CheckField name="destination.message_ordering" label="Ordering key: the event id" />
-        </fieldset>
-      )}
+      {type === 'kafka' && <KafkaFields v={v} keep={keep} />}
+      {type === 'amqp' && <AmqpFields keep={keep} />}
+      {type === 'sqs' && <SqsFields keep={keep} editing={editing} />}
+      {type === 'google_pubsub' && <PubSubFields keep={keep} />}
     </>
   );
 }
