@@ -1,3 +1,4 @@
+import type { ResponseOf } from '@hookrail/api-contract';
 import { Allowed, PayloadHidden, useSeesPayloads } from '../../components/grants';
 import { Badge } from '../../components/Badge';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -73,10 +74,95 @@ export function EventsView({ pid }: { pid: string }) {
   );
 }
 
+type Event = ResponseOf<typeof api.getEvent>;
+
+/** An event just sent is stored once routed: until then its page waits (and live refresh reloads it). */
+function EventPending({ id }: { id: string }) {
+  return (
+    <Screen title="Event">
+      <p id="event-pending" role="status">
+        Event <span class="mono">{id}</span> is not stored yet: an event just sent appears here once it is
+        routed.
+      </p>
+      <LiveToggle />
+    </Screen>
+  );
+}
+
+/** The schema violations of an event accepted while the project's validation only warns. */
+function ValidationErrors({ errors }: { errors: NonNullable<Event['validation_errors']> }) {
+  return (
+    <section id="validation-errors" class="alert" aria-labelledby="validation-errors-heading">
+      <h2 id="validation-errors-heading">Does not match its event type's schema</h2>
+      <p class="muted">Accepted because the project's event validation only warns.</p>
+      <ul>
+        {errors.map((v) => (
+          <li key={`${v.field}|${v.message}`}>
+            <span class="mono">{v.field}</span> {v.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ReplayButton({ pid, id }: { pid: string; id: string }) {
+  const ctx = useConsole();
+  return (
+    <Allowed op={api.replayEvent}>
+      <button
+        type="button"
+        onClick={async () => {
+          if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
+            await act(
+              ctx,
+              () => ctx.call(api.replayEvent, { params: { projectID: pid, eventID: id } }),
+              'Event replayed',
+            );
+        }}
+      >
+        Replay event
+      </button>
+    </Allowed>
+  );
+}
+
+/** The event's data with a copy button, or a note when the session may not see payloads. */
+function EventPayload({ data }: { data: Event['data'] }) {
+  const ctx = useConsole();
+  const seesPayloads = useSeesPayloads();
+  if (!seesPayloads)
+    return (
+      <>
+        <h2>Payload</h2>
+        <PayloadHidden />
+      </>
+    );
+  return (
+    <>
+      <h2>
+        Payload{' '}
+        <button
+          type="button"
+          aria-label="Copy payload"
+          onClick={() =>
+            copyText(prettyJson(data)).then(
+              () => ctx.notify('Payload copied'),
+              (err: Error) => ctx.notify(`Failed: ${err.message}`),
+            )
+          }
+        >
+          Copy
+        </button>
+      </h2>
+      <JsonView id="payload" value={data} />
+    </>
+  );
+}
+
 /** One event: its payload and headers, its deliveries, and the replay. */
 export function EventView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
-  const seesPayloads = useSeesPayloads();
   const load = useLoad(
     () =>
       Promise.all([
@@ -88,17 +174,8 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
       ]),
     [pid, id, ctx.tick],
   );
-  // An event just sent is stored once routed: until then its page waits (and live refresh reloads it).
   if (load.state === 'failed' && load.error instanceof ApiError && load.error.status === 404)
-    return (
-      <Screen title="Event">
-        <p id="event-pending" role="status">
-          Event <span class="mono">{id}</span> is not stored yet: an event just sent appears here once it is
-          routed.
-        </p>
-        <LiveToggle />
-      </Screen>
-    );
+    return <EventPending id={id} />;
   return (
     <Loaded load={load}>
       {([e, deliveries]) => (
@@ -110,61 +187,13 @@ export function EventView({ pid, id }: { pid: string; id: string }) {
           {e.status_reason && <p class="muted">{e.status_reason}</p>}
           {e.source_metadata && <p>Source {e.source_metadata.name}</p>}
           {e.validation_errors && e.validation_errors.length > 0 && (
-            <section id="validation-errors" class="alert" aria-labelledby="validation-errors-heading">
-              <h2 id="validation-errors-heading">Does not match its event type's schema</h2>
-              <p class="muted">Accepted because the project's event validation only warns.</p>
-              <ul>
-                {e.validation_errors.map((v) => (
-                  <li key={`${v.field}|${v.message}`}>
-                    <span class="mono">{v.field}</span> {v.message}
-                  </li>
-                ))}
-              </ul>
-            </section>
+            <ValidationErrors errors={e.validation_errors} />
           )}
           <LiveToggle />
           <div class="toolbar">
-            <Allowed op={api.replayEvent}>
-              <button
-                type="button"
-                onClick={async () => {
-                  if (await confirmAction('Replay this event to its endpoints?', 'Replay event'))
-                    await act(
-                      ctx,
-                      () => ctx.call(api.replayEvent, { params: { projectID: pid, eventID: id } }),
-                      'Event replayed',
-                    );
-                }}
-              >
-                Replay event
-              </button>
-            </Allowed>
+            <ReplayButton pid={pid} id={id} />
           </div>
-          {seesPayloads ? (
-            <>
-              <h2>
-                Payload{' '}
-                <button
-                  type="button"
-                  aria-label="Copy payload"
-                  onClick={() =>
-                    copyText(prettyJson(e.data)).then(
-                      () => ctx.notify('Payload copied'),
-                      (err: Error) => ctx.notify(`Failed: ${err.message}`),
-                    )
-                  }
-                >
-                  Copy
-                </button>
-              </h2>
-              <JsonView id="payload" value={e.data} />
-            </>
-          ) : (
-            <>
-              <h2>Payload</h2>
-              <PayloadHidden />
-            </>
-          )}
+          <EventPayload data={e.data} />
           <h2>Headers</h2>
           <JsonView value={e.headers ?? {}} />
           <h2>Deliveries of this event</h2>
