@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -26,6 +26,37 @@ describe('the static checks: one list for CI and the pre-push hook', () => {
     // a lib's dependency is not repeated at the root (knip would call the root's copy unused)
     expect(rootDeps).not.toContain('prom-client');
     expect(Object.keys(telemetry.dependencies)).toContain('prom-client');
+  });
+
+  it('knip, as configured, fails on a planted unused dependency and a planted unlisted one', () => {
+    const { include } = JSON.parse(read('knip.json')) as { include: string[] };
+    const dir = mkdtempSync(path.join(tmpdir(), 'knip-planted-'));
+    const write = (file: string, text: string) => writeFileSync(path.join(dir, file), text);
+    write(
+      'package.json',
+      JSON.stringify({
+        name: 'planted',
+        private: true,
+        main: 'index.ts',
+        dependencies: { 'left-pad': '1.0.0' },
+      }),
+    );
+    write('index.ts', "import camel from 'camelcase';\nexport const x = camel('a-b');\n");
+    write('knip.json', JSON.stringify({ include }));
+    let out = '';
+    try {
+      execFileSync(process.execPath, [path.join(root, 'node_modules/knip/bin/knip.js'), '--no-progress'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      out = String((err as { stdout?: string }).stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(out).toMatch(/Unused dependencies \(1\)\s+left-pad/);
+    expect(out).toMatch(/Unlisted dependencies \(1\)\s+camelcase/);
   });
 
   it('is what CI runs and what the pre-push hook runs', () => {
