@@ -1,9 +1,9 @@
 // Bundles the six services, the libs they use and their npm packages into dist/ (one folder, as
-// the image carries it): dist/<service>.js for each service, dist/setup.js (topics and indexes),
-// and the chunks they share, so code common to several services is on disk once. The services run
-// from dist/ alone, without node_modules. Copied next to the bundles, because their packages load
-// them by path: quickjs's wasm file and piscina's worker script. The console and portal bundles go
-// to dist/ui (tools/build-ui.mjs).
+// the image carries it): dist/<service>.js for each service, dist/setup.js (topics, then the
+// database migrations), and the chunks they share, so code common to several services is on
+// disk once. The services run from dist/ alone, without node_modules. Copied next to the
+// bundles, because their packages load them by path: quickjs's wasm file and piscina's worker
+// script. The console and portal bundles go to dist/ui (tools/build-ui.mjs).
 //   node tools/build-services.mjs [outdir]
 import { build } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
