@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS, SURFACE_PREFIX, defineOperations, type OperationShape } from './operation';
+import { SURFACE_PREFIX, defineOperations, type OperationShape } from './operation';
 import { ALL_OPERATIONS } from './operations';
 
 describe('the contract', () => {
@@ -22,13 +22,6 @@ describe('the contract', () => {
 });
 
 describe('what each operation declares for the gateway to enforce', () => {
-  it('names a permission of the vocabulary and whether it changes configuration, on every surface', () => {
-    for (const op of ALL_OPERATIONS) {
-      expect([op.operationId, PERMISSIONS.includes(op.permission)]).toEqual([op.operationId, true]);
-      expect([op.operationId, typeof op.changesConfiguration]).toEqual([op.operationId, 'boolean']);
-    }
-  });
-
   it('changes configuration only by a call that has a project to announce it for, never by a GET', () => {
     const wrong = ALL_OPERATIONS.filter(
       (op) =>
