@@ -71,8 +71,7 @@ does not name are left alone unless --prune is given (cli endpoints of hookrail 
       const { call, projectID } = await ctx.session();
       const state = await readProject(call, projectID);
       const changes = planApply(file, state, { prune: o.prune === true });
-      const dryRun = o.dryRun === true;
-      if (dryRun) return report(ctx, changes, true, o.json === true);
+      if (o.dryRun) return reportDryRun(ctx, changes, o.json === true);
       const done: Change[] = [];
       try {
         await runPlan(call, projectID, state, changes, (c) => {
@@ -92,8 +91,9 @@ does not name are left alone unless --prune is given (cli endpoints of hookrail 
     });
 }
 
-function report(ctx: CliContext, changes: Change[], dryRun: boolean, asJson: boolean): void {
-  if (asJson) return ctx.output.out(json({ dry_run: dryRun, changes: changes.map(forScripts) }));
-  for (const c of changes) ctx.output.out(changeLine(c, dryRun));
-  ctx.output.out(summary(changes, dryRun));
+/** `--dry-run`: the plan, each change and the summary (or as JSON), nothing sent. */
+function reportDryRun(ctx: CliContext, changes: Change[], asJson: boolean): void {
+  if (asJson) return ctx.output.out(json({ dry_run: true, changes: changes.map(forScripts) }));
+  for (const c of changes) ctx.output.out(changeLine(c, true));
+  ctx.output.out(summary(changes, true));
 }
