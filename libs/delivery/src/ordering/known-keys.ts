@@ -97,7 +97,11 @@ export class KnownKeys {
       this.deps.store.ordering.heldOfEndpoint(projectId, endpointId),
     ]);
     const byKey = new Map<string, typeof held>();
-    for (const h of held) byKey.set(h.key, [...(byKey.get(h.key) ?? []), h]);
+    for (const h of held) {
+      const ofKey = byKey.get(h.key);
+      if (ofKey) ofKey.push(h);
+      else byKey.set(h.key, [h]);
+    }
     for (const doc of keys) {
       const id = lockKey(endpointId, doc.key);
       if (!this.states.has(id)) this.states.set(id, adopted(doc, byKey.get(doc.key) ?? []));
