@@ -26,6 +26,11 @@ export interface ReceiverOptions {
   fail?: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /**
+   * Accept every request and never answer it (a hanging endpoint: the sender waits its whole
+   * time-out); the connection stays open until the sender gives up or the receiver closes.
+   */
+  hang?: boolean;
   /** Full control over the answer (wins over `fail`). */
   respond?: (req: RecordedRequest, index: number) => ReceiverReply;
   /** Serve HTTPS with this certificate. */
@@ -44,6 +49,8 @@ export interface Receiver {
   url: string;
   requests: RecordedRequest[];
   count(): number;
+  /** Requests received and neither answered nor given up by the sender yet. */
+  pending(): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +58,7 @@ export interface Receiver {
 export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receiver> {
   const requests: RecordedRequest[] = [];
   let seen = 0;
+  let pending = 0;
   const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,6 +78,8 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
         clientCertCN: peer && peer.subject ? String(peer.subject.CN) : undefined,
       };
       const index = seen++;
+      pending++;
+      res.on('close', () => pending--);
       if (!opts.countOnly) requests.push(recorded);
       opts.onRequest?.(recorded);
       const reply: ReceiverReply = opts.respond
@@ -81,6 +91,7 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
         res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
         res.end(reply.body ?? '');
       };
+      if (opts.hang) return;
       if (opts.delayMs) setTimeout(answer, opts.delayMs);
       else answer();
     });
@@ -105,6 +116,7 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
     url: `${opts.tls ? 'https' : 'http'}://${host}:${port}`,
     requests,
     count: () => seen,
+    pending: () => pending,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,7 +7,9 @@ import {
   createFirstSends,
   createSender,
   DeliveryOrdering,
+  EndpointLanes,
   endpointStatusGate,
+  type EndpointLanesOptions,
   type Gate,
   type SenderDeps,
 } from '@hookrail/delivery';
@@ -31,6 +33,21 @@ const LOCAL_SLOT_STALL_MS = 1000;
  * crash cut short is finished, within this (docs/ordered-delivery.md).
  */
 const ORDERING_SWEEP_MS = 1000;
+/**
+ * Per-endpoint concurrency (docs/isolation.md). 50 is an endpoint's connection pool
+ * (libs/outbound): more would only queue in it. An endpoint whose attempts take a second or more
+ * is in the slow lane: 20 each (a 2 s endpoint still gets 10/s), 300 for all of them together,
+ * of the sender's 1,000 and the router's 500, so the others always keep 1,200.
+ */
+const LANES = { perEndpoint: 50, slowPerEndpoint: 20, slowLane: 300, slowMs: 1000 };
+/** Deliveries messages handled at once by the sender's consumer. */
+const SENDER_CONCURRENCY = 1000;
+type Scale = NonNullable<DispatcherOptions['scale']>;
+const SCALE: Scale = {
+  senderConcurrency: SENDER_CONCURRENCY,
+  maxLocalFirstSends: MAX_LOCAL_FIRST_SENDS,
+  lanes: LANES,
+};
 
 export interface DispatcherOptions {
   /** Extra trusted CA for HTTPS endpoints (tests with a local CA). */
@@ -39,6 +56,11 @@ export interface DispatcherOptions {
   extraGates?: Gate[];
   /** How often delivery counters are written (tests lengthen it to see the flush on stop). */
   statsFlushMs?: number;
+  /**
+   * The windows and caps at a smaller scale (tests of isolation: the same proportions with
+   * tens of attempts instead of hundreds); `lanes: false` sends without per-endpoint caps.
+   */
+  scale?: { senderConcurrency: number; maxLocalFirstSends: number; lanes: EndpointLanesOptions | false };
 }
 
 export function definition(
@@ -75,10 +97,11 @@ async function startDispatcher(
   const ownership = deliveriesOwnership(ctx);
   const ordering = orderingFor(config, ctx, configs.cache, ownership);
   const senderParts = { ...outbound, cache: configs.cache, stats, gates, destinations, ordering, health };
-  const send = senderFor(config, ctx, senderParts);
+  const scale = opts.scale ?? SCALE;
+  const send = senderFor(config, ctx, { ...senderParts, lanes: scale.lanes });
   const sweeper = startOrderingSweeper(ordering, logger);
-  const route = await routerFor(ctx, { configs, functions, ownership, send });
-  const consumers = await consumeTopics(ctx, { route, send, configs, ownership, ordering, sweeper });
+  const route = await routerFor(ctx, { configs, functions, ownership, send, scale });
+  const consumers = await consumeTopics(ctx, { route, send, configs, ownership, ordering, sweeper, scale });
   return {
     stop: async () => {
       sweeper.stop();
@@ -183,6 +206,7 @@ function senderFor(
     destinations: SenderDeps['destinations'];
     ordering: DeliveryOrdering;
     health: Health;
+    lanes: Scale['lanes'];
   },
 ): Send {
   const { health } = deps;
@@ -202,6 +226,7 @@ function senderFor(
     ordering: deps.ordering,
     afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
     logAttempts: config.log.attempts,
+    lanes: deps.lanes ? new EndpointLanes(deps.lanes) : undefined,
   });
 }
 
@@ -232,7 +257,13 @@ type OrderingSweeper = ReturnType<typeof startOrderingSweeper>;
 
 async function routerFor(
   { bus, store, publisher, logger, metrics }: ServiceContext,
-  deps: { configs: VersionedConfig; functions: FunctionPool; ownership: KeyOwnership; send: Send },
+  deps: {
+    configs: VersionedConfig;
+    functions: FunctionPool;
+    ownership: KeyOwnership;
+    send: Send;
+    scale: Scale;
+  },
 ) {
   const { ownership } = deps;
   return createRouter({
@@ -247,7 +278,7 @@ async function routerFor(
       send: deps.send,
       publisher,
       metrics,
-      maxLocal: MAX_LOCAL_FIRST_SENDS,
+      maxLocal: deps.scale.maxLocalFirstSends,
       slotWaitMs: LOCAL_SLOT_WAIT_MS,
       slotStallMs: LOCAL_SLOT_STALL_MS,
     }),
@@ -265,6 +296,7 @@ async function consumeTopics(
     ownership: KeyOwnership;
     ordering: DeliveryOrdering;
     sweeper: OrderingSweeper;
+    scale: Scale;
   },
 ) {
   const { send, ownership, ordering, sweeper } = deps;
@@ -280,7 +312,7 @@ async function consumeTopics(
   });
   const sender = await bus.consume(SENDER_GROUP, {
     topic: 'deliveries',
-    concurrency: 1000,
+    concurrency: deps.scale.senderConcurrency,
     handle: (m) => send(m),
     onBarrier,
     onAssignment: (partitions) => void ownership.assign(partitions).then(sweeper.sweep),

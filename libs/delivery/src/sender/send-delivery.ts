@@ -10,6 +10,7 @@ import { createAttempt, type Attempt } from './attempt';
 import type { EventForDelivery } from './build-request';
 import type { DestinationDeps } from './destinations/destination';
 import { consultGates, type Gate, type GateContext } from './gates';
+import type { EndpointLanes, LaneSlot } from './endpoint-lanes';
 import { subscriptionChangeReason } from './still-routed';
 import {
   FINAL_STATUSES,
@@ -44,6 +45,11 @@ export interface SenderDeps {
   ordering?: DeliveryOrdering;
   /** One info line per attempt (HOOKRAIL_LOG_ATTEMPTS); at debug level otherwise. */
   logAttempts?: boolean;
+  /**
+   * Per-endpoint concurrency (docs/isolation.md): a delivery over its endpoint's cap is parked
+   * through the retry scheduler instead of holding a slot; without it, no cap.
+   */
+  lanes?: EndpointLanes;
   now?: () => number;
 }
 
@@ -69,6 +75,8 @@ interface Sender {
   inFlight: Map<string, Promise<void>>;
   /** First sends this process recorded (see createSender). */
   firstSent: { has(id: string): boolean; set(id: string, value: true): unknown };
+  /** Deliveries parked because their endpoint was at its cap, by lane. */
+  parked: { inc(labels: { lane: string }): void };
 }
 
 /**
@@ -97,6 +105,11 @@ export function createSender(deps: SenderDeps): SendDelivery {
     attempt: createAttempt({ ...deps, now }, recorder),
     inFlight: new Map(),
     firstSent: boundedLru<string, true>(200_000),
+    parked: deps.metrics.counter(
+      'hookrail_deliveries_parked_total',
+      'Deliveries parked (not attempted, no retry spent) because their endpoint was at its concurrency cap, by lane',
+      ['lane'],
+    ),
   };
   const sendOnce: SendDelivery = (m, attemptEnded) => sendOnceHere(sender, m, attemptEnded);
   ordering?.sendWith((m) => sendOnce(m));
@@ -135,9 +148,38 @@ async function send(
   const toSend = await sendable(s, m, loaded);
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;
   const gate = await configured(s, m, toSend.delivery);
-  if (!gate || !(await passesGates(s, gate))) return;
-  const event = await mayAttempt(s, toSend.delivery, toSend.event);
-  if (event) await s.attempt(gate, event, attemptEnded);
+  if (!gate) return;
+  const slot = await laneSlot(s, gate);
+  if (!slot) return;
+  try {
+    if (!(await passesGates(s, gate))) return;
+    const event = await mayAttempt(s, toSend.delivery, toSend.event);
+    const ended = () => {
+      slot.ended();
+      attemptEnded?.();
+    };
+    if (event) await s.attempt(gate, event, ended);
+  } finally {
+    slot.release();
+  }
+}
+
+const NO_LANES: LaneSlot = { lane: 'fast', ended: () => undefined, release: () => undefined };
+
+/**
+ * A slot among its endpoint's attempts (taken before the gates, so a parked delivery spends no
+ * rate-limit token or breaker probe); null when the endpoint is at its cap: the delivery is
+ * parked like a gate's hold, no attempt made and no retry spent (docs/isolation.md).
+ */
+async function laneSlot(s: Sender, gate: GateContext): Promise<LaneSlot | null> {
+  const { lanes } = s.deps;
+  if (!lanes) return NO_LANES;
+  const taken = lanes.take(gate.delivery.endpoint_id);
+  if ('release' in taken) return taken;
+  s.parked.inc({ lane: taken.lane });
+  const hold = { kind: 'hold', reason: 'rate_limited', detail: taken.detail } as const;
+  await s.recorder.hold(gate.delivery, { ...hold, untilMs: s.now() + taken.delayMs });
+  return null;
 }
 
 const fields = (m: DeliveryMessage) => ({

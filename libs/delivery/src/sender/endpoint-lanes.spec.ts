@@ -1,0 +1,99 @@
+import { EndpointLanes, type LaneFull, type LaneSlot } from './endpoint-lanes';
+
+function lanes(over: Partial<ConstructorParameters<typeof EndpointLanes>[0]> = {}) {
+  const clock = { now: 1_000_000 };
+  const l = new EndpointLanes({
+    perEndpoint: 3,
+    slowPerEndpoint: 2,
+    slowLane: 3,
+    slowMs: 1000,
+    now: () => clock.now,
+    random: () => 0,
+    ...over,
+  });
+  return { l, clock };
+}
+const slot = (x: LaneSlot | LaneFull): LaneSlot => {
+  if (!('release' in x)) throw new Error(`expected a slot, got parked: ${x.detail}`);
+  return x;
+};
+const parked = (x: LaneSlot | LaneFull): LaneFull => {
+  if ('release' in x) throw new Error('expected parked, got a slot');
+  return x;
+};
+
+describe('EndpointLanes', () => {
+  it('caps one endpoint without touching another, and a released slot is free again', () => {
+    const { l } = lanes();
+    const taken = [1, 2, 3].map(() => slot(l.take('a')));
+    expect(parked(l.take('a'))).toMatchObject({ lane: 'fast', delayMs: 1000 });
+    expect(slot(l.take('b')).lane).toBe('fast');
+    taken[0].release();
+    taken[0].release(); // idempotent: releasing twice frees one slot only
+    slot(l.take('a'));
+    parked(l.take('a'));
+  });
+
+  it('puts an endpoint whose oldest attempt runs past slowMs in the slow lane, with its smaller cap', () => {
+    const { l, clock } = lanes();
+    slot(l.take('hang'));
+    clock.now += 1500;
+    expect(slot(l.take('hang')).lane).toBe('slow');
+    // 2 running ≥ slowPerEndpoint 2: parked for about as long as its oldest attempt has run
+    expect(parked(l.take('hang'))).toMatchObject({ lane: 'slow', delayMs: 1500 });
+    expect(slot(l.take('fast')).lane).toBe('fast');
+  });
+
+  it('bounds all slow endpoints together by slowLane, while fast endpoints keep their caps', () => {
+    const { l, clock } = lanes({ slowPerEndpoint: 5 });
+    for (const e of ['h1', 'h2', 'h3']) slot(l.take(e));
+    clock.now += 2000;
+    slot(l.take('h1'));
+    slot(l.take('h2'));
+    slot(l.take('h3'));
+    expect(parked(l.take('h1')).detail).toMatch(/slow lane full/);
+    expect(l.counts()).toEqual({ running: 6, slow: 3 });
+    for (let i = 0; i < 3; i++) expect(slot(l.take('ok')).lane).toBe('fast');
+  });
+
+  it('remembers a slow answer until a fast one, and parks a slow endpoint at most 30 s (+ jitter)', () => {
+    const { l, clock } = lanes({ random: () => 0.999 });
+    const s = slot(l.take('e'));
+    clock.now += 45_000;
+    s.ended(); // took 45 s (a time-out)
+    expect(slot(l.take('e')).lane).toBe('slow');
+    slot(l.take('e'));
+    const p = parked(l.take('e'));
+    expect(p.delayMs).toBeGreaterThanOrEqual(30_000);
+    expect(p.delayMs).toBeLessThan(37_500);
+  });
+
+  it('lets an endpoint back into the fast lane after a fast answer, or once its slowness is old', () => {
+    const { l, clock } = lanes({ rememberMs: 60_000 });
+    const s1 = slot(l.take('e'));
+    clock.now += 5000;
+    s1.ended();
+    const s2 = slot(l.take('e'));
+    expect(s2.lane).toBe('slow');
+    clock.now += 10;
+    s2.ended(); // answered in 10 ms
+    expect(slot(l.take('e')).lane).toBe('fast');
+
+    const s3 = slot(l.take('f'));
+    clock.now += 5000;
+    s3.ended();
+    clock.now += 61_000;
+    expect(slot(l.take('f')).lane).toBe('fast');
+  });
+
+  it('when every endpoint hangs, holds at most slowLane attempts (plus those started before they were seen slow)', () => {
+    const { l, clock } = lanes({ perEndpoint: 50, slowPerEndpoint: 20, slowLane: 300 });
+    const endpoints = Array.from({ length: 1000 }, (_, i) => `e${i}`);
+    for (const e of endpoints) slot(l.take(e)); // one each before anyone knows they hang
+    clock.now += 2000;
+    let taken = 0;
+    for (let round = 0; round < 30; round++) for (const e of endpoints) if ('release' in l.take(e)) taken++;
+    expect(taken).toBe(300);
+    expect(l.counts()).toEqual({ running: 1300, slow: 300 });
+  });
+});

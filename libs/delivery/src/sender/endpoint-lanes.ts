@@ -1,0 +1,148 @@
+import { boundedLru } from '@hookrail/toolbox';
+
+export interface EndpointLanesOptions {
+  /** Attempts one endpoint may have waiting for an answer at once in this process. */
+  perEndpoint: number;
+  /** The same for an endpoint in the slow lane. */
+  slowPerEndpoint: number;
+  /** Attempts all slow-lane endpoints together may have waiting at once in this process. */
+  slowLane: number;
+  /** An attempt running this long, or that took this long, puts its endpoint in the slow lane. */
+  slowMs: number;
+  /** How long a slow attempt keeps its endpoint in the slow lane without a fast one since. */
+  rememberMs?: number;
+  now?: () => number;
+  /** [0, 1), for the jitter of the parking delay. */
+  random?: () => number;
+}
+
+/** A slot taken: `ended` when the attempt has its answer (measured), `release` in any case (idempotent). */
+export interface LaneSlot {
+  lane: 'fast' | 'slow';
+  ended(): void;
+  release(): void;
+}
+
+/** No slot: the delivery is parked for `delayMs` (not an attempt, no retry spent). */
+export interface LaneFull {
+  lane: 'fast' | 'slow';
+  delayMs: number;
+  detail: string;
+}
+
+const MIN_PARK_MS = 1000;
+const MAX_PARK_MS = 30_000;
+/** Endpoints whose slowness is remembered; an endpoint forgotten starts again in the fast lane. */
+const REMEMBERED_ENDPOINTS = 50_000;
+
+/**
+ * Per-endpoint concurrency with two lanes, so that endpoints which hang or answer slowly cannot
+ * take what the others need (the deliveries consumer's in-flight window, the router's local
+ * slots): each endpoint has at most `perEndpoint` attempts waiting for an answer; an endpoint
+ * whose oldest running attempt, or a recent finished one, took `slowMs` or more is in the slow
+ * lane, where it has at most `slowPerEndpoint` and all slow endpoints together `slowLane`. A
+ * delivery over its cap is not queued here (a queue would hold the same window): the caller parks
+ * it for about as long as its endpoint takes to answer.
+ */
+export class EndpointLanes {
+  /** Running attempts per endpoint: slot → start time, oldest first (Map keeps insertion order). */
+  private readonly running = new Map<string, Map<symbol, number>>();
+  /** Endpoints seen slow lately: when their last slow attempt ended, and how long it took. */
+  private readonly slowSeen = boundedLru<string, { at: number; tookMs: number }>(REMEMBERED_ENDPOINTS);
+  private slowRunning = 0;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: EndpointLanesOptions) {
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** A slot for one attempt to `endpointId`, or how long to park the delivery. */
+  take(endpointId: string): LaneSlot | LaneFull {
+    const now = this.now();
+    const mine = this.running.get(endpointId);
+    const slow = this.isSlow(endpointId, mine, now);
+    const held = mine?.size ?? 0;
+    const cap = slow ? this.opts.slowPerEndpoint : this.opts.perEndpoint;
+    if (held >= cap)
+      return this.full(
+        slow,
+        endpointId,
+        mine,
+        now,
+        `endpoint at its cap of ${cap} attempts waiting for an answer`,
+      );
+    if (slow && this.slowRunning >= this.opts.slowLane)
+      return this.full(
+        true,
+        endpointId,
+        mine,
+        now,
+        `slow lane full (${this.opts.slowLane} attempts to slow endpoints waiting)`,
+      );
+    return this.slot(endpointId, slow, now);
+  }
+
+  /** Attempts running now, in all and in the slow lane (a gauge). */
+  counts(): { running: number; slow: number } {
+    let running = 0;
+    for (const m of this.running.values()) running += m.size;
+    return { running, slow: this.slowRunning };
+  }
+
+  private isSlow(endpointId: string, mine: Map<symbol, number> | undefined, now: number): boolean {
+    const oldest = mine?.values().next().value;
+    if (oldest !== undefined && now - oldest >= this.opts.slowMs) return true;
+    const seen = this.slowSeen.get(endpointId);
+    return seen !== undefined && now - seen.at < (this.opts.rememberMs ?? 60_000);
+  }
+
+  private slot(endpointId: string, slow: boolean, start: number): LaneSlot {
+    const token = Symbol();
+    let mine = this.running.get(endpointId);
+    if (!mine) this.running.set(endpointId, (mine = new Map()));
+    mine.set(token, start);
+    if (slow) this.slowRunning++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      if (slow) this.slowRunning--;
+      mine.delete(token);
+      if (mine.size === 0 && this.running.get(endpointId) === mine) this.running.delete(endpointId);
+    };
+    const ended = () => {
+      if (held) this.measured(endpointId, this.now() - start);
+      release();
+    };
+    return { lane: slow ? 'slow' : 'fast', ended, release };
+  }
+
+  /** A slow answer (or a time-out) keeps the endpoint in the slow lane; a fast one lets it out. */
+  private measured(endpointId: string, tookMs: number): void {
+    if (tookMs >= this.opts.slowMs) this.slowSeen.set(endpointId, { at: this.now(), tookMs });
+    else this.slowSeen.delete(endpointId);
+  }
+
+  /**
+   * Parked for about as long as the endpoint takes to answer (its oldest running attempt's age, or
+   * its last slow attempt), within [1 s, 30 s], plus up to a quarter more so parked deliveries
+   * do not all come back at once.
+   */
+  private full(
+    slow: boolean,
+    endpointId: string,
+    mine: Map<symbol, number> | undefined,
+    now: number,
+    detail: string,
+  ): LaneFull {
+    const oldest = mine?.values().next().value;
+    const typical = Math.max(
+      oldest === undefined ? 0 : now - oldest,
+      this.slowSeen.get(endpointId)?.tookMs ?? 0,
+    );
+    const base = Math.min(MAX_PARK_MS, Math.max(MIN_PARK_MS, typical));
+    return { lane: slow ? 'slow' : 'fast', delayMs: Math.round(base * (1 + this.random() / 4)), detail };
+  }
+}

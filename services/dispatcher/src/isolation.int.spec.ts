@@ -1,0 +1,188 @@
+import { newId, type ProjectId } from '@hookrail/domain';
+import type { RunningService } from '@hookrail/runtime';
+import type { Publisher } from '@hookrail/bus';
+import type { Store } from '@hookrail/store';
+import {
+  connectTestStore,
+  eventMessage,
+  makeEndpoint,
+  makeProject,
+  makeSubscription,
+  startReceiver,
+  startTestService,
+  testBus,
+  testConfig,
+  uniquePrefix,
+  waitFor,
+  type Receiver,
+} from '@hookrail/testkit';
+import { definition as retrySchedulerDefinition } from '../../retry-scheduler/src/service';
+import { definition, type DispatcherOptions } from './service';
+
+jest.setTimeout(180_000);
+
+/**
+ * The dispatcher's windows at a twentieth of their size (sender 1,000 → 50, router's local first
+ * sends 500 → 25, lanes in proportion), so that a few hanging endpoints at tens of events/s fill
+ * them as hundreds/s fill the real ones (issue 67: a third of 300/s hanging for 10 s).
+ */
+const LANES = { perEndpoint: 10, slowPerEndpoint: 3, slowLane: 9, slowMs: 500 };
+const SCALE: DispatcherOptions['scale'] = { senderConcurrency: 50, maxLocalFirstSends: 25, lanes: LANES };
+const RATE = 45; // events/s, spread evenly over all endpoints of a phase
+const SECONDS = 10;
+const HTTP_TIMEOUT_S = 5;
+/**
+ * Healthy p99 with a third of the traffic to hanging endpoints, as a multiple of the baseline's.
+ * Without the lanes this measured 120x (p99 5.9 s against 49 ms: the sender's window full of
+ * requests waiting their 5 s time-out); with them 0.1-0.6x. The issue's target, 3x, is the
+ * bench's (bench/isolation.bench.ts); here, the p99 of a few hundred deliveries on a shared 2-core
+ * host swings several-fold from run to run, so the bound is 10x: well between the two.
+ */
+const MAX_P99_RATIO = 10;
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+describe('isolation: endpoints that hang do not slow the others (docs/isolation.md)', () => {
+  const prefix = uniquePrefix('isolation');
+  const bus = testBus(prefix);
+  const services: RunningService[] = [];
+  let store: Store;
+  let publisher: Publisher;
+  let healthy: Receiver;
+  let hanging: Receiver;
+  /** Healthy deliveries: event id → when received. */
+  const received = new Map<string, number>();
+
+  beforeAll(async () => {
+    store = await connectTestStore();
+    const env = { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix };
+    services.push(
+      await startTestService(definition(testConfig('dispatcher', env), { scale: SCALE })),
+      await startTestService(retrySchedulerDefinition(testConfig('retry-scheduler', env))),
+    );
+    publisher = await bus.connectPublisher();
+    healthy = await startReceiver({
+      countOnly: true,
+      onRequest: (r) =>
+        void (
+          received.has(r.headers['x-hookrail-event-id']) ||
+          received.set(r.headers['x-hookrail-event-id'], r.receivedAt)
+        ),
+    });
+    hanging = await startReceiver({ hang: true, countOnly: true });
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.stop()));
+    await Promise.all([healthy?.close(), hanging?.close()]);
+    await bus.close();
+    await store?.close();
+  });
+
+  /** A fresh project with `good` healthy and `bad` hanging endpoints, each on its own source. */
+  async function project(good: number, bad: number) {
+    // The breaker would stop sending to the hanging endpoints after 10 time-outs: loosened, so
+    // the phase measures the lanes, not the breaker.
+    const projectId = await makeProject(store, {
+      strategy: { type: 'linear', duration: 1, retry_count: 1 },
+      circuit_breaker: { consecutive_failures: 100_000, min_requests: 100_000 },
+    });
+    const endpoint = async (url: string) => {
+      const ep = await makeEndpoint(store, projectId, { url, http_timeout: HTTP_TIMEOUT_S });
+      const sourceId = newId();
+      await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: sourceId });
+      return sourceId;
+    };
+    const goodSources = await Promise.all(Array.from({ length: good }, () => endpoint(`${healthy.url}/ok`)));
+    const badSources = await Promise.all(Array.from({ length: bad }, () => endpoint(`${hanging.url}/hang`)));
+    return { projectId, goodSources, badSources };
+  }
+
+  /** RATE events/s for SECONDS, round-robin over the sources; the healthy ones' send times. */
+  async function offer(p: Awaited<ReturnType<typeof project>>, seconds = SECONDS) {
+    const sources = [
+      ...p.goodSources.map((s) => ({ s, good: true })),
+      ...p.badSources.map((s) => ({ s, good: false })),
+    ];
+    const sentAt = new Map<string, number>();
+    const badIds: string[] = [];
+    const perTick = RATE / 10;
+    for (let tick = 0, n = 0; tick < seconds * 10; tick++) {
+      const due = Date.now() + 100;
+      const batch = Array.from({ length: perTick }, () => sources[n++ % sources.length]);
+      const messages = batch.map(({ s }) => eventMessage(p.projectId, { source_id: s }));
+      const at = Date.now();
+      messages.forEach((m, i) => (batch[i].good ? sentAt.set(m.event_id, at) : badIds.push(m.event_id)));
+      await publisher.publish('events', messages);
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+    }
+    return { sentAt, badIds };
+  }
+
+  async function healthyLatencies(sentAt: Map<string, number>): Promise<number[]> {
+    await waitFor(
+      'every healthy delivery received',
+      () => [...sentAt.keys()].every((id) => received.has(id)),
+      {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      },
+    );
+    return [...sentAt].map(([id, at]) => received.get(id)! - at).sort((a, b) => a - b);
+  }
+
+  const reasonsOf = async (projectId: ProjectId, ids: string[]) =>
+    (await store.deliveries.listByEvents(projectId, ids, ids.length)).map((d) => d.status_reason ?? '');
+
+  it('healthy p99 with a third of the traffic to hanging endpoints stays within 10x its baseline (120x without lanes); nothing is lost', async () => {
+    // Unmeasured: the first deliveries of a process open its connections and warm its code.
+    await healthyLatencies((await offer(await project(6, 0), 3)).sentAt);
+    const base = await offer(await project(6, 0));
+    const baseline = await healthyLatencies(base.sentAt);
+    const p = await project(6, 3);
+    const bad = await offer(p);
+    const withBad = await healthyLatencies(bad.sentAt);
+    const [b99, w99] = [pct(baseline, 99), pct(withBad, 99)];
+    console.log(
+      `healthy latency ms: baseline p50 ${pct(baseline, 50)} p99 ${b99}; a third hanging p50 ${pct(withBad, 50)} p99 ${w99} (${(w99 / b99).toFixed(1)}x)`,
+    );
+    expect(w99 / Math.max(1, b99)).toBeLessThanOrEqual(MAX_P99_RATIO);
+    // The hanging endpoints' deliveries were parked (no attempt spent), not dropped: every one is
+    // recorded, as parked, retried or failed after its time-outs.
+    await waitFor(
+      'every hanging delivery recorded',
+      async () => (await reasonsOf(p.projectId, bad.badIds)).length === bad.badIds.length,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      },
+    );
+    expect(await reasonsOf(p.projectId, bad.badIds)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^held: (endpoint at its cap|slow lane full)/)]),
+    );
+  });
+
+  it('when every endpoint hangs, at most the slow lane (plus what started before they were seen slow) waits on them', async () => {
+    const p = await project(0, 12);
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, hanging.pending())), 20);
+    try {
+      const { badIds } = await offer(p);
+      console.log(`every endpoint hanging: at most ${most} requests waiting on them at once`);
+      // The slow lane's 9, plus what arrived in the slowMs before the endpoints were seen slow
+      // (about 23): never the sender's whole window, which is what they took without lanes
+      // (75: the window and the router's local slots).
+      expect(most).toBeLessThan(SCALE!.senderConcurrency);
+      await waitFor(
+        'every delivery recorded',
+        async () => (await reasonsOf(p.projectId, badIds)).length === badIds.length,
+        {
+          timeoutMs: 60_000,
+          intervalMs: 500,
+        },
+      );
+    } finally {
+      clearInterval(watch);
+    }
+  });
+});
