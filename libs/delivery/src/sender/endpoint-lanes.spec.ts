@@ -96,4 +96,34 @@ describe('EndpointLanes', () => {
     expect(taken).toBe(300);
     expect(l.counts()).toEqual({ running: 1300, slow: 300 });
   });
+
+  it('a fast endpoint at its cap: up to perEndpoint deliveries wait for its slots, first come first served', async () => {
+    const { l } = lanes();
+    const taken = [1, 2, 3].map(() => slot(l.take('a')));
+    const waiting = [1, 2, 3].map(() => l.acquire('a'));
+    expect(parked(await l.acquire('a')).lane).toBe('fast'); // a 4th waiter is parked at once
+    const order: number[] = [];
+    waiting.forEach((w, i) => void Promise.resolve(w).then(() => order.push(i)));
+    taken[1].ended(); // answered fast: its slot goes to the first waiter
+    taken[0].release();
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual([0, 1]);
+    expect(l.counts().running).toBe(3);
+  });
+
+  it('parks the waiters once their endpoint is seen slow: by a slow answer, or by the next take', async () => {
+    const { l, clock } = lanes();
+    const taken = [1, 2, 3].map(() => slot(l.take('a')));
+    const w1 = l.acquire('a');
+    clock.now += 2000;
+    taken[0].ended(); // took 2 s: the endpoint is slow, its 2 running fill slowPerEndpoint
+    expect(parked(await w1).lane).toBe('slow');
+
+    const b = [1, 2, 3].map(() => slot(l.take('b')));
+    const w2 = l.acquire('b');
+    clock.now += 2000; // b's oldest attempt is now 2 s old
+    expect(parked(await l.acquire('b')).lane).toBe('slow');
+    expect(parked(await w2).lane).toBe('slow');
+    b.forEach((x) => x.release());
+  });
 });

@@ -49,6 +49,8 @@ export class EndpointLanes {
   private readonly running = new Map<string, Map<symbol, number>>();
   /** Endpoints seen slow lately: when their last slow attempt ended, and how long it took. */
   private readonly slowSeen = boundedLru<string, { at: number; tookMs: number }>(REMEMBERED_ENDPOINTS);
+  /** Deliveries waiting for a fast endpoint's slot, at most perEndpoint per endpoint. */
+  private readonly waiting = new Map<string, ((r: LaneSlot | LaneFull) => void)[]>();
   private slowRunning = 0;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -58,7 +60,27 @@ export class EndpointLanes {
     this.random = opts.random ?? Math.random;
   }
 
-  /** A slot for one attempt to `endpointId`, or how long to park the delivery. */
+  /**
+   * A slot for one attempt to `endpointId`, or how long to park the delivery. A fast endpoint at
+   * its cap turns its slots over within slowMs, so up to perEndpoint deliveries wait for them
+   * (parking costs a write and a round through the retry scheduler); the waiters are parked as
+   * soon as the endpoint is seen slow, by the next take or by a slot released after a slow answer.
+   */
+  acquire(endpointId: string): LaneSlot | LaneFull | Promise<LaneSlot | LaneFull> {
+    const taken = this.take(endpointId);
+    if ('release' in taken) return taken;
+    const queue = this.waiting.get(endpointId) ?? [];
+    if (taken.lane === 'slow') {
+      this.waiting.delete(endpointId);
+      for (const park of queue) park(taken);
+      return taken;
+    }
+    if (queue.length >= this.opts.perEndpoint) return taken;
+    this.waiting.set(endpointId, queue);
+    return new Promise((resolve) => queue.push(resolve));
+  }
+
+  /** A slot for one attempt to `endpointId` at once, or how long to park the delivery. */
   take(endpointId: string): LaneSlot | LaneFull {
     const now = this.now();
     const mine = this.running.get(endpointId);
@@ -111,12 +133,23 @@ export class EndpointLanes {
       if (slow) this.slowRunning--;
       mine.delete(token);
       if (mine.size === 0 && this.running.get(endpointId) === mine) this.running.delete(endpointId);
+      this.handOver(endpointId);
     };
     const ended = () => {
       if (held) this.measured(endpointId, this.now() - start);
       release();
     };
     return { lane: slow ? 'slow' : 'fast', ended, release };
+  }
+
+  /** A released slot goes to the endpoint's longest waiter, or parks them all once it is slow. */
+  private handOver(endpointId: string): void {
+    const queue = this.waiting.get(endpointId);
+    if (!queue?.length) return;
+    const next = this.take(endpointId);
+    if ('release' in next) queue.shift()!(next);
+    else if (next.lane === 'slow') for (const park of queue.splice(0)) park(next);
+    if (queue.length === 0) this.waiting.delete(endpointId);
   }
 
   /** A slow answer (or a time-out) keeps the endpoint in the slow lane; a fast one lets it out. */

@@ -174,7 +174,7 @@ const NO_LANES: LaneSlot = { lane: 'fast', ended: () => undefined, release: () =
 async function laneSlot(s: Sender, gate: GateContext): Promise<LaneSlot | null> {
   const { lanes } = s.deps;
   if (!lanes) return NO_LANES;
-  const taken = lanes.take(gate.delivery.endpoint_id);
+  const taken = await lanes.acquire(gate.delivery.endpoint_id);
   if ('release' in taken) return taken;
   s.parked.inc({ lane: taken.lane });
   const hold = { kind: 'hold', reason: 'rate_limited', detail: taken.detail } as const;
