@@ -3,6 +3,8 @@
 #
 #   kafka        Apache Kafka 3.9.1, KRaft single node   127.0.0.1:9092 (controller 9093)
 #   mongodb      SecantusDB 0.7 (MongoDB wire protocol)  127.0.0.1:27017
+#   mongodb-cdc  SecantusDB 0.7, single-node replica set 127.0.0.1:27018 (the *user's* database
+#                that db_change_stream sources watch; Hookrail's own store stays on 27017)
 #   rabbitmq     RabbitMQ from Debian (AMQP)             127.0.0.1:5672
 #   elasticmq    ElasticMQ 1.7.1 (SQS)                   127.0.0.1:9324
 #   pubsub-fake  Google Pub/Sub fake (pstest, gRPC)      127.0.0.1:8085
@@ -24,7 +26,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-read -r -a SERVERS <<<"${HOOKRAIL_SERVERS:-kafka mongodb rabbitmq elasticmq pubsub-fake}"
+read -r -a SERVERS <<<"${HOOKRAIL_SERVERS:-kafka mongodb mongodb-cdc rabbitmq elasticmq pubsub-fake}"
 NETNS_EXEC=()
 [[ -z "${HOOKRAIL_SERVERS_NETNS:-}" ]] || NETNS_EXEC=(ip netns exec "$HOOKRAIL_SERVERS_NETNS")
 JAVA="${JAVA:-java}"
@@ -33,6 +35,7 @@ port_of() {
   case "$1" in
     kafka) echo 9092 ;;
     mongodb) echo 27017 ;;
+    mongodb-cdc) echo 27018 ;;
     rabbitmq) echo 5672 ;;
     elasticmq) echo 9324 ;;
     pubsub-fake) echo 8085 ;;
@@ -50,7 +53,7 @@ timeout_of() {
 pattern_of() {
   case "$1" in
     kafka) echo "kafka.Kafka" ;;
-    mongodb) echo "secantusd-py" ;;
+    mongodb | mongodb-cdc) echo "secantusd-py" ;;
     rabbitmq) echo "beam" ;;
     elasticmq) echo "org.elasticmq.server.Main" ;;
     pubsub-fake) echo "/bin/pubsub-fake-" ;;
@@ -249,6 +252,20 @@ start_mongodb() {
   wait_ready mongodb "$(cat "$(pidfile_of mongodb)")"
 }
 
+# A second SecantusDB for db_change_stream sources to watch (docs/sources.md): without
+# --standalone it advertises a single-node replica set ("secantus") and keeps an oplog, which
+# change streams need. The oplog keeps a day (or 1M entries) so a stopped consumer resumes; a
+# heartbeat every 10 s keeps an idle stream's resume token inside that window.
+start_mongodb-cdc() {
+  local dir="$STATE_DIR/mongodb-cdc"
+  mkdir -p "$dir/data"
+  spawn mongodb-cdc "$dir/server.log" "$SECANTUS_BIN" --host "$SERVERS_HOST" --port 27018 \
+    --storage-path "$dir/data" --cache-size 256M --log-level WARNING \
+    --oplog-retention-seconds 86400 --oplog-max-entries 1000000 --noop-heartbeat-seconds 10 ||
+    { fail mongodb-cdc "could not spawn"; return 1; }
+  wait_ready mongodb-cdc "$(cat "$(pidfile_of mongodb-cdc)")"
+}
+
 start_elasticmq() {
   local dir="$STATE_DIR/elasticmq"
   mkdir -p "$dir"
@@ -318,7 +335,7 @@ write_servers_json() {
   local tmp="$SERVERS_JSON.tmp.$$"
   local h="$SERVERS_HOST"
   cat >"$tmp" <<EOF
-{"kafka":{"brokers":["$h:9092"]},"mongodb":{"url":"mongodb://$h:27017/hookrail?retryWrites=false"},"amqp":{"url":"amqp://guest:guest@$h:5672"},"sqs":{"endpoint":"http://$h:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"$h:8085"}}
+{"kafka":{"brokers":["$h:9092"]},"mongodb":{"url":"mongodb://$h:27017/hookrail?retryWrites=false"},"mongodbCdc":{"url":"mongodb://$h:27018/?replicaSet=secantus"},"amqp":{"url":"amqp://guest:guest@$h:5672"},"sqs":{"endpoint":"http://$h:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"$h:8085"}}
 EOF
   mv -f "$tmp" "$SERVERS_JSON"
 }

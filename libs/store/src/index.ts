@@ -65,6 +65,7 @@ export {
   type SourceHealthState,
 } from './source-health/source-health.schema';
 export type { SourceHealthRepository } from './source-health/source-health.repository';
+export type { ChangeStreamOffsetDoc, ChangeStreamOffsetRepository } from './change-stream-offsets';
 export type { CliListenerDoc } from './cli-listeners/cli-listener.schema';
 export type { CliListenerRepository } from './cli-listeners/cli-listener.repository';
 export type { DeadLetterDoc } from './dead-letters/dead-letter.schema';

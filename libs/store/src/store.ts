@@ -18,6 +18,7 @@ import { AuditLogRepository } from './audit-log';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
+import { ChangeStreamOffsetRepository } from './change-stream-offsets';
 import { SubscriptionRepository } from './subscriptions';
 import { connectMongo, pingMongo } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
@@ -51,6 +52,7 @@ export class Store {
   readonly metaEvents: MetaEventRepository;
   readonly schedules: ScheduleRepository;
   readonly sourceHealth: SourceHealthRepository;
+  readonly changeStreamOffsets: ChangeStreamOffsetRepository;
   readonly deadLetters: DeadLetterRepository;
   readonly cliListeners: CliListenerRepository;
   readonly ordering: OrderingRepository;
@@ -71,6 +73,7 @@ export class Store {
     this.metaEvents = new MetaEventRepository(connection);
     this.schedules = new ScheduleRepository(connection);
     this.sourceHealth = new SourceHealthRepository(connection);
+    this.changeStreamOffsets = new ChangeStreamOffsetRepository(connection);
     this.deadLetters = new DeadLetterRepository(connection);
     this.cliListeners = new CliListenerRepository(connection);
     this.ordering = new OrderingRepository(connection);
@@ -91,9 +94,18 @@ export class Store {
   }
 
   /**
-   * Creates collections and the indexes declared in the schemas (idempotent). A service calls it
-   * at start-up so that a stack without the set-up still works; the migrations are what a
-   * database's schema is, and an integration test keeps the two equal.
+   * Applies the pending migrations, if any (tests' and benchmarks' databases; a deployment's are
+   * the set-up's job). Reads the records first, so an up-to-date database costs one query and no lock.
+   */
+  async migrate(): Promise<void> {
+    const migrations = this.migrations();
+    if ((await migrations.pendingCount()) > 0) await migrations.up();
+  }
+
+  /**
+   * Creates collections and the indexes declared in the schemas (idempotent). Nothing runs it but
+   * the migrations test, which checks that a database migrated to the end has exactly the indexes
+   * the schemas declare: the migrations are what a database's schema is.
    */
   async ensureIndexes(): Promise<void> {
     for (const model of Object.values(this.connection.models)) {

@@ -11,6 +11,7 @@ import { errorMessage, type SecretBox, type ProjectId } from '@hookrail/domain';
 import { DEFAULT_PROJECT_CONFIG, type SourceDoc, type Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { messageHandler, type HandlerDeps } from './message-handler';
+import { startChangeStreamSource } from './change-stream-source';
 
 /** Unacknowledged messages per worker (AMQP prefetch, Kafka messages in flight per partition…). */
 const PREFETCH = 100;
@@ -42,8 +43,14 @@ export class SourceRegistry {
   private readonly reports = new Map<string, Promise<void>>();
   private readonly up;
   private readonly messages;
+  private readonly lag;
 
   constructor(private readonly deps: RegistryDeps) {
+    this.lag = deps.metrics.gauge(
+      'hookrail_change_stream_lag_seconds',
+      'Seconds between the newest change a db_change_stream source read and now (0: caught up)',
+      ['source_id'],
+    );
     this.up = deps.metrics.gauge(
       'hookrail_source_up',
       'Broker source consuming on this replica (1) or not (0)',
@@ -94,8 +101,8 @@ export class SourceRegistry {
     const live =
       source &&
       !source.deleted_at &&
-      source.type === 'pub_sub' &&
-      source.pub_sub &&
+      ((source.type === 'pub_sub' && source.pub_sub) ||
+        (source.type === 'db_change_stream' && source.db_change_stream)) &&
       project &&
       !project.deleted_at;
     if (!live || source.is_disabled) {
@@ -107,6 +114,7 @@ export class SourceRegistry {
     const maxPayloadBytes = project.config?.max_payload_bytes ?? DEFAULT_PROJECT_CONFIG.max_payload_bytes;
     const fingerprint = JSON.stringify([
       source.pub_sub,
+      source.db_change_stream,
       source.body_function,
       source.header_function,
       source.forward_headers,
@@ -116,7 +124,60 @@ export class SourceRegistry {
     ]);
     if (this.running.get(sourceId)?.fingerprint === fingerprint) return;
     await this.halt(sourceId);
-    this.start(source, { type: project.type, maxPayloadBytes }, fingerprint);
+    if (source.type === 'db_change_stream')
+      this.startChangeStream(source, { type: project.type, maxPayloadBytes }, fingerprint);
+    else this.start(source, { type: project.type, maxPayloadBytes }, fingerprint);
+  }
+
+  /** A `db_change_stream` source: its stream runs here like a broker subscriber (change-stream-source.ts). */
+  private startChangeStream(
+    source: SourceDoc,
+    project: { type: 'incoming' | 'outgoing'; maxPayloadBytes: number },
+    fingerprint: string,
+  ) {
+    const log = this.deps.logger.child({ project_id: source.project_id, source_id: source._id });
+    const kind = 'mongodb';
+    let unreachable = false;
+    const onState = (state: SubscriberState, error?: string) => {
+      this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
+      void this.report(source.project_id, source._id, state, error ?? null);
+      if (state === 'unreachable' && !unreachable) {
+        unreachable = true;
+        void this.announceHealth(source, 'source.unreachable', error ?? null);
+      } else if (state === 'consuming' && unreachable) {
+        unreachable = false;
+        void this.announceHealth(source, 'source.recovered', null);
+      }
+    };
+    let stream;
+    try {
+      stream = startChangeStreamSource(
+        source,
+        project,
+        {
+          ...this.deps,
+          open: (s) => this.deps.box.open(s),
+          allowPrivateHosts: this.deps.env.allowPrivateHosts ?? false,
+        },
+        {
+          logger: log,
+          onState,
+          // Never a silent skip: the source shows the error until the operator restarts it from now.
+          onResumeLost: (error) => onState('unreachable', error),
+          onRejected: (reason) => {
+            this.messages.inc({ kind, outcome: 'dropped' });
+            log.error({ kind, reason }, `change dropped: ${reason}`);
+          },
+          onLag: (seconds) => this.lag.set({ source_id: source._id }, seconds),
+        },
+      );
+    } catch (err) {
+      log.error({ err: errorMessage(err) }, 'change stream source has unusable settings');
+      void this.report(source.project_id, source._id, 'unreachable', errorMessage(err));
+      return;
+    }
+    log.info({ kind }, 'starting change stream source');
+    this.running.set(source._id, { projectId: source.project_id, kind, fingerprint, subscriber: stream });
   }
 
   private start(
@@ -172,6 +233,7 @@ export class SourceRegistry {
     this.running.delete(sourceId);
     await r.subscriber.stop();
     this.up.remove({ source_id: sourceId, kind: r.kind });
+    if (r.kind === 'mongodb') this.lag.remove({ source_id: sourceId });
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
   }
 

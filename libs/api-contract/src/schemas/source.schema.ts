@@ -24,18 +24,19 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /**
  * The service document's source types Hookrail refuses (a 400 on `type`), with why: `rest_api` is,
- * in Convoy's meaning, the events API itself, which every project has without a source;
- * `db_change_stream` reads no database yet. Stored, either would take an ingest URL and do nothing.
+ * in Convoy's meaning, the events API itself, which every project has without a source. Stored, it
+ * would take an ingest URL and do nothing.
  */
 export const REFUSED_SOURCE_TYPES: Readonly<Partial<Record<SourceType, string>>> = {
   rest_api:
     'rest_api is the events API itself (POST /api/v1/projects/{projectID}/events with a project API key), ' +
     'which every project has without a source; for a URL that providers post to, use type http',
-  db_change_stream:
-    'db_change_stream sources are not supported yet: no database change stream is read; use http, or pub_sub for a broker',
 };
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
 export const PUB_SUB_TYPES = ['sqs', 'amqp', 'google', 'kafka'] as const;
+export const CHANGE_STREAM_DATABASES = ['mongodb'] as const;
+export const CHANGE_OPERATIONS = ['insert', 'update', 'replace', 'delete'] as const;
+export const FULL_DOCUMENT_MODES = ['updateLookup', 'whenAvailable', 'off'] as const;
 
 const fn = nullable(str({ maxLength: 64 * 1024 }));
 
@@ -113,6 +114,48 @@ export const pubSubInput = object(
   typeSelects(PUB_SUB_TYPES),
 );
 
+/** What a `db_change_stream` source watches (docs/sources.md); the connection string is sealed at rest. */
+const dbChangeStreamFields = {
+  type: enumOf(CHANGE_STREAM_DATABASES),
+  database: str({ minLength: 1, maxLength: 64, pattern: '^[^/\\\\. "$]+$' }),
+  collections: Type.Array(str({ minLength: 1, maxLength: 255, pattern: '^[^$]+$' }), {
+    maxItems: 100,
+    uniqueItems: true,
+    description: 'the collections to watch; empty or absent: the whole database',
+  }),
+  operations: Type.Array(enumOf(CHANGE_OPERATIONS), {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'the operation types to keep (default: all four)',
+  }),
+  full_document: enumOf(FULL_DOCUMENT_MODES, {
+    description: "what an update's event carries as `document` (default updateLookup)",
+  }),
+  match: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    description:
+      'an aggregation $match stage over the change events, checked against the database when stored',
+  }),
+  event_type_template: str({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'the event type, with {collection} and {operation} replaced (default "{collection}.{operation}")',
+  }),
+};
+
+const dbChangeStreamInput = object(
+  {
+    ...dbChangeStreamFields,
+    connection_string: str({ minLength: 1, maxLength: 4000, pattern: '^mongodb(\\+srv)?://' }),
+    restart_from_now: Type.Boolean({
+      description:
+        'drop the stored resume point and read from now on: how a source whose resume point fell out of the oplog restarts',
+    }),
+  },
+  ['type', 'connection_string', 'database'],
+);
+
 const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_type: nonEmpty(200) }, [
   'body',
   'content_type',
@@ -122,8 +165,8 @@ const sourceInputFields = {
   name: nonEmpty(200),
   type: enumOf(SOURCE_TYPES, {
     description:
-      'http (an ingest URL) or pub_sub (a broker); rest_api (the events API itself, which needs no source) ' +
-      'and db_change_stream (not supported yet) are refused with 400',
+      'http (an ingest URL), pub_sub (a broker) or db_change_stream (a database change stream); ' +
+      'rest_api (the events API itself, which needs no source) is refused with 400',
   }),
   provider: nullable(enumOf(PROVIDERS)),
   body_function: fn,
@@ -133,6 +176,7 @@ const sourceInputFields = {
   is_disabled: bool,
   custom_response: nullable(customResponse),
   pub_sub: nullable(pubSubInput),
+  db_change_stream: nullable(dbChangeStreamInput),
   verifier: nullable(verifierInput),
   ...responseOnlyFields([
     'uid',
@@ -219,6 +263,13 @@ const sourceFields = {
           endpoint: str(),
         }),
       ),
+    }),
+  ),
+  // The connection string is never returned (sealed at rest, like broker credentials).
+  db_change_stream: nullable(
+    object({
+      ...dbChangeStreamFields,
+      restart_requested_at: nullable(timestamp),
     }),
   ),
   verifier: nullable(object(verifierFields, ['type'])),

@@ -29,12 +29,12 @@ export class SourceRepository extends SoftDeletingRepository<SourceDoc> {
   }
 
   /**
-   * Every live broker source (`type: pub_sub`) of every project, fields for assigning them to
-   * source-consumer replicas only; which replica runs which is decided by the caller.
+   * Every live source source-consumer runs (`pub_sub` brokers, `db_change_stream` databases) of
+   * every project, fields for assigning them to replicas only; the caller decides which runs which.
    */
   async listBrokerSources(): Promise<Pick<SourceDoc, '_id' | 'project_id'>[]> {
     return this.model
-      .find({ type: 'pub_sub', deleted_at: null }, { _id: 1, project_id: 1 })
+      .find({ type: { $in: ['pub_sub', 'db_change_stream'] }, deleted_at: null }, { _id: 1, project_id: 1 })
       .lean<Pick<SourceDoc, '_id' | 'project_id'>[]>()
       .exec();
   }

@@ -19,6 +19,8 @@ export interface SourceDoc extends ScopedDoc {
   header_function: string | null;
   custom_response: { body: string; content_type: string } | null;
   pub_sub: Record<string, unknown> | null;
+  /** `db_change_stream` sources: what to watch; the connection string is sealed like broker credentials. */
+  db_change_stream?: Record<string, unknown> | null;
   verifier: Record<string, unknown> | null;
 }
 
@@ -36,6 +38,7 @@ const sourceSchema = scopedSchema<SourceDoc>(
     header_function: { type: String, default: null },
     custom_response: { type: Mixed, default: null },
     pub_sub: { type: Mixed, default: null },
+    db_change_stream: { type: Mixed, default: null },
     verifier: { type: Mixed, default: null },
   },
   'sources',
@@ -48,7 +51,7 @@ sourceSchema.index({ project_id: 1, name: 1, deleted_at: 1 });
 // sources.page, findById/findByIds (the type filter is applied on this scan)
 sourceSchema.index({ project_id: 1, deleted_at: 1, _id: -1 });
 
-// sources.listBrokerSources: source-consumer replicas list every broker source on assignment
+// sources.listBrokerSources: source-consumer replicas list every broker and change stream source on assignment
 sourceSchema.index({ type: 1, deleted_at: 1 });
 
 export const sourceModel = (conn: Connection) =>

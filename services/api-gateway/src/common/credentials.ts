@@ -11,6 +11,8 @@ export const SOURCE_CREDENTIALS = [
   'verifier.basic_auth.password',
   'verifier.api_key.header_value',
   ...BROKER_CREDENTIAL_PATHS.map((p) => `pub_sub.${p}`),
+  // The user's database: its connection string carries the password (never returned).
+  'db_change_stream.connection_string',
 ];
 
 /** Private members of a JWK (RFC 7518) and the other endpoint credentials. */

@@ -27,6 +27,13 @@ function presentPubSub(pubSub: Json | null | undefined, ctx: PresentContext): Js
   return out;
 }
 
+/** What a change stream source watches; the connection string (with its password) is never returned. */
+function presentDbChangeStream(cdc: Json | null | undefined): Json | null {
+  if (!cdc) return null;
+  const { connection_string: _secret, ...rest } = cdc;
+  return { ...rest, restart_requested_at: rest.restart_requested_at ?? null };
+}
+
 function presentProviderConfig(doc: SourceDoc): Json | null {
   const twitter = (doc.provider_config as Json | null)?.twitter as Json | undefined;
   if (!twitter && doc.provider !== 'twitter') return null;
@@ -63,6 +70,7 @@ export function presentSource(doc: SourceDoc, ctx: PresentContext, health?: Sour
     header_function: doc.header_function ?? null,
     custom_response: doc.custom_response ?? null,
     pub_sub: presentPubSub(opened.pub_sub, ctx),
+    db_change_stream: presentDbChangeStream(doc.db_change_stream),
     verifier: opened.verifier ?? null,
     ...(health !== undefined ? { health: presentSourceHealth(health) } : {}),
   };

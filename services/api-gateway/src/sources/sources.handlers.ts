@@ -13,7 +13,7 @@ export function sourceHandlers(deps: GatewayDeps): Handlers<typeof sourceOperati
     presentSource(
       doc,
       deps,
-      doc.type === 'pub_sub' ? await store.sourceHealth.find(doc.project_id, doc._id) : undefined,
+      runsInConsumer(doc) ? await store.sourceHealth.find(doc.project_id, doc._id) : undefined,
     );
   const update = async ({ project, params, body }: Call<SourceUpdateBody>) =>
     withHealth(await updateSource(deps, project._id, params.sourceID, body));
@@ -25,13 +25,13 @@ export function sourceHandlers(deps: GatewayDeps): Handlers<typeof sourceOperati
       if (query.provider !== undefined) filter.provider = String(query.provider);
       if (query.name !== undefined) filter.name = String(query.name);
       const page = await store.sources.page(project._id, filter, parsePageQuery(query));
-      const brokers = page.content.filter((d) => d.type === 'pub_sub').map((d) => d._id);
+      const brokers = page.content.filter(runsInConsumer).map((d) => d._id);
       const health = new Map(
         (await store.sourceHealth.findMany(project._id, brokers)).map((h) => [h._id, h]),
       );
       return {
         content: page.content.map((d) =>
-          presentSource(d, deps, d.type === 'pub_sub' ? (health.get(d._id) ?? null) : undefined),
+          presentSource(d, deps, runsInConsumer(d) ? (health.get(d._id) ?? null) : undefined),
         ),
         pagination: page.pagination,
       };
@@ -48,4 +48,9 @@ export function sourceHandlers(deps: GatewayDeps): Handlers<typeof sourceOperati
       return null;
     },
   };
+}
+
+/** Sources source-consumer runs (brokers, database change streams): they report a health state. */
+function runsInConsumer(doc: SourceDoc): boolean {
+  return doc.type === 'pub_sub' || doc.type === 'db_change_stream';
 }

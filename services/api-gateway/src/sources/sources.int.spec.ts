@@ -171,27 +171,27 @@ describe('sources API: create, update, list, get, delete', () => {
     expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
-  it.each([
-    ['rest_api', 'rest_api is the events API itself'],
-    ['db_change_stream', 'db_change_stream sources are not supported yet'],
-  ])('refuses a %s source with a 400 naming type and saying why, on create and update', async (type, why) => {
-    const before = (await h.call('GET', `/v1/projects/${p.id}/sources?perPage=100`, { key: p.key })).body.data
-      .content.length;
-    const res = await create({ name: `refused-${type}`, type });
-    expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual([{ field: 'type', message: expect.stringContaining(why) }]);
-    const s = (await create({ name: `http-then-${type}`, type: 'http' })).body.data;
-    const update = await h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, {
-      key: p.key,
-      body: { type },
-    });
-    expect(update.status).toBe(400);
-    expect(update.body.data.errors[0]).toEqual({ field: 'type', message: expect.stringContaining(why) });
-    expect((await h.store.sources.findById(p.id, s.uid))?.type).toBe('http');
-    const after = (await h.call('GET', `/v1/projects/${p.id}/sources?perPage=100`, { key: p.key })).body.data
-      .content.length;
-    expect(after).toBe(before + 1);
-  });
+  it.each([['rest_api', 'rest_api is the events API itself']])(
+    'refuses a %s source with a 400 naming type and saying why, on create and update',
+    async (type, why) => {
+      const before = (await h.call('GET', `/v1/projects/${p.id}/sources?perPage=100`, { key: p.key })).body
+        .data.content.length;
+      const res = await create({ name: `refused-${type}`, type });
+      expect(res.status).toBe(400);
+      expect(res.body.data.errors).toEqual([{ field: 'type', message: expect.stringContaining(why) }]);
+      const s = (await create({ name: `http-then-${type}`, type: 'http' })).body.data;
+      const update = await h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, {
+        key: p.key,
+        body: { type },
+      });
+      expect(update.status).toBe(400);
+      expect(update.body.data.errors[0]).toEqual({ field: 'type', message: expect.stringContaining(why) });
+      expect((await h.store.sources.findById(p.id, s.uid))?.type).toBe('http');
+      const after = (await h.call('GET', `/v1/projects/${p.id}/sources?perPage=100`, { key: p.key })).body
+        .data.content.length;
+      expect(after).toBe(before + 1);
+    },
+  );
 
   it('updates a source: 202, disable and forward_headers; 409 on a duplicate name', async () => {
     const s = (await create({ name: 'to-update', type: 'http' })).body.data;

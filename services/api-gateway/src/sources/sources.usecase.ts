@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, newId, randomToken, type ProjectId } from '@hookrail/domain';
 import { assertBrokerReachable } from './source-broker-check';
+import { assertChangeStreamWorks, completeDbChangeStream } from './source-change-stream';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from '../common/config-changed';
@@ -15,8 +16,13 @@ async function assertNameFree(deps: GatewayDeps, projectId: ProjectId, name: str
   if (other && other._id !== except) throw new ConflictError(`a source named "${name}" already exists`);
 }
 
-function credentialsSealed(deps: GatewayDeps, verifier: Json | null, pubSub: Json | null) {
-  return seal(deps.box, { verifier, pub_sub: pubSub }, SOURCE_CREDENTIALS);
+function credentialsSealed(
+  deps: GatewayDeps,
+  verifier: Json | null,
+  pubSub: Json | null,
+  cdc: Json | null = null,
+) {
+  return seal(deps.box, { verifier, pub_sub: pubSub, db_change_stream: cdc }, SOURCE_CREDENTIALS);
 }
 
 export async function createSource(
@@ -29,9 +35,11 @@ export async function createSource(
   const provider = body.provider ?? null;
   const verifier = completeVerifier(provider, body.verifier ?? null);
   const pubSub = completePubSub(type, body.pub_sub ?? null);
+  const cdc = completeDbChangeStream(type, body.db_change_stream ?? null, null, new Date());
   await assertNameFree(deps, projectId, body.name);
   await assertBrokerReachable(deps, pubSub);
-  const sealed = credentialsSealed(deps, verifier, pubSub);
+  await assertChangeStreamWorks(deps, cdc);
+  const sealed = credentialsSealed(deps, verifier, pubSub, cdc);
   const doc = await deps.store.sources.insert(projectId, {
     _id: newId(),
     name: body.name,
@@ -46,6 +54,7 @@ export async function createSource(
     header_function: body.header_function ?? null,
     custom_response: body.custom_response ?? null,
     pub_sub: sealed.pub_sub,
+    db_change_stream: sealed.db_change_stream,
     verifier: sealed.verifier,
   });
   await publishConfigChange(deps.publisher, projectId, 'source', doc._id, 'created');
@@ -92,10 +101,31 @@ export async function updateSource(
       set.pub_sub = credentialsSealed(deps, null, pubSub).pub_sub;
     }
   }
+  if (body.db_change_stream !== undefined || body.type !== undefined)
+    set.db_change_stream = await changeStreamUpdate(deps, type, body, current);
   const updated = await deps.store.sources.update(projectId, id, set);
   if (!updated) throw new NotFoundError('source');
   await publishConfigChange(deps.publisher, projectId, 'source', id, 'updated');
   return updated;
+}
+
+/** The change stream settings after an update: kept when not given, else checked and sealed anew. */
+async function changeStreamUpdate(
+  deps: GatewayDeps,
+  type: SourceDoc['type'],
+  body: SourceUpdateBody,
+  current: SourceDoc,
+): Promise<Json | null> {
+  if (body.db_change_stream === undefined && type === 'db_change_stream' && current.db_change_stream)
+    return current.db_change_stream;
+  const cdc = completeDbChangeStream(
+    type,
+    body.db_change_stream ?? null,
+    current.db_change_stream ?? null,
+    new Date(),
+  );
+  await assertChangeStreamWorks(deps, cdc);
+  return credentialsSealed(deps, null, null, cdc).db_change_stream;
 }
 
 export async function deleteSource(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Bus, ConfigMessage } from '@hookrail/bus';
 import type { RunningService } from '@hookrail/runtime';
-import type { SourceDoc, Store } from '@hookrail/store';
+import type { SourceDoc, Store, SubscriptionDoc } from '@hookrail/store';
 import {
   connectTestStore,
   makeEndpoint,
@@ -141,6 +141,7 @@ export class BrokerStack {
     pubSub: Record<string, unknown>,
     over: Partial<SourceDoc> = {},
     projectType: 'incoming' | 'outgoing' = this.opts.projectType ?? 'incoming',
+    subscription: Partial<SubscriptionDoc> = {},
   ): Promise<SourceDoc> {
     this.projectId = await makeProject(this.store, {}, projectType);
     const ep = await makeEndpoint(this.store, this.projectId, {
@@ -158,6 +159,7 @@ export class BrokerStack {
       name: `sub-${source._id}`,
       source_id: projectType === 'incoming' ? source._id : null,
       endpoint_id: this.endpointId,
+      ...subscription,
     });
     await this.announce(source, 'created');
     return source;

@@ -1,0 +1,94 @@
+import { errorMessage } from '@hookrail/domain';
+import type { Db, MongoClient } from 'mongodb';
+import pTimeout from 'p-timeout';
+import { ChangeStreamSettingsError, changeStreamClient, describeDatabase } from './connect';
+import { changePipeline, fullDocumentOption, type ChangeStreamSettings } from './settings';
+
+/** A source's settings were tried against its database and cannot work: `field` names what to fix. */
+export interface ChangeStreamProblem {
+  field: string;
+  message: string;
+}
+
+const CHECK_TIMEOUT_MS = 5000;
+const F = 'db_change_stream';
+
+/**
+ * Connects with the source's settings and opens its change stream once, so the API refuses a
+ * source that could never stream (unreachable host, refused credentials, a standalone server, a
+ * missing collection, a `$match` the server rejects). Undefined when the settings work.
+ */
+export async function checkChangeStream(s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+  let client: MongoClient;
+  try {
+    client = changeStreamClient(s, CHECK_TIMEOUT_MS - 1000);
+  } catch (err) {
+    if (err instanceof ChangeStreamSettingsError) return { field: err.field, message: err.message };
+    throw err;
+  }
+  try {
+    return await pTimeout(checkWith(client, s), {
+      milliseconds: CHECK_TIMEOUT_MS,
+      fallback: () => ({
+        field: `${F}.connection_string`,
+        message: `no answer from ${describeDatabase(s)} within ${CHECK_TIMEOUT_MS} ms`,
+      }),
+    });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function checkWith(
+  client: MongoClient,
+  s: ChangeStreamSettings,
+): Promise<ChangeStreamProblem | undefined> {
+  const where = describeDatabase(s);
+  try {
+    await client.connect();
+  } catch (err) {
+    const msg = errorMessage(err);
+    if (/auth|credential|password/i.test(msg))
+      return { field: `${F}.connection_string`, message: `${where} refused the credentials: ${msg}` };
+    return { field: `${F}.connection_string`, message: `cannot connect to ${where}: ${msg}` };
+  }
+  const db = client.db(s.database);
+  return (
+    (await replicaSetProblem(db, where)) ?? (await collectionsProblem(db, s)) ?? (await streamProblem(db, s))
+  );
+}
+
+/** Change streams read the oplog, which only a replica set (or a sharded cluster) keeps. */
+async function replicaSetProblem(db: Db, where: string): Promise<ChangeStreamProblem | undefined> {
+  const hello = await db.admin().command({ hello: 1 });
+  if (hello.setName || hello.msg === 'isdbgrid') return undefined;
+  return {
+    field: `${F}.connection_string`,
+    message: `change streams need a replica set: ${where} is a standalone server (start it with --replSet)`,
+  };
+}
+
+async function collectionsProblem(db: Db, s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+  if (s.collections.length === 0) return undefined;
+  const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  const missing = s.collections.filter((c) => !names.has(c));
+  if (missing.length === 0) return undefined;
+  return {
+    field: `${F}.collections`,
+    message: `no collection ${missing.map((m) => `"${m}"`).join(', ')} in database "${s.database}"`,
+  };
+}
+
+/** Opens the stream once: the server parses the pipeline (the user's `$match` included) and the rights. */
+async function streamProblem(db: Db, s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+  const stream = db.watch(changePipeline(s), { ...fullDocumentOption(s), maxAwaitTimeMS: 50 });
+  try {
+    await stream.tryNext();
+    return undefined;
+  } catch (err) {
+    const field = s.match ? `${F}.match` : `${F}.connection_string`;
+    return { field, message: `the database refused the change stream: ${errorMessage(err)}` };
+  } finally {
+    await stream.close().catch(() => undefined);
+  }
+}

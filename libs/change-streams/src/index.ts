@@ -1,0 +1,5 @@
+export * from './settings';
+export * from './change-event';
+export * from './connect';
+export * from './check';
+export * from './stream';

@@ -1,0 +1,2 @@
+export * from './change-stream-offset.schema';
+export * from './change-stream-offset.repository';

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { GatewayHarness } from '../testing/gateway-harness';
+import {
+  STANDALONE_MONGODB_URL,
+  USER_MONGODB_URL,
+  userDatabase,
+} from '../../../source-consumer/src/testing/user-database';
+
+jest.setTimeout(60_000);
+
+/**
+ * A db_change_stream source is checked against its database on create and update (the local
+ * replica-set SecantusDB on 27018); its connection string is sealed at rest and never returned.
+ */
+describe('db_change_stream sources: settings checked against the database', () => {
+  const h = new GatewayHarness();
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
+  let user: Awaited<ReturnType<typeof userDatabase>>;
+  beforeAll(async () => {
+    await h.start({
+      HOOKRAIL_ENCRYPTION_KEY: 'cdc-sources-test-key',
+      HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true',
+    });
+    p = await h.createProject('incoming');
+    user = await userDatabase(['orders']);
+  });
+  afterAll(async () => {
+    await user.drop();
+    await h.stop();
+  });
+
+  const create = (cdc: Record<string, unknown> | undefined, type = 'db_change_stream') =>
+    h.call('POST', `/v1/projects/${p.id}/sources`, {
+      key: p.key,
+      body: {
+        name: `cdc-${randomBytes(3).toString('hex')}`,
+        type,
+        ...(cdc ? { db_change_stream: cdc } : {}),
+      },
+    });
+  const cdc = (over: Record<string, unknown> = {}) => ({
+    type: 'mongodb',
+    connection_string: USER_MONGODB_URL,
+    database: user.name,
+    collections: ['orders'],
+    ...over,
+  });
+
+  it('creates a source whose stream opens: 201, connection string sealed and never returned', async () => {
+    const res = await create(
+      cdc({ operations: ['insert', 'delete'], match: { 'fullDocument.total': { $gt: 0 } } }),
+    );
+    expect(res.status).toBe(201);
+    const s = res.body.data;
+    expect(s.db_change_stream).toEqual({
+      type: 'mongodb',
+      database: user.name,
+      collections: ['orders'],
+      operations: ['insert', 'delete'],
+      match: { 'fullDocument.total': { $gt: 0 } },
+      restart_requested_at: null,
+    });
+    expect(JSON.stringify(s)).not.toContain('27018');
+    const stored = await h.store.sources.findById(p.id, s.uid);
+    expect(JSON.stringify(stored?.db_change_stream)).not.toContain(USER_MONGODB_URL);
+    const got = await h.call('GET', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key });
+    expect(JSON.stringify(got.body.data)).not.toContain('27018');
+  });
+
+  it('records a restart from now as the time it was asked, kept across later updates', async () => {
+    const s = (await create(cdc())).body.data;
+    const put = (body: Record<string, unknown>) =>
+      h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key, body });
+    const restarted = await put({ db_change_stream: cdc({ restart_from_now: true }) });
+    expect(restarted.status).toBe(202);
+    const at = restarted.body.data.db_change_stream.restart_requested_at as string;
+    expect(Date.parse(at)).toBeGreaterThan(0);
+    const later = await put({ db_change_stream: cdc({ operations: ['insert'] }) });
+    expect(later.body.data.db_change_stream.restart_requested_at).toBe(at);
+  });
+
+  it.each([
+    [
+      'a standalone server',
+      { connection_string: STANDALONE_MONGODB_URL },
+      'db_change_stream.connection_string',
+      'change streams need a replica set',
+    ],
+    [
+      'a missing collection',
+      { collections: ['orders', 'nope'] },
+      'db_change_stream.collections',
+      'no collection "nope"',
+    ],
+    [
+      'a $match the server refuses',
+      { match: { $nope: 1 } },
+      'db_change_stream.match',
+      'refused the change stream',
+    ],
+    [
+      'an unreachable server',
+      { connection_string: 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500' },
+      'db_change_stream.connection_string',
+      'cannot connect',
+    ],
+    ['an unknown operation', { operations: ['truncate'] }, 'db_change_stream.operations.0', ''],
+    ['a bad full_document', { full_document: 'always' }, 'db_change_stream.full_document', ''],
+    [
+      'a non-mongodb connection string',
+      { connection_string: 'postgres://x' },
+      'db_change_stream.connection_string',
+      '',
+    ],
+  ])('refuses %s with a 400 naming the field', async (_what, over, field, message) => {
+    const res = await create(cdc(over));
+    expect(res.status).toBe(400);
+    const errors = res.body.data.errors as { field: string; message: string }[];
+    expect(errors.map((e) => e.field)).toContain(field);
+    expect(errors.find((e) => e.field === field)?.message).toContain(message);
+  });
+
+  it('refuses a db_change_stream source without its settings, and the settings on another type', async () => {
+    const missing = await create(undefined);
+    expect(missing.status).toBe(400);
+    expect(missing.body.data.errors[0].field).toBe('db_change_stream');
+    const misplaced = await create(cdc(), 'http');
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.body.data.errors[0].field).toBe('db_change_stream');
+  });
+});
