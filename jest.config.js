@@ -29,6 +29,8 @@ const esmDeps = [
   'ulid',
   'jose',
   'p-timeout',
+  'openid-client',
+  'oauth4webapi',
 ];
 const shared = {
   transform: {

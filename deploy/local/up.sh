@@ -36,6 +36,25 @@ export HOOKRAIL_SQS_ENDPOINT=${HOOKRAIL_SQS_ENDPOINT:-http://127.0.0.1:9324}
 export HOOKRAIL_MONGODB_URL=${HOOKRAIL_MONGODB_URL:-mongodb://127.0.0.1:27017/hookrail?retryWrites=false}
 export PUBSUB_EMULATOR_HOST=${PUBSUB_EMULATOR_HOST:-127.0.0.1:8085}
 
+# Single sign-on for the console: the local OpenID provider (apps/dev-idp) with alice (owner) and
+# bob (viewer), unless another provider is configured (HOOKRAIL_OIDC_ISSUER set by the caller).
+if [ -z "${HOOKRAIL_OIDC_ISSUER:-}" ]; then
+  DEV_IDP_PORT=${HOOKRAIL_DEV_IDP_PORT:-8095}
+  export HOOKRAIL_OIDC_ISSUER="http://127.0.0.1:$DEV_IDP_PORT"
+  export HOOKRAIL_OIDC_CLIENT_ID=hookrail-console
+  export HOOKRAIL_OIDC_CLIENT_SECRET=hookrail-dev-secret
+  export HOOKRAIL_OIDC_ROLE_MAPPING='{"instance": {"hookrail-owners": "owner", "hookrail-viewers": "viewer"}}'
+  pidfile=.local/services/dev-idp.pid
+  if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    echo "    dev-idp already running (pid $(cat "$pidfile"))"
+  else
+    HOOKRAIL_DEV_IDP_PORT=$DEV_IDP_PORT setsid nohup node --import tsx apps/dev-idp/src/main.ts \
+      >.local/services/dev-idp.log 2>&1 < /dev/null &
+    echo $! > "$pidfile"
+    echo "    dev-idp started (pid $!, $HOOKRAIL_OIDC_ISSUER, log .local/services/dev-idp.log)"
+  fi
+fi
+
 # The same node flags as the image (tools/node-flags.json; docs/decisions.md, "Platform").
 read -r -a NODE_FLAGS <<< "$(node -p "require('./tools/node-flags.json').join(' ')")"
 
@@ -92,6 +111,7 @@ echo "Hookrail is up in $(( ready_at - started_at )) s (dependencies, provisioni
 echo "  Gateway API:   http://127.0.0.1:8080/api   (OpenAPI: http://127.0.0.1:8080/api/openapi.json)"
 echo "  Ingest:        http://127.0.0.1:8081/ingest/{maskID}"
 echo "  Admin API key: $HOOKRAIL_ADMIN_KEY"
+echo "  Console:       http://127.0.0.1:8080/console   (single sign-on: $HOOKRAIL_OIDC_ISSUER; alice/alice owner, bob/bob viewer)"
 echo "  Details:       .local/stack.json   Logs: .local/services/*.log"
 
 if [ "${1:-}" = "--detach" ]; then

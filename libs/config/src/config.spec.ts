@@ -87,4 +87,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig('ingest', env)).toThrow(ConfigError);
     expect(() => loadConfig('ingest', env)).toThrow(message);
   });
+
+  it('reads the single sign-on settings only when an issuer is set', () => {
+    expect(loadConfig('api-gateway', {}).oidc).toBeUndefined();
+    expect(loadConfig('api-gateway', {}).security.consoleAdminKeySignIn).toBe(true);
+    const c = loadConfig('api-gateway', {
+      HOOKRAIL_OIDC_ISSUER: 'https://idp.example.com',
+      HOOKRAIL_OIDC_CLIENT_ID: 'hookrail',
+      HOOKRAIL_OIDC_CLIENT_SECRET: 's3cret',
+      HOOKRAIL_OIDC_ROLE_MAPPING: '{"instance":{"ops":"owner"},"projects":{"01P":{"support":"viewer"}}}',
+      HOOKRAIL_CONSOLE_KEY_SIGN_IN: 'false',
+    });
+    expect(c.oidc).toMatchObject({
+      issuer: 'https://idp.example.com',
+      scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
+      groupsClaim: 'groups',
+      roleMapping: { instance: { ops: 'owner' }, projects: { '01P': { support: 'viewer' } } },
+    });
+    expect(c.security.consoleAdminKeySignIn).toBe(false);
+  });
+
+  const ISSUER = { HOOKRAIL_OIDC_ISSUER: 'https://idp.example.com' };
+  const CLIENT = { ...ISSUER, HOOKRAIL_OIDC_CLIENT_ID: 'c', HOOKRAIL_OIDC_CLIENT_SECRET: 's' };
+  it.each([
+    [ISSUER, /HOOKRAIL_OIDC_CLIENT_ID is required/],
+    [{ ...ISSUER, HOOKRAIL_OIDC_CLIENT_ID: 'c' }, /HOOKRAIL_OIDC_CLIENT_SECRET is required/],
+    [{ ...CLIENT, HOOKRAIL_OIDC_ROLE_MAPPING: '{' }, /HOOKRAIL_OIDC_ROLE_MAPPING is not valid JSON/],
+    [{ ...CLIENT, HOOKRAIL_OIDC_ROLE_MAPPING: '[]' }, /HOOKRAIL_OIDC_ROLE_MAPPING must be/],
+    [{ ...CLIENT, HOOKRAIL_OIDC_ROLE_MAPPING: '{"instance":{"ops":1}}' }, /instance.ops must be a role name/],
+    [{ ...CLIENT, HOOKRAIL_OIDC_ROLE_MAPPING: '{"projects":{"p":"owner"}}' }, /projects.p must be an object/],
+  ])('refuses single sign-on settings %p, naming the problem', (env, message) => {
+    expect(() => loadConfig('api-gateway', env)).toThrow(message);
+  });
 });

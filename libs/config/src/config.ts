@@ -64,7 +64,15 @@ export interface HookrailConfig {
     acceptTimeoutMs: number;
   };
   mongodb: { url: string };
-  security: { adminKey?: string; encryptionKey?: string; allowPrivateTargets: boolean };
+  /** `consoleAdminKeySignIn`: whether the console's sign-in form takes keys (off: single sign-on only). */
+  security: {
+    adminKey?: string;
+    encryptionKey?: string;
+    allowPrivateTargets: boolean;
+    consoleAdminKeySignIn: boolean;
+  };
+  /** The console's single sign-on (OpenID Connect); absent when HOOKRAIL_OIDC_ISSUER is not set. */
+  oidc?: OidcConfig;
   /**
    * `cliRelay`: where the dispatcher hands the attempts at `cli` endpoints (`hookrail listen`):
    * the gateway as the cluster reaches it. `cliRelayAdvertise`: this gateway replica as the other
@@ -129,7 +137,9 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       adminKey: optionalStr(env, 'HOOKRAIL_ADMIN_KEY'),
       encryptionKey: optionalStr(env, 'HOOKRAIL_ENCRYPTION_KEY'),
       allowPrivateTargets: bool(env, 'HOOKRAIL_ALLOW_PRIVATE_TARGETS', false),
+      consoleAdminKeySignIn: bool(env, 'HOOKRAIL_CONSOLE_KEY_SIGN_IN', true),
     },
+    ...oidcConfig(env),
     urls: {
       gatewayPublic: str(env, 'HOOKRAIL_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS['api-gateway']}`),
       ingestPublic: str(env, 'HOOKRAIL_INGEST_PUBLIC_URL', `http://127.0.0.1:${DEFAULT_PORTS.ingest}`),
@@ -161,6 +171,75 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     },
   };
   return deepFreeze(config);
+}
+
+/**
+ * Which group of the identity provider holds which role: on the whole instance, and per project
+ * (by project id). Role names are checked by the gateway against its role table.
+ */
+export interface OidcRoleMapping {
+  instance: Record<string, string>;
+  projects: Record<string, Record<string, string>>;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  /** The ID token claim that lists the person's groups (`groups`, Azure AD's `roles`, …). */
+  groupsClaim: string;
+  roleMapping: OidcRoleMapping;
+  /** How often a session asks the provider for a fresh token: a removed person's session ends then. */
+  refreshSeconds: number;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value);
+
+function stringMap(value: unknown, what: string): Record<string, string> {
+  if (!isObject(value))
+    throw new ConfigError(`HOOKRAIL_OIDC_ROLE_MAPPING: ${what} must be an object of group → role`);
+  for (const [group, role] of Object.entries(value))
+    if (typeof role !== 'string')
+      throw new ConfigError(`HOOKRAIL_OIDC_ROLE_MAPPING: ${what}.${group} must be a role name`);
+  return value as Record<string, string>;
+}
+
+/** `{"instance": {group: role}, "projects": {projectId: {group: role}}}`, both parts optional. */
+function roleMapping(env: Env): OidcRoleMapping {
+  const raw = str(env, 'HOOKRAIL_OIDC_ROLE_MAPPING', '{}');
+  let parsed: { instance?: unknown; projects?: unknown };
+  try {
+    parsed = JSON.parse(raw) as typeof parsed;
+  } catch {
+    throw new ConfigError('HOOKRAIL_OIDC_ROLE_MAPPING is not valid JSON');
+  }
+  const projects = isObject(parsed) ? (parsed.projects ?? {}) : undefined;
+  if (!isObject(parsed) || !isObject(projects))
+    throw new ConfigError('HOOKRAIL_OIDC_ROLE_MAPPING must be {"instance": {…}, "projects": {…}}');
+  return {
+    instance: stringMap(parsed.instance ?? {}, 'instance'),
+    projects: Object.fromEntries(
+      Object.entries(projects).map(([id, groups]) => [id, stringMap(groups, `projects.${id}`)]),
+    ),
+  };
+}
+
+function oidcConfig(env: Env): { oidc?: OidcConfig } {
+  const issuer = optionalStr(env, 'HOOKRAIL_OIDC_ISSUER');
+  if (!issuer) return {};
+  return {
+    oidc: {
+      issuer,
+      clientId: str(env, 'HOOKRAIL_OIDC_CLIENT_ID'),
+      clientSecret: str(env, 'HOOKRAIL_OIDC_CLIENT_SECRET'),
+      scopes: list(env, 'HOOKRAIL_OIDC_SCOPES', ['openid', 'email', 'profile', 'groups', 'offline_access']),
+      groupsClaim: str(env, 'HOOKRAIL_OIDC_GROUPS_CLAIM', 'groups'),
+      roleMapping: roleMapping(env),
+      refreshSeconds: int(env, 'HOOKRAIL_OIDC_REFRESH_SECONDS', 300, { min: 10, max: 86_400 }),
+    },
+  };
 }
 
 /** TLS and SASL settings; both absent means plaintext, as on a local broker. */

@@ -18,3 +18,4 @@ export * from './management-api';
 export * from './service-process';
 export * from './service-bundle';
 export * from './timer-watch';
+export * from './dev-idp';

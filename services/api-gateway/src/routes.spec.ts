@@ -15,7 +15,7 @@ const consoleWith = (handlers: Record<string, typeof handler>) =>
     session: async () => undefined,
     authenticators: { console: {}, public: {} },
   }) as unknown as GatewayConsole;
-const sessionHandlers = { signIn: handler, getSession: handler, signOut: handler };
+const sessionHandlers = { signIn: handler, signInOptions: handler, getSession: handler, signOut: handler };
 
 describe('the gateway serves', () => {
   it('exactly one handler for every operation of each of its surfaces, in the contract order', () => {

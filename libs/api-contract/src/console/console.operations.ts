@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperations } from '../operation';
-import { consoleSessionResponse, consoleSignInBody } from '../schemas/console.schema';
+import {
+  consoleSessionResponse,
+  consoleSignInBody,
+  consoleSignInOptionsResponse,
+} from '../schemas/console.schema';
 
 const tag = 'Console';
 
@@ -21,6 +25,18 @@ export const consoleOperations = defineOperations('console', {
     status: 201,
     message: 'Signed in',
     response: consoleSessionResponse,
+  },
+  signInOptions: {
+    method: 'get',
+    path: '/sign-in-options',
+    summary: 'How to sign in: with a key (unless turned off), through single sign-on (when configured)',
+    tag,
+    auth: 'public',
+    permission: 'none',
+    changesConfiguration: false,
+    status: 200,
+    message: 'Sign-in options',
+    response: consoleSignInOptionsResponse,
   },
   getSession: {
     method: 'get',

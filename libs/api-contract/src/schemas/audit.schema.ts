@@ -3,12 +3,13 @@ import { ROLES } from '../roles';
 import { anyJson, enumOf, int, mapOf, nullable, resource, str, strArray, timestamp } from './common.schema';
 
 /**
- * Who made a recorded call: the admin key, a project API key (by id and name, with its role) or a
- * portal link; `user_id` and `email` are for people signed in through single sign-on (null until
- * then). `via` is the surface: the management API (scripts, the CLI), the console or the portal.
+ * Who made a recorded call: the admin key, a project API key (by id and name, with its role), a
+ * portal link, or a person signed in through single sign-on (`user`: `user_id` is the provider's
+ * `sub`, with their `email`; a failed sign-in names them when the provider did).
+ * `via` is the surface: the management API (scripts, the CLI), the console or the portal.
  */
 export const auditActor = resource({
-  kind: enumOf(['admin_key', 'api_key', 'portal_link']),
+  kind: enumOf(['admin_key', 'api_key', 'portal_link', 'user']),
   via: enumOf(['api', 'console', 'portal']),
   key_id: nullable(str()),
   key_name: nullable(str()),

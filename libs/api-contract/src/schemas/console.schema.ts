@@ -19,8 +19,10 @@ export type ConsoleSignInBody = Static<typeof consoleSignInBody>;
 
 /** A console session as sign-in and GET /console/session describe it (the cookie itself is HttpOnly). */
 export const consoleSessionResponse = resource({
-  kind: enumOf(['admin', 'project']),
+  kind: enumOf(['admin', 'project', 'user']),
   project_id: nullable(str()),
+  /** A person signed in through single sign-on (`kind: user`): the provider's subject, e-mail, name. */
+  user: nullable(resource({ id: str(), email: str(), name: str() })),
   role: enumOf(ROLES),
   /** What the session may call: the console hides what needs another permission. */
   permissions: Type.Array(enumOf(PERMISSIONS)),
@@ -30,3 +32,10 @@ export const consoleSessionResponse = resource({
   csrf_header: str(),
 });
 export type ConsoleSessionResponse = Static<typeof consoleSessionResponse>;
+
+/** How the console's sign-in page offers to sign in: with a key, through single sign-on, or both. */
+export const consoleSignInOptionsResponse = resource({
+  key: bool,
+  single_sign_on: nullable(resource({ login_url: str() })),
+});
+export type ConsoleSignInOptionsResponse = Static<typeof consoleSignInOptionsResponse>;

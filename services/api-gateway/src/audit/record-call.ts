@@ -78,6 +78,15 @@ async function actorOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Pro
   const principal = call.actor as Principal;
   const via = principal.via === 'console' ? 'console' : 'api';
   if (principal.kind === 'admin') return { ...NOBODY, kind: 'admin_key', via, role: 'owner' };
+  if (principal.kind === 'user')
+    return {
+      ...NOBODY,
+      kind: 'user',
+      via,
+      user_id: principal.userId,
+      email: principal.email,
+      role: principal.role,
+    };
   const key = await deps.cache.apiKey(principal.keyId);
   return {
     ...NOBODY,

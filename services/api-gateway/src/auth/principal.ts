@@ -12,20 +12,59 @@ import type { Role } from '@hookrail/api-contract';
 import type { ApiKeyDoc, ConfigCache, ProjectDoc } from '@hookrail/store';
 import type { Request } from 'express';
 import type { Authenticator } from '../http/authenticators';
+import { roleIn, type PersonRoles } from './group-roles';
 import { authorizeGrant, roleOf } from './roles';
 
-/** Who calls the management API, and how: a Bearer key, or a console session opened with one. */
+/**
+ * A person signed in through single sign-on: who they are, and their roles from their groups.
+ * `role` is the one that counts for the call at hand (its path's project), set per request.
+ */
+interface Person {
+  kind: 'user';
+  userId: string;
+  email: string;
+  name: string;
+  roles: PersonRoles;
+  role: Role;
+  viewPayloads: boolean;
+}
+
+/**
+ * Who calls the management API, and how: a Bearer key, or a console session opened with one or
+ * through single sign-on.
+ */
 export type Principal = { via: 'key' | 'console' } & (
   | { kind: 'admin' }
   | { kind: 'project'; projectId: ProjectId; keyId: string; role: Role; viewPayloads: boolean }
+  | Person
 );
+
+/** What a key opens (the admin key, a project key); a person's principal comes from their session. */
+export type KeyPrincipal = Exclude<Principal, { kind: 'user' }>;
 
 /** The admin key holds every permission, as an owner of every project. */
 export const principalRole = (principal: Principal): Role =>
   principal.kind === 'admin' ? 'owner' : principal.role;
 
+/**
+ * A person's principal for one call: the role their groups give in the path's project. One with
+ * no role there is refused here, naming the project, before any permission is looked at.
+ */
+function personFor(principal: Principal, projectId: string | undefined): Principal {
+  if (principal.kind !== 'user') return principal;
+  const role = roleIn(principal.roles, projectId);
+  if (!role)
+    throw new DomainError(
+      'forbidden',
+      projectId === undefined
+        ? 'your groups give you no role on this instance (only in some projects)'
+        : `your groups give you no role in project ${projectId}`,
+    );
+  return { ...principal, role };
+}
+
 /** A live project key's principal: its project, its role (owner for a key issued before roles). */
-function keyPrincipal(doc: ApiKeyDoc, via: Principal['via']): Principal {
+function keyPrincipal(doc: ApiKeyDoc, via: Principal['via']): KeyPrincipal {
   return {
     via,
     kind: 'project',
@@ -60,7 +99,7 @@ export function formatProjectKey(keyId: string, secret: string): string {
 export async function authenticate(
   header: string | undefined,
   deps: { cache: ConfigCache; adminKey?: string; now?: () => Date },
-): Promise<Principal> {
+): Promise<KeyPrincipal> {
   if (!header) throw unauthenticated('missing API key: send "Authorization: Bearer <key>"');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthenticated('malformed Authorization header: expected "Bearer <key>"');
@@ -81,6 +120,7 @@ export async function authenticate(
  * path's project id, branded: from here on it may scope store queries.
  */
 function authorizeProject(principal: Principal, projectId: string): ProjectId {
+  // a person's role in the project was checked by personFor: here only the id's shape matters
   if (principal.kind === 'project') {
     if (principal.projectId !== projectId)
       throw new DomainError('forbidden', 'this API key does not belong to the project in the path');
@@ -91,9 +131,11 @@ function authorizeProject(principal: Principal, projectId: string): ProjectId {
   return asProjectId(projectId);
 }
 
+/** The instance's operations: the admin key, or a person with a role on the whole instance. */
 function requireAdmin(principal: Principal): void {
+  if (principal.kind === 'user' && principal.roles.instance) return;
   if (principal.kind !== 'admin')
-    throw new DomainError('forbidden', 'this operation needs the instance admin key');
+    throw new DomainError('forbidden', 'this operation needs the instance admin key or an instance role');
 }
 
 export interface PrincipalAuthDeps {
@@ -115,7 +157,7 @@ export function principalAuthenticator(deps: PrincipalAuthDeps, adminOnly = fals
         (await deps.session?.(req)) ??
         (await authenticate(req.headers.authorization, { cache: deps.cache, adminKey: deps.adminKey }));
       if (adminOnly) requireAdmin(principal);
-      return principal;
+      return personFor(principal, (req.params as Record<string, string> | undefined)?.projectID);
     },
     authorize: (principal, op) => {
       const role = principalRole(principal);

@@ -18,6 +18,8 @@ export interface ConsoleAuthDeps {
   cache: ConfigCache;
   secret: Buffer;
   now: () => Date;
+  /** Single sign-on: a person's session checked with the provider now and then (oidc-refresh.ts). */
+  refresh?: (req: Request, claims: SessionClaims) => Promise<SessionClaims>;
 }
 
 const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
@@ -56,6 +58,11 @@ export async function consoleClaims(req: Request, deps: ConsoleAuthDeps): Promis
         : 'invalid console session: sign in again',
     );
   const { claims } = check;
+  if (claims.kind === 'user') {
+    if (!deps.refresh)
+      throw unauthenticated('single sign-on is not configured on this gateway: sign in again');
+    return deps.refresh(req, claims);
+  }
   if (claims.kind === 'project') {
     // A revoked or expired key ends the sessions opened with it.
     const key = await deps.cache.apiKey(claims.keyId!);

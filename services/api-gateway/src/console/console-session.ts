@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { CompactEncrypt, compactDecrypt, errors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '@hookrail/api-contract';
 import { DomainError, asProjectId, isId, safeEqual } from '@hookrail/domain';
-import { principalRole, type Principal } from '../auth/principal';
+import type { PersonRoles } from '../auth/group-roles';
+import { principalRole, type KeyPrincipal, type Principal } from '../auth/principal';
 import { roleOf } from '../auth/roles';
 
 /**
@@ -14,8 +15,23 @@ export const SESSION_COOKIE = 'hookrail_console';
 export const CSRF_HEADER = 'x-hookrail-csrf';
 export const SESSION_TTL_MS = 30 * 60_000;
 
+/** A person's session (single sign-on): who, their roles from their groups, when they signed in. */
+export interface SessionUser {
+  sub: string;
+  email: string;
+  name: string;
+  roles: PersonRoles;
+}
+
 export interface SessionClaims {
-  kind: 'admin' | 'project';
+  kind: 'admin' | 'project' | 'user';
+  /** Person sessions (single sign-on). */
+  user?: SessionUser;
+  /**
+   * Person sessions: the provider's refresh token, encrypted (only the gateway reads it), and when
+   * the session next asks the provider for a fresh token (ms since the epoch).
+   */
+  refresh?: { sealed: string; at: number };
   /** Project sessions: the project and the API key they were opened with. */
   projectId?: string;
   keyId?: string;
@@ -45,7 +61,7 @@ export function sessionSecret(encryptionKey: string | undefined, adminKey: strin
 
 const mac = (secret: Buffer, data: string) => b64(createHmac('sha256', secret).update(data).digest());
 
-export function principalClaims(principal: Principal, now: Date, ttlMs = SESSION_TTL_MS): SessionClaims {
+export function principalClaims(principal: KeyPrincipal, now: Date, ttlMs = SESSION_TTL_MS): SessionClaims {
   // whole seconds: a JWT's exp is in seconds
   const base = {
     exp: Math.floor((now.getTime() + ttlMs) / 1000) * 1000,
@@ -85,6 +101,8 @@ export async function verifySession(token: string, secret: Buffer, now: Date): P
     kind: payload.kind,
     ...(payload.projectId !== undefined && { projectId: payload.projectId }),
     ...(payload.keyId !== undefined && { keyId: payload.keyId }),
+    ...(payload.user !== undefined && { user: payload.user }),
+    ...(payload.refresh !== undefined && { refresh: payload.refresh }),
     role: roleOf(payload.role as string | undefined),
     viewPayloads: payload.viewPayloads !== false,
     exp: Number(payload.exp) * 1000,
@@ -93,6 +111,9 @@ export async function verifySession(token: string, secret: Buffer, now: Date): P
   const wellFormed =
     typeof claims.nonce === 'string' &&
     (claims.kind === 'admin' ||
+      (claims.kind === 'user' &&
+        typeof claims.user?.sub === 'string' &&
+        typeof claims.user.roles === 'object') ||
       (claims.kind === 'project' && isId(claims.projectId ?? '') && typeof claims.keyId === 'string'));
   return wellFormed ? { ok: true, claims } : { ok: false, reason: 'invalid' };
 }
@@ -117,6 +138,18 @@ export function checkCsrf(claims: SessionClaims, secret: Buffer, header: string 
 
 /** The principal a verified session stands for (project sessions still re-check their key). */
 export function claimsPrincipal(claims: SessionClaims): Principal {
+  if (claims.kind === 'user')
+    return {
+      via: 'console',
+      kind: 'user',
+      userId: claims.user!.sub,
+      email: claims.user!.email,
+      name: claims.user!.name,
+      roles: claims.user!.roles,
+      // the role that counts is the path's project's, set per call (principalAuthenticator)
+      role: claims.role,
+      viewPayloads: false,
+    };
   return claims.kind === 'admin'
     ? { via: 'console', kind: 'admin' }
     : {
@@ -127,6 +160,38 @@ export function claimsPrincipal(claims: SessionClaims): Principal {
         role: claims.role,
         viewPayloads: claims.viewPayloads,
       };
+}
+
+/** The claims of a person's new session; `role` is what the console shows (see sessionRole). */
+export function personClaims(
+  user: SessionUser,
+  role: Role,
+  refresh: SessionClaims['refresh'],
+  now: Date,
+): SessionClaims {
+  return {
+    kind: 'user',
+    user,
+    ...(refresh && { refresh }),
+    role,
+    viewPayloads: false,
+    exp: Math.floor((now.getTime() + SESSION_TTL_MS) / 1000) * 1000,
+    nonce: b64(randomBytes(16)),
+  };
+}
+
+const sealKey = (secret: Buffer) => createHmac('sha256', secret).update('refresh-token').digest();
+
+/** Encrypts a refresh token for the cookie (AES-256-GCM, jose): the browser holds it, cannot read it. */
+export async function sealText(text: string, secret: Buffer): Promise<string> {
+  return new CompactEncrypt(new TextEncoder().encode(text))
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .encrypt(sealKey(secret));
+}
+
+export async function openText(sealed: string, secret: Buffer): Promise<string> {
+  const { plaintext } = await compactDecrypt(sealed, sealKey(secret));
+  return new TextDecoder().decode(plaintext);
 }
 
 /**

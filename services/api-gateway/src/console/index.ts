@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import { DomainError } from '@hookrail/domain';
 import type { consoleOperations } from '@hookrail/api-contract';
-import { authenticate, type Principal } from '../auth/principal';
+import { authenticate, type KeyPrincipal, type Principal } from '../auth/principal';
 import { permissionsOf, seesPayloads } from '../auth/roles';
 import type { GatewayDeps } from '../deps';
 import type { Authenticator } from '../http/authenticators';
@@ -25,6 +25,10 @@ import {
   type SessionClaims,
 } from './console-session';
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
+import { OIDC_PATHS, mountOidcSignIn } from './oidc-sign-in';
+import { sessionRefresher } from './oidc-refresh';
+import { checkRoleMapping } from '../auth/group-roles';
+import type { OidcConfig } from '@hookrail/config';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
 /** The page runs only its own script and stylesheet and talks only to its own origin. */
@@ -57,6 +61,8 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     secret: sessionSecret(config.security.encryptionKey, config.security.adminKey),
     now: deps.now,
   };
+  const oidc = config.oidc && singleSignOn(deps, config.oidc, auth);
+  if (oidc) auth.refresh = oidc.refresh;
   return {
     session: consoleSessionAuth(auth),
     authenticators: { console: consoleAuthenticator(auth), public: publicAuthenticator },
@@ -64,6 +70,7 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     mountPages(app) {
       // The gateway's root used to answer "Cannot GET /": send people to the console.
       app.get('/', (_req, res) => void res.redirect(302, '/console'));
+      oidc?.mount(app);
       app.use('/console/assets', uiAssets());
       // Every other /console path is the single page: it reads the view and filters from the URL.
       app.get(/^\/console(\/(?!assets\/|session\b).*)?$/, (_req, res) =>
@@ -82,6 +89,7 @@ function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typ
   const describe = (claims: SessionClaims) => ({
     kind: claims.kind,
     project_id: claims.projectId ?? null,
+    user: claims.user ? { id: claims.user.sub, email: claims.user.email, name: claims.user.name } : null,
     role: claims.role,
     permissions: permissionsOf(claims.role),
     view_payloads: seesPayloads(claims.role, claims.viewPayloads),
@@ -90,8 +98,20 @@ function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typ
     csrf_header: CSRF_HEADER,
   });
   const signIn = signInWith(deps, new SignInThrottle());
+  const keySignIn = deps.config.security.consoleAdminKeySignIn;
   return {
+    async signInOptions() {
+      return {
+        key: keySignIn,
+        single_sign_on: deps.config.oidc ? { login_url: OIDC_PATHS.login } : null,
+      };
+    },
     async signIn({ req, res, body }) {
+      if (!keySignIn)
+        throw new DomainError(
+          'forbidden',
+          'signing in with a key is turned off on this gateway (HOOKRAIL_CONSOLE_KEY_SIGN_IN=false): use single sign-on',
+        );
       const claims = principalClaims(await signIn(req, res, body.key.trim()), deps.now(), SESSION_TTL_MS);
       res.cookie(SESSION_COOKIE, await signSession(claims, auth.secret), {
         path: '/',
@@ -121,6 +141,22 @@ function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typ
   };
 }
 
+/** The OpenID Connect sign-in's routes and the session refresh it adds to the console's checks. */
+function singleSignOn(deps: GatewayDeps, config: OidcConfig, auth: ConsoleAuthDeps) {
+  checkRoleMapping(config.roleMapping);
+  const signInDeps = { gateway: deps, secret: auth.secret, pageHeaders: PAGE_HEADERS };
+  let refresh: ((req: Request, claims: SessionClaims) => Promise<SessionClaims>) | undefined;
+  return {
+    mount(app: Express) {
+      refresh = sessionRefresher(mountOidcSignIn(app, config, signInDeps), config, signInDeps);
+    },
+    refresh: (req: Request, claims: SessionClaims) => {
+      if (!refresh) throw new DomainError('unavailable', 'single sign-on is starting');
+      return refresh(req, claims);
+    },
+  };
+}
+
 function clearCookie(res: Response, secure: boolean): void {
   res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
 }
@@ -128,7 +164,7 @@ function clearCookie(res: Response, secure: boolean): void {
 /** A key's principal, through the throttle that slows guessing per address and per key. */
 function signInWith(deps: GatewayDeps, throttle: SignInThrottle) {
   const { logger } = deps;
-  return async (req: Request, res: Response, key: string): Promise<Principal> => {
+  return async (req: Request, res: Response, key: string): Promise<KeyPrincipal> => {
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const now = deps.now().getTime();
     try {

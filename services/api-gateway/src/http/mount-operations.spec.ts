@@ -39,7 +39,12 @@ function walk(stack: Layer[], method: string, path: string): { tested: number; r
 describe('the management API router', () => {
   const api = Router();
   const { api: operations } = gatewayOperations(deps, {
-    handlers: { signIn: async () => null, getSession: async () => null, signOut: async () => null },
+    handlers: {
+      signIn: async () => null,
+      signInOptions: async () => null,
+      getSession: async () => null,
+      signOut: async () => null,
+    },
   });
   const authenticators = { admin: {}, project: {} } as Authenticators;
   mountOperations(api, operations, { metrics, authenticators } as unknown as MountDeps);

@@ -8,7 +8,15 @@ import { Console, type ConsoleContext } from './context';
 import { Link } from './Link';
 import { navigate, useWhere, type Where } from './location';
 import { ProjectPages } from './ProjectPages';
-import { fetchSession, isExpiry, sessionClient, signOut, type Session } from './session';
+import {
+  fetchSession,
+  isExpiry,
+  seesAllProjects,
+  sessionClient,
+  signOut,
+  whoIs,
+  type Session,
+} from './session';
 import { SignIn } from './SignIn';
 import { ProjectsView } from './views/ProjectsView';
 
@@ -98,7 +106,7 @@ function useLiveRefresh(signedIn: boolean, where: Where, setTick: Dispatch<State
 function useProjectKeyHome(session: Session | null, path: string) {
   useEffect(() => {
     const parts = path.split('/').slice(2); // after /console
-    if (session?.kind === 'project' && (parts[0] !== 'projects' || !parts[1]))
+    if (session && !seesAllProjects(session) && (parts[0] !== 'projects' || !parts[1]))
       navigate(`/console/projects/${session.project_id}`, true);
   }, [session, path]);
 }
@@ -111,11 +119,7 @@ function TopBar({ session, onSignedOut }: { session: Session | null; onSignedOut
         Hookrail console
       </Link>
       <span id="who" class="muted">
-        {session
-          ? session.kind === 'admin'
-            ? 'Signed in with the admin key'
-            : 'Signed in with a project key'
-          : ''}
+        {session ? whoIs(session) : ''}
       </span>
       {session && (
         <button
@@ -188,7 +192,7 @@ function SignedInPages({
         ) : (
           <div class="layout">
             <main id="app" tabIndex={-1} ref={main}>
-              {ctx.session.kind === 'admin' && <ProjectsView />}
+              {seesAllProjects(ctx.session) && <ProjectsView />}
             </main>
           </div>
         )}

@@ -1,3 +1,4 @@
+import { seesAllProjects } from './session';
 import type { RefObject } from 'preact';
 import type { ResponseOf } from '@hookrail/api-contract';
 import { api } from './api';
@@ -105,7 +106,7 @@ export function ProjectPages(props: {
       {project && (
         <nav id="side" aria-label="Project sections">
           <div class="project">{project.name}</div>
-          {ctx.session.kind === 'admin' && <Link href="/console">← All projects</Link>}
+          {seesAllProjects(ctx.session) && <Link href="/console">← All projects</Link>}
           {SECTIONS.map(([key, label]) => (
             <Link
               key={key}

@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ConsoleSignInOptionsResponse } from '@hookrail/api-contract';
 import { messageOf } from '../components/http';
-import { signIn, type Session } from './session';
+import { fetchSignInOptions, signIn, type Session } from './session';
 
 interface Props {
   heading: string;
@@ -11,6 +12,7 @@ interface Props {
 /** The sign-in form: the key is exchanged for an httpOnly session cookie and not kept here. */
 export function SignIn({ heading, note, onSignedIn }: Props) {
   const [error, setError] = useState('');
+  const options = useSignInOptions();
   const key = useRef<HTMLInputElement>(null);
   // On mount, not after the next paint: keys typed as soon as the form shows land in the field.
   useLayoutEffect(() => {
@@ -41,8 +43,32 @@ export function SignIn({ heading, note, onSignedIn }: Props) {
       <div class="alert" role="alert" hidden={!error}>
         {error}
       </div>
+      {options.single_sign_on && (
+        <p>
+          <a class="button primary" id="single-sign-on" href={options.single_sign_on.login_url}>
+            Sign in with single sign-on
+          </a>
+        </p>
+      )}
+      {options.key && <KeyFields keyRef={key} />}
+    </form>
+  );
+}
+
+/** Key sign-in until the gateway says otherwise (an older gateway has no options to tell). */
+function useSignInOptions(): ConsoleSignInOptionsResponse {
+  const [options, setOptions] = useState<ConsoleSignInOptionsResponse>({ key: true, single_sign_on: null });
+  useEffect(() => {
+    fetchSignInOptions().then(setOptions, () => undefined);
+  }, []);
+  return options;
+}
+
+function KeyFields({ keyRef }: { keyRef: { current: HTMLInputElement | null } }) {
+  return (
+    <>
       <label for="key">Admin key or project API key</label>
-      <input id="key" name="key" type="password" autocomplete="off" required ref={key} />
+      <input id="key" name="key" type="password" autocomplete="off" required ref={keyRef} />
       <button class="primary" type="submit">
         Sign in
       </button>
@@ -50,6 +76,6 @@ export function SignIn({ heading, note, onSignedIn }: Props) {
         The key is exchanged for a session of 30 minutes held in an httpOnly cookie; it is not stored in this
         browser.
       </p>
-    </form>
+    </>
   );
 }

@@ -12,12 +12,24 @@ export type Session = ConsoleSessionResponse;
 export class SessionEnded extends HandledError {}
 
 /** The messages of a session that existed but no longer holds (as opposed to no session at all). */
-export const isExpiry = (message: string) => /expired|no longer valid|invalid console session/.test(message);
+export const isExpiry = (message: string) =>
+  /expired|no longer valid|invalid console session|ended this session/.test(message);
 
 /** Calls made before there is a session (or to end it). */
 const anonymous = createCaller((method, url, body) => requestJson(method, url, { body }));
 
 export const fetchSession = () => anonymous(consoleOperations.getSession);
+export const fetchSignInOptions = () => anonymous(consoleOperations.signInOptions);
+
+/** The admin key, or a person with a role on the whole instance: sees every project. */
+export const seesAllProjects = (session: Session) =>
+  session.kind === 'admin' || (session.kind === 'user' && session.project_id === null);
+
+/** Who the header says is signed in. */
+export function whoIs(session: Session): string {
+  if (session.user) return `Signed in as ${session.user.name || session.user.email} (${session.role})`;
+  return session.kind === 'admin' ? 'Signed in with the admin key' : 'Signed in with a project key';
+}
 export const signIn = (key: string) => anonymous(consoleOperations.signIn, { body: { key } });
 export const signOut = (session: Session) =>
   createCaller((method, url) =>

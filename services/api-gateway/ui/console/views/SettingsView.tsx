@@ -1,3 +1,4 @@
+import { seesAllProjects } from '../session';
 import { Allowed } from '../../components/grants';
 import { useState } from 'preact/hooks';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -28,7 +29,7 @@ export function SettingsView({ project }: { project: Project }) {
       <Allowed op={api.listApiKeys}>
         <ApiKeysSection pid={project.uid} />
       </Allowed>
-      {ctx.session.kind === 'admin' && <DeleteProject project={project} />}
+      {seesAllProjects(ctx.session) && <DeleteProject project={project} />}
     </Screen>
   );
 }

@@ -1,0 +1,2 @@
+export { startDevIdp, type DevIdp, type DevIdpOptions } from './provider';
+export { DEMO_USERS, type DemoUser } from './users';
