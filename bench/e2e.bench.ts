@@ -24,34 +24,18 @@
  *   BENCH_SERVICES_FROM=../other npm run bench   # measures another checkout's services (bench/support/processes.ts)
  */
 import http from 'node:http';
-import { createHmac } from 'node:crypto';
-import { asProjectId, newId } from '@hookrail/domain';
-import { Store } from '@hookrail/store';
 import { writeFileSync } from 'node:fs';
 import { CpuTimeline } from './support/cpu-timeline';
-import {
-  deleteTopicsWithPrefix,
-  makeEndpoint,
-  makeSource,
-  makeSubscription,
-  startReceiver,
-  uniquePrefix,
-} from '@hookrail/testkit';
+import { makeSource, makeSubscription } from '@hookrail/testkit';
 import { kafkaRequests, requestsPerEvent } from './support/kafka-requests';
 import { describeGcPauses, gcPauses, gcPausesBetween, gcPausesOf } from './support/gc-pauses';
 import { atFixedRate, atMaxRate } from './support/load-shapes';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
-import {
-  buildServices,
-  CpuMeter,
-  formatPerEvent,
-  peakRssMiB,
-  serverPids,
-  startService,
-  stopService,
-  type ServiceProcess,
-} from './support/processes';
+import { buildServices, CpuMeter, formatPerEvent, peakRssMiB } from './support/processes';
 import type { BenchPhase, BenchResult } from './support/bench-result';
+import { createBenchProject, startHookrailStack } from './support/hookrail-stack';
+import { pct } from './support/percentile';
+import { hookrailSignatureOk, startSignedReceiver } from './support/signed-receiver';
 
 const SIZES = (process.env.BENCH_SIZES ?? '3000,20000').split(',').map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -71,12 +55,7 @@ const MONGODB_URL =
 /** The relay adds a hop and this process's CPU to every database round trip: off by default. */
 const DB_TAP = process.env.BENCH_DB_TAP === '1';
 const JSON_FILE = process.env.BENCH_JSON;
-const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const SECRET = 'bench-secret';
-const SERVICES = ['api-gateway', 'ingest', 'dispatcher', 'retry-scheduler', 'meta-event', 'source-consumer'];
-
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 
 async function main(): Promise<void> {
   const dbUrl = new URL(MONGODB_URL);
@@ -88,58 +67,26 @@ async function main(): Promise<void> {
     // Else the driver follows the server's own address from its hello and bypasses the relay.
     dbUrl.searchParams.set('directConnection', 'true');
   }
-  const env = {
-    HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('bench'),
-    HOOKRAIL_LOG_LEVEL: 'warn',
-    HOOKRAIL_MONGODB_URL: dbUrl.toString(),
-    HOOKRAIL_ADMIN_KEY: ADMIN_KEY,
-    HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
-  };
-  const store = await Store.connect(MONGODB_URL, 'bench');
-  await store.ensureIndexes();
   const sentAt = new Map<string, number>();
-  const delivered = new Map<string, number>();
   /** When the accepting answer (2xx) came back: the rest of the latency is the pipeline's. */
   const acceptedAt = new Map<string, number>();
-  let duplicates = 0;
-  let badSignatures = 0;
-  const receiver = await startReceiver({
-    countOnly: true,
-    onRequest: (r) => {
-      const id = r.headers['x-hookrail-event-id'];
-      if (createHmac('sha256', SECRET).update(r.rawBody).digest('hex') !== r.headers['x-hookrail-signature'])
-        badSignatures++;
-      if (delivered.has(id)) duplicates++;
-      else delivered.set(id, r.receivedAt);
-    },
+  const { receiver, tally } = await startSignedReceiver({
+    idHeader: 'x-hookrail-event-id',
+    signatureOk: hookrailSignatureOk(SECRET),
   });
+  const delivered = tally.delivered;
 
   buildServices();
-  const services: ServiceProcess[] = [];
-  for (const [i, name] of SERVICES.entries()) services.push(await startService(name, 18_500 + i, env));
+  const stack = await startHookrailStack({ mongoUrl: MONGODB_URL, servicesDbUrl: dbUrl.toString() });
+  const { services, pids, store } = stack;
   const [gw, ing] = services;
-  const pids = serverPids();
-  for (const s of services) if (s.child.pid) pids.set(s.name, s.child.pid);
   const cpu = new CpuMeter(pids, { profiled: process.env.BENCH_PROFILE_DIR ? services.length : 0 });
 
-  const created = (await fetch(`${gw.url}/api/v1/projects`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `bench-${newId()}`, type: 'incoming' }),
-  }).then((r) => r.json())) as { data: { uid: string; api_key: { key: string } } };
-  const projectId = asProjectId(created.data.uid);
-  const apiKey = created.data.api_key.key;
-  const now = new Date();
+  const { projectId, apiKey, endpointId } = await createBenchProject(stack, `${receiver.url}/bench`, SECRET);
   const source = await makeSource(store, projectId, { name: 'bench' });
-  const ep = await makeEndpoint(store, projectId, {
-    url: `${receiver.url}/bench`,
-    secrets: [
-      { uid: newId(), value: SECRET, created_at: now, updated_at: now, deleted_at: null, expires_at: null },
-    ],
-  });
   // One subscription per way in: a subscription naming the source takes only the source's events.
-  await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: source._id });
-  await makeSubscription(store, projectId, { endpoint_id: ep._id });
+  await makeSubscription(store, projectId, { endpoint_id: endpointId, source_id: source._id });
+  await makeSubscription(store, projectId, { endpoint_id: endpointId });
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const ingestUrl = new URL(`${ing.url}/ingest/${source.mask_id}`);
@@ -155,7 +102,7 @@ async function main(): Promise<void> {
       const payload = { n: i, type: 'bench.event', data: { amount: i % 1000, tags: ['a', 'b'] } };
       const viaApi = traffic === 'api' || i % 2 === 1;
       const body = JSON.stringify(
-        viaApi ? { endpoint_id: ep._id, event_type: 'bench.event', data: payload } : payload,
+        viaApi ? { endpoint_id: endpointId, event_type: 'bench.event', data: payload } : payload,
       );
       const started = Date.now();
       const req = http.request(
@@ -313,20 +260,23 @@ async function main(): Promise<void> {
   const lost = all.filter((id) => !delivered.has(id));
   console.log(
     `lost (accepted, not delivered after a ${DRAIN_SECONDS} s drain) ${lost.length}${lost.length ? ` e.g. ${lost.slice(0, 3).join(', ')}` : ''}; ` +
-      `duplicates ${duplicates}, bad signatures ${badSignatures}, send errors ${sendErrors}, receiver requests ${receiver.count()}`,
+      `duplicates ${tally.duplicates}, bad signatures ${tally.badSignatures}, send errors ${sendErrors}, receiver requests ${receiver.count()}`,
   );
   if (JSON_FILE) {
-    const result: BenchResult = { phases, lost: lost.length, duplicates, badSignatures, sendErrors };
+    const result: BenchResult = {
+      phases,
+      lost: lost.length,
+      duplicates: tally.duplicates,
+      badSignatures: tally.badSignatures,
+      sendErrors,
+    };
     writeFileSync(JSON_FILE, JSON.stringify(result, null, 2) + '\n');
   }
 
   agent.destroy();
-  for (const s of services.reverse()) await stopService(s);
+  await stack.stop({ dropDatabase: !process.env.BENCH_MONGODB_URL });
   await receiver.close();
   await tap?.close();
-  if (!process.env.BENCH_MONGODB_URL) await store.dropDatabase();
-  await deleteTopicsWithPrefix(env.HOOKRAIL_KAFKA_TOPIC_PREFIX);
-  await store.close();
 }
 
 main().then(

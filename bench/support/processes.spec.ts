@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { CpuMeter, wakeUps } from './processes';
+import { cpuMs, CpuMeter, treeCpuMs, wakeUps } from './processes';
 
 describe('wakeUps', () => {
   it("counts the times a process's threads blocked and were woken, from its /proc entries", async () => {
@@ -60,6 +60,34 @@ describe('CpuMeter.settle', () => {
       expect(await meter.settle(undefined, 10_000)).toBeLessThan(10_000);
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe('treeCpuMs', () => {
+  it("counts a process's children, those still running and those that ended", async () => {
+    // A parent that runs one child burning 300 ms of CPU to its end, then a second that burns
+    // 300 ms and stays; the parent itself stays almost idle.
+    // Burns CPU time, not wall time: on a busy machine the two differ.
+    const burn = (ms: number) =>
+      `const t = process.cpuUsage(); const used = () => { const u = process.cpuUsage(t); return u.user + u.system; }; while (used() < ${ms * 1000});`;
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawnSync, spawn } = require('node:child_process');
+         spawnSync(process.execPath, ['-e', ${JSON.stringify(burn(300))}]);
+         spawn(process.execPath, ['-e', ${JSON.stringify(`${burn(300)} process.stdout.write('done'); setInterval(() => {}, 1000);`)}], { stdio: ['ignore', 'inherit', 'inherit'] });`,
+      ],
+      // Its own process group, so that the group's kill ends the child it left running too.
+      { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+    );
+    try {
+      await once(parent.stdout!, 'data');
+      // Both children's 300 ms, less a clock tick each.
+      expect(treeCpuMs(parent.pid!) - cpuMs(parent.pid!)).toBeGreaterThanOrEqual(560);
+    } finally {
+      process.kill(-parent.pid!, 'SIGKILL');
     }
   });
 });

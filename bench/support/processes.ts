@@ -37,6 +37,39 @@ export function cpuMs(pid: number): number {
 }
 
 /**
+ * CPU time (user + system) of a server made of a process and its children (Postgres's postmaster
+ * and its backends, RabbitMQ's VM and its helpers), in ms; NaN once it is gone. Children that
+ * ended are counted through the parent's cutime/cstime (fields 16 and 17), so a backend that
+ * exits mid-phase keeps its share.
+ */
+export function treeCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+    let children = 0;
+    for (const child of childPids(pid)) children += treeCpuMs(child) || 0;
+    return (own * 1000) / TICKS_PER_SECOND + children;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The live children of a process, from /proc/<pid>/task/<tid>/children. */
+function childPids(pid: number): number[] {
+  const pids: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (text) pids.push(...text.split(' ').map(Number));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return pids;
+}
+
+/**
  * How often a process's threads have blocked and been woken again so far (voluntary context
  * switches, summed over its live threads: /proc/<pid>/task/<tid>/status); NaN once it is gone. At
  * a low rate each event wakes each process it passes through, and on a virtual machine a wake-up
@@ -66,7 +99,7 @@ export function peakRssMiB(pid: number): number {
 }
 
 /** The pid a local server recorded (deploy/local/servers.sh), if it runs. */
-function serverPid(name: string): number | null {
+export function serverPid(name: string): number | null {
   try {
     const pid = Number(readFileSync(path.join(root, '.local/servers', name, 'pid'), 'utf8').trim());
     return Number.isFinite(pid) && !Number.isNaN(cpuMs(pid)) ? pid : null;
@@ -198,8 +231,8 @@ interface Reading {
   wakeUps: number;
 }
 
-function read(pid: number): Reading {
-  return { cpuMs: cpuMs(pid), wakeUps: wakeUps(pid) };
+function read(pid: number, tree = false): Reading {
+  return { cpuMs: tree ? treeCpuMs(pid) : cpuMs(pid), wakeUps: wakeUps(pid) };
 }
 
 /**
@@ -215,12 +248,17 @@ export class CpuMeter {
 
   /**
    * `profiled`: how many of the processes run under V8's CPU profiler (BENCH_PROFILE_DIR), whose
-   * sampling alone keeps each busy at rest (PROFILER_CORES).
+   * sampling alone keeps each busy at rest (PROFILER_CORES). `trees`: the names whose process is
+   * charged with its children (treeCpuMs). `totalLabel`: the name of the processes' total row.
    */
   constructor(
     private readonly pids: Map<string, number>,
-    private readonly opts: { profiled?: number } = {},
+    private readonly opts: { profiled?: number; trees?: ReadonlySet<string>; totalLabel?: string } = {},
   ) {}
+
+  private read(name: string, pid: number): Reading {
+    return read(pid, this.opts.trees?.has(name));
+  }
 
   /**
    * Each process's CPU rate at rest, over `ms`: timers, heartbeats, fetch waits and the servers'
@@ -228,12 +266,12 @@ export class CpuMeter {
    * issue's harness does ("less the idle rate measured just before").
    */
   async measureIdle(ms = 5_000): Promise<void> {
-    const before = new Map([...this.pids].map(([name, pid]) => [name, read(pid)]));
+    const before = new Map([...this.pids].map(([name, pid]) => [name, this.read(name, pid)]));
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, ms));
     const seconds = (Date.now() - t0) / 1000;
     for (const [name, pid] of this.pids) {
-      const [now, then] = [read(pid), before.get(name)!];
+      const [now, then] = [this.read(name, pid), before.get(name)!];
       this.idlePerSecond.set(name, {
         cpuMs: Math.max(0, (now.cpuMs - then.cpuMs) / seconds),
         wakeUps: Math.max(0, (now.wakeUps - then.wakeUps) / seconds),
@@ -244,7 +282,7 @@ export class CpuMeter {
   start(): void {
     this.selfStart = process.cpuUsage();
     this.startedAt = Date.now();
-    for (const [name, pid] of this.pids) this.startReadings.set(name, read(pid));
+    for (const [name, pid] of this.pids) this.startReadings.set(name, this.read(name, pid));
   }
 
   /**
@@ -271,7 +309,8 @@ export class CpuMeter {
   /** CPU ms the measured processes have used so far, together. */
   private used(): number {
     let sum = 0;
-    for (const pid of this.pids.values()) sum += cpuMs(pid) || 0;
+    for (const [name, pid] of this.pids)
+      sum += (this.opts.trees?.has(name) ? treeCpuMs(pid) : cpuMs(pid)) || 0;
     return sum;
   }
 
@@ -284,7 +323,7 @@ export class CpuMeter {
     const rows: CpuPerEvent[] = [];
     let [total, totalAboveIdle, woken, wokenAboveIdle] = [0, 0, 0, 0];
     for (const [name, pid] of this.pids) {
-      const [now, then] = [read(pid), this.startReadings.get(name) ?? { cpuMs: 0, wakeUps: 0 }];
+      const [now, then] = [this.read(name, pid), this.startReadings.get(name) ?? { cpuMs: 0, wakeUps: 0 }];
       const idle = this.idlePerSecond.get(name) ?? { cpuMs: 0, wakeUps: 0 };
       const used = now.cpuMs - then.cpuMs;
       const aboveIdle = Math.max(0, used - idle.cpuMs * seconds);
@@ -303,7 +342,7 @@ export class CpuMeter {
     }
     const self = process.cpuUsage(this.selfStart);
     rows.push({
-      name: 'hookrail total',
+      name: this.opts.totalLabel ?? 'hookrail total',
       msPerEvent: total / events,
       aboveIdle: totalAboveIdle / events,
       wakeUps: { perEvent: woken / events, aboveIdle: wokenAboveIdle / events },
@@ -327,7 +366,7 @@ export class CpuMeter {
         wakeUps: 0,
       },
     );
-    rows.push(['hookrail total', total]);
+    rows.push([this.opts.totalLabel ?? 'hookrail total', total]);
     return rows.map(
       ([name, r]) =>
         `    ${name.padEnd(26)} ${r.cpuMs.toFixed(1)} ms of CPU per second, woken ${r.wakeUps.toFixed(0)} times per second`,
