@@ -3,8 +3,11 @@ import {
   checkCsrf,
   claimsPrincipal,
   csrfToken,
+  openText,
+  personClaims,
   principalClaims,
   readCookie,
+  sealText,
   sessionSecret,
   signSession,
   verifySession,
@@ -84,5 +87,26 @@ describe('console session tokens', () => {
     expect(readCookie('a=1; hookrail_console=v1.x.y; b=2', 'hookrail_console')).toBe('v1.x.y');
     expect(readCookie('a=1', 'hookrail_console')).toBeUndefined();
     expect(readCookie(undefined, 'hookrail_console')).toBeUndefined();
+  });
+
+  it("round-trips a person's session: who, their roles, the sealed refresh token only the gateway opens", async () => {
+    const user = {
+      sub: 'user-alice',
+      email: 'alice@example.test',
+      name: 'Alice',
+      roles: { instance: 'owner' as const, projects: {} },
+    };
+    const sealed = await sealText('refresh-token-1', secret);
+    expect(sealed).not.toContain('refresh-token-1');
+    const claims = personClaims(user, 'owner', { sealed, at: now.getTime() + 300_000 }, now);
+    const check = await verifySession(await signSession(claims, secret), secret, now);
+    expect(check).toEqual({ ok: true, claims });
+    expect(claimsPrincipal(claims)).toMatchObject({
+      kind: 'user',
+      userId: 'user-alice',
+      email: 'alice@example.test',
+    });
+    await expect(openText(sealed, secret)).resolves.toBe('refresh-token-1');
+    await expect(openText(sealed, sessionSecret('other', 'admin-key'))).rejects.toThrow();
   });
 });
