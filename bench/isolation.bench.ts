@@ -1,0 +1,255 @@
+/**
+ * Tenant isolation (issue 67, docs/isolation.md): how much endpoints that hang, fail or answer
+ * slowly slow the healthy ones. The six services run as their own processes on the local stack
+ * (bench/support/hookrail-stack.ts); events are POSTed to the events API at a fixed rate spread evenly
+ * over every endpoint of the phase (one event per endpoint in turn), each phase on a fresh project
+ * (deleted after it, so its parked and retried deliveries do not load the next one). Retries are
+ * linear, 5 s × 2, as in the issue. Prints per phase: healthy deliveries' e2e latency (POST sent →
+ * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
+ * scheduler's lateness p99 (from its histogram's buckets: an upper bound), each process's CPU
+ * (cores) and resident memory (now and its peak), and healthy deliveries not received.
+ *
+ *   npm run bench:isolation
+ *   BENCH_ISO_SECONDS=5 BENCH_ISO_PHASES=base150,mixed150 npm run bench:isolation   # a smoke run
+ */
+import { readFileSync } from 'node:fs';
+import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
+import { makeEndpoint, makeSubscription, startReceiver, type Receiver } from '@hookrail/testkit';
+import { startHookrailStack } from './support/hookrail-stack';
+import { atFixedRate } from './support/load-shapes';
+import { pct } from './support/percentile';
+import { buildServices, cpuMs, peakRssMiB } from './support/processes';
+
+const SECONDS = Number(process.env.BENCH_ISO_SECONDS ?? 30);
+const ONLY = process.env.BENCH_ISO_PHASES?.split(',');
+const HEALTHY = 20;
+/** bench/support/hookrail-stack.ts's. */
+const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
+const MONGODB_URL = `mongodb://127.0.0.1:27017/hookrail-iso-${Date.now()}?retryWrites=false`;
+const RETRIES = { type: 'linear', duration: 5, retry_count: 2 } as const;
+
+type Kind = 'healthy' | 'hanging' | 'failing' | 'slow';
+interface Phase {
+  name: string;
+  label: string;
+  rate: number;
+  /** The baseline phase whose p99 this one is compared with. */
+  baseline: string;
+  bad: { kind: Kind; count: number; httpTimeout?: number }[];
+}
+
+const PHASES: Phase[] = [
+  { name: 'base150', label: 'baseline', rate: 150, baseline: 'base150', bad: [] },
+  {
+    name: 'mixed150',
+    label: '3 hanging + 3 answering 500 + 3 slow (2 s)',
+    rate: 150,
+    baseline: 'base150',
+    bad: [
+      { kind: 'hanging', count: 3 },
+      { kind: 'failing', count: 3 },
+      { kind: 'slow', count: 3 },
+    ],
+  },
+  { name: 'base300', label: 'baseline', rate: 300, baseline: 'base300', bad: [] },
+  {
+    name: 'hang300',
+    label: '10 hanging (a third)',
+    rate: 300,
+    baseline: 'base300',
+    bad: [{ kind: 'hanging', count: 10 }],
+  },
+  {
+    name: 'fail300',
+    label: '20 answering 500 (half)',
+    rate: 300,
+    baseline: 'base300',
+    bad: [{ kind: 'failing', count: 20 }],
+  },
+  {
+    name: 'hang30s300',
+    label: '10 hanging, http_timeout 30 s',
+    rate: 300,
+    baseline: 'base300',
+    bad: [{ kind: 'hanging', count: 10, httpTimeout: 30 }],
+  },
+];
+
+/** The receivers of each kind; the healthy one records each event's first arrival. */
+async function receivers(delivered: Map<string, number>): Promise<Record<Kind, Receiver>> {
+  return {
+    healthy: await startReceiver({
+      countOnly: true,
+      onRequest: (r) => {
+        const id = r.headers['x-hookrail-event-id'];
+        if (!delivered.has(id)) delivered.set(id, r.receivedAt);
+      },
+    }),
+    hanging: await startReceiver({ countOnly: true, hang: true }),
+    failing: await startReceiver({ countOnly: true, respond: () => ({ status: 500, body: 'failing' }) }),
+    slow: await startReceiver({ countOnly: true, delayMs: 2000 }),
+  };
+}
+
+interface Stack {
+  gateway: string;
+  store: Store;
+  rx: Record<Kind, Receiver>;
+}
+
+/** A fresh project through the API (for its key), its endpoints and one subscription each. */
+async function newProject(stack: Stack, phase: Phase) {
+  const created = (await fetch(`${stack.gateway}/api/v1/projects`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `iso-${phase.name}-${newId()}`, type: 'incoming' }),
+  }).then((r) => r.json())) as { data: { uid: string; api_key: { key: string } } };
+  const projectId = asProjectId(created.data.uid);
+  const kinds = [{ kind: 'healthy' as Kind, count: HEALTHY }, ...phase.bad];
+  const endpoints: { id: string; kind: Kind }[] = [];
+  for (const { kind, count, httpTimeout } of kinds)
+    for (let i = 0; i < count; i++) {
+      const ep = await makeEndpoint(stack.store, projectId, {
+        url: `${stack.rx[kind].url}/${kind}`,
+        ...(httpTimeout && { http_timeout: httpTimeout }),
+      });
+      await makeSubscription(stack.store, projectId, { endpoint_id: ep._id, retry_config: RETRIES });
+      endpoints.push({ id: ep._id, kind });
+    }
+  return { projectId, apiKey: created.data.api_key.key, endpoints };
+}
+
+/** POSTs one event to each endpoint in turn at the phase's rate; the healthy events' send times. */
+async function offer(stack: Stack, phase: Phase, p: Awaited<ReturnType<typeof newProject>>) {
+  const url = `${stack.gateway}/api/v1/projects/${p.projectId}/events`;
+  const sentAt = new Map<string, number>();
+  let n = 0;
+  let errors = 0;
+  const post = async () => {
+    const ep = p.endpoints[n++ % p.endpoints.length];
+    const started = Date.now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${p.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint_id: ep.id, event_type: 'iso.event', data: { n } }),
+    }).catch(() => null);
+    if (!res || res.status >= 300) return void errors++;
+    const id = ((await res.json()) as { data: { event_id?: string; uid?: string } }).data;
+    if (ep.kind === 'healthy') sentAt.set(id.event_id ?? id.uid ?? '', started);
+  };
+  await atFixedRate(post, phase.rate, SECONDS);
+  return { sentAt, errors };
+}
+
+/** Cumulative counts of the retry scheduler's lateness histogram, by bucket (`le`). */
+async function latenessBuckets(url: string): Promise<Map<string, number>> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const buckets = new Map<string, number>();
+  for (const m of text.matchAll(/^hookrail_retry_lateness_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm))
+    buckets.set(m[1], (buckets.get(m[1]) ?? 0) + Number(m[2]));
+  return buckets;
+}
+
+/** The bucket bound under which 99 % of the retries fired in the phase were (s). */
+function latenessP99(before: Map<string, number>, after: Map<string, number>): string {
+  const deltas = [...after].map(([le, n]) => ({ le, n: n - (before.get(le) ?? 0) }));
+  const total = deltas.find((d) => d.le === '+Inf')?.n ?? 0;
+  if (total === 0) return 'no retries fired';
+  const bound = deltas.find((d) => d.n >= 0.99 * total)?.le ?? '+Inf';
+  return `≤ ${bound} s (${total} retries)`;
+}
+
+const rssMiB = (pid: number) => {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+/** Each process's CPU in cores over the phase, and its memory now and at its peak. */
+function processFigures(pids: Map<string, number>, cpu0: Map<string, number>, ms: number): string[] {
+  return [...pids].map(([name, pid]) => {
+    const cores = (cpuMs(pid) - (cpu0.get(name) ?? 0)) / ms;
+    return `    ${name.padEnd(16)} ${cores.toFixed(2)} cores, ${rssMiB(pid).toFixed(0)} MiB resident (peak ${peakRssMiB(pid).toFixed(0)} MiB)`;
+  });
+}
+
+async function deleteProject(stack: Stack, projectId: ProjectId): Promise<void> {
+  const res = await fetch(`${stack.gateway}/api/v1/projects/${projectId}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${ADMIN_KEY}` },
+  });
+  if (!res.ok) console.warn(`  deleting the phase's project answered ${res.status}`);
+}
+
+async function waitDelivered(ids: string[], delivered: Map<string, number>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && ids.some((id) => !delivered.has(id)))
+    await new Promise((r) => setTimeout(r, 100));
+}
+
+interface Run {
+  stack: Stack;
+  pids: Map<string, number>;
+  scheduler: string;
+  delivered: Map<string, number>;
+  baselines: Map<string, number>;
+}
+
+async function runPhase(run: Run, phase: Phase): Promise<void> {
+  const p = await newProject(run.stack, phase);
+  const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+  const late0 = await latenessBuckets(run.scheduler);
+  const t0 = Date.now();
+  const { sentAt, errors } = await offer(run.stack, phase, p);
+  const ids = [...sentAt.keys()];
+  await waitDelivered(ids, run.delivered, 60_000);
+  const ms = Date.now() - t0;
+  const lat = ids.filter((id) => run.delivered.has(id)).map((id) => run.delivered.get(id)! - sentAt.get(id)!);
+  lat.sort((a, b) => a - b);
+  const p99 = pct(lat, 99);
+  if (phase.baseline === phase.name) run.baselines.set(phase.name, p99);
+  const base = run.baselines.get(phase.baseline);
+  console.log(`${phase.label} at ${phase.rate}/s for ${SECONDS} s (${p.endpoints.length} endpoints):`);
+  console.log(
+    `  healthy p50 ${pct(lat, 50)} ms, p99 ${p99} ms, max ${lat.at(-1)} ms` +
+      (base ? `; p99 ${(p99 / base).toFixed(1)}x the baseline's ${base} ms` : '') +
+      `; not received ${ids.length - lat.length} of ${ids.length}, POST errors ${errors}`,
+  );
+  console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))}`);
+  console.log(processFigures(run.pids, cpu0, ms).join('\n'));
+  await deleteProject(run.stack, p.projectId);
+}
+
+async function main(): Promise<void> {
+  const delivered = new Map<string, number>();
+  const rx = await receivers(delivered);
+  buildServices();
+  const stack = await startHookrailStack({ mongoUrl: MONGODB_URL, firstPort: 18_600 });
+  const [gateway, scheduler] = ['api-gateway', 'retry-scheduler'].map(
+    (name) => stack.services.find((s) => s.name === name)!.url,
+  );
+  const run: Run = {
+    stack: { gateway, store: stack.store, rx },
+    pids: stack.pids,
+    scheduler,
+    delivered,
+    baselines: new Map(),
+  };
+  for (const phase of PHASES.filter((ph) => !ONLY || ONLY.includes(ph.name))) {
+    await runPhase(run, phase);
+    await new Promise((r) => setTimeout(r, 5000)); // the deleted project's last sends end
+  }
+  await stack.stop({ dropDatabase: true });
+  await Promise.all(Object.values(rx).map((r) => r.close()));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
