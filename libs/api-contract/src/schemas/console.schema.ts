@@ -27,6 +27,18 @@ export const consoleSessionResponse = resource({
   /** What the session may call: the console hides what needs another permission. */
   permissions: Type.Array(enumOf(PERMISSIONS)),
   view_payloads: bool,
+  /**
+   * A person's projects whose mapping gives them another role than `role` (single sign-on): in
+   * those projects the console follows these. Empty for key sessions.
+   */
+  project_grants: Type.Array(
+    resource({
+      project_id: str(),
+      role: enumOf(ROLES),
+      permissions: Type.Array(enumOf(PERMISSIONS)),
+      view_payloads: bool,
+    }),
+  ),
   expires_at: timestamp,
   csrf_token: str({ description: 'send it in the header `csrf_header` names on every state-changing call' }),
   csrf_header: str(),

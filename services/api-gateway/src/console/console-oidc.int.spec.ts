@@ -1,8 +1,11 @@
 import { decodeJwt, SignJWT } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningService } from '@hookrail/runtime';
+import type { ProjectId } from '@hookrail/domain';
 import {
+  connectTestStore,
   makeEndpoint,
+  makeProject,
   sparePort,
   startDevIdpProcess,
   startTestService,
@@ -19,7 +22,7 @@ import { providerLogin, signInThroughProvider } from './testing/oidc-browser';
 jest.setTimeout(120_000);
 
 const ENCRYPTION_KEY = 'a'.repeat(64);
-const MAPPING = { instance: { 'hookrail-owners': 'owner', 'hookrail-viewers': 'viewer' }, projects: {} };
+const INSTANCE_ROLES = { 'hookrail-owners': 'owner', 'hookrail-viewers': 'viewer' };
 
 type Actor = { kind: string; via: string; user_id: string | null; email: string | null; role: string | null };
 type AuditRecord = {
@@ -40,7 +43,16 @@ describe('console: single sign-on through OpenID Connect', () => {
   let worker: RunningService | undefined;
   let browser: Browser;
   let gw: string;
+  /** A project where bob's group is mapped to admin (he is a viewer everywhere else). */
+  let bobsProject: ProjectId;
   beforeAll(async () => {
+    const store = await connectTestStore();
+    bobsProject = await makeProject(store, {}, 'outgoing');
+    await store.close();
+    const mapping = {
+      instance: INSTANCE_ROLES,
+      projects: { [bobsProject]: { 'hookrail-viewers': 'admin' } },
+    };
     const port = await sparePort();
     gw = `http://127.0.0.1:${port}`;
     idp = await startDevIdpProcess(`${gw}/console/oidc/callback`);
@@ -51,7 +63,7 @@ describe('console: single sign-on through OpenID Connect', () => {
       HOOKRAIL_OIDC_ISSUER: idp.issuer,
       HOOKRAIL_OIDC_CLIENT_ID: idp.clientId,
       HOOKRAIL_OIDC_CLIENT_SECRET: idp.clientSecret,
-      HOOKRAIL_OIDC_ROLE_MAPPING: JSON.stringify(MAPPING),
+      HOOKRAIL_OIDC_ROLE_MAPPING: JSON.stringify(mapping),
       HOOKRAIL_OIDC_REFRESH_SECONDS: '10',
     });
     worker = await startTestService(
@@ -131,11 +143,30 @@ describe('console: single sign-on through OpenID Connect', () => {
     }, pauseUrl);
     expect(answer.status).toBe(403);
     expect(answer.body.message).toMatch(/role viewer lacks the permission configure/);
-    const refused = await audited('pauseEndpoint', (r) => r.actor.email === 'bob@example.test');
+    const refused = await audited(
+      'pauseEndpoint',
+      (r) => r.actor.email === 'bob@example.test' && r.status === 403,
+    );
     expect(refused).toMatchObject({
       status: 403,
       actor: { kind: 'user', user_id: 'user-bob', role: 'viewer' },
     });
+  });
+
+  it("gives bob the role his group has in a project's mapping there: admin, so his pause there is allowed and recorded as admin", async () => {
+    const endpoint = await makeEndpoint(h.store, bobsProject, {
+      url: 'http://127.0.0.1:9/b',
+      name: 'ledger',
+    });
+    await signInThroughProvider(page, gw, 'bob');
+    await page.goto(`${gw}/console/projects/${bobsProject}/endpoints/${endpoint._id}`);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Activate' }).waitFor();
+    const pause = await audited(
+      'pauseEndpoint',
+      (r) => r.actor.email === 'bob@example.test' && r.status < 300,
+    );
+    expect(pause.actor).toMatchObject({ kind: 'user', user_id: 'user-bob', role: 'admin' });
   });
 
   it('refuses carol, whose group maps to no role: a 403 page saying so, recorded as a failed sign-in', async () => {

@@ -27,7 +27,7 @@ import {
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
 import { OIDC_PATHS, mountOidcSignIn } from './oidc-sign-in';
 import { sessionRefresher } from './oidc-refresh';
-import { checkRoleMapping } from '../auth/group-roles';
+import { checkRoleMapping, roleIn } from '../auth/group-roles';
 import type { OidcConfig } from '@hookrail/config';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
 
@@ -93,6 +93,7 @@ function sessionHandlers(deps: GatewayDeps, auth: ConsoleAuthDeps): Handlers<typ
     role: claims.role,
     permissions: permissionsOf(claims.role),
     view_payloads: seesPayloads(claims.role, claims.viewPayloads),
+    project_grants: projectGrants(claims),
     expires_at: new Date(claims.exp).toISOString(),
     csrf_token: csrfToken(claims, auth.secret),
     csrf_header: CSRF_HEADER,
@@ -155,6 +156,21 @@ function singleSignOn(deps: GatewayDeps, config: OidcConfig, auth: ConsoleAuthDe
       return refresh(req, claims);
     },
   };
+}
+
+/** A person's per-project roles as the console reads them (the role that counts in each project). */
+function projectGrants(claims: SessionClaims) {
+  const roles = claims.user?.roles;
+  if (!roles) return [];
+  return Object.keys(roles.projects).map((projectId) => {
+    const role = roleIn(roles, projectId)!;
+    return {
+      project_id: projectId,
+      role,
+      permissions: permissionsOf(role),
+      view_payloads: seesPayloads(role),
+    };
+  });
 }
 
 function clearCookie(res: Response, secure: boolean): void {

@@ -176,9 +176,7 @@ function SignedInPages({
 }) {
   return (
     <Console.Provider value={ctx}>
-      <GrantsContext.Provider
-        value={{ permissions: ctx.session.permissions, payloads: ctx.session.view_payloads }}
-      >
+      <GrantsContext.Provider value={grantsIn(ctx.session, parts[0] === 'projects' ? parts[1] : undefined)}>
         {parts[0] === 'projects' && parts[1] ? (
           // keyed by project: another project starts from its own loading state
           <ProjectPages
@@ -199,6 +197,14 @@ function SignedInPages({
       </GrantsContext.Provider>
     </Console.Provider>
   );
+}
+
+/** What the session may do on this page: a person's project grant there, else the session's own. */
+function grantsIn(session: Session, projectId: string | undefined) {
+  const grant = session.project_grants.find((g) => g.project_id === projectId);
+  return grant
+    ? { permissions: grant.permissions, payloads: grant.view_payloads }
+    : { permissions: session.permissions, payloads: session.view_payloads };
 }
 
 function expired(message: string): Gate {
