@@ -242,5 +242,8 @@ describe('console: single sign-on through OpenID Connect', () => {
     });
     expect(ended.status).toBe(401);
     expect(ended.body.message).toMatch(/your identity provider ended this session/);
+    const record = await audited('session.ended', (r) => r.actor.email === 'bob@example.test');
+    expect(record).toMatchObject({ status: 401, actor: { kind: 'user', user_id: 'user-bob' } });
+    expect(record.changes?.reason?.after).toMatch(/invalid_grant/);
   });
 });

@@ -30,7 +30,7 @@ export function signInFailure(err: unknown): SignInRefused {
   if (err instanceof client.ResponseBodyError)
     return new SignInRefused(
       401,
-      `the identity provider refused the code: ${err.error}${detail(err.error_description)}`,
+      `the identity provider refused the token request: ${err.error}${detail(err.error_description)}`,
     );
   if (err instanceof client.ClientError) {
     // the library's sentence is general ("unexpected JWT claim value encountered"), its cause's exact

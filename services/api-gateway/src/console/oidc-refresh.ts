@@ -5,6 +5,7 @@ import type { OidcClient, OidcIdentity } from '../auth/oidc-client';
 import { SESSION_COOKIE, openText, signSession, type SessionClaims } from './console-session';
 import { signInFailure } from './oidc-errors';
 import { sessionOf, type OidcSignInDeps } from './oidc-sign-in';
+import { signInAuditor } from './sign-in-audit';
 
 /**
  * Keeps a person's session tied to the provider: once `refreshSeconds` have passed, the next call
@@ -17,6 +18,7 @@ export function sessionRefresher(oidc: OidcClient, config: OidcConfig, deps: Oid
   // one refresh per token at a time: a page's parallel calls share it (a rotating provider would
   // otherwise see the old token used twice and revoke the grant)
   const inFlight = new Map<string, Promise<OidcIdentity>>();
+  const audit = signInAuditor(deps.gateway);
   const refreshOnce = (token: string) => {
     let pending = inFlight.get(token);
     if (!pending) {
@@ -47,6 +49,7 @@ export function sessionRefresher(oidc: OidcClient, config: OidcConfig, deps: Oid
         next = { ...claims, refresh: { sealed, at: now + config.refreshSeconds * 1000 } };
       } else {
         req.res?.clearCookie(SESSION_COOKIE, { path: '/' });
+        audit(req, { ok: false, ended: true, status: 401, reason: failure.message, person: claims.user });
         throw new DomainError(
           'unauthenticated',
           `your identity provider ended this session (${failure.message}): sign in again`,

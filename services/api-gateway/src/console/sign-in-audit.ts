@@ -6,10 +6,11 @@ import type { OidcIdentity } from '../auth/oidc-client';
 
 export type SignInOutcome =
   | { ok: true; person: OidcIdentity; role: AuditRecord['actor']['role'] }
-  | { ok: false; status: number; reason: string; person?: OidcIdentity };
+  | { ok: false; status: number; reason: string; person?: Pick<OidcIdentity, 'sub' | 'email'>; ended?: true };
 
 /**
- * A single sign-on attempt in the instance's audit log (`session.sign_in`, `session.sign_in_failed`),
+ * A single sign-on attempt in the instance's audit log (`session.sign_in`, `session.sign_in_failed`;
+ * `session.ended` when the provider refused to renew a live session),
  * through the same `audit` topic as every recorded call: the person when the provider named one,
  * the refusal's reason in `changes.reason`. Published without making the browser wait.
  */
@@ -28,7 +29,7 @@ export function signInAuditor(deps: Pick<GatewayDeps, 'publisher' | 'logger'>) {
         user_id: outcome.person?.sub ?? null,
         email: outcome.person?.email || null,
       },
-      operation: outcome.ok ? 'session.sign_in' : 'session.sign_in_failed',
+      operation: outcome.ok ? 'session.sign_in' : outcome.ended ? 'session.ended' : 'session.sign_in_failed',
       method: req.method,
       path: req.originalUrl.split('?')[0],
       resource: { type: 'session', id: null },
