@@ -124,7 +124,7 @@ async function startOutpostSystem(binDir: string): Promise<RunningSystem> {
   const url = new URL(`${outpost.apiUrl}/publish`);
   let n = 0;
   return {
-    name: `outpost ${outpost.commit}`,
+    name: `Outpost ${outpost.commit}`,
     pids: outpost.pids,
     trees: outpost.trees,
     tally,

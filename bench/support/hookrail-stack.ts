@@ -41,10 +41,17 @@ export async function startHookrailStack(opts: {
     HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
   };
   const store = await Store.connect(opts.mongoUrl, 'bench');
-  await store.ensureIndexes();
+  await store.migrate();
   const services: ServiceProcess[] = [];
-  for (const [i, name] of SERVICES.entries())
-    services.push(await startService(name, (opts.firstPort ?? 18_500) + i, env));
+  try {
+    for (const [i, name] of SERVICES.entries())
+      services.push(await startService(name, (opts.firstPort ?? 18_500) + i, env));
+  } catch (err) {
+    // A service that does not come up leaves none of the others running.
+    for (const s of services.reverse()) await stopService(s);
+    await store.close();
+    throw err;
+  }
   const pids = serverPids();
   for (const s of services) if (s.child.pid) pids.set(s.name, s.child.pid);
   const stop = async ({ dropDatabase }: { dropDatabase: boolean }) => {

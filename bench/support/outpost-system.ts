@@ -74,13 +74,24 @@ async function waitFor(what: string, ok: () => Promise<boolean>, ms = 60_000): P
 
 /** A Redis of its own, without persistence (a fresh start has nothing to load). */
 async function startRedis(dir: string): Promise<ChildProcess> {
+  const answers = () => {
+    try {
+      return execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      }).includes('PONG');
+    } catch {
+      return false;
+    }
+  };
+  // Someone else's server on the port would be measured (and reconfigured) in its place.
+  if (answers()) throw new Error(`a Redis already answers on 127.0.0.1:${REDIS_PORT} (OUTPOST_REDIS_PORT)`);
   const redis = spawn(
     'redis-server',
     ['--bind', '127.0.0.1', '--port', String(REDIS_PORT), '--dir', dir, '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', openSync(path.join(dir, 'redis.log'), 'a'), 'inherit'] },
   );
-  const ping = () => execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping'], { encoding: 'utf8' });
-  await waitFor('redis', async () => ping().includes('PONG'));
+  await waitFor('redis', async () => answers());
   execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'config', 'set', 'requirepass', REDIS_PASSWORD]);
   return redis;
 }
@@ -119,6 +130,42 @@ function outpostPids(server: ChildProcess, redis: ChildProcess): Map<string, num
   return pids;
 }
 
+/** The steps that undo a start, run last first; a failed start runs them too, leaving nothing behind. */
+class Teardown {
+  private steps: (() => unknown)[] = [];
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+  async run(): Promise<void> {
+    for (const step of this.steps.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch((err: unknown) => console.warn(`Outpost teardown: ${String(err)}`));
+    this.steps = [];
+  }
+}
+
+/** Its Redis, a new database migrated, then outpost-server, each with its undoing in `teardown`. */
+async function launch(binDir: string, teardown: Teardown) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'outpost-bench-'));
+  teardown.add(() => rmSync(dir, { recursive: true, force: true }));
+  const redis = await startRedis(dir);
+  teardown.add(() => stopChild(redis));
+  const database = `outpost_bench_${Date.now()}`;
+  psql('postgres', `create database ${database}`);
+  teardown.add(() => psql('postgres', `drop database if exists ${database} with (force)`));
+  const env = { ...process.env, ...outpostEnv(database) };
+  execFileSync(path.join(binDir, 'outpost'), ['migrate', 'apply', '--yes'], { env, stdio: 'ignore' });
+  const log = openSync(path.join(dir, 'outpost.log'), 'a');
+  const server = spawn(path.join(binDir, 'outpost-server'), [], { env, stdio: ['ignore', log, log] });
+  teardown.add(() => stopChild(server));
+  const apiUrl = `http://127.0.0.1:${API_PORT}/api/v1`;
+  await waitFor(`outpost-server (log: ${dir}/outpost.log)`, async () =>
+    (await fetch(`${apiUrl}/healthz`).then((r) => r.text())).includes('"healthy"'),
+  );
+  return { apiUrl, database, server, redis };
+}
+
 /** Starts Outpost freshly from `binDir`: its Redis, a new database migrated, then outpost-server. */
 export async function startOutpost(binDir: string): Promise<OutpostSystem> {
   for (const bin of ['outpost', 'outpost-server'])
@@ -126,19 +173,9 @@ export async function startOutpost(binDir: string): Promise<OutpostSystem> {
       throw new Error(
         `${bin} not in OUTPOST_BIN_DIR=${binDir} (bash bench/outpost/setup.sh build <snapshot>)`,
       );
-  const dir = mkdtempSync(path.join(tmpdir(), 'outpost-bench-'));
-  const database = `outpost_bench_${Date.now()}`;
-  psql('postgres', `create database ${database}`);
-  const redis = await startRedis(dir);
-  const env = { ...process.env, ...outpostEnv(database) };
-  execFileSync(path.join(binDir, 'outpost'), ['migrate', 'apply', '--yes'], { env, stdio: 'ignore' });
-  const log = openSync(path.join(dir, 'outpost.log'), 'a');
-  const server = spawn(path.join(binDir, 'outpost-server'), [], { env, stdio: ['ignore', log, log] });
-  const apiUrl = `http://127.0.0.1:${API_PORT}/api/v1`;
-  await waitFor(`outpost-server (log: ${dir}/outpost.log)`, async () =>
-    (await fetch(`${apiUrl}/healthz`).then((r) => r.text())).includes('"healthy"'),
-  ).catch(async (err: unknown) => {
-    await Promise.all([stopChild(server), stopChild(redis)]);
+  const teardown = new Teardown();
+  const { apiUrl, database, server, redis } = await launch(binDir, teardown).catch(async (err: unknown) => {
+    await teardown.run();
     throw err;
   });
   const commitFile = path.join(binDir, 'COMMIT');
@@ -154,10 +191,7 @@ export async function startOutpost(binDir: string): Promise<OutpostSystem> {
       await waitFor('empty Outpost queues', async () => queuedMessages() === 0, 30_000).catch((err) =>
         console.warn(String(err)),
       );
-      await stopChild(server);
-      await stopChild(redis);
-      psql('postgres', `drop database if exists ${database} with (force)`);
-      rmSync(dir, { recursive: true, force: true });
+      await teardown.run();
     },
   };
 }
