@@ -7,7 +7,8 @@
  * linear, 5 s × 2, as in the issue. Prints per phase: healthy deliveries' e2e latency (POST sent →
  * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
  * scheduler's lateness p99 (from its histogram's buckets: an upper bound), each process's CPU
- * (cores) and resident memory (now and its peak), and healthy deliveries not received.
+ * (cores) and resident memory (now and its peak), and healthy deliveries not received. The last
+ * phase, 1,000 hanging endpoints, is the memory check: no peak may reach its chart limit.
  *
  *   npm run bench:isolation
  *   BENCH_ISO_SECONDS=5 BENCH_ISO_PHASES=base150,mixed150 npm run bench:isolation   # a smoke run
@@ -73,6 +74,14 @@ const PHASES: Phase[] = [
     rate: 300,
     baseline: 'base300',
     bad: [{ kind: 'hanging', count: 10, httpTimeout: 30 }],
+  },
+  {
+    // Memory: each process's resident peak against its chart limit (dispatcher 768 MiB).
+    name: 'hang1000',
+    label: '1,000 hanging endpoints',
+    rate: 300,
+    baseline: 'base300',
+    bad: [{ kind: 'hanging', count: 1000 }],
   },
 ];
 

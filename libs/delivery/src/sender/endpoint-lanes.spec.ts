@@ -17,6 +17,8 @@ const slot = (x: LaneSlot | LaneFull): LaneSlot => {
   if (!('release' in x)) throw new Error(`expected a slot, got parked: ${x.detail}`);
   return x;
 };
+/** Endpoints that answered fast once: in the fast lane. */
+const proven = (l: EndpointLanes, ...ids: string[]) => ids.forEach((id) => slot(l.take(id)).ended());
 const parked = (x: LaneSlot | LaneFull): LaneFull => {
   if ('release' in x) throw new Error('expected parked, got a slot');
   return x;
@@ -25,6 +27,7 @@ const parked = (x: LaneSlot | LaneFull): LaneFull => {
 describe('EndpointLanes', () => {
   it('caps one endpoint without touching another, and a released slot is free again', () => {
     const { l } = lanes();
+    proven(l, 'a', 'b');
     const taken = [1, 2, 3].map(() => slot(l.take('a')));
     expect(parked(l.take('a'))).toMatchObject({ lane: 'fast', delayMs: 1000 });
     expect(slot(l.take('b')).lane).toBe('fast');
@@ -36,6 +39,7 @@ describe('EndpointLanes', () => {
 
   it('puts an endpoint whose oldest attempt runs past slowMs in the slow lane, with its smaller cap', () => {
     const { l, clock } = lanes();
+    proven(l, 'fast');
     slot(l.take('hang'));
     clock.now += 1500;
     expect(slot(l.take('hang')).lane).toBe('slow');
@@ -46,13 +50,14 @@ describe('EndpointLanes', () => {
 
   it('bounds all slow endpoints together by slowLane, while fast endpoints keep their caps', () => {
     const { l, clock } = lanes({ slowPerEndpoint: 5 });
+    proven(l, 'h1', 'h2', 'h3', 'ok');
     for (const e of ['h1', 'h2', 'h3']) slot(l.take(e));
     clock.now += 2000;
     slot(l.take('h1'));
     slot(l.take('h2'));
     slot(l.take('h3'));
     expect(parked(l.take('h1')).detail).toMatch(/slow lane full/);
-    expect(l.counts()).toEqual({ running: 6, slow: 3 });
+    expect(l.counts()).toEqual({ running: 6, new: 0, slow: 3 });
     for (let i = 0; i < 3; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
 
@@ -68,7 +73,7 @@ describe('EndpointLanes', () => {
     expect(p.delayMs).toBeLessThan(37_500);
   });
 
-  it('lets an endpoint back into the fast lane after a fast answer, or once its slowness is old', () => {
+  it('lets an endpoint back into the fast lane after a fast answer, into the new lane once its slowness is old', () => {
     const { l, clock } = lanes({ rememberMs: 60_000 });
     const s1 = slot(l.take('e'));
     clock.now += 5000;
@@ -83,22 +88,28 @@ describe('EndpointLanes', () => {
     clock.now += 5000;
     s3.ended();
     clock.now += 61_000;
-    expect(slot(l.take('f')).lane).toBe('fast');
+    expect(slot(l.take('f')).lane).toBe('new');
   });
 
-  it('when every endpoint hangs, holds at most slowLane attempts (plus those started before they were seen slow)', () => {
+  it('when a thousand new endpoints hang at once, holds at most 2 x slowLane attempts to them; a proven endpoint keeps its slots', () => {
     const { l, clock } = lanes({ perEndpoint: 50, slowPerEndpoint: 20, slowLane: 300 });
+    proven(l, 'ok');
     const endpoints = Array.from({ length: 1000 }, (_, i) => `e${i}`);
-    for (const e of endpoints) slot(l.take(e)); // one each before anyone knows they hang
+    const round = () => endpoints.forEach((e) => l.take(e));
+    round(); // new endpoints: nobody knows yet that they hang
+    expect(l.counts()).toEqual({ running: 300, new: 300, slow: 0 });
     clock.now += 2000;
-    let taken = 0;
-    for (let round = 0; round < 30; round++) for (const e of endpoints) if ('release' in l.take(e)) taken++;
-    expect(taken).toBe(300);
-    expect(l.counts()).toEqual({ running: 1300, slow: 300 });
+    for (let i = 0; i < 30; i++) round();
+    // Seen slow, they take the slow lane's 300 too; their first attempts keep the new lane's
+    // until they time out, so an endpoint never seen answering waits for those (parked).
+    expect(l.counts()).toEqual({ running: 600, new: 300, slow: 300 });
+    expect(parked(l.take('fresh')).lane).toBe('new');
+    for (let i = 0; i < 50; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
 
   it('a fast endpoint at its cap: up to perEndpoint deliveries wait for its slots, first come first served', async () => {
     const { l } = lanes();
+    proven(l, 'a');
     const taken = [1, 2, 3].map(() => slot(l.take('a')));
     const waiting = [1, 2, 3].map(() => l.acquire('a'));
     expect(parked(await l.acquire('a')).lane).toBe('fast'); // a 4th waiter is parked at once
@@ -113,6 +124,7 @@ describe('EndpointLanes', () => {
 
   it('parks the waiters once their endpoint is seen slow: by a slow answer, or by the next take', async () => {
     const { l, clock } = lanes();
+    proven(l, 'a', 'b');
     const taken = [1, 2, 3].map(() => slot(l.take('a')));
     const w1 = l.acquire('a');
     clock.now += 2000;

@@ -5,7 +5,10 @@ export interface EndpointLanesOptions {
   perEndpoint: number;
   /** The same for an endpoint in the slow lane. */
   slowPerEndpoint: number;
-  /** Attempts all slow-lane endpoints together may have waiting at once in this process. */
+  /**
+   * Attempts all endpoints of the slow lane together may have waiting at once in this process;
+   * as many again for the new lane (endpoints not yet seen answering fast).
+   */
   slowLane: number;
   /** An attempt running this long, or that took this long, puts its endpoint in the slow lane. */
   slowMs: number;
@@ -16,23 +19,32 @@ export interface EndpointLanesOptions {
   random?: () => number;
 }
 
+/**
+ * `fast`: the endpoint's last answer was fast; `slow`: it is slow (see EndpointLanes); `new`:
+ * neither is known yet (a first delivery, or one forgotten).
+ */
+export type Lane = 'fast' | 'new' | 'slow';
+
 /** A slot taken: `ended` when the attempt has its answer (measured), `release` in any case (idempotent). */
 export interface LaneSlot {
-  lane: 'fast' | 'slow';
+  lane: Lane;
   ended(): void;
   release(): void;
 }
 
 /** No slot: the delivery is parked for `delayMs` (not an attempt, no retry spent). */
 export interface LaneFull {
-  lane: 'fast' | 'slow';
+  lane: Lane;
   delayMs: number;
   detail: string;
 }
 
+/** One endpoint's running attempts by slot: when each started and the lane it counts in. */
+type Running = Map<symbol, { start: number; lane: Lane }>;
+
 const MIN_PARK_MS = 1000;
 const MAX_PARK_MS = 30_000;
-/** Endpoints whose slowness is remembered; an endpoint forgotten starts again in the fast lane. */
+/** Endpoints whose speed is remembered; an endpoint forgotten starts again in the new lane. */
 const REMEMBERED_ENDPOINTS = 50_000;
 
 /**
@@ -40,18 +52,24 @@ const REMEMBERED_ENDPOINTS = 50_000;
  * take what the others need (the deliveries consumer's in-flight window, the router's local
  * slots): each endpoint has at most `perEndpoint` attempts waiting for an answer; an endpoint
  * whose oldest running attempt, or a recent finished one, took `slowMs` or more is in the slow
- * lane, where it has at most `slowPerEndpoint` and all slow endpoints together `slowLane`. A
- * delivery over its cap is not queued here (a queue would hold the same window): the caller parks
- * it for about as long as its endpoint takes to answer.
+ * lane, where it has at most `slowPerEndpoint`, and all slow endpoints together `slowLane`. New
+ * endpoints (not yet seen answering fast: a thousand endpoints that start hanging at once are all
+ * new) have `slowLane` more together; an attempt counts in the lane it was taken in until it
+ * ends, so endpoints that are slow or new never hold more than 2 x `slowLane` attempts.
+ * A delivery over its cap is not queued here (a queue would hold the same window): the caller
+ * parks it for about as long as its endpoint takes to answer.
  */
 export class EndpointLanes {
-  /** Running attempts per endpoint: slot → start time, oldest first (Map keeps insertion order). */
-  private readonly running = new Map<string, Map<symbol, number>>();
+  /** Running attempts per endpoint, oldest first (Map keeps insertion order). */
+  private readonly running = new Map<string, Running>();
   /** Endpoints seen slow lately: when their last slow attempt ended, and how long it took. */
   private readonly slowSeen = boundedLru<string, { at: number; tookMs: number }>(REMEMBERED_ENDPOINTS);
+  /** Endpoints whose last answer was fast. */
+  private readonly fastSeen = boundedLru<string, true>(REMEMBERED_ENDPOINTS);
   /** Deliveries waiting for a fast endpoint's slot, at most perEndpoint per endpoint. */
   private readonly waiting = new Map<string, ((r: LaneSlot | LaneFull) => void)[]>();
-  private slowRunning = 0;
+  /** Attempts running in the new and slow lanes. */
+  private readonly shared = { new: 0, slow: 0 };
   private readonly now: () => number;
   private readonly random: () => number;
 
@@ -70,7 +88,7 @@ export class EndpointLanes {
     const taken = this.take(endpointId);
     if ('release' in taken) return taken;
     const queue = this.waiting.get(endpointId) ?? [];
-    if (taken.lane === 'slow') {
+    if (taken.lane !== 'fast') {
       this.waiting.delete(endpointId);
       for (const park of queue) park(taken);
       return taken;
@@ -84,53 +102,47 @@ export class EndpointLanes {
   take(endpointId: string): LaneSlot | LaneFull {
     const now = this.now();
     const mine = this.running.get(endpointId);
-    const slow = this.isSlow(endpointId, mine, now);
-    const held = mine?.size ?? 0;
-    const cap = slow ? this.opts.slowPerEndpoint : this.opts.perEndpoint;
-    if (held >= cap)
+    const lane = this.laneOf(endpointId, mine, now);
+    const cap = lane === 'slow' ? this.opts.slowPerEndpoint : this.opts.perEndpoint;
+    if ((mine?.size ?? 0) >= cap)
       return this.full(
-        slow,
+        lane,
         endpointId,
         mine,
-        now,
         `endpoint at its cap of ${cap} attempts waiting for an answer`,
       );
-    if (slow && this.slowRunning >= this.opts.slowLane)
-      return this.full(
-        true,
-        endpointId,
-        mine,
-        now,
-        `slow lane full (${this.opts.slowLane} attempts to slow endpoints waiting)`,
-      );
-    return this.slot(endpointId, slow, now);
+    if (lane !== 'fast' && this.shared[lane] >= this.opts.slowLane)
+      return this.full(lane, endpointId, mine, `${lane} lane full (${this.opts.slowLane} attempts)`);
+    return this.slot(endpointId, lane, now);
   }
 
   /** Attempts running now, in all and in the slow lane (a gauge). */
   counts(): { running: number; slow: number } {
     let running = 0;
     for (const m of this.running.values()) running += m.size;
-    return { running, slow: this.slowRunning };
+    return { running, ...this.shared };
   }
 
-  private isSlow(endpointId: string, mine: Map<symbol, number> | undefined, now: number): boolean {
-    const oldest = mine?.values().next().value;
-    if (oldest !== undefined && now - oldest >= this.opts.slowMs) return true;
+  private laneOf(endpointId: string, mine: Running | undefined, now: number): Lane {
+    const oldest = mine?.values().next().value?.start;
+    if (oldest !== undefined && now - oldest >= this.opts.slowMs) return 'slow';
     const seen = this.slowSeen.get(endpointId);
-    return seen !== undefined && now - seen.at < (this.opts.rememberMs ?? 60_000);
+    if (seen !== undefined && now - seen.at < (this.opts.rememberMs ?? 60_000)) return 'slow';
+    return this.fastSeen.has(endpointId) ? 'fast' : 'new';
   }
 
-  private slot(endpointId: string, slow: boolean, start: number): LaneSlot {
+  private slot(endpointId: string, lane: Lane, start: number): LaneSlot {
     const token = Symbol();
     let mine = this.running.get(endpointId);
     if (!mine) this.running.set(endpointId, (mine = new Map()));
-    mine.set(token, start);
-    if (slow) this.slowRunning++;
+    const attempt = { start, lane };
+    mine.set(token, attempt);
+    if (attempt.lane !== 'fast') this.shared[attempt.lane]++;
     let held = true;
     const release = () => {
       if (!held) return;
       held = false;
-      if (slow) this.slowRunning--;
+      if (attempt.lane !== 'fast') this.shared[attempt.lane]--;
       mine.delete(token);
       if (mine.size === 0 && this.running.get(endpointId) === mine) this.running.delete(endpointId);
       this.handOver(endpointId);
@@ -139,7 +151,7 @@ export class EndpointLanes {
       if (held) this.measured(endpointId, this.now() - start);
       release();
     };
-    return { lane: slow ? 'slow' : 'fast', ended, release };
+    return { lane, ended, release };
   }
 
   /** A released slot goes to the endpoint's longest waiter, or parks them all once it is slow. */
@@ -148,14 +160,19 @@ export class EndpointLanes {
     if (!queue?.length) return;
     const next = this.take(endpointId);
     if ('release' in next) queue.shift()!(next);
-    else if (next.lane === 'slow') for (const park of queue.splice(0)) park(next);
+    else if (next.lane !== 'fast') for (const park of queue.splice(0)) park(next);
     if (queue.length === 0) this.waiting.delete(endpointId);
   }
 
   /** A slow answer (or a time-out) keeps the endpoint in the slow lane; a fast one lets it out. */
   private measured(endpointId: string, tookMs: number): void {
-    if (tookMs >= this.opts.slowMs) this.slowSeen.set(endpointId, { at: this.now(), tookMs });
-    else this.slowSeen.delete(endpointId);
+    if (tookMs >= this.opts.slowMs) {
+      this.slowSeen.set(endpointId, { at: this.now(), tookMs });
+      this.fastSeen.delete(endpointId);
+    } else {
+      this.slowSeen.delete(endpointId);
+      this.fastSeen.set(endpointId, true);
+    }
   }
 
   /**
@@ -163,19 +180,14 @@ export class EndpointLanes {
    * its last slow attempt), within [1 s, 30 s], plus up to a quarter more so parked deliveries
    * do not all come back at once.
    */
-  private full(
-    slow: boolean,
-    endpointId: string,
-    mine: Map<symbol, number> | undefined,
-    now: number,
-    detail: string,
-  ): LaneFull {
-    const oldest = mine?.values().next().value;
+  private full(lane: Lane, endpointId: string, mine: Running | undefined, detail: string): LaneFull {
+    const now = this.now();
+    const oldest = mine?.values().next().value?.start;
     const typical = Math.max(
       oldest === undefined ? 0 : now - oldest,
       this.slowSeen.get(endpointId)?.tookMs ?? 0,
     );
     const base = Math.min(MAX_PARK_MS, Math.max(MIN_PARK_MS, typical));
-    return { lane: slow ? 'slow' : 'fast', delayMs: Math.round(base * (1 + this.random() / 4)), detail };
+    return { lane, delayMs: Math.round(base * (1 + this.random() / 4)), detail };
   }
 }
