@@ -114,7 +114,7 @@ async function run(
 ): Promise<void> {
   if (opts.indexed) {
     const store = await Store.connect(url, 'bench');
-    await store.ensureIndexes();
+    await store.migrate();
     await store.close();
   }
   const conn = await mongoose

@@ -340,7 +340,7 @@ async function main(): Promise<void> {
   const store = await Store.connect(`${values.url}/${db}`, 'bench-lists');
   try {
     if (values.drop) await store.dropDatabase();
-    await store.ensureIndexes();
+    await store.migrate();
     if (await store.projects.findById(PROJECT)) console.log(`${db}: seeded already`);
     else {
       console.log(

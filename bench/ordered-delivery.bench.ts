@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   // measure other runs' leftovers.
   const mongodbUrl = `mongodb://127.0.0.1:27017/hookrail-bench-${prefix}`;
   const store = await Store.connect(mongodbUrl, 'bench');
-  await store.ensureIndexes();
+  await store.migrate();
   const bus = testBus(prefix);
   await bus.ensureTopics();
   const publisher = await bus.connectPublisher();

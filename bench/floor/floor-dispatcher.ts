@@ -133,7 +133,7 @@ async function main(): Promise<void> {
 async function collections() {
   if (indexes === 'store') {
     const store = await Store.connect(mongodbUrl);
-    await store.ensureIndexes();
+    await store.migrate();
     await store.close();
     const connection = mongoose.createConnection(mongodbUrl, {
       writeConcern: { w: 'majority', journal: true },

@@ -198,7 +198,7 @@ describe('Helm chart charts/hookrail', () => {
     'gives every workload probes, resources and a locked-down securityContext (%s values)',
     (_label, objects) => {
       const all = workloads(objects());
-      expect(all.length).toBe(8); // six Deployments, the set-up Job, the helm test Pod
+      expect(all.length).toBe(9); // six Deployments, the set-up and after-rollout Jobs, the helm test Pod
       for (const { name, pod } of all) {
         expect({ name, pod: pod.securityContext?.runAsNonRoot }).toEqual({ name, pod: true });
         for (const c of pod.containers) {
@@ -377,6 +377,16 @@ describe('Helm chart charts/hookrail', () => {
       expect(pod.serviceAccountName).toBeUndefined();
       const refs = (pod.containers[0].env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.name ?? []);
       expect(new Set(refs)).toEqual(new Set(['hookrail-kafka', 'hookrail-mongodb']));
+    });
+
+    it("runs the migrations' after-rollout step as a post-install/post-upgrade hook", () => {
+      const job = find(objects, 'Job', 'rel-hookrail-after-rollout');
+      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('post-install,post-upgrade');
+      expect(job.spec.template!.spec!.containers[0].args).toEqual([
+        'dist/setup.js',
+        'migrate',
+        'after-rollout',
+      ]);
     });
 
     it('routes /api, /console, /portal and /portal-api to the gateway and /ingest to ingest', () => {

@@ -1,7 +1,22 @@
 import { startService, type RunningService } from './index';
-import { captureLogs, gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
+import {
+  captureLogs,
+  gatedProxy,
+  testConfig,
+  uniquePrefix,
+  waitFor,
+  migrateTestDatabase,
+} from '@hookrail/testkit';
 
 describe('a started service logs a dependency outage once, and its recovery', () => {
+  // Services start only on a migrated database; the proxied ones reach `hookrail-test` through it.
+  beforeAll(() =>
+    Promise.all([
+      migrateTestDatabase(),
+      migrateTestDatabase('mongodb://127.0.0.1:27017/hookrail-test?retryWrites=false'),
+    ]),
+  );
+
   let svc: RunningService | undefined;
   afterAll(async () => {
     await svc?.stop();

@@ -3,7 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import { Agent, request } from 'node:http';
 import express from 'express';
 import { asProjectId } from '@hookrail/domain';
-import { captureLogs, testConfig, uniquePrefix } from '@hookrail/testkit';
+import { captureLogs, testConfig, uniquePrefix, migrateTestDatabase } from '@hookrail/testkit';
 import { HTTP_DRAIN_CUT_LOG, HTTP_DRAIN_MS, startService, type RunningService } from './index';
 
 /** Opens a raw connection and sends a request whose body never arrives in full. */
@@ -18,6 +18,8 @@ async function unfinishedRequest(svc: RunningService): Promise<Socket> {
 }
 
 describe('stop() and the HTTP connections still open', () => {
+  beforeAll(() => migrateTestDatabase());
+
   let logs: ReturnType<typeof captureLogs>;
   const cutLogged = () => logs.lines().some((l) => l.msg === HTTP_DRAIN_CUT_LOG);
   // Each route says when a request has reached it. stop() closes a connection whose request the

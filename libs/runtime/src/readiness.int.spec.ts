@@ -1,5 +1,5 @@
 import { startService, type RunningService } from './index';
-import { gatedProxy, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
+import { gatedProxy, testConfig, uniquePrefix, waitFor, migrateTestDatabase } from '@hookrail/testkit';
 
 const readyz = async (svc: RunningService) => {
   const res = await fetch(`${svc.url}/readyz`);
@@ -7,6 +7,14 @@ const readyz = async (svc: RunningService) => {
 };
 
 describe('/readyz', () => {
+  // Services start only on a migrated database; the proxied ones reach `hookrail-test` through it.
+  beforeAll(() =>
+    Promise.all([
+      migrateTestDatabase(),
+      migrateTestDatabase('mongodb://127.0.0.1:27017/hookrail-test?retryWrites=false'),
+    ]),
+  );
+
   const services: RunningService[] = [];
   afterAll(async () => {
     await Promise.all(services.map((s) => s.stop()));

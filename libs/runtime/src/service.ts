@@ -184,6 +184,17 @@ async function listen(app: Express, config: Readonly<HookrailConfig>): Promise<S
   return server;
 }
 
+/**
+ * A service starts only on a database whose migrations are all applied (the set-up applies them
+ * before a release's pods start): until then it retries like an unreachable dependency, saying why.
+ * It never creates collections or indexes itself (docs/database.md, "Migrations").
+ */
+async function requireMigrated(store: Store): Promise<void> {
+  const pending = await store.migrations().pendingCount();
+  if (pending > 0)
+    throw new Error(`${pending} database migration(s) pending: the set-up applies them (node dist/setup.js)`);
+}
+
 /** Connects MongoDB and Kafka, then starts the worker, retrying with backoff until stop(). */
 async function connectAndStart(
   def: ServiceDefinition,
@@ -197,7 +208,7 @@ async function connectAndStart(
     if (state.stopping) throw new Error('stopped before dependencies were reachable');
     try {
       const store = (state.store ??= await Store.connect(config.mongodb.url, config.service));
-      await store.ensureIndexes();
+      await requireMigrated(store);
       const deadLetters = store.deadLetters;
       const bus = (state.bus ??= new Bus(config.kafka, {
         logger,

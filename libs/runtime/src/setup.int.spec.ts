@@ -63,6 +63,10 @@ describe('set-up command (services/api-gateway/src/setup.ts)', () => {
     expect(after.stdout).toMatch(/^0001-baseline-indexes +applied +\d{4}-\d\d-\d\dT/m);
     expect(after.stdout).toContain(`${count} applied, 0 pending`);
     expect((await setup('migrate', 'up')).stdout).not.toContain('applied 0001');
+
+    // The chart's post-upgrade Job: migration 3's tidy-up once, then nothing.
+    expect((await setup('migrate', 'after-rollout')).stdout).toContain('after the rollout: 0003-list-keys');
+    expect((await setup('migrate', 'after-rollout')).stdout).toContain('nothing to do after the rollout');
   }, 120_000);
 
   it('creates every topic and the indexes, and a second run changes nothing and succeeds', async () => {

@@ -9,14 +9,15 @@ const EXIT = { done: 0, failed: 1, usage: 2, pending: 3 } as const;
 
 const USAGE = `usage: node dist/setup.js                 topics, then the pending migrations (the Helm Job)
        node dist/setup.js migrate status  what is applied and pending (exit 0 up to date, 3 pending)
-       node dist/setup.js migrate up      apply the pending migrations (exit 0 done, 1 failed)`;
+       node dist/setup.js migrate up      apply the pending migrations (exit 0 done, 1 failed)
+       node dist/setup.js migrate after-rollout  once every pod runs this release (the post-upgrade Job)`;
 
 /**
  * One-shot set-up of the shared infrastructure: every catalog topic, then the database's pending
  * migrations (collections and indexes among them). A Helm pre-install/pre-upgrade Job runs it on
  * every release, so an install or upgrade is complete before its first new pod starts; a second
- * run applies nothing. Each service still ensures the topics and the schemas' indexes at start-up
- * (`startService`): a stack without the Job works, and a service never waits on the Job.
+ * run applies nothing. A service ensures the topics at start-up but waits until no migration is
+ * pending (`startService`): the database's schema is the migrations', never a service's.
  */
 async function runSetup(
   config: Readonly<HookrailConfig>,
@@ -49,17 +50,21 @@ function migrationFields(m: AppliedMigration) {
   return { migration: m.key, description: m.description, duration_ms: m.durationMs };
 }
 
-/** `migrate status` and `migrate up`: the table on stdout, and the exit code says what it found. */
-async function runMigrateCommand(
-  config: Readonly<HookrailConfig>,
-  command: 'status' | 'up',
-): Promise<number> {
+type MigrateCommand = 'status' | 'up' | 'after-rollout';
+const MIGRATE_COMMANDS: readonly string[] = ['status', 'up', 'after-rollout'] satisfies MigrateCommand[];
+
+/** `migrate status|up|after-rollout`: the table on stdout, and the exit code says what it found. */
+async function runMigrateCommand(config: Readonly<HookrailConfig>, command: MigrateCommand): Promise<number> {
   const store = await Store.connect(config.mongodb.url, `${config.service}-migrate`);
   try {
     const migrations = store.migrations({
       onWait: (holder) => console.log(`waiting for ${holder.owner}, which holds the migration lock`),
       onApplied: (m) => console.log(`applied ${m.key} (${m.durationMs} ms): ${m.description}`),
     });
+    if (command === 'after-rollout') {
+      const done = await migrations.afterRollout();
+      console.log(done.length ? `after the rollout: ${done.join(', ')}` : 'nothing to do after the rollout');
+    }
     const status = command === 'up' ? (await migrations.up()).status : await migrations.status();
     console.log(formatMigrationStatus(status));
     return status.some((row) => row.state === 'pending') ? EXIT.pending : EXIT.done;
@@ -77,8 +82,8 @@ function exitWith(code: number): never {
  * the reason when it failed, 2 on unknown arguments, 3 from `status` when migrations are pending.
  */
 export function runSetupMain(config: Readonly<HookrailConfig>, args = process.argv.slice(2)): void {
-  if (args[0] === 'migrate' && (args[1] === 'status' || args[1] === 'up') && args.length === 2) {
-    runMigrateCommand(config, args[1]).then(exitWith, (err) => {
+  if (args[0] === 'migrate' && MIGRATE_COMMANDS.includes(args[1]) && args.length === 2) {
+    runMigrateCommand(config, args[1] as MigrateCommand).then(exitWith, (err) => {
       console.error(`migrate ${args[1]} failed: ${errorMessage(err)}`);
       exitWith(EXIT.failed);
     });

@@ -9,7 +9,7 @@ import { makeEndpoint, makeProject, makeSource, makeSubscription } from './fixtu
 import { serviceArgs } from './service-bundle';
 import { sparePort } from './spare-port';
 import { startReceiver, type Receiver } from './receiver';
-import { TEST_KAFKA_BROKERS, TEST_MONGODB_URL } from './stack';
+import { migrateTestDatabase, TEST_KAFKA_BROKERS, TEST_MONGODB_URL } from './stack';
 import { waitFor } from './wait-for';
 
 const root = path.resolve(__dirname, '../../..');
@@ -151,6 +151,7 @@ export class Pipeline {
   async start(service: PipelineService): Promise<void> {
     let port = this.ports.get(service);
     if (port === undefined) this.ports.set(service, (port = await sparePort()));
+    await migrateTestDatabase(this.opts.mongodbUrl ?? TEST_MONGODB_URL);
     const child = spawn(process.execPath, serviceArgs(service), {
       cwd: root,
       env: {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { TEST_MONGODB_URL, uniquePrefix } from './stack';
+import { migrateTestDatabase, TEST_MONGODB_URL, uniquePrefix } from './stack';
 import { serviceArgs } from './service-bundle';
 import { sparePort } from './spare-port';
 import { waitFor } from './wait-for';
@@ -26,6 +26,7 @@ export async function startServiceProcess(
   env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
   const port = await sparePort();
+  await migrateTestDatabase(env.HOOKRAIL_MONGODB_URL ?? TEST_MONGODB_URL);
   const child = spawn(process.execPath, serviceArgs(name), {
     cwd: ROOT,
     env: {

@@ -57,8 +57,28 @@ export function testConfig(service: ServiceName, env: Record<string, string> = {
   });
 }
 
-/** Starts a service in-process and waits until it is ready. */
+const migrated = new Map<string, Promise<void>>();
+
+/**
+ * Applies the migrations to a test database once per process: a service starts only on a migrated
+ * database (the set-up's job in a deployment), and every test file has a database of its own.
+ */
+export function migrateTestDatabase(url: string = TEST_MONGODB_URL): Promise<void> {
+  let done = migrated.get(url);
+  if (!done) {
+    done = (async () => {
+      const store = await Store.connect(url, 'tests-migrate');
+      await store.migrate().finally(() => store.close());
+    })();
+    done.catch(() => migrated.delete(url));
+    migrated.set(url, done);
+  }
+  return done;
+}
+
+/** Starts a service in-process on a migrated database and waits until it is ready. */
 export async function startTestService(def: ServiceDefinition, timeoutMs = 45_000): Promise<RunningService> {
+  await migrateTestDatabase(def.config.mongodb.url);
   const svc = await startService(def);
   await pTimeout(svc.started, {
     milliseconds: timeoutMs,
@@ -69,9 +89,8 @@ export async function startTestService(def: ServiceDefinition, timeoutMs = 45_00
 
 /** Direct handles on the real servers for arranging and asserting. */
 export async function connectTestStore(): Promise<Store> {
-  const store = await Store.connect(TEST_MONGODB_URL, 'tests');
-  await store.ensureIndexes();
-  return store;
+  await migrateTestDatabase();
+  return Store.connect(TEST_MONGODB_URL, 'tests');
 }
 
 /** A bus on the local stack's Kafka, or on `brokers` (a private Kafka). */

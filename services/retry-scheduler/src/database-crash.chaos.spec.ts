@@ -25,7 +25,7 @@ maybe('zero loss through a database crash', () => {
     mongo = await PrivateMongo.start(BIN!);
     const url = mongo.url('hookrail-dbcrash');
     store = await Store.connect(url, 'dbcrash-test');
-    await store.ensureIndexes();
+    await store.migrate();
     await bus.ensureTopics();
     pipeline = new Pipeline({
       prefix,

@@ -1,3 +1,4 @@
+import { ALL } from '../list-keys/list-keys';
 import type { Model, QueryFilter, UpdateQuery } from 'mongoose';
 import { rethrowTyped } from '../errors';
 import { cursorPage } from './cursor-page';
@@ -31,10 +32,22 @@ export const LIST_LIMIT = 10_000;
  */
 export class ProjectScopedRepository<T extends ScopedDoc> {
   /**
-   * Fields whose value picks out a handful of documents (an event's deliveries, an idempotency
-   * key): a page filtered by one is read in one query rather than in time windows (cursor-page.ts).
+   * Kinds of list key (their tag, `K|`) whose value picks out a handful of documents (an event's
+   * deliveries, an idempotency key): a page selected by one is read in one query rather than in
+   * time windows (cursor-page.ts).
    */
-  protected readonly narrowingFields: readonly string[] = [];
+  protected readonly narrowingKeys: readonly string[] = [];
+
+  /**
+   * The collection is read through list keys (list-keys/): a filter that names no key gets `*`,
+   * which every document carries, so that a read by id or of the whole project is on the index.
+   */
+  protected readonly keyed: boolean = false;
+
+  /** A keyed collection's list keys of a document about to be written (list-keys/). */
+  protected keysOf(_doc: Partial<T>): string[] | undefined {
+    return undefined;
+  }
 
   constructor(
     protected readonly model: Model<T>,
@@ -43,10 +56,11 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
 
   protected scope(projectId: ProjectId, filter: QueryFilter<T> = {}): QueryFilter<T> {
     if (!projectId) throw new Error('project id is required for every query');
+    const keys = this.keyed && !('keys' in filter) && !('$and' in filter) ? { keys: ALL } : {};
     return (
       this.softDeletes
         ? { ...filter, project_id: projectId, deleted_at: null }
-        : { ...filter, project_id: projectId }
+        : { ...filter, ...keys, project_id: projectId }
     ) as QueryFilter<T>;
   }
 
@@ -81,6 +95,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
       updated_at: now,
       deleted_at: null,
       ...doc,
+      ...(this.keyed ? { keys: this.keysOf(doc as Partial<T>) } : {}),
     } as ScopedDoc & Record<string, unknown>;
     const stored = await this.model
       .findOneAndUpdate(
@@ -126,9 +141,8 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     filter: QueryFilter<T>,
     req: PageRequest,
   ): Promise<Page<T>> {
-    const narrow = this.narrowingFields.some(
-      (f) => typeof (filter as Record<string, unknown>)[f] === 'string',
-    );
+    const keys = (filter as Record<string, unknown>).keys;
+    const narrow = typeof keys === 'string' && this.narrowingKeys.some((tag) => keys.startsWith(tag));
     return cursorPage(this.model, this.scope(projectId, filter), req, { windows: !narrow });
   }
 }

@@ -10,7 +10,10 @@ export interface ScopedId {
  * One filter matching every given document, each by its id within its own project, so a batch
  * of several projects' documents is one round trip.
  */
-export function scopedIdsFilter(entries: readonly ScopedId[]): Record<string, unknown> {
+export function scopedIdsFilter(
+  entries: readonly ScopedId[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const byProject = new Map<ProjectId, string[]>();
   for (const { projectId, id } of entries) {
     if (!projectId) throw new Error('project id is required for every query');
@@ -18,6 +21,10 @@ export function scopedIdsFilter(entries: readonly ScopedId[]): Record<string, un
     if (ids) ids.push(id);
     else byProject.set(projectId, [id]);
   }
-  const scoped = [...byProject].map(([projectId, ids]) => ({ project_id: projectId, _id: { $in: ids } }));
+  const scoped = [...byProject].map(([projectId, ids]) => ({
+    project_id: projectId,
+    ...extra,
+    _id: { $in: ids },
+  }));
   return scoped.length === 1 ? scoped[0] : { $or: scoped };
 }

@@ -1,3 +1,4 @@
+import { deliveryKeys } from '../list-keys/list-keys';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './delivery.schema';
 
 /**
@@ -17,11 +18,12 @@ export interface DeliveryOutcome {
   firstRecord: boolean;
 }
 
-/** The whole document of a delivery recorded for the first time (the cheapest write). */
-export function firstDocument(o: DeliveryOutcome, now: Date): DeliveryDoc {
+/** The whole document of a delivery recorded for the first time (the cheapest write), with its list keys. */
+export function firstDocument(o: DeliveryOutcome, now: Date): DeliveryDoc & { keys: string[] } {
   return {
     ...o.delivery,
     status: o.status,
+    keys: deliveryKeys(o.delivery, o.status),
     status_reason: o.reason,
     next_attempt_at: o.nextAttemptAt,
     attempts: o.attempt ? [o.attempt] : [],
@@ -58,6 +60,7 @@ export function outcomeUpsert(o: DeliveryOutcome, now: Date) {
         $setOnInsert: creationFields(o.delivery, o.attempt !== null),
         $set: {
           status: o.status,
+          keys: deliveryKeys(o.delivery, o.status),
           status_reason: o.reason,
           next_attempt_at: o.nextAttemptAt,
           updated_at: now,
@@ -76,7 +79,12 @@ export function processingUpsert(d: DeliveryDoc, now: Date) {
     filter: { _id: d._id, project_id: d.project_id },
     update: {
       $setOnInsert: { ...creationFields(d, false), attempts_made: 0, retries_used: 0, next_attempt_at: null },
-      $set: { status: 'Processing' as DeliveryStatus, status_reason: null, updated_at: now },
+      $set: {
+        status: 'Processing' as DeliveryStatus,
+        keys: deliveryKeys(d, 'Processing'),
+        status_reason: null,
+        updated_at: now,
+      },
     },
   };
 }

@@ -2,7 +2,8 @@ import type { Connection, Model, QueryFilter } from 'mongoose';
 import { idRange, type CreatedRange } from '../base/id-range';
 import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import type { Page, PageRequest } from '../base/pagination';
-import { LIST_LIMIT, ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
+import { LIST_LIMIT, ProjectScopedRepository } from '../base/project-scoped.repository';
+import { ALL, deliveryKey, deliveryKeys, keysFilter } from '../list-keys/list-keys';
 import { rawCollection } from '../base/raw-collection';
 import { failedIndexes, isDuplicateKey } from '../errors';
 import { countCapped } from '../base/sorted-find';
@@ -28,7 +29,9 @@ export interface DeliveryListFilter {
 }
 
 export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
-  protected override readonly narrowingFields = ['event_id'];
+  protected override readonly keyed = true;
+
+  protected override readonly narrowingKeys = [deliveryKey.event('')];
   private readonly events: Model<EventDoc>;
 
   constructor(conn: Connection) {
@@ -61,9 +64,12 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   async eventPayloads(projectId: ProjectId, eventIds: readonly string[]): Promise<Map<string, string>> {
     if (eventIds.length === 0) return new Map();
     const rows = await this.events
-      .find({ project_id: projectId, _id: { $in: [...new Set(eventIds)] } } as QueryFilter<EventDoc>, {
-        raw: 1,
-      })
+      .find(
+        { project_id: projectId, keys: ALL, _id: { $in: [...new Set(eventIds)] } } as QueryFilter<EventDoc>,
+        {
+          raw: 1,
+        },
+      )
       .lean<{ _id: string; raw: string }[]>()
       .exec();
     return new Map(rows.map((r) => [r._id, r.raw ?? '']));
@@ -81,7 +87,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     limit = LIST_LIMIT,
   ): Promise<DeliveryDoc[]> {
     if (eventIds.length === 0) return [];
-    return this.listWhere(projectId, { event_id: oneOf(eventIds) }, limit);
+    return this.listWhere(projectId, keysFilter([eventIds.map(deliveryKey.event)]), limit);
   }
 
   /**
@@ -94,8 +100,8 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     endpointId: string | null,
     cap: number,
   ): Promise<number> {
-    const filter = { status, ...(endpointId ? { endpoint_id: endpointId } : {}) };
-    return countCapped(this.model, this.scope(projectId, filter), cap);
+    const key = endpointId ? deliveryKey.endpointStatus(endpointId, status) : deliveryKey.status(status);
+    return countCapped(this.model, this.scope(projectId, { keys: key }), cap);
   }
 
   /**
@@ -105,7 +111,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   async listHeld(projectId: ProjectId, endpointId: string, limit: number): Promise<DeliveryDoc[]> {
     return this.listWhere(
       projectId,
-      { endpoint_id: endpointId, status: 'Scheduled', next_attempt_at: { $ne: null } },
+      { keys: deliveryKey.endpointStatus(endpointId, 'Scheduled'), next_attempt_at: { $ne: null } },
       limit,
     );
   }
@@ -131,7 +137,10 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   /** The sender's reads of several deliveries in one round trip: null where none is, in order. */
   async findManyForSend(refs: readonly ScopedId[]): Promise<(DeliveryDoc | null)[]> {
     if (refs.length === 0) return [];
-    const docs = await this.model.find(scopedIdsFilter(refs)).lean<DeliveryDoc[]>().exec();
+    const docs = await this.model
+      .find(scopedIdsFilter(refs, { keys: ALL }))
+      .lean<DeliveryDoc[]>()
+      .exec();
     const found = new Map(docs.map((d) => [`${d.project_id}/${d._id}`, d]));
     return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
   }
@@ -139,7 +148,14 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
   async insertManyIfAbsent(docs: DeliveryDoc[]): Promise<void> {
     if (docs.length === 0) return;
-    await insertIgnoringExisting(this.model, docs);
+    await insertIgnoringExisting(
+      this.model,
+      docs.map((d) => ({ ...d, keys: deliveryKeys(d, d.status) })),
+    );
+  }
+
+  protected override keysOf(doc: DeliveryDoc): string[] {
+    return deliveryKeys(doc, doc.status ?? 'Scheduled');
   }
 
   /**
@@ -148,11 +164,30 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
    */
   async markForResend(projectId: ProjectId, ids: readonly string[], reason: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.model
-      .updateMany(this.scope(projectId, { _id: { $in: [...ids] } }), {
-        $set: { status: 'Scheduled', status_reason: reason, next_attempt_at: null, updated_at: new Date() },
-      })
+    // The status is in the list keys, which name the endpoint: each document gets its own.
+    const rows = await this.model
+      .find(this.scope(projectId, { _id: { $in: [...ids] } }), { event_id: 1, endpoint_id: 1 })
+      .lean<Pick<DeliveryDoc, '_id' | 'event_id' | 'endpoint_id'>[]>()
       .exec();
+    if (rows.length === 0) return;
+    const updated_at = new Date();
+    await rawCollection(this.model).bulkWrite(
+      rows.map((d) => ({
+        updateOne: {
+          filter: { _id: d._id, project_id: projectId },
+          update: {
+            $set: {
+              status: 'Scheduled',
+              keys: deliveryKeys(d, 'Scheduled'),
+              status_reason: reason,
+              next_attempt_at: null,
+              updated_at,
+            },
+          },
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /**
@@ -205,9 +240,19 @@ function where(f: DeliveryListFilter): QueryFilter<DeliveryDoc> {
   const q: Record<string, unknown> = {};
   const range = idRange(f.createdRange);
   if (range) q._id = range;
-  if (f.eventId !== undefined) q.event_id = f.eventId;
-  if (f.endpointIds) q.endpoint_id = oneOf(f.endpointIds);
+  Object.assign(q, keysFilter(requiredKeys(f)));
   if (f.subscriptionId !== undefined) q.subscription_id = f.subscriptionId;
-  if (f.statuses) q.status = oneOf(f.statuses);
   return q as QueryFilter<DeliveryDoc>;
+}
+
+/** An endpoint with statuses is one kind of key (`ES|`), every pair of the two an alternative. */
+function requiredKeys(f: DeliveryListFilter): string[][] {
+  const required: string[][] = [];
+  if (f.eventId !== undefined) required.push([deliveryKey.event(f.eventId)]);
+  const { endpointIds: endpoints, statuses } = f;
+  if (endpoints && statuses)
+    required.push(endpoints.flatMap((e) => statuses.map((s) => deliveryKey.endpointStatus(e, s))));
+  else if (endpoints) required.push(endpoints.map(deliveryKey.endpoint));
+  else if (statuses) required.push(statuses.map(deliveryKey.status));
+  return required;
 }

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { Mixed, scopedSchema } from '../base/schema';
 import type { ScopedDoc } from '../base/project-scoped.repository';
+import { KEYS_INDEX } from '../list-keys/list-keys';
 
 export type DeliveryStatus = 'Scheduled' | 'Processing' | 'Success' | 'Retry' | 'Failure' | 'Discarded';
 
@@ -53,21 +54,15 @@ const deliverySchema = scopedSchema<DeliveryDoc>(
     status_reason: { type: String, default: null },
     attempts: { type: [Mixed], default: [] },
     metadata: { type: Mixed, default: {} },
+    // The list keys (list-keys/): written by the repository with every status, never by callers.
+    keys: { type: [String], default: undefined },
   },
   'event_deliveries',
 );
-// Every list sorts by _id and takes a time range as an _id range (base/id-range.ts), so each index
-// ends in _id: equality fields first, then the sort and range key.
-// deliveries.page/list with no endpoint, event or status (subscription filter applied on it)
-deliverySchema.index({ project_id: 1, _id: -1 });
-// deliveries.page by event, listByEvents (event presenter, replay), statusesOfEvent
-deliverySchema.index({ project_id: 1, event_id: 1, _id: -1 });
-// deliveries.page by endpoint (the API's endpoint_id, a portal link's endpoints)
-deliverySchema.index({ project_id: 1, endpoint_id: 1, _id: -1 });
-// deliveries.page/list by endpoint and status (portal, batch retry of an endpoint), listHeld
-deliverySchema.index({ project_id: 1, endpoint_id: 1, status: 1, _id: -1 });
-// deliveries.page/list by status alone (the API's status filter, batch retry of a project)
-deliverySchema.index({ project_id: 1, status: 1, _id: -1 });
+// One index serves every list and read by id: each delivery's list keys (its event, endpoint,
+// status, endpoint and status, and `*`), then _id, which is the sort, the time range and the
+// cursor (list-keys/, docs/database.md). The subscription filter is applied on the scan of `*`.
+deliverySchema.index(KEYS_INDEX);
 
 export const deliveryModel = (conn: Connection) =>
   conn.models.Delivery ?? conn.model<DeliveryDoc>('Delivery', deliverySchema);

@@ -7,6 +7,7 @@ import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import type { Page, PageRequest } from '../base/pagination';
 import { scanPage } from '../base/scan-page';
 import { ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
+import { deliveryKey, eventKey, eventKeys, keysFilter } from '../list-keys/list-keys';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from '../deliveries/delivery.schema';
 import { derivedStatus, needsDeliveries } from './event-status';
@@ -47,7 +48,9 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
 
   private readonly deliveries: Model<DeliveryDoc>;
 
-  protected override readonly narrowingFields = ['idempotency_key'];
+  protected override readonly keyed = true;
+
+  protected override readonly narrowingKeys = [eventKey.idempotency('')];
 
   constructor(conn: Connection) {
     super(eventModel(conn) as Model<EventDoc>);
@@ -115,7 +118,14 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   }
 
   private deliveryScope(projectId: ProjectId, eventIds: string[]): QueryFilter<DeliveryDoc> {
-    return { project_id: projectId, event_id: { $in: eventIds } } as QueryFilter<DeliveryDoc>;
+    return {
+      project_id: projectId,
+      keys: { $in: eventIds.map(deliveryKey.event) },
+    } as QueryFilter<DeliveryDoc>;
+  }
+
+  protected override keysOf(doc: EventDoc): string[] {
+    return eventKeys(doc);
   }
 
   /**
@@ -173,7 +183,10 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
   /** Inserts events that do not exist yet, in one round trip; existing ids are left untouched. */
   async insertManyIfAbsent(docs: EventDoc[]): Promise<void> {
     if (docs.length === 0) return;
-    await insertIgnoringExisting(this.model, docs);
+    await insertIgnoringExisting(
+      this.model,
+      docs.map((d) => ({ ...d, keys: eventKeys(d) })),
+    );
   }
 }
 
@@ -186,11 +199,12 @@ function where(f: EventListFilter): QueryFilter<EventDoc> {
     f.sourceIds && f.sourceId !== undefined
       ? f.sourceIds.filter((s) => s === f.sourceId)
       : (f.sourceIds ?? (f.sourceId !== undefined ? [f.sourceId] : undefined));
-  if (sources) q.source_id = oneOf(sources);
-  // an array field matches a value by membership
-  if (f.endpointIds) q.endpoints = oneOf(f.endpointIds);
+  const required: string[][] = [];
+  if (sources) required.push(sources.map(eventKey.source));
+  if (f.endpointIds) required.push(f.endpointIds.map(eventKey.endpoint));
+  if (f.idempotencyKey !== undefined) required.push([eventKey.idempotency(f.idempotencyKey)]);
+  Object.assign(q, keysFilter(required));
   if (f.eventType !== undefined) q.event_type = f.eventType;
-  if (f.idempotencyKey !== undefined) q.idempotency_key = f.idempotencyKey;
   if (f.status !== undefined) q.status = f.status;
   return q as QueryFilter<EventDoc>;
 }

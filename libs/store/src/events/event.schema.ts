@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { scopedSchema } from '../base/schema';
 import type { ScopedDoc } from '../base/project-scoped.repository';
+import { KEYS_INDEX } from '../list-keys/list-keys';
 
 export type EventStatus = 'Pending' | 'Processing' | 'Success' | 'Failure' | 'Retry';
 
@@ -53,20 +54,16 @@ const eventSchema = scopedSchema<EventDoc>(
     target: { type: Object, default: { mode: 'source' } },
     acknowledged_at: { type: Date, default: null },
     validation_errors: { type: [{ _id: false, field: String, message: String }], default: [] },
+    // The list keys (list-keys/): written by the repository, never by callers.
+    keys: { type: [String], default: undefined },
   },
   'events',
 );
-// Every list sorts by _id and takes a time range as an _id range (base/id-range.ts), so each index
-// ends in _id. The event_type and status filters have no index of their own: they are applied on
-// the scan of the index the other filters pick (they rarely come alone, and status changes often).
-// events.page/list with no source, endpoint or idempotency key (batch replay by time range)
-eventSchema.index({ project_id: 1, _id: -1 });
-// events.page/list by source (the API's source_id, batch replay by source)
-eventSchema.index({ project_id: 1, source_id: 1, _id: -1 });
-// events.page by endpoint (the API's endpoint_id, a portal link's endpoints), findTargeting
-eventSchema.index({ project_id: 1, endpoints: 1, _id: -1 });
-// events.page by idempotency key
-eventSchema.index({ project_id: 1, idempotency_key: 1, _id: -1 });
+// One index serves every list and read by id: each event's list keys (its source, endpoints and
+// idempotency key, and `*`), then _id, which is the sort, the time range and the cursor
+// (list-keys/, docs/database.md). The event_type and status filters have no key: they are applied
+// on the scan the keys pick (they rarely come alone, and status changes often).
+eventSchema.index(KEYS_INDEX);
 
 export const eventModel = (conn: Connection) =>
   conn.models.Event ?? conn.model<EventDoc>('Event', eventSchema);

@@ -13,6 +13,12 @@ export interface Migration {
   /** One line, shown by `migrate status`. */
   readonly description: string;
   up(db: mongo.Db): Promise<void>;
+  /**
+   * Work to do once more after the upgrade that applied `up` has replaced every pod of the previous
+   * release (the chart's post-upgrade set-up, `migrate after-rollout`), for what those pods wrote
+   * meanwhile. Run once per database, recorded as `after_rollout_at`; idempotent like `up`.
+   */
+  afterRollout?(db: mongo.Db): Promise<void>;
 }
 
 /** What the `migrations` collection keeps of an applied migration. */
@@ -23,6 +29,8 @@ export interface MigrationRecord {
   applied_at: Date;
   duration_ms: number;
   applied_by: string;
+  /** When its `afterRollout` ran (migrations that have one). */
+  after_rollout_at?: Date;
 }
 
 /**

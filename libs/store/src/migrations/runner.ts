@@ -88,6 +88,36 @@ export class MigrationRunner {
     return { applied, status: await this.status() };
   }
 
+  /**
+   * Runs `afterRollout` of each applied migration that has one and has not run it yet, under the
+   * lock, recording when; returns their keys (docs/database.md, "Migrations").
+   */
+  async afterRollout(): Promise<string[]> {
+    const records = new Map((await this.records.find().toArray()).map((r) => [r._id, r]));
+    const due = this.migrations.filter((m) => {
+      const record = records.get(migrationKey(m));
+      return m.afterRollout && record && !record.after_rollout_at;
+    });
+    if (due.length === 0) return [];
+    const lock = new MigrationLock(this.db, this.timings);
+    await lock.acquire(this.options.onWait);
+    try {
+      for (const m of due) {
+        await lock.renew();
+        await m.afterRollout!(this.db);
+        await this.records.updateOne({ _id: migrationKey(m) }, { $set: { after_rollout_at: new Date() } });
+      }
+    } finally {
+      await lock.release();
+    }
+    return due.map(migrationKey);
+  }
+
+  /** How many known migrations are not applied yet (one read; no lock). */
+  async pendingCount(): Promise<number> {
+    return (await this.status()).filter((r) => r.state === 'pending').length;
+  }
+
   private async apply(m: Migration, lock: MigrationLock, durations: Map<string, number>): Promise<void> {
     // Refuses to start a migration once the lock has been lost (expired and taken by another runner).
     await lock.renew();
