@@ -130,7 +130,12 @@ async function newProject(stack: Stack, phase: Phase) {
 }
 
 /** POSTs one event to each endpoint in turn at the phase's rate; the healthy events' send times. */
-async function offer(stack: Stack, phase: Phase, p: Awaited<ReturnType<typeof newProject>>) {
+async function offer(
+  stack: Stack,
+  phase: Phase,
+  p: Awaited<ReturnType<typeof newProject>>,
+  seconds = SECONDS,
+) {
   const url = `${stack.gateway}/api/v1/projects/${p.projectId}/events`;
   const sentAt = new Map<string, number>();
   let n = 0;
@@ -147,7 +152,7 @@ async function offer(stack: Stack, phase: Phase, p: Awaited<ReturnType<typeof ne
     const id = ((await res.json()) as { data: { event_id?: string; uid?: string } }).data;
     if (ep.kind === 'healthy') sentAt.set(id.event_id ?? id.uid ?? '', started);
   };
-  await atFixedRate(post, phase.rate, SECONDS);
+  await atFixedRate(post, phase.rate, seconds);
   return { sentAt, errors };
 }
 
@@ -232,6 +237,15 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   await deleteProject(run.stack, p.projectId);
 }
 
+/** Unmeasured: the services' first deliveries open connections and warm their code. */
+async function warmUp(run: Run): Promise<void> {
+  const phase = { ...PHASES[0], name: 'warm-up' };
+  const p = await newProject(run.stack, phase);
+  const { sentAt } = await offer(run.stack, phase, p, 5);
+  await waitDelivered([...sentAt.keys()], run.delivered, 60_000);
+  await deleteProject(run.stack, p.projectId);
+}
+
 async function main(): Promise<void> {
   const delivered = new Map<string, number>();
   const rx = await receivers(delivered);
@@ -247,6 +261,7 @@ async function main(): Promise<void> {
     delivered,
     baselines: new Map(),
   };
+  await warmUp(run);
   for (const phase of PHASES.filter((ph) => !ONLY || ONLY.includes(ph.name))) {
     await runPhase(run, phase);
     await new Promise((r) => setTimeout(r, 5000)); // the deleted project's last sends end
