@@ -1,6 +1,6 @@
 import type { Model, QueryFilter } from 'mongoose';
 import { DEFAULT_PER_PAGE, type Page, type PageRequest } from './pagination';
-import { findSorted } from './sorted-find';
+import { findSorted, type FindSortedOptions } from './sorted-find';
 
 /**
  * Cursor pagination on `_id` (ULIDs sort by time); `filter` already carries the scope and may
@@ -10,7 +10,7 @@ export async function cursorPage<T extends { _id: string }>(
   model: Model<T>,
   filter: QueryFilter<T>,
   req: PageRequest,
-  opts: { windows?: boolean } = {},
+  opts: FindSortedOptions = {},
 ): Promise<Page<T>> {
   const perPage = req.perPage ?? DEFAULT_PER_PAGE;
   const desc = (req.sort ?? 'DESC') === 'DESC';

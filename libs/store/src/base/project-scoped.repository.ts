@@ -44,6 +44,11 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
    */
   protected readonly keyed: boolean = false;
 
+  /** What reads leave out: a keyed collection's list keys are the store's, never a caller's. */
+  protected get hidden(): Record<string, 0> | undefined {
+    return this.keyed ? { keys: 0 } : undefined;
+  }
+
   /** A keyed collection's list keys of a document about to be written (list-keys/). */
   protected keysOf(_doc: Partial<T>): string[] | undefined {
     return undefined;
@@ -104,6 +109,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
         {
           upsert: true,
           returnDocument: 'after',
+          projection: this.hidden,
         },
       )
       .lean<T>()
@@ -119,7 +125,7 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
       .findOneAndUpdate(
         this.scope(projectId, { _id: id } as QueryFilter<T>),
         { $set: { ...set, updated_at: new Date() } } as UpdateQuery<T>,
-        { returnDocument: 'after' },
+        { returnDocument: 'after', projection: this.hidden },
       )
       .lean<T>()
       .exec()
@@ -127,12 +133,17 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   }
 
   protected async findOneWhere(projectId: ProjectId, filter: QueryFilter<T>): Promise<T | null> {
-    return this.model.findOne(this.scope(projectId, filter)).lean<T>().exec();
+    return this.model.findOne(this.scope(projectId, filter), this.hidden).lean<T>().exec();
   }
 
   /** Oldest first (ascending `_id`), at most `limit`. */
   protected async listWhere(projectId: ProjectId, filter: QueryFilter<T>, limit = LIST_LIMIT): Promise<T[]> {
-    return this.model.find(this.scope(projectId, filter)).sort({ _id: 1 }).limit(limit).lean<T[]>().exec();
+    return this.model
+      .find(this.scope(projectId, filter), this.hidden)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<T[]>()
+      .exec();
   }
 
   /** Cursor pagination on `_id` (ULIDs sort by time). */
@@ -143,7 +154,10 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   ): Promise<Page<T>> {
     const keys = (filter as Record<string, unknown>).keys;
     const narrow = typeof keys === 'string' && this.narrowingKeys.some((tag) => keys.startsWith(tag));
-    return cursorPage(this.model, this.scope(projectId, filter), req, { windows: !narrow });
+    return cursorPage(this.model, this.scope(projectId, filter), req, {
+      windows: !narrow,
+      projection: this.hidden,
+    });
   }
 }
 

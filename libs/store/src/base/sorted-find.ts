@@ -4,6 +4,13 @@ import { idBoundsOf, idCondition, timeWindows } from './time-windows';
 /** A `$in` with more values than this is one query (no windows) rather than one per value. */
 export const MAX_SPLIT_VALUES = 10;
 
+export interface FindSortedOptions {
+  /** false: the filter is narrow enough to read at once, without time windows. */
+  windows?: boolean;
+  /** Fields left out of the documents read. */
+  projection?: Record<string, 0>;
+}
+
 /**
  * Up to `limit` documents of `query` in `_id` order, reading about as many documents as the page
  * needs on any server:
@@ -18,11 +25,11 @@ export async function findSorted<T extends { _id: string }>(
   query: QueryFilter<T>,
   desc: boolean,
   limit: number,
-  opts: { windows?: boolean } = {},
+  opts: FindSortedOptions = {},
 ): Promise<T[]> {
   const read = (q: Record<string, unknown>, n: number) =>
     model
-      .find(q as QueryFilter<T>)
+      .find(q as QueryFilter<T>, opts.projection)
       .sort({ _id: desc ? -1 : 1 })
       .limit(n)
       .lean<T[]>()
