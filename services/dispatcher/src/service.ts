@@ -227,8 +227,25 @@ function senderFor(
     ordering: deps.ordering,
     afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
     logAttempts: config.log.attempts,
-    lanes: deps.lanes ? new EndpointLanes(deps.lanes) : undefined,
+    lanes: deps.lanes ? endpointLanes(deps.lanes, metrics) : undefined,
   });
+}
+
+/** The lanes, with a gauge of the attempts running in each (read at each scrape). */
+function endpointLanes(options: EndpointLanesOptions, metrics: ServiceContext['metrics']): EndpointLanes {
+  const lanes = new EndpointLanes(options);
+  metrics.gauge(
+    'hookrail_endpoint_lane_attempts',
+    'Delivery attempts waiting for an answer in this dispatcher, by lane (docs/isolation.md)',
+    ['lane'],
+    (gauge) => {
+      const { running, ...shared } = lanes.counts();
+      gauge.set({ lane: 'fast' }, running - shared.new - shared.slow);
+      gauge.set({ lane: 'new' }, shared.new);
+      gauge.set({ lane: 'slow' }, shared.slow);
+    },
+  );
+  return lanes;
 }
 
 /**

@@ -116,8 +116,8 @@ export class EndpointLanes {
     return this.slot(endpointId, lane, now);
   }
 
-  /** Attempts running now, in all and in the slow lane (a gauge). */
-  counts(): { running: number; slow: number } {
+  /** Attempts running now: in all, and in the new and slow lanes (a gauge). */
+  counts(): { running: number; new: number; slow: number } {
     let running = 0;
     for (const m of this.running.values()) running += m.size;
     return { running, ...this.shared };
