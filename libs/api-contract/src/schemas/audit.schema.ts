@@ -44,7 +44,9 @@ export type AuditRecord = Static<typeof auditRecordResponse>;
 
 /** The audit log's filters, besides the page and the time range. */
 export const auditQuery = {
-  actor: str({ description: 'a key id, a portal link id, or `admin` for the admin key' }),
+  actor: str({
+    description: "a key id, a portal link id, a person's user id or e-mail, or `admin` for the admin key",
+  }),
   operation: str({ description: 'an operationId, e.g. updateEndpoint' }),
   resource: str({ description: 'a resource id, or a type (`endpoint`)' }),
 };

@@ -9,7 +9,7 @@ import { auditModel, type AuditDoc } from './audit-log.schema';
 export interface AuditFilter {
   /** A project's records; undefined: every project's and the instance's (the admin key's list). */
   projectId?: ProjectId;
-  /** A key id, a portal link id, or `admin` for the admin key. */
+  /** A key id, a portal link id, a person's user id or e-mail, or `admin` for the admin key. */
   actor?: string;
   operation?: string;
   /** A resource id, or a resource type. */
@@ -39,7 +39,10 @@ function queryOf(f: AuditFilter): QueryFilter<AuditDoc> {
   const q: Record<string, unknown> = {};
   if (f.projectId) q.project_id = f.projectId;
   if (f.actor === 'admin') q['actor.kind'] = 'admin_key';
-  else if (f.actor) q.$or = [{ 'actor.key_id': f.actor }, { 'actor.portal_link_id': f.actor }];
+  else if (f.actor)
+    q.$or = ['key_id', 'portal_link_id', 'user_id', 'email'].map((field) => ({
+      [`actor.${field}`]: f.actor,
+    }));
   if (f.operation) q.operation = f.operation;
   if (f.resource) q.$and = [{ $or: [{ 'resource.id': f.resource }, { 'resource.type': f.resource }] }];
   const range = idRange(f.createdRange);

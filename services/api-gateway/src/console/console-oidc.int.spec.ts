@@ -26,6 +26,7 @@ const INSTANCE_ROLES = { 'hookrail-owners': 'owner', 'hookrail-viewers': 'viewer
 
 type Actor = { kind: string; via: string; user_id: string | null; email: string | null; role: string | null };
 type AuditRecord = {
+  uid: string;
   operation: string;
   actor: Actor;
   status: number;
@@ -119,6 +120,13 @@ describe('console: single sign-on through OpenID Connect', () => {
     expect(pause.status).toBeLessThan(300);
     const signIn = await audited('session.sign_in', byAlice);
     expect(signIn.actor).toMatchObject({ kind: 'user', user_id: 'user-alice', role: 'owner' });
+    // The actor filter finds a person by e-mail and by user id.
+    for (const actor of ['alice@example.test', 'user-alice']) {
+      const mine = await h.call('GET', `/v1/audit-log?actor=${actor}&operation=pauseEndpoint`, {
+        key: ADMIN_KEY,
+      });
+      expect((mine.body.data.content as AuditRecord[]).map((r) => r.uid)).toContain(pause.uid);
+    }
   });
 
   it('signs bob in as a viewer: no write action shown, a write call is a 403 naming the permission, and recorded', async () => {
