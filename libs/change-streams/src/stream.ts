@@ -44,16 +44,17 @@ const SAVE_EVERY = 100;
  */
 export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void> } {
   let stopped = false;
+  let current: MongoClient | undefined;
   let wake: () => void = () => undefined;
   const stopping = new Promise<void>((r) => (wake = r));
   const loop = async () => {
     for (let attempt = 0; !stopped; attempt++) {
       run.onState('connecting');
-      const client = changeStreamClient(run.settings, 10_000);
       try {
-        await client.connect();
+        current = changeStreamClient(run.settings, 10_000);
+        await current.connect();
         attempt = 0;
-        await readStream(run, client, () => stopped);
+        await readStream(run, current, () => stopped);
       } catch (err) {
         if (stopped) return;
         const msg = errorMessage(err);
@@ -64,7 +65,7 @@ export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void>
           'change stream failed, reconnecting',
         );
       } finally {
-        await client.close().catch(() => undefined);
+        await current?.close().catch(() => undefined);
       }
       await pTimeout(stopping, {
         milliseconds: backoffMs(attempt, { baseMs: 500, maxMs: 10_000 }),
@@ -77,6 +78,9 @@ export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void>
     async stop() {
       stopped = true;
       wake();
+      // Closing the client ends a connect or a wait for changes at once; an accept under way
+      // finishes first (its resume point is then stored), since it needs no database.
+      await current?.close().catch(() => undefined);
       await running;
     },
   };
