@@ -100,6 +100,11 @@ describe('db_change_stream source (mongodb)', () => {
       const t = await eventTypes(source);
       return t.length === 6 ? t : undefined;
     });
+    // Caught up: the lag gauge of the source reads 0.
+    const metrics = await (await fetch(`${stack.consumerUrl}/metrics`)).text();
+    expect(metrics).toMatch(
+      new RegExp(`hookrail_change_stream_lag_seconds\\{source_id="${source._id}"[^}]*\\} 0\\n`),
+    );
     expect(types.sort()).toEqual([
       'orders.delete',
       'orders.insert',

@@ -129,3 +129,35 @@ describe('db_change_stream sources: settings checked against the database', () =
     expect(misplaced.body.data.errors[0].field).toBe('db_change_stream');
   });
 });
+
+/** The user's database obeys the broker sources' address rule (docs/sources.md): private hosts only when allowed. */
+describe('db_change_stream sources: private hosts refused unless the deployment allows them', () => {
+  const h = new GatewayHarness();
+  let p: Awaited<ReturnType<GatewayHarness['createProject']>>;
+  beforeAll(async () => {
+    await h.start({
+      HOOKRAIL_ENCRYPTION_KEY: 'cdc-private-test-key',
+      HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'false',
+    });
+    p = await h.createProject('incoming');
+  });
+  afterAll(() => h.stop());
+
+  it.each([
+    ['a loopback IP literal', USER_MONGODB_URL],
+    ['a name resolving to loopback', 'mongodb://localhost:27018/?replicaSet=secantus'],
+  ])('refuses %s with a 400 on the connection string', async (_what, url) => {
+    const res = await h.call('POST', `/v1/projects/${p.id}/sources`, {
+      key: p.key,
+      body: {
+        name: `cdc-private-${randomBytes(3).toString('hex')}`,
+        type: 'db_change_stream',
+        db_change_stream: { type: 'mongodb', connection_string: url, database: 'shop' },
+      },
+    });
+    expect(res.status).toBe(400);
+    const errors = res.body.data.errors as { field: string; message: string }[];
+    expect(errors[0].field).toBe('db_change_stream.connection_string');
+    expect(errors[0].message).toContain('private, loopback or link-local addresses are not allowed');
+  });
+});
