@@ -13,7 +13,7 @@ jest.setTimeout(180_000);
  * the same idempotency key, so the router records it as a duplicate (nothing sent twice).
  */
 describe('db_change_stream source with source-consumer killed', () => {
-  const stack = new BrokerStack({ inProcessConsumer: false });
+  const stack = new BrokerStack({ inProcessConsumer: false, retryScheduler: true });
   const processes: ConsumerProcess[] = [];
   let user: Awaited<ReturnType<typeof userDatabase>>;
   const consumer = async (id: string) => {
@@ -64,6 +64,12 @@ describe('db_change_stream source with source-consumer killed', () => {
     for (let b = 0; b < 10; b++) {
       await orders.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: b * 100 + i })));
       if (b === 3) {
+        // Killed while it is part-way through the batch: what it accepted since its last stored
+        // resume point is read again by the next replica.
+        await waitFor('part of the fourth batch delivered', () => new Set(deliveredNs()).size > 305, {
+          timeoutMs: 30_000,
+          intervalMs: 20,
+        });
         first.kill('SIGKILL');
         second = consumer('cdc-crash-b');
       }

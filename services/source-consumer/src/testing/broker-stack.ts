@@ -19,6 +19,7 @@ import {
   type RecordedRequest,
 } from '@hookrail/testkit';
 import { definition as dispatcherDefinition } from '../../../dispatcher/src/service';
+import { definition as retrySchedulerDefinition } from '../../../retry-scheduler/src/service';
 import { definition } from '../service';
 import type { ProjectId } from '@hookrail/domain';
 
@@ -97,6 +98,11 @@ export class BrokerStack {
       env?: Record<string, string>;
       /** false: the test runs source-consumers as processes of its own. */
       inProcessConsumer?: boolean;
+      /**
+       * Also run a retry-scheduler: the dispatcher parks deliveries over an endpoint's lane cap
+       * through it, so a test that sends hundreds at once needs it to see them all delivered.
+       */
+      retryScheduler?: boolean;
     } = {},
   ) {}
 
@@ -109,6 +115,14 @@ export class BrokerStack {
         dispatcherDefinition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix })),
       ),
     );
+    if (this.opts.retryScheduler)
+      this.services.push(
+        await startTestService(
+          retrySchedulerDefinition(
+            testConfig('retry-scheduler', { HOOKRAIL_KAFKA_TOPIC_PREFIX: this.prefix }),
+          ),
+        ),
+      );
     if (this.opts.inProcessConsumer !== false) {
       const consumer = await startTestService(definition(this.consumerConfig()));
       this.consumerUrl = consumer.url;
