@@ -13,7 +13,7 @@ jest.setTimeout(120_000);
  * broker to the replica that takes the source over.
  */
 describe('source-consumer killed', () => {
-  const stack = new BrokerStack({ inProcessConsumer: false });
+  const stack = new BrokerStack({ inProcessConsumer: false, retryScheduler: true });
   const processes: ConsumerProcess[] = [];
   const fixtures: BrokerFixture[] = [];
   const consumer = async (id: string) => {
