@@ -31,7 +31,7 @@ export type AuditRecorder = (call: AuditedCall) => void;
 
 export interface MountDeps {
   authenticators: Authenticators;
-  /** The audit log's writer: every operation whose permission is neither `read` nor `none`. */
+  /** The audit log's writer: every operation that changes something but sending events (AUDITED). */
   audit?: AuditRecorder;
   cache: Pick<ConfigCache, 'invalidate'>;
   /** Tells every dispatcher that a project's configuration changed (a configuration barrier). */
@@ -94,7 +94,12 @@ export function mountOperations(
   }
 }
 
-const AUDITED = (op: BoundOperation) => op.permission !== 'read' && op.permission !== 'none';
+/**
+ * What the audit log records: every call that changes something, except sending events
+ * (`publish`): each event is its own record (the events list), and one audit record per event
+ * would double the database's writes on the delivery path (docs/access.md, "Audit log").
+ */
+const AUDITED = (op: BoundOperation) => !['read', 'none', 'publish'].includes(op.permission);
 
 function rulesOf(op: BoundOperation): SurfaceRules {
   if (op.surface === 'ingest') throw new Error(`${op.operationId}: ingest is served by its own service`);
