@@ -35,12 +35,14 @@ const LOCAL_SLOT_STALL_MS = 1000;
 const ORDERING_SWEEP_MS = 1000;
 /**
  * Per-endpoint concurrency (docs/isolation.md). 50 is an endpoint's connection pool
- * (libs/outbound): more would only queue in it. An endpoint whose attempts take a second or more
+ * (libs/outbound): more would only queue in it, so the rest of a burst to an endpoint not known
+ * to be slow waits for its slots (up to the sender's window, each at most a second) rather than
+ * being parked. An endpoint whose attempts take a second or more
  * is in the slow lane: 20 each (a 2 s endpoint still gets 10/s), 250 for all of them together,
  * and 250 more for endpoints not yet seen answering fast: of the sender's 1,000 and the router's
  * 500, endpoints that answer fast always keep 1,000.
  */
-const LANES = { perEndpoint: 50, slowPerEndpoint: 20, slowLane: 250, slowMs: 1000 };
+const LANES = { perEndpoint: 50, waitPerEndpoint: 1000, slowPerEndpoint: 20, slowLane: 250, slowMs: 1000 };
 /** Deliveries messages handled at once by the sender's consumer. */
 const SENDER_CONCURRENCY = 1000;
 type Scale = NonNullable<DispatcherOptions['scale']>;

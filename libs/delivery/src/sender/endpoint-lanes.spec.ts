@@ -138,4 +138,33 @@ describe('EndpointLanes', () => {
     expect(parked(await w2).lane).toBe('slow');
     b.forEach((x) => x.release());
   });
+
+  it('a burst to a new endpoint waits for its slots instead of being parked, up to waitPerEndpoint', async () => {
+    const { l } = lanes({ waitPerEndpoint: 5 });
+    const taken = [1, 2, 3].map(() => slot(l.take('fresh')));
+    const waiting = [1, 2, 3, 4, 5].map(() => l.acquire('fresh'));
+    expect(waiting.every((w) => w instanceof Promise)).toBe(true);
+    expect(parked(await l.acquire('fresh')).lane).toBe('new'); // a 6th is parked at once
+    taken[0].ended(); // answered fast: the endpoint is fast now, its slot goes to the first waiter
+    expect(slot(await waiting[0]).lane).toBe('fast');
+    taken.slice(1).forEach((t) => t.ended());
+    expect((await Promise.all(waiting.slice(1, 3))).map((w) => slot(w).lane)).toEqual(['fast', 'fast']);
+  });
+
+  it('parks a waiter still without a slot after slowMs (an endpoint that stopped answering)', async () => {
+    jest.useFakeTimers();
+    try {
+      const { l, clock } = lanes({ waitPerEndpoint: 10 });
+      proven(l, 'a');
+      [1, 2, 3].forEach(() => slot(l.take('a')));
+      const waiter = l.acquire('a');
+      clock.now += 1000;
+      jest.advanceTimersByTime(1000);
+      const got = parked(await waiter);
+      expect(got.lane).toBe('slow'); // its oldest attempt has run 1 s: the endpoint is slow
+      expect(got.delayMs).toBeGreaterThanOrEqual(1000);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

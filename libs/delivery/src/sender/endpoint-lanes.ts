@@ -3,6 +3,11 @@ import { boundedLru } from '@hookrail/toolbox';
 export interface EndpointLanesOptions {
   /** Attempts one endpoint may have waiting for an answer at once in this process. */
   perEndpoint: number;
+  /**
+   * Deliveries that may wait in memory for a slot of one endpoint not known to be slow (each for
+   * at most slowMs); beyond that they are parked. Default: perEndpoint.
+   */
+  waitPerEndpoint?: number;
   /** The same for an endpoint in the slow lane. */
   slowPerEndpoint: number;
   /**
@@ -79,23 +84,39 @@ export class EndpointLanes {
   }
 
   /**
-   * A slot for one attempt to `endpointId`, or how long to park the delivery. A fast endpoint at
-   * its cap turns its slots over within slowMs, so up to perEndpoint deliveries wait for them
-   * (parking costs a write and a round through the retry scheduler); the waiters are parked as
-   * soon as the endpoint is seen slow, by the next take or by a slot released after a slow answer.
+   * A slot for one attempt to `endpointId`, or how long to park the delivery. An endpoint not
+   * known to be slow (fast, or new) at its cap turns its slots over quickly, so deliveries wait
+   * for them (parking costs a write and a round through the retry scheduler: a burst to one
+   * healthy endpoint must not take that path), up to waitPerEndpoint, each for at most slowMs: a
+   * waiter still without a slot by then is parked, and all of them are as soon as the endpoint is
+   * seen slow (by the next take, or a slot released after a slow answer).
    */
   acquire(endpointId: string): LaneSlot | LaneFull | Promise<LaneSlot | LaneFull> {
     const taken = this.take(endpointId);
     if ('release' in taken) return taken;
     const queue = this.waiting.get(endpointId) ?? [];
-    if (taken.lane !== 'fast') {
+    if (taken.lane === 'slow') {
       this.waiting.delete(endpointId);
       for (const park of queue) park(taken);
       return taken;
     }
-    if (queue.length >= this.opts.perEndpoint) return taken;
+    if (queue.length >= (this.opts.waitPerEndpoint ?? this.opts.perEndpoint)) return taken;
     this.waiting.set(endpointId, queue);
-    return new Promise((resolve) => queue.push(resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(answer);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        if (queue.length === 0 && this.waiting.get(endpointId) === queue) this.waiting.delete(endpointId);
+        resolve(this.take(endpointId));
+      }, this.opts.slowMs);
+      timer.unref();
+      const answer = (r: LaneSlot | LaneFull) => {
+        clearTimeout(timer);
+        resolve(r);
+      };
+      queue.push(answer);
+    });
   }
 
   /** A slot for one attempt to `endpointId` at once, or how long to park the delivery. */
@@ -160,7 +181,7 @@ export class EndpointLanes {
     if (!queue?.length) return;
     const next = this.take(endpointId);
     if ('release' in next) queue.shift()!(next);
-    else if (next.lane !== 'fast') for (const park of queue.splice(0)) park(next);
+    else if (next.lane === 'slow') for (const park of queue.splice(0)) park(next);
     if (queue.length === 0) this.waiting.delete(endpointId);
   }
 
