@@ -32,6 +32,13 @@ export interface MessageContext {
   partition: number;
   offset: string;
   headers: IHeaders;
+  /**
+   * Frees the message's place among the `concurrency` handled at once while the handler goes on:
+   * for a handler that will wait long in memory for something other messages do not need (the
+   * dispatcher's deliveries waiting for a slow endpoint's slot). Its offset is still committed only
+   * once the handler ends, so a crash meanwhile redelivers it. Idempotent.
+   */
+  leaveWindow: () => void;
 }
 
 export type MessageHandler<K extends TopicKey> = (
@@ -177,8 +184,15 @@ class ConsumerLoop<K extends TopicKey> {
     const t = tracker;
     t.start(m.offset);
     this.inFlight.started(bytes);
+    let inWindow = true;
+    const leaveWindow = () => {
+      if (inWindow) this.inFlight.finished(bytes);
+      inWindow = false;
+    };
     const work =
-      m.headers?.[CONFIG_BARRIER_HEADER] !== undefined ? this.applyBarrier(m) : this.run(m, partition, gen);
+      m.headers?.[CONFIG_BARRIER_HEADER] !== undefined
+        ? this.applyBarrier(m)
+        : this.run(m, partition, gen, leaveWindow);
     work
       .then(
         () => {
@@ -190,7 +204,7 @@ class ConsumerLoop<K extends TopicKey> {
         },
         () => undefined, // left uncommitted: redelivered after the rebalance or restart
       )
-      .finally(() => this.inFlight.finished(bytes));
+      .finally(leaveWindow);
   }
 
   /** A barrier is applied at once, so every later message of its partition starts after it. */
@@ -213,11 +227,11 @@ class ConsumerLoop<K extends TopicKey> {
    * is not at fault and every other one would fail the same way); then, or at once for a
    * non-retriable failure, the message is dead-lettered and the partition moves on.
    */
-  private async run(m: KafkaMessage, partition: number, gen: number): Promise<void> {
+  private async run(m: KafkaMessage, partition: number, gen: number, leaveWindow: () => void): Promise<void> {
     const stillOwned = () => !this.stopping && gen === this.generation;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.handleOnce(m, partition);
+        await this.handleOnce(m, partition, leaveWindow);
         this.metrics.count('ok');
         return;
       } catch (err) {
@@ -246,7 +260,7 @@ class ConsumerLoop<K extends TopicKey> {
   }
 
   /** Decodes the message and runs the handler once, in a consumer span continuing the producer's trace. */
-  private async handleOnce(m: KafkaMessage, partition: number): Promise<void> {
+  private async handleOnce(m: KafkaMessage, partition: number, leaveWindow: () => void): Promise<void> {
     const end = this.metrics.timeHandler();
     try {
       const message = decodeMessage(this.opts.topic, m.value);
@@ -255,6 +269,7 @@ class ConsumerLoop<K extends TopicKey> {
         partition,
         offset: m.offset,
         headers: m.headers ?? {},
+        leaveWindow,
       };
       await withSpan(
         `consume ${this.opts.topicName}`,

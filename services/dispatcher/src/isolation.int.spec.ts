@@ -26,7 +26,8 @@ jest.setTimeout(180_000);
  * sends 500 → 25, lanes in proportion), so that a few hanging endpoints at tens of events/s fill
  * them as hundreds/s fill the real ones (issue 67: a third of 300/s hanging for 10 s).
  */
-const LANES = { perEndpoint: 10, slowPerEndpoint: 3, slowLane: 9, slowMs: 500 };
+// maxDetached small, so that both ways out of the window run: waiting in memory, then parking.
+const LANES = { perEndpoint: 10, slowPerEndpoint: 3, slowLane: 9, slowMs: 500, maxDetached: 20 };
 const SCALE: DispatcherOptions['scale'] = { senderConcurrency: 50, maxLocalFirstSends: 25, lanes: LANES };
 const RATE = 45; // events/s, spread evenly over all endpoints of a phase
 const SECONDS = 10;

@@ -35,14 +35,22 @@ const LOCAL_SLOT_STALL_MS = 1000;
 const ORDERING_SWEEP_MS = 1000;
 /**
  * Per-endpoint concurrency (docs/isolation.md). 50 is an endpoint's connection pool
- * (libs/outbound): more would only queue in it, so the rest of a burst to an endpoint not known
- * to be slow waits for its slots (up to the sender's window, each at most a second) rather than
- * being parked. An endpoint whose attempts take a second or more
+ * (libs/outbound): more would only queue in it. A delivery over its endpoint's cap waits in memory
+ * for a slot, out of the sender's window (which the other endpoints need; its offset stays
+ * uncommitted until it is sent), up to 10,000 waiting in all; beyond, it is parked through the
+ * retry scheduler. An endpoint whose attempts take a second or more
  * is in the slow lane: 20 each (a 2 s endpoint still gets 10/s), 250 for all of them together,
  * and 250 more for endpoints not yet seen answering fast: of the sender's 1,000 and the router's
  * 500, endpoints that answer fast always keep 1,000.
  */
-const LANES = { perEndpoint: 50, waitPerEndpoint: 1000, slowPerEndpoint: 20, slowLane: 250, slowMs: 1000 };
+const LANES = {
+  perEndpoint: 50,
+  waitPerEndpoint: 1000,
+  maxDetached: 10_000,
+  slowPerEndpoint: 20,
+  slowLane: 250,
+  slowMs: 1000,
+};
 /** Deliveries messages handled at once by the sender's consumer. */
 const SENDER_CONCURRENCY = 1000;
 type Scale = NonNullable<DispatcherOptions['scale']>;
@@ -247,6 +255,12 @@ function endpointLanes(options: EndpointLanesOptions, metrics: ServiceContext['m
       gauge.set({ lane: 'slow' }, shared.slow);
     },
   );
+  metrics.gauge(
+    'hookrail_endpoint_lane_waiting',
+    "Deliveries waiting in memory for their endpoint's slot, out of the sender's window (docs/isolation.md)",
+    [],
+    (gauge) => gauge.set(lanes.counts().detached),
+  );
   return lanes;
 }
 
@@ -333,7 +347,7 @@ async function consumeTopics(
   const sender = await bus.consume(SENDER_GROUP, {
     topic: 'deliveries',
     concurrency: deps.scale.senderConcurrency,
-    handle: (m) => send(m),
+    handle: (m, ctx) => send(m, undefined, ctx.leaveWindow),
     onBarrier,
     onAssignment: (partitions) => void ownership.assign(partitions).then(sweeper.sweep),
     onRebalancing: () => {

@@ -57,7 +57,7 @@ describe('EndpointLanes', () => {
     slot(l.take('h2'));
     slot(l.take('h3'));
     expect(parked(l.take('h1')).detail).toMatch(/slow lane full/);
-    expect(l.counts()).toEqual({ running: 6, new: 0, slow: 3 });
+    expect(l.counts()).toEqual({ running: 6, new: 0, slow: 3, detached: 0 });
     for (let i = 0; i < 3; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
 
@@ -97,12 +97,12 @@ describe('EndpointLanes', () => {
     const endpoints = Array.from({ length: 1000 }, (_, i) => `e${i}`);
     const round = () => endpoints.forEach((e) => l.take(e));
     round(); // new endpoints: nobody knows yet that they hang
-    expect(l.counts()).toEqual({ running: 300, new: 300, slow: 0 });
+    expect(l.counts()).toEqual({ running: 300, new: 300, slow: 0, detached: 0 });
     clock.now += 2000;
     for (let i = 0; i < 30; i++) round();
     // Seen slow, they take the slow lane's 300 too; their first attempts keep the new lane's
     // until they time out, so an endpoint never seen answering waits for those (parked).
-    expect(l.counts()).toEqual({ running: 600, new: 300, slow: 300 });
+    expect(l.counts()).toEqual({ running: 600, new: 300, slow: 300, detached: 0 });
     expect(parked(l.take('fresh')).lane).toBe('new');
     for (let i = 0; i < 50; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
@@ -166,5 +166,39 @@ describe('EndpointLanes', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('a delivery that can leave its window waits for its slot as long as it takes, even to a slow endpoint', async () => {
+    const { l, clock } = lanes({ maxDetached: 2 });
+    proven(l, 'a');
+    const running = [1, 2, 3].map(() => slot(l.take('a')));
+    clock.now += 5000; // a's attempts have run 5 s: it is slow
+    let left = 0;
+    const leave = () => left++;
+    const w1 = l.acquire('a', leave);
+    const w2 = l.acquire('a', leave);
+    expect(l.counts().detached).toBe(2);
+    expect(parked(await l.acquire('a', leave)).lane).toBe('slow'); // over maxDetached: parked
+    expect(left).toBe(2);
+    running[0].ended(); // slow answer; a now has 2 running = slowPerEndpoint: no slot yet
+    running[1].ended();
+    expect(slot(await w1).lane).toBe('slow');
+    running[2].ended();
+    expect(slot(await w2).lane).toBe('slow');
+    expect(l.counts().detached).toBe(0);
+  });
+
+  it("a slow-lane slot released serves another endpoint's waiters blocked on the lane's shared cap", async () => {
+    const { l, clock } = lanes({ maxDetached: 10, slowLane: 2 });
+    const first = ['a', 'b'].map((id) => slot(l.take(id)));
+    clock.now += 2000;
+    first.forEach((x) => x.ended()); // both answered in 2 s: slow
+    const a = [1, 2].map(() => slot(l.take('a'))); // the slow lane's 2 shared places
+    expect(l.counts().slow).toBe(2);
+    const waiter = l.acquire('b', () => undefined);
+    expect(waiter).toBeInstanceOf(Promise);
+    a[0].release(); // a slow-lane place is free: b's waiter gets it
+    expect(slot(await waiter).lane).toBe('slow');
+    a[1].release();
   });
 });

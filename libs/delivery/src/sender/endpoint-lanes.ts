@@ -4,10 +4,17 @@ export interface EndpointLanesOptions {
   /** Attempts one endpoint may have waiting for an answer at once in this process. */
   perEndpoint: number;
   /**
-   * Deliveries that may wait in memory for a slot of one endpoint not known to be slow (each for
-   * at most slowMs); beyond that they are parked. Default: perEndpoint.
+   * Deliveries that may wait in memory for a slot of one endpoint not known to be slow while
+   * holding their caller's place (each for at most slowMs); beyond that they are parked.
+   * Default: perEndpoint.
    */
   waitPerEndpoint?: number;
+  /**
+   * Deliveries that may wait in memory for a slot, any endpoint, having left their caller's window
+   * (`acquire`'s `leaveWindow`): they wait as long as it takes; beyond this many they are parked.
+   * Default: none wait that way.
+   */
+  maxDetached?: number;
   /** The same for an endpoint in the slow lane. */
   slowPerEndpoint: number;
   /**
@@ -49,6 +56,15 @@ type Running = Map<symbol, { start: number; lane: Lane }>;
 
 const MIN_PARK_MS = 1000;
 const MAX_PARK_MS = 30_000;
+/**
+ * A delivery waiting for a slot: `detached` ones left their caller's window and wait as long as it
+ * takes; the others hold it, so they wait at most slowMs and are parked once the endpoint is slow.
+ */
+interface Waiter {
+  detached: boolean;
+  answer: (r: LaneSlot | LaneFull) => void;
+}
+
 /** Endpoints whose speed is remembered; an endpoint forgotten starts again in the new lane. */
 const REMEMBERED_ENDPOINTS = 50_000;
 
@@ -72,7 +88,9 @@ export class EndpointLanes {
   /** Endpoints whose last answer was fast. */
   private readonly fastSeen = boundedLru<string, true>(REMEMBERED_ENDPOINTS);
   /** Deliveries waiting for a fast endpoint's slot, at most perEndpoint per endpoint. */
-  private readonly waiting = new Map<string, ((r: LaneSlot | LaneFull) => void)[]>();
+  private readonly waiting = new Map<string, Waiter[]>();
+  /** Waiters that left their caller's window, every endpoint. */
+  private detached = 0;
   /** Attempts running in the new and slow lanes. */
   private readonly shared = { new: 0, slow: 0 };
   private readonly now: () => number;
@@ -84,39 +102,70 @@ export class EndpointLanes {
   }
 
   /**
-   * A slot for one attempt to `endpointId`, or how long to park the delivery. An endpoint not
-   * known to be slow (fast, or new) at its cap turns its slots over quickly, so deliveries wait
-   * for them (parking costs a write and a round through the retry scheduler: a burst to one
-   * healthy endpoint must not take that path), up to waitPerEndpoint, each for at most slowMs: a
-   * waiter still without a slot by then is parked, and all of them are as soon as the endpoint is
-   * seen slow (by the next take, or a slot released after a slow answer).
+   * A slot for one attempt to `endpointId`, or how long to park the delivery. Over its cap a
+   * delivery waits in memory rather than being parked (parking costs a write and a round through
+   * the retry scheduler: a burst to one healthy endpoint must not take that path, nor the steady
+   * excess towards a hanging one):
+   * - given `leaveWindow`, it leaves its caller's window (which other endpoints' deliveries need)
+   *   and waits as long as its endpoint takes, up to maxDetached waiting that way in all;
+   * - otherwise, for an endpoint not known to be slow, it waits holding its place, up to
+   *   waitPerEndpoint, each at most slowMs, and is parked as soon as the endpoint is seen slow.
+   * Parked otherwise.
    */
-  acquire(endpointId: string): LaneSlot | LaneFull | Promise<LaneSlot | LaneFull> {
+  acquire(endpointId: string, leaveWindow?: () => void): LaneSlot | LaneFull | Promise<LaneSlot | LaneFull> {
     const taken = this.take(endpointId);
     if ('release' in taken) return taken;
     const queue = this.waiting.get(endpointId) ?? [];
+    if (leaveWindow && this.detached < (this.opts.maxDetached ?? 0)) {
+      leaveWindow();
+      return this.wait(endpointId, queue, true);
+    }
     if (taken.lane === 'slow') {
-      this.waiting.delete(endpointId);
-      for (const park of queue) park(taken);
+      this.parkHolding(endpointId, taken);
       return taken;
     }
-    if (queue.length >= (this.opts.waitPerEndpoint ?? this.opts.perEndpoint)) return taken;
+    if (queue.filter((w) => !w.detached).length >= (this.opts.waitPerEndpoint ?? this.opts.perEndpoint))
+      return taken;
+    return this.wait(endpointId, queue, false);
+  }
+
+  private wait(endpointId: string, queue: Waiter[], detached: boolean): Promise<LaneSlot | LaneFull> {
     this.waiting.set(endpointId, queue);
+    if (detached) this.detached++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const at = queue.indexOf(answer);
-        if (at < 0) return;
-        queue.splice(at, 1);
-        if (queue.length === 0 && this.waiting.get(endpointId) === queue) this.waiting.delete(endpointId);
-        resolve(this.take(endpointId));
-      }, this.opts.slowMs);
-      timer.unref();
-      const answer = (r: LaneSlot | LaneFull) => {
-        clearTimeout(timer);
-        resolve(r);
+      const waiter: Waiter = {
+        detached,
+        answer: (r) => {
+          clearTimeout(timer);
+          if (detached) this.detached--;
+          resolve(r);
+        },
       };
-      queue.push(answer);
+      // A waiter holding its caller's place gives up after slowMs: the endpoint stopped answering.
+      const timer = detached
+        ? undefined
+        : setTimeout(() => {
+            const at = queue.indexOf(waiter);
+            if (at < 0) return;
+            queue.splice(at, 1);
+            if (queue.length === 0 && this.waiting.get(endpointId) === queue) this.waiting.delete(endpointId);
+            resolve(this.take(endpointId));
+          }, this.opts.slowMs);
+      timer?.unref();
+      queue.push(waiter);
     });
+  }
+
+  /** Parks the waiters of `endpointId` that hold their caller's place; detached ones wait on. */
+  private parkHolding(endpointId: string, full: LaneFull): void {
+    const queue = this.waiting.get(endpointId);
+    if (!queue) return;
+    const holding = queue.filter((w) => !w.detached);
+    if (holding.length === 0) return;
+    const rest = queue.filter((w) => w.detached);
+    if (rest.length) this.waiting.set(endpointId, rest);
+    else this.waiting.delete(endpointId);
+    for (const w of holding) w.answer(full);
   }
 
   /** A slot for one attempt to `endpointId` at once, or how long to park the delivery. */
@@ -137,11 +186,11 @@ export class EndpointLanes {
     return this.slot(endpointId, lane, now);
   }
 
-  /** Attempts running now: in all, and in the new and slow lanes (a gauge). */
-  counts(): { running: number; new: number; slow: number } {
+  /** Attempts running now: in all, and in the new and slow lanes; deliveries waiting detached (gauges). */
+  counts(): { running: number; new: number; slow: number; detached: number } {
     let running = 0;
     for (const m of this.running.values()) running += m.size;
-    return { running, ...this.shared };
+    return { running, ...this.shared, detached: this.detached };
   }
 
   private laneOf(endpointId: string, mine: Running | undefined, now: number): Lane {
@@ -166,7 +215,7 @@ export class EndpointLanes {
       if (attempt.lane !== 'fast') this.shared[attempt.lane]--;
       mine.delete(token);
       if (mine.size === 0 && this.running.get(endpointId) === mine) this.running.delete(endpointId);
-      this.handOver(endpointId);
+      this.handOver(endpointId, attempt.lane !== 'fast');
     };
     const ended = () => {
       if (held) this.measured(endpointId, this.now() - start);
@@ -175,14 +224,31 @@ export class EndpointLanes {
     return { lane, ended, release };
   }
 
-  /** A released slot goes to the endpoint's longest waiter, or parks them all once it is slow. */
-  private handOver(endpointId: string): void {
+  /**
+   * A released slot goes to the endpoint's longest waiter; once it is slow, the waiters holding
+   * their caller's place are parked. A slot of the new or slow lane released may also be what
+   * another endpoint's waiters wait for (the lane's shared cap): they get their turn too.
+   */
+  private handOver(endpointId: string, sharedLane: boolean): void {
+    this.serve(endpointId);
+    if (!sharedLane) return;
+    for (const other of [...this.waiting.keys()]) if (other !== endpointId && !this.serve(other)) break;
+  }
+
+  /** Gives `endpointId`'s waiters the slots it can take now; false when a shared lane is full. */
+  private serve(endpointId: string): boolean {
     const queue = this.waiting.get(endpointId);
-    if (!queue?.length) return;
-    const next = this.take(endpointId);
-    if ('release' in next) queue.shift()!(next);
-    else if (next.lane === 'slow') for (const park of queue.splice(0)) park(next);
-    if (queue.length === 0) this.waiting.delete(endpointId);
+    while (queue?.length) {
+      const next = this.take(endpointId);
+      if (!('release' in next)) {
+        if (next.lane === 'slow') this.parkHolding(endpointId, next);
+        return next.lane === 'fast' || this.shared[next.lane] < this.opts.slowLane;
+      }
+      queue.shift()!.answer(next);
+    }
+    if (queue && queue.length === 0 && this.waiting.get(endpointId) === queue)
+      this.waiting.delete(endpointId);
+    return true;
   }
 
   /** A slow answer (or a time-out) keeps the endpoint in the slow lane; a fast one lets it out. */

@@ -71,7 +71,8 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
           held = false;
         };
         return withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
-          deps.send(m, release),
+          // Waiting for its endpoint's slot, it frees its local one (the lanes bound attempts).
+          deps.send(m, release, release),
         ).finally(release);
       }),
     ]);

@@ -63,7 +63,11 @@ const INTERRUPTED = {
  * Sends one delivery message. `attemptEnded` is called once its attempt's request has its answer
  * (or failed), before the outcome is recorded; not at all when no attempt is made.
  */
-export type SendDelivery = (m: DeliveryMessage, attemptEnded?: () => void) => Promise<void>;
+export type SendDelivery = (
+  m: DeliveryMessage,
+  attemptEnded?: () => void,
+  leaveWindow?: () => void,
+) => Promise<void>;
 
 /** What every step of a send shares. */
 interface Sender {
@@ -111,20 +115,26 @@ export function createSender(deps: SenderDeps): SendDelivery {
       ['lane'],
     ),
   };
-  const sendOnce: SendDelivery = (m, attemptEnded) => sendOnceHere(sender, m, attemptEnded);
+  const sendOnce: SendDelivery = (m, attemptEnded, leaveWindow) =>
+    sendOnceHere(sender, m, attemptEnded, leaveWindow);
   ordering?.sendWith((m) => sendOnce(m));
   return sendOnce;
 }
 
 /** One send of a delivery at a time in this process, each first send once. */
-async function sendOnceHere(s: Sender, m: DeliveryMessage, attemptEnded?: () => void): Promise<void> {
+async function sendOnceHere(
+  s: Sender,
+  m: DeliveryMessage,
+  attemptEnded?: () => void,
+  leaveWindow?: () => void,
+): Promise<void> {
   const { ordering, logger } = s.deps;
   const running = s.inFlight.get(m.delivery_id);
   if (running) await running.catch(() => undefined);
   if (m.first_send && m.reason !== 'released' && s.firstSent.has(m.delivery_id)) return;
   // Taken before anything is awaited: an ordered first send's place follows the partition's order.
   const place = ordering?.place(m);
-  const p = send(s, m, place, attemptEnded).finally(() => {
+  const p = send(s, m, place, { attemptEnded, leaveWindow }).finally(() => {
     place?.release();
     s.inFlight.delete(m.delivery_id);
     // a head's attempt ended: what waited in memory behind it goes or is held (never awaited here)
@@ -142,14 +152,14 @@ async function send(
   s: Sender,
   m: DeliveryMessage,
   place: Place | undefined,
-  attemptEnded: (() => void) | undefined,
+  { attemptEnded, leaveWindow }: { attemptEnded?: () => void; leaveWindow?: () => void },
 ): Promise<void> {
   const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(s.deps.store, m);
   const toSend = await sendable(s, m, loaded);
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;
   const gate = await configured(s, m, toSend.delivery);
   if (!gate) return;
-  const slot = await laneSlot(s, gate);
+  const slot = await laneSlot(s, gate, leaveWindow);
   if (!slot) return;
   try {
     if (!(await passesGates(s, gate))) return;
@@ -171,10 +181,10 @@ const NO_LANES: LaneSlot = { lane: 'fast', ended: () => undefined, release: () =
  * rate-limit token or breaker probe); null when the endpoint is at its cap: the delivery is
  * parked like a gate's hold, no attempt made and no retry spent (docs/isolation.md).
  */
-async function laneSlot(s: Sender, gate: GateContext): Promise<LaneSlot | null> {
+async function laneSlot(s: Sender, gate: GateContext, leaveWindow?: () => void): Promise<LaneSlot | null> {
   const { lanes } = s.deps;
   if (!lanes) return NO_LANES;
-  const taken = await lanes.acquire(gate.delivery.endpoint_id);
+  const taken = await lanes.acquire(gate.delivery.endpoint_id, leaveWindow);
   if ('release' in taken) return taken;
   s.parked.inc({ lane: taken.lane });
   const hold = { kind: 'hold', reason: 'rate_limited', detail: taken.detail } as const;
