@@ -39,7 +39,9 @@ export interface FirstSendsDeps {
  * are published. The event's offset is committed only once every first send is recorded or
  * published, so a crash routes the event again and resends with the same delivery ids.
  */
-export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessage[]) => Promise<void> {
+export function createFirstSends(
+  deps: FirstSendsDeps,
+): (messages: DeliveryMessage[], leaveWindow?: () => void) => Promise<void> {
   const sent = deps.metrics.counter(
     'hookrail_first_sends_total',
     'First sends of deliveries, by whether this process sent them or published them',
@@ -56,7 +58,7 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
     slots.release(endpointId); // the partition moved to another process while this send waited
     return false;
   };
-  return async (messages) => {
+  return async (messages, leaveWindow) => {
     const here: DeliveryMessage[] = [];
     const published: DeliveryMessage[] = [];
     for (const m of messages) ((await takeLocal(m.endpoint_id)) ? here : published).push(m);
@@ -71,8 +73,12 @@ export function createFirstSends(deps: FirstSendsDeps): (messages: DeliveryMessa
           held = false;
         };
         return withSpan(LOCAL_SEND_SPAN, { kind: SpanKind.INTERNAL, attributes: traceAttributes(m) }, () =>
-          // Waiting for its endpoint's slot, it frees its local one (the lanes bound attempts).
-          deps.send(m, release, release),
+          // Waiting for its endpoint's slot, it frees its local one (the lanes bound attempts)
+          // and its event's place in the router's window.
+          deps.send(m, release, () => {
+            release();
+            leaveWindow?.();
+          }),
         ).finally(release);
       }),
     ]);

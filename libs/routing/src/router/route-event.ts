@@ -35,12 +35,19 @@ export interface RouterDeps {
   inOrderPublisher?: Publisher;
   /**
    * Hands the first sends on; resolves once each is sent and recorded or on the deliveries topic.
-   * Default: publish them all (the dispatcher sends those of endpoints it owns itself).
+   * Default: publish them all (the dispatcher sends those of endpoints it owns itself). A send that
+   * must wait long for its endpoint calls `leaveWindow`: the event's message stops counting among
+   * those the router handles at once (its offset waits for the send all the same).
    */
-  deliver?: (messages: DeliveryMessage[]) => Promise<void>;
+  deliver?: Deliver;
   logger: Logger;
   metrics: Metrics;
 }
+
+type Deliver = (messages: DeliveryMessage[], leaveWindow?: () => void) => Promise<void>;
+
+/** Where a routed event's message is: its partition and offset, and its way out of the window. */
+type At = { partition: number; offset: string; leaveWindow?: () => void };
 
 /** The router's batched writes, publishers and counters, made once per router. */
 interface RouterParts {
@@ -48,7 +55,7 @@ interface RouterParts {
   eventWrites: Coalescer<EventDoc>;
   deliveryWrites: Coalescer<DeliveryDoc>;
   eventCounts: Coalescer<EndpointEventCount>;
-  deliver: (messages: DeliveryMessage[]) => Promise<void>;
+  deliver: Deliver;
   inOrder: Publisher;
   ordered: OrderedHandOff;
   routed: ReturnType<Metrics['counter']>;
@@ -63,15 +70,13 @@ interface RouterParts {
  * are done. Every write and message is keyed by a deterministic id, so a redelivered event
  * message repeats the work without creating anything twice.
  */
-export function createRouter(
-  deps: RouterDeps,
-): (m: EventMessage, at?: { partition: number; offset: string }) => Promise<void> {
+export function createRouter(deps: RouterDeps): (m: EventMessage, at?: At) => Promise<void> {
   const parts = routerParts(deps);
-  return async function route(m: EventMessage, at?: { partition: number; offset: string }): Promise<void> {
+  return async function route(m: EventMessage, at?: At): Promise<void> {
     // Taken before anything is awaited, so an ordered project's events keep their partition order.
     const turn = m.ordered && at ? parts.ordered.take(at.partition, at.offset) : null;
     try {
-      await routeInTurn(deps, parts, m, turn);
+      await routeInTurn(deps, parts, m, { turn, leaveWindow: at?.leaveWindow });
       turn?.pass();
     } catch (err) {
       // The consumer tries a retriable failure again (the turn waits for it) until it gives up.
@@ -121,7 +126,7 @@ async function routeInTurn(
   deps: RouterDeps,
   parts: RouterParts,
   m: EventMessage,
-  turn: Turn | null,
+  { turn, leaveWindow }: { turn: Turn | null; leaveWindow?: () => void },
 ): Promise<void> {
   if (await recordedAsDuplicate(parts, m)) return;
 
@@ -160,7 +165,7 @@ async function routeInTurn(
       : matched.length > 0
         ? ENDPOINT_NOT_FOUND
         : explainUnrouted(m, subscriptions, owners);
-  await recordAndSend(deps, parts, { m, turn, deliveries, why, configVersion });
+  await recordAndSend(deps, parts, { m, turn, deliveries, why, configVersion, leaveWindow });
 }
 
 /**
@@ -211,6 +216,7 @@ async function recordAndSend(
     deliveries: DeliveryDoc[];
     why: Unrouted | null;
     configVersion: string;
+    leaveWindow?: () => void;
   },
 ): Promise<void> {
   const { m, turn, deliveries, why } = r;
@@ -239,7 +245,10 @@ async function recordAndSend(
       parts.eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 }),
     ),
     ...decided.map((d) => parts.deliveryWrites.submit(d)),
-    parts.deliver(messages.filter((d) => d.first_send?.ordering_key === undefined)),
+    parts.deliver(
+      messages.filter((d) => d.first_send?.ordering_key === undefined),
+      r.leaveWindow,
+    ),
     turn ? turn.handOff(keyed) : parts.inOrder.publish('deliveries', keyed),
   ]);
   parts.routed.inc({ outcome: deliveries.length === 0 ? 'unmatched' : 'matched' });
