@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newId, type ProjectId } from '@hookrail/domain';
 import type { RunningService } from '@hookrail/runtime';
 import type { Publisher } from '@hookrail/bus';
@@ -189,4 +190,36 @@ describe('isolation: endpoints that hang do not slow the others (docs/isolation.
       clearInterval(watch);
     }
   });
+
+  it('a delivery that waited for its slot is not sent once its project was deleted meanwhile', async () => {
+    const own = await startReceiver({ hang: true, countOnly: true });
+    try {
+      const projectId = await makeProject(store, {
+        strategy: { type: 'linear', duration: 1, retry_count: 1 },
+        circuit_breaker: { consecutive_failures: 100_000, min_requests: 100_000 },
+      });
+      const ep = await makeEndpoint(store, projectId, {
+        url: `${own.url}/hang`,
+        http_timeout: HTTP_TIMEOUT_S,
+      });
+      const sourceId = newId();
+      await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: sourceId });
+      // More than the endpoint's 10 attempts: the rest wait for its slots (up to maxDetached).
+      await publisher.publish(
+        'events',
+        Array.from({ length: 25 }, () => eventMessage(projectId, { source_id: sourceId })),
+      );
+      await waitFor('the endpoint at its cap', () => own.count() >= LANES.perEndpoint, { timeoutMs: 20_000 });
+      await store.projects.softDelete(projectId);
+      await bus.announceConfigChange(projectId);
+      await sleep(1000); // the barrier reaches the dispatcher
+      const sent = own.count();
+      // The attempts running time out and free their slots: the deliveries waiting for them
+      // find their project gone instead of being sent.
+      await sleep((HTTP_TIMEOUT_S + 3) * 1000);
+      expect(own.count()).toBe(sent);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });

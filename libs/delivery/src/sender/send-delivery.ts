@@ -159,33 +159,44 @@ async function send(
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;
   const gate = await configured(s, m, toSend.delivery);
   if (!gate) return;
-  const slot = await laneSlot(s, gate, leaveWindow);
-  if (!slot) return;
+  const taken = await laneSlot(s, gate, leaveWindow);
+  if (!taken) return;
+  const { slot } = taken;
   try {
-    if (!(await passesGates(s, gate))) return;
+    // A wait for the slot may have been long: a project or endpoint deleted meanwhile ends it here.
+    const current = taken.waited ? await configured(s, m, toSend.delivery) : gate;
+    if (!current || !(await passesGates(s, current))) return;
     const event = await mayAttempt(s, toSend.delivery, toSend.event);
     const ended = () => {
       slot.ended();
       attemptEnded?.();
     };
-    if (event) await s.attempt(gate, event, ended);
+    if (event) await s.attempt(current, event, ended);
   } finally {
     slot.release();
   }
 }
 
-const NO_LANES: LaneSlot = { lane: 'fast', ended: () => undefined, release: () => undefined };
+const NO_LANES = {
+  slot: { lane: 'fast', ended: () => undefined, release: () => undefined } as LaneSlot,
+  waited: false,
+};
 
 /**
  * A slot among its endpoint's attempts (taken before the gates, so a parked delivery spends no
- * rate-limit token or breaker probe); null when the endpoint is at its cap: the delivery is
- * parked like a gate's hold, no attempt made and no retry spent (docs/isolation.md).
+ * rate-limit token or breaker probe), and whether the delivery waited for it; null when the
+ * delivery is parked like a gate's hold, no attempt made and no retry spent (docs/isolation.md).
  */
-async function laneSlot(s: Sender, gate: GateContext, leaveWindow?: () => void): Promise<LaneSlot | null> {
+async function laneSlot(
+  s: Sender,
+  gate: GateContext,
+  leaveWindow?: () => void,
+): Promise<{ slot: LaneSlot; waited: boolean } | null> {
   const { lanes } = s.deps;
   if (!lanes) return NO_LANES;
-  const taken = await lanes.acquire(gate.delivery.endpoint_id, leaveWindow);
-  if ('release' in taken) return taken;
+  const pending = lanes.acquire(gate.delivery.endpoint_id, leaveWindow);
+  const taken = await pending;
+  if ('release' in taken) return { slot: taken, waited: pending instanceof Promise };
   s.parked.inc({ lane: taken.lane });
   const hold = { kind: 'hold', reason: 'rate_limited', detail: taken.detail } as const;
   await s.recorder.hold(gate.delivery, { ...hold, untilMs: s.now() + taken.delayMs });
