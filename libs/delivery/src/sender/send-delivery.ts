@@ -196,7 +196,12 @@ async function laneSlot(
   if (!lanes) return NO_LANES;
   const pending = lanes.acquire(gate.delivery.endpoint_id, leaveWindow);
   const taken = await pending;
-  if ('release' in taken) return { slot: taken, waited: pending instanceof Promise };
+  if ('release' in taken) {
+    // An attempt to an endpoint not known to answer fast may take its whole time-out: the lanes
+    // bound such attempts, so it need not hold its message's place in the window meanwhile.
+    if (taken.lane !== 'fast') leaveWindow?.();
+    return { slot: taken, waited: pending instanceof Promise };
+  }
   s.parked.inc({ lane: taken.lane });
   const hold = { kind: 'hold', reason: 'rate_limited', detail: taken.detail } as const;
   await s.recorder.hold(gate.delivery, { ...hold, untilMs: s.now() + taken.delayMs });
