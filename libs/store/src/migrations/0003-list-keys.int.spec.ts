@@ -90,7 +90,7 @@ describe('migration 3, list keys', () => {
     const store = await Store.connect(url, 'list-keys-test');
     try {
       const { applied } = await store.migrations().up();
-      expect(applied.map((a) => a.key)).toEqual(['0003-list-keys']);
+      expect(applied.map((a) => a.key)).toEqual(['0003-list-keys', '0004-change-stream-offsets']);
       const expectEvents = async (filter: object, want: typeof events) =>
         expect(ids((await store.events.page(project, filter, page)).content)).toEqual(ids(want));
       await expectEvents({}, events);
