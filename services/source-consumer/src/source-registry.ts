@@ -137,18 +137,7 @@ export class SourceRegistry {
   ) {
     const log = this.deps.logger.child({ project_id: source.project_id, source_id: source._id });
     const kind = 'mongodb';
-    let unreachable = false;
-    const onState = (state: SubscriberState, error?: string) => {
-      this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
-      void this.report(source.project_id, source._id, state, error ?? null);
-      if (state === 'unreachable' && !unreachable) {
-        unreachable = true;
-        void this.announceHealth(source, 'source.unreachable', error ?? null);
-      } else if (state === 'consuming' && unreachable) {
-        unreachable = false;
-        void this.announceHealth(source, 'source.recovered', null);
-      }
-    };
+    const onState = this.stateReporter(source, kind);
     let stream;
     try {
       stream = startChangeStreamSource(
@@ -199,7 +188,6 @@ export class SourceRegistry {
     const { settings, workers } = config;
     const kind = settings.kind;
     log.info({ kind, broker: describeBroker(settings), workers }, 'starting broker source');
-    let unreachable = false;
     const subscriber = startSubscriber(settings, {
       workers,
       prefetch: PREFETCH,
@@ -207,18 +195,7 @@ export class SourceRegistry {
       handle: countOutcomes(messageHandler(kind, source, project, this.deps), (outcome) =>
         this.messages.inc({ kind, outcome }),
       ),
-      onState: (state, error) => {
-        this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
-        void this.report(source.project_id, source._id, state, error ?? null);
-        // One meta event per outage, not per reconnection attempt.
-        if (state === 'unreachable' && !unreachable) {
-          unreachable = true;
-          void this.announceHealth(source, 'source.unreachable', error ?? null);
-        } else if (state === 'consuming' && unreachable) {
-          unreachable = false;
-          void this.announceHealth(source, 'source.recovered', null);
-        }
-      },
+      onState: this.stateReporter(source, kind),
       onRejected: (reason, disposal) => {
         this.messages.inc({ kind, outcome: disposal });
         log.error({ kind, reason, disposal }, `broker message ${disposal.replace('_', '-')}: ${reason}`);
@@ -235,6 +212,25 @@ export class SourceRegistry {
     this.up.remove({ source_id: sourceId, kind: r.kind });
     if (r.kind === 'mongodb') this.lag.remove({ source_id: sourceId });
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
+  }
+
+  /**
+   * A source's state changes, for a broker subscriber and a change stream alike: the gauge and the
+   * stored health each time, and one meta event per outage, not per reconnection attempt.
+   */
+  private stateReporter(source: SourceDoc, kind: string): (state: SubscriberState, error?: string) => void {
+    let unreachable = false;
+    return (state, error) => {
+      this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
+      void this.report(source.project_id, source._id, state, error ?? null);
+      if (state === 'unreachable' && !unreachable) {
+        unreachable = true;
+        void this.announceHealth(source, 'source.unreachable', error ?? null);
+      } else if (state === 'consuming' && unreachable) {
+        unreachable = false;
+        void this.announceHealth(source, 'source.recovered', null);
+      }
+    };
   }
 
   /** Tells the project (meta events, if it selected these types) that its broker went away or came back. */
