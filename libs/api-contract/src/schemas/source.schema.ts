@@ -144,17 +144,17 @@ const dbChangeStreamFields = {
   }),
 };
 
-const dbChangeStreamInput = object(
-  {
-    ...dbChangeStreamFields,
-    connection_string: str({ minLength: 1, maxLength: 4000, pattern: '^mongodb(\\+srv)?://' }),
-    restart_from_now: Type.Boolean({
-      description:
-        'drop the stored resume point and read from now on: how a source whose resume point fell out of the oplog restarts',
-    }),
-  },
-  ['type', 'connection_string', 'database'],
-);
+const dbChangeStreamSettings = {
+  ...dbChangeStreamFields,
+  connection_string: str({ minLength: 1, maxLength: 4000, pattern: '^mongodb(\\+srv)?://' }),
+  restart_from_now: Type.Boolean({
+    description:
+      'drop the stored resume point and read from now on: how a source whose resume point fell out of the oplog restarts',
+  }),
+};
+const dbChangeStreamInput = object(dbChangeStreamSettings, ['type', 'connection_string', 'database']);
+/** An update may leave the connection string out (it is never returned): the stored one is kept. */
+const dbChangeStreamUpdate = object(dbChangeStreamSettings, ['type', 'database']);
 
 const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_type: nonEmpty(200) }, [
   'body',
@@ -207,7 +207,11 @@ export const CLEARABLE_SOURCE_FIELDS = [
 ] as const;
 
 export const sourceUpdateBody = object(
-  { ...sourceInputFields, clear: clearList(CLEARABLE_SOURCE_FIELDS) },
+  {
+    ...sourceInputFields,
+    db_change_stream: nullable(dbChangeStreamUpdate),
+    clear: clearList(CLEARABLE_SOURCE_FIELDS),
+  },
   [],
   pubSubWhenBroker,
 );

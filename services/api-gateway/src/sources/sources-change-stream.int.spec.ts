@@ -79,6 +79,30 @@ describe('db_change_stream sources: settings checked against the database', () =
     expect(later.body.data.db_change_stream.restart_requested_at).toBe(at);
   });
 
+  it('keeps the stored connection string on an update that leaves it out (the edit form cannot send it back)', async () => {
+    const s = (await create(cdc())).body.data;
+    const { connection_string: _kept, ...without } = cdc({ restart_from_now: true, operations: ['insert'] });
+    const res = await h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, {
+      key: p.key,
+      body: { db_change_stream: without },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.data.db_change_stream).toMatchObject({ operations: ['insert'] });
+    expect(Date.parse(res.body.data.db_change_stream.restart_requested_at as string)).toBeGreaterThan(0);
+    const stored = await h.store.sources.findById(p.id, s.uid);
+    const sealed = String((stored?.db_change_stream as { connection_string?: string }).connection_string);
+    expect(sealed).not.toBe('undefined');
+    expect(sealed).not.toContain('27018');
+    // A source turned into a change stream has none stored: the update must give one.
+    const http = (await create(undefined, 'http')).body.data;
+    const turned = await h.call('PUT', `/v1/projects/${p.id}/sources/${http.uid}`, {
+      key: p.key,
+      body: { type: 'db_change_stream', db_change_stream: without },
+    });
+    expect(turned.status).toBe(400);
+    expect(turned.body.data.errors[0].field).toBe('db_change_stream.connection_string');
+  });
+
   it.each([
     [
       'a standalone server',

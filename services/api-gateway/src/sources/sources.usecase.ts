@@ -1,4 +1,11 @@
-import { ConflictError, NotFoundError, newId, randomToken, type ProjectId } from '@hookrail/domain';
+import {
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  newId,
+  randomToken,
+  type ProjectId,
+} from '@hookrail/domain';
 import { assertBrokerReachable } from './source-broker-check';
 import { assertChangeStreamWorks, completeDbChangeStream } from './source-change-stream';
 import type { SourceDoc } from '@hookrail/store';
@@ -120,12 +127,26 @@ async function changeStreamUpdate(
     return current.db_change_stream;
   const cdc = completeDbChangeStream(
     type,
-    body.db_change_stream ?? null,
+    withStoredConnection(deps, body.db_change_stream ?? null, current.db_change_stream ?? null),
     current.db_change_stream ?? null,
     new Date(),
   );
   await assertChangeStreamWorks(deps, cdc);
   return credentialsSealed(deps, null, null, cdc).db_change_stream;
+}
+
+/**
+ * The settings of an update with the stored connection string when none is given for the same kind
+ * of database: it is never returned, so an edit form cannot send it back.
+ */
+function withStoredConnection(deps: GatewayDeps, input: Json | null, current: Json | null): Json | null {
+  if (!input || input.connection_string !== undefined) return input;
+  if (!current || current.type !== input.type)
+    throw new ValidationError('db_change_stream.connection_string is required', [
+      { field: 'db_change_stream.connection_string', message: 'is required for a new database' },
+    ]);
+  const stored = open(deps.box, { db_change_stream: current }, SOURCE_CREDENTIALS).db_change_stream;
+  return { ...input, connection_string: stored.connection_string };
 }
 
 export async function deleteSource(deps: GatewayDeps, projectId: ProjectId, id: string): Promise<void> {
