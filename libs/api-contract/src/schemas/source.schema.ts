@@ -34,8 +34,9 @@ export const REFUSED_SOURCE_TYPES: Readonly<Partial<Record<SourceType, string>>>
 };
 export const VERIFIER_TYPES = ['noop', 'api_key', 'basic_auth', 'hmac'] as const;
 export const PUB_SUB_TYPES = ['sqs', 'amqp', 'google', 'kafka'] as const;
-export const CHANGE_STREAM_DATABASES = ['mongodb'] as const;
-export const CHANGE_OPERATIONS = ['insert', 'update', 'replace', 'delete'] as const;
+export const CHANGE_STREAM_DATABASES = ['mongodb', 'postgres'] as const;
+/** `replace` is MongoDB's only, `truncate` PostgreSQL's only (a 400 on the other type). */
+export const CHANGE_OPERATIONS = ['insert', 'update', 'replace', 'delete', 'truncate'] as const;
 export const FULL_DOCUMENT_MODES = ['updateLookup', 'whenAvailable', 'off'] as const;
 
 const fn = nullable(str({ maxLength: 64 * 1024 }));
@@ -114,7 +115,14 @@ export const pubSubInput = object(
   typeSelects(PUB_SUB_TYPES),
 );
 
-/** What a `db_change_stream` source watches (docs/sources.md); the connection string is sealed at rest. */
+/** A PostgreSQL identifier as Hookrail accepts it unquoted (publication, slot, schema, table). */
+const PG_NAME = '[A-Za-z_][A-Za-z0-9_$]{0,62}';
+
+/**
+ * What a `db_change_stream` source watches (docs/sources.md); the connection string is sealed at
+ * rest. `collections`, `full_document` and `match` are MongoDB's; `tables`, `publication`, `slot`
+ * and `create_if_missing` PostgreSQL's: a field of the other type is a 400 naming it.
+ */
 const dbChangeStreamFields = {
   type: enumOf(CHANGE_STREAM_DATABASES),
   database: str({ minLength: 1, maxLength: 64, pattern: '^[^/\\\\. "$]+$' }),
@@ -126,7 +134,8 @@ const dbChangeStreamFields = {
   operations: Type.Array(enumOf(CHANGE_OPERATIONS), {
     minItems: 1,
     uniqueItems: true,
-    description: 'the operation types to keep (default: all four)',
+    description:
+      'the operation types to keep (default: all of the type: insert, update, replace, delete for mongodb; insert, update, delete, truncate for postgres)',
   }),
   full_document: enumOf(FULL_DOCUMENT_MODES, {
     description: "what an update's event carries as `document` (default updateLookup)",
@@ -136,17 +145,40 @@ const dbChangeStreamFields = {
     description:
       'an aggregation $match stage over the change events, checked against the database when stored',
   }),
+  tables: Type.Array(str({ minLength: 1, maxLength: 127, pattern: `^(${PG_NAME}\\.)?${PG_NAME}$` }), {
+    maxItems: 100,
+    uniqueItems: true,
+    description:
+      'postgres: the tables whose changes become events (schema-qualified or in public); empty or absent: every table of the publication',
+  }),
+  publication: str({
+    pattern: `^${PG_NAME}$`,
+    description: 'postgres: the publication to decode (pgoutput)',
+  }),
+  slot: str({
+    pattern: '^[a-z0-9_]{1,63}$',
+    description: "postgres: the logical replication slot that keeps the source's place",
+  }),
+  create_if_missing: Type.Boolean({
+    description:
+      'postgres: create the publication (for the tables, else for all tables) and the slot when they do not exist; otherwise both must exist',
+  }),
   event_type_template: str({
     minLength: 1,
     maxLength: 200,
     description:
-      'the event type, with {collection} and {operation} replaced (default "{collection}.{operation}")',
+      'the event type, with {collection} (mongodb), {table} and {schema} (postgres) and {operation} replaced (default "{collection}.{operation}", postgres "{table}.{operation}")',
   }),
 };
 
 const dbChangeStreamSettings = {
   ...dbChangeStreamFields,
-  connection_string: str({ minLength: 1, maxLength: 4000, pattern: '^mongodb(\\+srv)?://' }),
+  connection_string: str({
+    minLength: 1,
+    maxLength: 4000,
+    pattern: '^(mongodb(\\+srv)?|postgres(ql)?)://',
+    description: 'mongodb:// or mongodb+srv:// (type mongodb), postgres:// or postgresql:// (type postgres)',
+  }),
   restart_from_now: Type.Boolean({
     description:
       'drop the stored resume point and read from now on: how a source whose resume point fell out of the oplog restarts',
