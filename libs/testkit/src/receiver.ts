@@ -51,6 +51,8 @@ export interface Receiver {
   count(): number;
   /** Requests received and neither answered nor given up by the sender yet. */
   pending(): number;
+  /** Requests the sender gave up on (closed) before they were answered: a hanging endpoint's time-outs. */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
   const requests: RecordedRequest[] = [];
   let seen = 0;
   let pending = 0;
+  let abandoned = 0;
   const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -79,7 +82,10 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
       };
       const index = seen++;
       pending++;
-      res.on('close', () => pending--);
+      res.on('close', () => {
+        pending--;
+        if (!res.writableFinished) abandoned++;
+      });
       if (!opts.countOnly) requests.push(recorded);
       opts.onRequest?.(recorded);
       const reply: ReceiverReply = opts.respond
@@ -117,6 +123,7 @@ export async function startReceiver(opts: ReceiverOptions = {}): Promise<Receive
     requests,
     count: () => seen,
     pending: () => pending,
+    abandoned: () => abandoned,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

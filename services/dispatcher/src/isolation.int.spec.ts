@@ -28,7 +28,14 @@ jest.setTimeout(180_000);
  * them as hundreds/s fill the real ones (issue 67: a third of 300/s hanging for 10 s).
  */
 // maxDetached small, so that both ways out of the window run: waiting in memory, then parking.
-const LANES = { perEndpoint: 10, slowPerEndpoint: 3, slowLane: 9, slowMs: 500, maxDetached: 20 };
+const LANES = {
+  perEndpoint: 10,
+  slowPerEndpoint: 3,
+  slowLane: 9,
+  probeLane: 15,
+  slowMs: 500,
+  maxDetached: 20,
+};
 const SCALE: DispatcherOptions['scale'] = { senderConcurrency: 50, maxLocalFirstSends: 25, lanes: LANES };
 const RATE = 45; // events/s, spread evenly over all endpoints of a phase
 const SECONDS = 10;
@@ -43,6 +50,8 @@ const HANGING_ALL = 50;
  * host swings several-fold from run to run, so the bound is 10x: well between the two.
  */
 const MAX_P99_RATIO = 10;
+/** New endpoints that hang, ahead of a new one that answers: fewer than the probes, more than the new lane. */
+const WALL = 12;
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -172,6 +181,55 @@ describe('isolation: endpoints that hang do not slow the others (docs/isolation.
     }
   }, 60_000);
 
+  it("a new endpoint that answers is not kept behind new endpoints that hang: its first attempt is a probe past the new lane's cap", async () => {
+    const wall = await startReceiver({ hang: true, countOnly: true });
+    try {
+      const projectId = await makeProject(store, {
+        strategy: { type: 'linear', duration: 1, retry_count: 1 },
+        circuit_breaker: { consecutive_failures: 100_000, min_requests: 100_000 },
+      });
+      const source = async (url: string) => {
+        const ep = await makeEndpoint(store, projectId, { url, http_timeout: HTTP_TIMEOUT_S });
+        const sourceId = newId();
+        await makeSubscription(store, projectId, { endpoint_id: ep._id, source_id: sourceId });
+        return sourceId;
+      };
+      const [before, after] = [await source(`${healthy.url}/ok`), await source(`${healthy.url}/ok`)];
+      // Fewer hanging endpoints than probes, two deliveries each: their first attempts take
+      // probes, their second ones the whole new lane (9), and the rest wait.
+      const wallSources = await Promise.all(Array.from({ length: WALL }, () => source(`${wall.url}/hang`)));
+      const events = (sourceId: string, n: number) =>
+        Array.from({ length: n }, () => eventMessage(projectId, { source_id: sourceId }));
+      const offerTo = async (sourceId: string) => {
+        const messages = events(sourceId, 10);
+        const at = Date.now();
+        await publisher.publish('events', messages);
+        return healthyLatencies(new Map(messages.map((m) => [m.event_id, at])));
+      };
+      const baseline = await offerTo(before); // a new endpoint, nothing hanging
+      await publisher.publish(
+        'events',
+        wallSources.flatMap((s) => events(s, 2)),
+      );
+      const held = Math.min(WALL, LANES.probeLane) + LANES.slowLane; // their probes and the new lane
+      await waitFor('the probes and the new lane held by hanging endpoints', () => wall.pending() >= held, {
+        timeoutMs: HTTP_TIMEOUT_S * 1000,
+        intervalMs: 20,
+      });
+      const behindWall = await offerTo(after);
+      // Without probes, the new endpoint's first attempt waited for a place in the new lane,
+      // which only a hanging attempt's time-out frees: received after the wall's first time-out.
+      const timedOut = wall.abandoned();
+      console.log(
+        `a new endpoint's latency ms: alone p50 ${pct(baseline, 50)} max ${baseline.at(-1)}; ` +
+          `behind ${wall.pending()} hanging attempts p50 ${pct(behindWall, 50)} max ${behindWall.at(-1)}`,
+      );
+      expect(timedOut).toBe(0);
+    } finally {
+      await wall.close();
+    }
+  }, 60_000);
+
   it('healthy p99 with a third of the traffic to hanging endpoints stays within 10x its baseline (120x without lanes); nothing is lost', async () => {
     // Unmeasured: the first deliveries of a process open its connections and warm its code.
     await healthyLatencies((await offer(await project(6, 0), 3)).sentAt);
@@ -207,10 +265,10 @@ describe('isolation: endpoints that hang do not slow the others (docs/isolation.
     try {
       const { badIds } = await offer(p);
       console.log(`every endpoint hanging: at most ${most} requests waiting on them at once`);
-      // The slow and new lanes' 2 x 9 (the receiver sees a timed-out request end a moment after
-      // the sender frees its slot, hence the room): never the sender's window of 50, which is
-      // what they took without lanes (75: the window and the router's local slots).
-      expect(most).toBeLessThanOrEqual(3 * LANES.slowLane);
+      // The slow and new lanes' 2 x 9 and the 15 probes (the receiver sees a timed-out request end
+      // a moment after the sender frees its slot, hence the room): never the sender's window of
+      // 50, which is what they took without lanes (75: the window and the router's local slots).
+      expect(most).toBeLessThanOrEqual(3 * LANES.slowLane + LANES.probeLane);
       expect(most).toBeLessThan(SCALE!.senderConcurrency);
       await waitFor(
         'every delivery recorded',

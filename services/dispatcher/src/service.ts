@@ -41,12 +41,14 @@ const ORDERING_SWEEP_MS = 1000;
  * retry scheduler. An endpoint whose attempts take a second or more
  * is in the slow lane: 20 each (a 2 s endpoint still gets 10/s), 250 for all of them together,
  * and 250 more for endpoints not yet seen answering fast: of the sender's 1,000 and the router's
- * 500, endpoints that answer fast always keep 1,000.
+ * 500, endpoints that answer fast always keep 1,000. Besides, each new endpoint's first attempt
+ * (its probe) passes the new lane's 250, up to 1,000 probes at once (a socket and a request each):
+ * a new endpoint that answers does not wait behind up to a thousand new ones that hang.
  */
-const LANES = {
+const LANES: EndpointLanesOptions = {
   perEndpoint: 50,
-  waitPerEndpoint: 1000,
   maxDetached: 10_000,
+  probeLane: 1000,
   slowPerEndpoint: 20,
   slowLane: 250,
   slowMs: 1000,
@@ -250,7 +252,8 @@ function endpointLanes(options: EndpointLanesOptions, metrics: ServiceContext['m
     ['lane'],
     (gauge) => {
       const { running, ...shared } = lanes.counts();
-      gauge.set({ lane: 'fast' }, running - shared.new - shared.slow);
+      gauge.set({ lane: 'fast' }, running - shared.probe - shared.new - shared.slow);
+      gauge.set({ lane: 'probe' }, shared.probe);
       gauge.set({ lane: 'new' }, shared.new);
       gauge.set({ lane: 'slow' }, shared.slow);
     },

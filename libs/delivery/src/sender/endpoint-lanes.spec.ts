@@ -57,7 +57,7 @@ describe('EndpointLanes', () => {
     slot(l.take('h2'));
     slot(l.take('h3'));
     expect(parked(l.take('h1')).detail).toMatch(/slow lane full/);
-    expect(l.counts()).toEqual({ running: 6, new: 0, slow: 3, detached: 0 });
+    expect(l.counts()).toEqual({ running: 6, probe: 0, new: 0, slow: 3, detached: 0 });
     for (let i = 0; i < 3; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
 
@@ -91,56 +91,67 @@ describe('EndpointLanes', () => {
     expect(slot(l.take('f')).lane).toBe('new');
   });
 
-  it('when a thousand new endpoints hang at once, holds at most 2 x slowLane attempts to them; a proven endpoint keeps its slots', () => {
-    const { l, clock } = lanes({ perEndpoint: 50, slowPerEndpoint: 20, slowLane: 300 });
+  it('when a thousand new endpoints hang at once, holds at most 2 x slowLane + probeLane attempts to them; a proven endpoint keeps its slots', () => {
+    const { l, clock } = lanes({ perEndpoint: 50, slowPerEndpoint: 20, slowLane: 300, probeLane: 600 });
     proven(l, 'ok');
     const endpoints = Array.from({ length: 1000 }, (_, i) => `e${i}`);
     const round = () => endpoints.forEach((e) => l.take(e));
-    round(); // new endpoints: nobody knows yet that they hang
-    expect(l.counts()).toEqual({ running: 300, new: 300, slow: 0, detached: 0 });
+    round(); // new endpoints: nobody knows yet that they hang; 600 take a probe, 300 the new lane
+    expect(l.counts()).toEqual({ running: 900, probe: 600, new: 300, slow: 0, detached: 0 });
     clock.now += 2000;
     for (let i = 0; i < 30; i++) round();
-    // Seen slow, they take the slow lane's 300 too; their first attempts keep the new lane's
-    // until they time out, so an endpoint never seen answering waits for those (parked).
-    expect(l.counts()).toEqual({ running: 600, new: 300, slow: 300, detached: 0 });
+    // Seen slow, they take the slow lane's 300 too; their first attempts keep the probe and new
+    // lanes' until they time out, so an endpoint never seen answering waits for those (parked).
+    expect(l.counts()).toEqual({ running: 1200, probe: 600, new: 300, slow: 300, detached: 0 });
     expect(parked(l.take('fresh')).lane).toBe('new');
     for (let i = 0; i < 50; i++) expect(slot(l.take('ok')).lane).toBe('fast');
   });
 
-  it('a fast endpoint at its cap: up to perEndpoint deliveries wait for its slots, first come first served', async () => {
-    const { l } = lanes();
+  it("a new endpoint's first attempt passes a new lane full of other new endpoints' (a probe, one at a time)", async () => {
+    const { l } = lanes({ probeLane: 2, maxDetached: 10 });
+    const wall = ['h1', 'h2', 'h3'].map((e) => slot(l.take(e)));
+    expect(wall.map((s) => s.lane)).toEqual(['probe', 'probe', 'new']);
+    [1, 2].forEach(() => slot(l.take('h3'))); // the new lane's 3 are held
+    wall[0].release(); // a probe ended without an answer (no attempt made): h1 is still new
+    const first = slot(l.take('ok'));
+    expect(first.lane).toBe('probe');
+    const burst = l.acquire('ok'); // its probe running, the rest of a burst waits for the new lane
+    expect(burst).toBeInstanceOf(Promise);
+    expect(parked(l.take('h4')).detail).toMatch(/new lane full/); // both probes are taken
+    first.ended(); // answered fast: the endpoint is fast, its waiter gets a fast slot
+    expect(slot(await burst).lane).toBe('fast');
+  });
+
+  it('a probe running past slowMs puts its endpoint in the slow lane, and a slow answer keeps it there', () => {
+    const { l, clock } = lanes({ probeLane: 5, slowPerEndpoint: 3 });
+    const probe = slot(l.take('h'));
+    expect(probe.lane).toBe('probe');
+    expect(slot(l.take('h')).lane).toBe('new'); // one probe per endpoint
+    clock.now += 1500;
+    expect(slot(l.take('h')).lane).toBe('slow');
+    probe.ended();
+    expect(l.counts()).toMatchObject({ probe: 0, new: 1, slow: 1 });
+    expect(slot(l.take('h')).lane).toBe('slow');
+    expect(parked(l.take('h')).lane).toBe('slow'); // 3 running: its cap in the slow lane
+  });
+
+  it('a fast endpoint at its cap: deliveries wait for its slots, first come first served, up to maxDetached', async () => {
+    const { l } = lanes({ maxDetached: 3 });
     proven(l, 'a');
     const taken = [1, 2, 3].map(() => slot(l.take('a')));
     const waiting = [1, 2, 3].map(() => l.acquire('a'));
-    expect(parked(await l.acquire('a')).lane).toBe('fast'); // a 4th waiter is parked at once
+    expect(parked(await l.acquire('a')).lane).toBe('fast'); // a 4th is parked at once
     const order: number[] = [];
     waiting.forEach((w, i) => void Promise.resolve(w).then(() => order.push(i)));
     taken[1].ended(); // answered fast: its slot goes to the first waiter
     taken[0].release();
     await new Promise((r) => setImmediate(r));
     expect(order).toEqual([0, 1]);
-    expect(l.counts().running).toBe(3);
+    expect(l.counts()).toMatchObject({ running: 3, detached: 1 });
   });
 
-  it('parks the waiters once their endpoint is seen slow: by a slow answer, or by the next take', async () => {
-    const { l, clock } = lanes();
-    proven(l, 'a', 'b');
-    const taken = [1, 2, 3].map(() => slot(l.take('a')));
-    const w1 = l.acquire('a');
-    clock.now += 2000;
-    taken[0].ended(); // took 2 s: the endpoint is slow, its 2 running fill slowPerEndpoint
-    expect(parked(await w1).lane).toBe('slow');
-
-    const b = [1, 2, 3].map(() => slot(l.take('b')));
-    const w2 = l.acquire('b');
-    clock.now += 2000; // b's oldest attempt is now 2 s old
-    expect(parked(await l.acquire('b')).lane).toBe('slow');
-    expect(parked(await w2).lane).toBe('slow');
-    b.forEach((x) => x.release());
-  });
-
-  it('a burst to a new endpoint waits for its slots instead of being parked, up to waitPerEndpoint', async () => {
-    const { l } = lanes({ waitPerEndpoint: 5 });
+  it('a burst to a new endpoint waits for its slots, and takes fast ones once it answered fast', async () => {
+    const { l } = lanes({ maxDetached: 5 });
     const taken = [1, 2, 3].map(() => slot(l.take('fresh')));
     const waiting = [1, 2, 3, 4, 5].map(() => l.acquire('fresh'));
     expect(waiting.every((w) => w instanceof Promise)).toBe(true);
@@ -149,23 +160,6 @@ describe('EndpointLanes', () => {
     expect(slot(await waiting[0]).lane).toBe('fast');
     taken.slice(1).forEach((t) => t.ended());
     expect((await Promise.all(waiting.slice(1, 3))).map((w) => slot(w).lane)).toEqual(['fast', 'fast']);
-  });
-
-  it('parks a waiter still without a slot after slowMs (an endpoint that stopped answering)', async () => {
-    jest.useFakeTimers();
-    try {
-      const { l, clock } = lanes({ waitPerEndpoint: 10 });
-      proven(l, 'a');
-      [1, 2, 3].forEach(() => slot(l.take('a')));
-      const waiter = l.acquire('a');
-      clock.now += 1000;
-      jest.advanceTimersByTime(1000);
-      const got = parked(await waiter);
-      expect(got.lane).toBe('slow'); // its oldest attempt has run 1 s: the endpoint is slow
-      expect(got.delayMs).toBeGreaterThanOrEqual(1000);
-    } finally {
-      jest.useRealTimers();
-    }
   });
 
   it('a delivery that can leave its window waits for its slot as long as it takes, even to a slow endpoint', async () => {

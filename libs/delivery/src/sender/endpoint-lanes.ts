@@ -4,15 +4,9 @@ export interface EndpointLanesOptions {
   /** Attempts one endpoint may have waiting for an answer at once in this process. */
   perEndpoint: number;
   /**
-   * Deliveries that may wait in memory for a slot of one endpoint not known to be slow while
-   * holding their caller's place (each for at most slowMs); beyond that they are parked.
-   * Default: perEndpoint.
-   */
-  waitPerEndpoint?: number;
-  /**
-   * Deliveries that may wait in memory for a slot, any endpoint, having left their caller's window
+   * Deliveries that may wait in memory for a slot, any endpoint, out of their caller's window
    * (`acquire`'s `leaveWindow`): they wait as long as it takes; beyond this many they are parked.
-   * Default: none wait that way.
+   * Default: none wait, every delivery over a cap is parked.
    */
   maxDetached?: number;
   /** The same for an endpoint in the slow lane. */
@@ -22,6 +16,12 @@ export interface EndpointLanesOptions {
    * as many again for the new lane (endpoints not yet seen answering fast).
    */
   slowLane: number;
+  /**
+   * First attempts ("probes") to endpoints not yet seen answering, one per endpoint at a time,
+   * outside the new lane's shared cap: a new endpoint that answers is not kept waiting behind new
+   * endpoints that hang. At most this many at once in the process. Default: none.
+   */
+  probeLane?: number;
   /** An attempt running this long, or that took this long, puts its endpoint in the slow lane. */
   slowMs: number;
   /** How long a slow attempt keeps its endpoint in the slow lane without a fast one since. */
@@ -33,9 +33,12 @@ export interface EndpointLanesOptions {
 
 /**
  * `fast`: the endpoint's last answer was fast; `slow`: it is slow (see EndpointLanes); `new`:
- * neither is known yet (a first delivery, or one forgotten).
+ * neither is known yet (a first delivery, or one forgotten); `probe`: a new endpoint's one attempt
+ * outside the new lane's cap.
  */
-export type Lane = 'fast' | 'new' | 'slow';
+export type Lane = 'fast' | 'probe' | 'new' | 'slow';
+/** The lanes with a cap shared by all their endpoints. */
+type SharedLane = Exclude<Lane, 'fast'>;
 
 /** A slot taken: `ended` when the attempt has its answer (measured), `release` in any case (idempotent). */
 export interface LaneSlot {
@@ -56,29 +59,24 @@ type Running = Map<symbol, { start: number; lane: Lane }>;
 
 const MIN_PARK_MS = 1000;
 const MAX_PARK_MS = 30_000;
-/**
- * A delivery waiting for a slot: `detached` ones left their caller's window and wait as long as it
- * takes; the others hold it, so they wait at most slowMs and are parked once the endpoint is slow.
- */
-interface Waiter {
-  detached: boolean;
-  answer: (r: LaneSlot | LaneFull) => void;
-}
+/** A delivery waiting (out of its caller's window) for a slot, as long as it takes. */
+type Waiter = (slot: LaneSlot) => void;
 
 /** Endpoints whose speed is remembered; an endpoint forgotten starts again in the new lane. */
 const REMEMBERED_ENDPOINTS = 50_000;
 
 /**
- * Per-endpoint concurrency with two lanes, so that endpoints which hang or answer slowly cannot
- * take what the others need (the deliveries consumer's in-flight window, the router's local
- * slots): each endpoint has at most `perEndpoint` attempts waiting for an answer; an endpoint
- * whose oldest running attempt, or a recent finished one, took `slowMs` or more is in the slow
- * lane, where it has at most `slowPerEndpoint`, and all slow endpoints together `slowLane`. New
- * endpoints (not yet seen answering fast: a thousand endpoints that start hanging at once are all
- * new) have `slowLane` more together; an attempt counts in the lane it was taken in until it
- * ends, so endpoints that are slow or new never hold more than 2 x `slowLane` attempts.
- * A delivery over its cap is not queued here (a queue would hold the same window): the caller
- * parks it for about as long as its endpoint takes to answer.
+ * Per-endpoint concurrency with lanes, so that endpoints which hang or answer slowly cannot take
+ * what the others need (the deliveries consumer's in-flight window, the router's local slots):
+ * each endpoint has at most `perEndpoint` attempts waiting for an answer; an endpoint whose oldest
+ * running attempt, or a recent finished one, took `slowMs` or more is in the slow lane, where it
+ * has at most `slowPerEndpoint`, and all slow endpoints together `slowLane`. New endpoints (not
+ * yet seen answering: a thousand endpoints that start hanging at once are all new) have
+ * `slowLane` more together, plus one probe each outside that cap, `probeLane` in all; an attempt
+ * counts in the lane it was taken in until it ends, so endpoints that are slow or new never hold
+ * more than 2 x `slowLane` + `probeLane` attempts. A delivery over its cap waits here, out of its
+ * caller's window, up to `maxDetached` in all; beyond, the caller parks it for about as long as
+ * its endpoint takes to answer.
  */
 export class EndpointLanes {
   /** Running attempts per endpoint, oldest first (Map keeps insertion order). */
@@ -87,12 +85,12 @@ export class EndpointLanes {
   private readonly slowSeen = boundedLru<string, { at: number; tookMs: number }>(REMEMBERED_ENDPOINTS);
   /** Endpoints whose last answer was fast. */
   private readonly fastSeen = boundedLru<string, true>(REMEMBERED_ENDPOINTS);
-  /** Deliveries waiting for a fast endpoint's slot, at most perEndpoint per endpoint. */
+  /** Deliveries waiting for a slot, by endpoint, first come first served. */
   private readonly waiting = new Map<string, Waiter[]>();
-  /** Waiters that left their caller's window, every endpoint. */
+  /** Deliveries waiting, every endpoint. */
   private detached = 0;
-  /** Attempts running in the new and slow lanes. */
-  private readonly shared = { new: 0, slow: 0 };
+  /** Attempts running in the lanes with a shared cap. */
+  private readonly shared: Record<SharedLane, number> = { probe: 0, new: 0, slow: 0 };
   private readonly now: () => number;
   private readonly random: () => number;
 
@@ -103,69 +101,24 @@ export class EndpointLanes {
 
   /**
    * A slot for one attempt to `endpointId`, or how long to park the delivery. Over its cap a
-   * delivery waits in memory rather than being parked (parking costs a write and a round through
-   * the retry scheduler: a burst to one healthy endpoint must not take that path, nor the steady
-   * excess towards a hanging one):
-   * - given `leaveWindow`, it leaves its caller's window (which other endpoints' deliveries need)
-   *   and waits as long as its endpoint takes, up to maxDetached waiting that way in all;
-   * - otherwise, for an endpoint not known to be slow, it waits holding its place, up to
-   *   waitPerEndpoint, each at most slowMs, and is parked as soon as the endpoint is seen slow.
-   * Parked otherwise.
+   * delivery waits in memory for a slot as long as its endpoint takes, having left its caller's
+   * window (`leaveWindow`, which other endpoints' deliveries need; a caller holding no window
+   * passes none), up to maxDetached waiting in all; parked beyond (parking costs a write and a
+   * round through the retry scheduler, again each time the delivery finds its endpoint still bad).
    */
-  acquire(endpointId: string, leaveWindow?: () => void): LaneSlot | LaneFull | Promise<LaneSlot | LaneFull> {
+  acquire(endpointId: string, leaveWindow?: () => void): LaneSlot | LaneFull | Promise<LaneSlot> {
     const taken = this.take(endpointId);
-    if ('release' in taken) return taken;
+    if ('release' in taken || this.detached >= (this.opts.maxDetached ?? 0)) return taken;
+    leaveWindow?.();
     const queue = this.waiting.get(endpointId) ?? [];
-    if (leaveWindow && this.detached < (this.opts.maxDetached ?? 0)) {
-      leaveWindow();
-      return this.wait(endpointId, queue, true);
-    }
-    if (taken.lane === 'slow') {
-      this.parkHolding(endpointId, taken);
-      return taken;
-    }
-    if (queue.filter((w) => !w.detached).length >= (this.opts.waitPerEndpoint ?? this.opts.perEndpoint))
-      return taken;
-    return this.wait(endpointId, queue, false);
-  }
-
-  private wait(endpointId: string, queue: Waiter[], detached: boolean): Promise<LaneSlot | LaneFull> {
     this.waiting.set(endpointId, queue);
-    if (detached) this.detached++;
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        detached,
-        answer: (r) => {
-          clearTimeout(timer);
-          if (detached) this.detached--;
-          resolve(r);
-        },
-      };
-      // A waiter holding its caller's place gives up after slowMs: the endpoint stopped answering.
-      const timer = detached
-        ? undefined
-        : setTimeout(() => {
-            const at = queue.indexOf(waiter);
-            if (at < 0) return;
-            queue.splice(at, 1);
-            if (queue.length === 0 && this.waiting.get(endpointId) === queue) this.waiting.delete(endpointId);
-            resolve(this.take(endpointId));
-          }, this.opts.slowMs);
-      timer?.unref();
-      queue.push(waiter);
-    });
-  }
-
-  /** Parks the waiters of `endpointId` that hold their caller's place; detached ones wait on. */
-  private parkHolding(endpointId: string, full: LaneFull): void {
-    const queue = this.waiting.get(endpointId);
-    if (!queue) return;
-    const holding = queue.filter((w) => !w.detached);
-    if (holding.length === 0) return;
-    const rest = queue.filter((w) => w.detached);
-    if (rest.length) this.waiting.set(endpointId, rest);
-    else this.waiting.delete(endpointId);
-    for (const w of holding) w.answer(full);
+    this.detached++;
+    return new Promise((resolve) =>
+      queue.push((slot) => {
+        this.detached--;
+        resolve(slot);
+      }),
+    );
   }
 
   /** A slot for one attempt to `endpointId` at once, or how long to park the delivery. */
@@ -181,19 +134,27 @@ export class EndpointLanes {
         mine,
         `endpoint at its cap of ${cap} attempts waiting for an answer`,
       );
+    if (lane === 'new' && this.mayProbe(mine)) return this.slot(endpointId, 'probe', now);
     if (lane !== 'fast' && this.shared[lane] >= this.opts.slowLane)
       return this.full(lane, endpointId, mine, `${lane} lane full (${this.opts.slowLane} attempts)`);
     return this.slot(endpointId, lane, now);
   }
 
-  /** Attempts running now: in all, and in the new and slow lanes; deliveries waiting detached (gauges). */
-  counts(): { running: number; new: number; slow: number; detached: number } {
+  /** A new endpoint's probe: none of its own running, and the probe lane not full. */
+  private mayProbe(mine: Running | undefined): boolean {
+    if (this.shared.probe >= (this.opts.probeLane ?? 0)) return false;
+    for (const attempt of mine?.values() ?? []) if (attempt.lane === 'probe') return false;
+    return true;
+  }
+
+  /** Attempts running now: in all, and in the lanes with a shared cap; deliveries waiting (gauges). */
+  counts(): { running: number; probe: number; new: number; slow: number; detached: number } {
     let running = 0;
     for (const m of this.running.values()) running += m.size;
     return { running, ...this.shared, detached: this.detached };
   }
 
-  private laneOf(endpointId: string, mine: Running | undefined, now: number): Lane {
+  private laneOf(endpointId: string, mine: Running | undefined, now: number): Exclude<Lane, 'probe'> {
     const oldest = mine?.values().next().value?.start;
     if (oldest !== undefined && now - oldest >= this.opts.slowMs) return 'slow';
     const seen = this.slowSeen.get(endpointId);
@@ -205,17 +166,16 @@ export class EndpointLanes {
     const token = Symbol();
     let mine = this.running.get(endpointId);
     if (!mine) this.running.set(endpointId, (mine = new Map()));
-    const attempt = { start, lane };
-    mine.set(token, attempt);
-    if (attempt.lane !== 'fast') this.shared[attempt.lane]++;
+    mine.set(token, { start, lane });
+    if (lane !== 'fast') this.shared[lane]++;
     let held = true;
     const release = () => {
       if (!held) return;
       held = false;
-      if (attempt.lane !== 'fast') this.shared[attempt.lane]--;
+      if (lane !== 'fast') this.shared[lane]--;
       mine.delete(token);
       if (mine.size === 0 && this.running.get(endpointId) === mine) this.running.delete(endpointId);
-      this.handOver(endpointId, attempt.lane !== 'fast');
+      this.handOver(endpointId, lane !== 'fast');
     };
     const ended = () => {
       if (held) this.measured(endpointId, this.now() - start);
@@ -225,9 +185,8 @@ export class EndpointLanes {
   }
 
   /**
-   * A released slot goes to the endpoint's longest waiter; once it is slow, the waiters holding
-   * their caller's place are parked. A slot of the new or slow lane released may also be what
-   * another endpoint's waiters wait for (the lane's shared cap): they get their turn too.
+   * A released slot goes to the endpoint's longest waiter. A slot of a lane with a shared cap
+   * released may also be what another endpoint's waiters wait for: they get their turn too.
    */
   private handOver(endpointId: string, sharedLane: boolean): void {
     this.serve(endpointId);
@@ -240,14 +199,10 @@ export class EndpointLanes {
     const queue = this.waiting.get(endpointId);
     while (queue?.length) {
       const next = this.take(endpointId);
-      if (!('release' in next)) {
-        if (next.lane === 'slow') this.parkHolding(endpointId, next);
-        return next.lane === 'fast' || this.shared[next.lane] < this.opts.slowLane;
-      }
-      queue.shift()!.answer(next);
+      if (!('release' in next)) return next.lane === 'fast' || this.shared[next.lane] < this.opts.slowLane;
+      queue.shift()!(next);
     }
-    if (queue && queue.length === 0 && this.waiting.get(endpointId) === queue)
-      this.waiting.delete(endpointId);
+    if (queue && this.waiting.get(endpointId) === queue) this.waiting.delete(endpointId);
     return true;
   }
 
