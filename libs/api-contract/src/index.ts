@@ -20,6 +20,7 @@ export * from './schemas/console.schema';
 export * from './schemas/portal.schema';
 export * from './schemas/dead-letter.schema';
 export * from './schemas/audit.schema';
+export * from './schemas/member.schema';
 export * from './schemas/delivery-stats.schema';
 export * from './schemas/listen.schema';
 export * from './schemas/signature-config.schema';

@@ -71,6 +71,11 @@ export type { CliListenerRepository } from './cli-listeners/cli-listener.reposit
 export type { DeadLetterDoc } from './dead-letters/dead-letter.schema';
 export type { AuditDoc } from './audit-log/audit-log.schema';
 export type { AuditFilter } from './audit-log/audit-log.repository';
+export type { AuditOutboxRepository } from './audit-outbox/audit-outbox.repository';
+export type { GroupRoles, PersonDoc } from './people/person.schema';
+export type { PersonRepository } from './people/person.repository';
+export type { MemberDoc } from './members/member.schema';
+export type { MemberRepository } from './members/member.repository';
 export {
   deadLetterId,
   type DeadLetterRecord,

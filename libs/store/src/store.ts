@@ -15,6 +15,9 @@ import { PortalLinkRepository } from './portal-links';
 import { ProjectRepository } from './projects';
 import { OrderingRepository } from './ordering';
 import { AuditLogRepository } from './audit-log';
+import { AuditOutboxRepository } from './audit-outbox';
+import { MemberRepository } from './members';
+import { PersonRepository } from './people';
 import { ScheduleRepository } from './schedules';
 import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
@@ -57,6 +60,9 @@ export class Store {
   readonly cliListeners: CliListenerRepository;
   readonly ordering: OrderingRepository;
   readonly auditLog: AuditLogRepository;
+  readonly auditOutbox: AuditOutboxRepository;
+  readonly people: PersonRepository;
+  readonly members: MemberRepository;
 
   private constructor(private readonly connection: Connection) {
     this.projects = new ProjectRepository(connection);
@@ -78,6 +84,9 @@ export class Store {
     this.cliListeners = new CliListenerRepository(connection);
     this.ordering = new OrderingRepository(connection);
     this.auditLog = new AuditLogRepository(connection);
+    this.auditOutbox = new AuditOutboxRepository(connection);
+    this.people = new PersonRepository(connection);
+    this.members = new MemberRepository(connection);
   }
 
   static async connect(url: string, appName?: string): Promise<Store> {

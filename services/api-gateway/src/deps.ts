@@ -7,6 +7,7 @@ import type { ConfigCache, Store } from '@hookrail/store';
 import type { EventValidator } from '@hookrail/ingest';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import type { Listeners } from './listen/listeners';
+import type { AuditSink } from './audit/audit-sink';
 import type { ListenerRouting } from './listen/listener-routing';
 
 /** What route handlers and gateway use cases need; built once in service.ts. */
@@ -16,6 +17,8 @@ export interface GatewayDeps {
   /** Short-lived cache of keys, projects and endpoints read on every request. */
   cache: ConfigCache;
   publisher: Publisher;
+  /** The audit log's sink: every record (calls, sign-ins, role changes) goes through it. */
+  audit: AuditSink;
   /** Re-drives dead letters (raw re-publish to their original topic); announces configuration changes. */
   bus: Pick<Bus, 'republish' | 'clusterId' | 'announceConfigChange'>;
   /** Bounds the events API's wait for Kafka (503 at once while Kafka is unavailable). */

@@ -20,6 +20,7 @@ import type { BoundOperation } from './http/call';
 import type { GatewaySurface } from './http/mount-operations';
 import { principalAuthenticator } from './auth/principal';
 import { listenHandlers } from './listen/listen.handlers';
+import { memberHandlers } from './members/members.handlers';
 import { internalAuthenticator, relayHandlers } from './listen/relay.handlers';
 import { portalAuthenticator } from './portal/portal-auth';
 import { gatewayEndpointOps } from './portal/portal-endpoint-ops';
@@ -58,6 +59,7 @@ export function gatewayOperations(
       deliveryStatsHandlers(deps),
       deadLetterHandlers(deps),
       auditLogHandlers(deps),
+      memberHandlers(deps),
     ]),
     portal: bindHandlers<Handler>(Object.values(portalOperations), [
       portalHandlers(deps, gatewayEndpointOps(deps)),

@@ -16,6 +16,7 @@ import { buildOpenApi } from './openapi/openapi';
 import { mountPortalPage } from './portal';
 import { gatewayAuthenticators, gatewayOperations } from './routes';
 import { auditRecorder } from './audit/record-call';
+import { auditSink } from './audit/audit-sink';
 import { ListenerRouting } from './listen/listener-routing';
 import { Listeners } from './listen/listeners';
 
@@ -106,6 +107,7 @@ function gatewayDeps(
     store,
     cache: new ConfigCache(store),
     publisher,
+    audit: auditSink({ publisher, logger, metrics }),
     bus,
     acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
     eventValidator: new EventValidator(

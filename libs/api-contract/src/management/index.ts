@@ -7,6 +7,7 @@ import { deliveryStatsOperations } from './delivery-stats.operations';
 import { endpointOperations } from './endpoints.operations';
 import { eventOperations } from './events.operations';
 import { listenOperations } from './listen.operations';
+import { memberOperations } from './members.operations';
 import { eventTypeOperations } from './event-types.operations';
 import { metaEventOperations } from './meta-events.operations';
 import { portalLinkOperations } from './portal-links.operations';
@@ -25,6 +26,7 @@ export {
   eventOperations,
   eventTypeOperations,
   listenOperations,
+  memberOperations,
   metaEventOperations,
   portalLinkOperations,
   projectOperations,
@@ -52,4 +54,5 @@ export const managementOperations = {
   ...deliveryStatsOperations,
   ...deadLetterOperations,
   ...auditLogOperations,
+  ...memberOperations,
 };

@@ -2,6 +2,7 @@ import { baselineIndexes } from './0001-baseline-indexes';
 import { auditLog } from './0002-audit-log';
 import { listKeys } from './0003-list-keys';
 import { changeStreamOffsets } from './0004-change-stream-offsets';
+import { people } from './0005-people';
 import type { Migration } from './migration';
 
 /**
@@ -9,4 +10,10 @@ import type { Migration } from './migration';
  * index added or dropped, documents rewritten) adds the next one here, in a file of its own named
  * after it, and is idempotent (docs/database.md, "Migrations").
  */
-export const MIGRATIONS: readonly Migration[] = [baselineIndexes, auditLog, listKeys, changeStreamOffsets];
+export const MIGRATIONS: readonly Migration[] = [
+  baselineIndexes,
+  auditLog,
+  listKeys,
+  changeStreamOffsets,
+  people,
+];

@@ -26,11 +26,13 @@ export class ProjectRepository {
   }
 
   /**
-   * Admin listing of live projects; `search`: those whose id is the text or whose name contains
+   * Listing of live projects (all of them, or `only` those); `search`: those whose id is the text or whose name contains
    * it, ignoring case (no index serves a substring: tested on the bounded scan of base/scan-page).
    */
-  async page(req: PageRequest, search?: string): Promise<Page<ProjectDoc>> {
-    const all = (r: PageRequest) => cursorPage(this.model, { deleted_at: null }, r);
+  async page(req: PageRequest, search?: string, only?: readonly ProjectId[]): Promise<Page<ProjectDoc>> {
+    // `only`: a person's projects (those they hold a role in), never the others
+    const live = only ? { deleted_at: null, _id: { $in: [...only] } } : { deleted_at: null };
+    const all = (r: PageRequest) => cursorPage(this.model, live, r);
     const text = search?.trim();
     if (!text) return all(req);
     return scanPage(

@@ -11,30 +11,13 @@ const ALWAYS_CHANGE = new Set(['updated_at', 'created_at']);
 
 /**
  * The audit log's writer, as the mount function calls it once a state-changing call was answered:
- * builds the record and publishes it to the `audit` topic without making anyone wait (meta-event
- * stores it). A record that cannot be published is logged and counted, never the call's failure.
+ * builds the record and hands it to the audit sink (the `audit` topic) without making anyone wait.
  */
-export function auditRecorder(
-  deps: Pick<GatewayDeps, 'publisher' | 'cache' | 'logger' | 'metrics'>,
-): AuditRecorder {
-  const published = deps.metrics.counter(
-    'hookrail_audit_records_total',
-    'Audit records published, by outcome',
-    ['outcome'],
-  );
+export function auditRecorder(deps: Pick<GatewayDeps, 'audit' | 'cache' | 'logger'>): AuditRecorder {
   return (call) => {
-    void recordOf(call, deps)
-      .then((record) => deps.publisher.publish('audit', [record]))
-      .then(
-        () => published.inc({ outcome: 'published' }),
-        (err: unknown) => {
-          published.inc({ outcome: 'failed' });
-          deps.logger.warn(
-            { error: errorMessage(err), operation: call.op.operationId },
-            'audit record not published',
-          );
-        },
-      );
+    recordOf(call, deps).then(deps.audit, (err: unknown) =>
+      deps.logger.warn({ error: errorMessage(err), operation: call.op.operationId }, 'audit record not made'),
+    );
   };
 }
 
@@ -75,7 +58,14 @@ async function actorOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Pro
     const { link } = call.actor as PortalSession;
     return { ...NOBODY, kind: 'portal_link', via: 'portal', portal_link_id: link._id };
   }
-  const principal = call.actor as Principal;
+  return principalActor(call.actor as Principal, deps);
+}
+
+/** A key's or a person's name in an audit record (a role change's actor too). */
+export async function principalActor(
+  principal: Principal,
+  deps: Pick<GatewayDeps, 'cache'>,
+): Promise<AuditActor> {
   const via = principal.via === 'console' ? 'console' : 'api';
   if (principal.kind === 'admin') return { ...NOBODY, kind: 'admin_key', via, role: 'owner' };
   if (principal.kind === 'user')

@@ -58,3 +58,26 @@ export function roleIn(roles: PersonRoles, projectId: string | undefined): Role 
   if (!project) return roles.instance;
   return roles.instance ? stronger(roles.instance, project) : project;
 }
+
+/**
+ * A person's roles from their groups and those an owner assigned them, combined: the stronger of
+ * the two on the instance and in each project (docs/access.md, "Roles assigned in the console").
+ */
+export function combineRoles(groups: PersonRoles, assigned: PersonRoles): PersonRoles {
+  const projects = { ...groups.projects };
+  for (const [projectId, role] of Object.entries(assigned.projects))
+    projects[projectId] = stronger(projects[projectId], role);
+  const instance = assigned.instance ? stronger(groups.instance, assigned.instance) : groups.instance;
+  return { instance, projects };
+}
+
+/** Whether the roles open anything at all (a person with none is refused at sign-in). */
+export const holdsAnyRole = (roles: PersonRoles): boolean =>
+  roles.instance !== null || Object.keys(roles.projects).length > 0;
+
+/** The role the console shows: the instance role, else a person's one project role, else viewer. */
+export function consoleRole(roles: PersonRoles): { role: Role; projectId?: string } {
+  if (roles.instance) return { role: roles.instance };
+  const projects = Object.entries(roles.projects);
+  return projects.length === 1 ? { role: projects[0][1], projectId: projects[0][0] } : { role: 'viewer' };
+}

@@ -1,6 +1,10 @@
 import type { Request } from 'express';
 import type { ConfigCache } from '@hookrail/store';
-import { principalAuthenticator, type Principal } from './principal';
+import { managementOperations } from '@hookrail/api-contract';
+import { newId } from '@hookrail/domain';
+import { principalAuthenticator, visibleProjects, type Principal } from './principal';
+
+const instanceOp = (id: 'listAuditLog' | 'listProjects') => managementOperations[id];
 
 const person: Principal = {
   via: 'console',
@@ -32,8 +36,20 @@ describe("a person's principal", () => {
     await expect(auth().authenticate(request('P2'))).rejects.toThrow(
       'your groups give you no role in project P2',
     );
-    await expect(auth(true).authenticate(request())).rejects.toThrow(
+    const onInstance = await auth(true).authenticate(request());
+    expect(() => auth(true).authorize(onInstance, instanceOp('listAuditLog'))).toThrow(
       'this operation needs the instance admin key or an instance role',
     );
+  });
+
+  it('lets a person with project roles only list projects (their own, visibleProjects)', async () => {
+    const onInstance = await auth(true).authenticate(request());
+    expect(() => auth(true).authorize(onInstance, instanceOp('listProjects'))).not.toThrow();
+    expect(visibleProjects(onInstance)).toEqual([]); // P1 is no project id
+    const id = newId();
+    expect(visibleProjects({ ...person, roles: { instance: null, projects: { [id]: 'viewer' } } })).toEqual([
+      id,
+    ]);
+    expect(visibleProjects({ via: 'key', kind: 'admin' })).toBeUndefined();
   });
 });

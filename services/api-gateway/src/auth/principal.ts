@@ -8,7 +8,7 @@ import {
   safeEqual,
   type ProjectId,
 } from '@hookrail/domain';
-import type { Role } from '@hookrail/api-contract';
+import type { Operation, Role } from '@hookrail/api-contract';
 import type { ApiKeyDoc, ConfigCache, ProjectDoc } from '@hookrail/store';
 import type { Request } from 'express';
 import type { Authenticator } from '../http/authenticators';
@@ -131,11 +131,26 @@ function authorizeProject(principal: Principal, projectId: string): ProjectId {
   return asProjectId(projectId);
 }
 
+/**
+ * Instance operations a person with roles in some projects only may call: each answers only what
+ * concerns those projects (the projects list lists them, and no other).
+ */
+const OPEN_TO_PROJECT_MEMBERS = new Set(['listProjects']);
+
 /** The instance's operations: the admin key, or a person with a role on the whole instance. */
-function requireAdmin(principal: Principal): void {
+function requireAdmin(principal: Principal, op: Operation): void {
   if (principal.kind === 'user' && principal.roles.instance) return;
+  if (principal.kind === 'user' && OPEN_TO_PROJECT_MEMBERS.has(op.operationId)) return;
   if (principal.kind !== 'admin')
     throw new DomainError('forbidden', 'this operation needs the instance admin key or an instance role');
+}
+
+/** The projects a person may see when they hold no instance role; undefined: every project. */
+export function visibleProjects(principal: Principal): ProjectId[] | undefined {
+  if (principal.kind === 'admin' || (principal.kind === 'user' && principal.roles.instance)) return undefined;
+  if (principal.kind === 'project') return [principal.projectId];
+  // a mapping's key that is no project id (a typo in the configuration) names no project
+  return Object.keys(principal.roles.projects).filter(isId).map(asProjectId);
 }
 
 export interface PrincipalAuthDeps {
@@ -156,10 +171,14 @@ export function principalAuthenticator(deps: PrincipalAuthDeps, adminOnly = fals
       const principal =
         (await deps.session?.(req)) ??
         (await authenticate(req.headers.authorization, { cache: deps.cache, adminKey: deps.adminKey }));
-      if (adminOnly) requireAdmin(principal);
-      return personFor(principal, (req.params as Record<string, string> | undefined)?.projectID);
+      const projectId = (req.params as Record<string, string> | undefined)?.projectID;
+      // a person with project roles only passes here on an instance operation; requireAdmin decides
+      if (adminOnly && principal.kind === 'user' && !principal.roles.instance)
+        return { ...principal, role: 'viewer' };
+      return personFor(principal, projectId);
     },
     authorize: (principal, op) => {
+      if (adminOnly) requireAdmin(principal, op);
       const role = principalRole(principal);
       authorizeGrant(role, op, `this ${principal.via === 'console' ? 'session' : 'key'}'s role ${role}`);
     },

@@ -20,6 +20,8 @@ export interface ConsoleAuthDeps {
   now: () => Date;
   /** Single sign-on: a person's session checked with the provider now and then (oidc-refresh.ts). */
   refresh?: (req: Request, claims: SessionClaims) => Promise<SessionClaims>;
+  /** Single sign-on: the roles an owner assigned, and the provider's logouts (person-session.ts). */
+  person?: (claims: SessionClaims) => Promise<SessionClaims>;
 }
 
 const unauthenticated = (message: string) => new DomainError('unauthenticated', message);
@@ -59,9 +61,9 @@ export async function consoleClaims(req: Request, deps: ConsoleAuthDeps): Promis
     );
   const { claims } = check;
   if (claims.kind === 'user') {
-    if (!deps.refresh)
+    if (!deps.refresh || !deps.person)
       throw unauthenticated('single sign-on is not configured on this gateway: sign in again');
-    return deps.refresh(req, claims);
+    return deps.person(await deps.refresh(req, claims));
   }
   if (claims.kind === 'project') {
     // A revoked or expired key ends the sessions opened with it.

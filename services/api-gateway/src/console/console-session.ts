@@ -20,7 +20,10 @@ export interface SessionUser {
   sub: string;
   email: string;
   name: string;
+  /** What their groups give (the roles an owner assigned are read at each call: person-session.ts). */
   roles: PersonRoles;
+  /** When they signed in (ms since the epoch): a back-channel logout after it ends the session. */
+  signed_in_at?: number;
 }
 
 export interface SessionClaims {

@@ -27,6 +27,7 @@ import {
 import { SignInThrottle, SignInThrottled } from './sign-in-throttle';
 import { OIDC_PATHS, mountOidcSignIn } from './oidc-sign-in';
 import { sessionRefresher } from './oidc-refresh';
+import { personSession } from './person-session';
 import { checkRoleMapping, roleIn } from '../auth/group-roles';
 import type { OidcConfig } from '@hookrail/config';
 import { sendUiPage, uiAssets } from '../ui-assets/ui-assets';
@@ -62,7 +63,10 @@ export function createConsole(deps: GatewayDeps): GatewayConsole {
     now: deps.now,
   };
   const oidc = config.oidc && singleSignOn(deps, config.oidc, auth);
-  if (oidc) auth.refresh = oidc.refresh;
+  if (oidc) {
+    auth.refresh = oidc.refresh;
+    auth.person = personSession(deps.store);
+  }
   return {
     session: consoleSessionAuth(auth),
     authenticators: { console: consoleAuthenticator(auth), public: publicAuthenticator },

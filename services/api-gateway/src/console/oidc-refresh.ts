@@ -38,7 +38,9 @@ export function sessionRefresher(oidc: OidcClient, config: OidcConfig, deps: Oid
       // the same expiry and nonce (so the page's CSRF token stays valid); a provider that did not
       // rotate the refresh token leaves the old one in use
       const refresh = { sealed: renewed.refresh?.sealed ?? sealed, at: now + config.refreshSeconds * 1000 };
-      next = { ...renewed, exp: claims.exp, nonce: claims.nonce, refresh };
+      // the sign-in's time too: a back-channel logout since then still ends the session
+      const user = { ...renewed.user!, signed_in_at: claims.user?.signed_in_at };
+      next = { ...renewed, user, exp: claims.exp, nonce: claims.nonce, refresh };
     } catch (err) {
       const failure = signInFailure(err);
       if (failure.status >= 500) {

@@ -1,7 +1,8 @@
 import type { Express, Response } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
 import type { OidcConfig } from '@hookrail/config';
-import { rolesOfGroups, type PersonRoles } from '../auth/group-roles';
+import { assignedRolesOf } from '../auth/assigned-roles';
+import { combineRoles, consoleRole, holdsAnyRole, rolesOfGroups } from '../auth/group-roles';
 import { oidcClient, type OidcClient, type OidcFlow, type OidcIdentity } from '../auth/oidc-client';
 import type { GatewayDeps } from '../deps';
 import {
@@ -22,16 +23,9 @@ const FLOW_TTL_S = 600;
 
 /** What the sign-in needs besides its configuration: the session's secret and the page headers. */
 export interface OidcSignInDeps {
-  gateway: Pick<GatewayDeps, 'config' | 'publisher' | 'logger' | 'now'>;
+  gateway: Pick<GatewayDeps, 'config' | 'audit' | 'logger' | 'now' | 'store'>;
   secret: Buffer;
   pageHeaders: Record<string, string>;
-}
-
-/** The role the console shows: the instance role, else a person's one project role, else viewer. */
-function sessionRole(roles: PersonRoles): { role: SessionClaims['role']; projectId?: string } {
-  if (roles.instance) return { role: roles.instance };
-  const projects = Object.entries(roles.projects);
-  return projects.length === 1 ? { role: projects[0][1], projectId: projects[0][0] } : { role: 'viewer' };
 }
 
 /**
@@ -128,27 +122,45 @@ export function mountOidcSignIn(app: Express, config: OidcConfig, deps: OidcSign
   return oidc;
 }
 
-/** The session a verified person gets: their roles from their groups; unmapped groups are a 403. */
+/**
+ * The session a verified person gets. They are recorded among the people an owner can assign roles
+ * to (even when refused: an owner can then give them one); their groups' roles and those assigned
+ * combined must give some role, or it is a 403.
+ */
 export async function sessionOf(
   person: OidcIdentity,
   config: OidcConfig,
   deps: Pick<OidcSignInDeps, 'secret' | 'gateway'>,
 ): Promise<SessionClaims> {
-  const roles = rolesOfGroups(person.groups, config.roleMapping);
-  if (!roles)
+  const { store } = deps.gateway;
+  const now = deps.gateway.now();
+  const groups = rolesOfGroups(person.groups, config.roleMapping) ?? { instance: null, projects: {} };
+  await store.people.recordSignIn(
+    person.sub,
+    { email: person.email, name: person.name, groupRoles: groups },
+    now,
+  );
+  const roles = combineRoles(groups, (await assignedRolesOf(store, person.sub)).roles);
+  if (!holdsAnyRole(roles))
     throw new SignInRefused(
       403,
       `none of your groups (${person.groups.join(', ') || 'none sent'}) gives a role in Hookrail: ` +
-        `ask an administrator to map one in HOOKRAIL_OIDC_ROLE_MAPPING (claim "${config.groupsClaim}")`,
+        `ask an administrator to map one in HOOKRAIL_OIDC_ROLE_MAPPING (claim "${config.groupsClaim}"), ` +
+        `or an owner to assign you one in the console`,
     );
-  const now = deps.gateway.now();
   const refresh = person.refreshToken
     ? {
         sealed: await sealText(person.refreshToken, deps.secret),
         at: now.getTime() + config.refreshSeconds * 1000,
       }
     : undefined;
-  const { role, projectId } = sessionRole(roles);
-  const user = { sub: person.sub, email: person.email, name: person.name, roles };
+  const { role, projectId } = consoleRole(roles);
+  const user = {
+    sub: person.sub,
+    email: person.email,
+    name: person.name,
+    roles: groups,
+    signed_in_at: now.getTime(),
+  };
   return { ...personClaims(user, role, refresh, now), ...(projectId && { projectId }) };
 }

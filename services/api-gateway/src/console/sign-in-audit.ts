@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuditRecord } from '@hookrail/api-contract';
-import { errorMessage, newId } from '@hookrail/domain';
+import { newId } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import type { OidcIdentity } from '../auth/oidc-client';
 
@@ -11,10 +11,10 @@ export type SignInOutcome =
 /**
  * A single sign-on attempt in the instance's audit log (`session.sign_in`, `session.sign_in_failed`;
  * `session.ended` when the provider refused to renew a live session),
- * through the same `audit` topic as every recorded call: the person when the provider named one,
+ * through the same audit sink as every recorded call: the person when the provider named one,
  * the refusal's reason in `changes.reason`. Published without making the browser wait.
  */
-export function signInAuditor(deps: Pick<GatewayDeps, 'publisher' | 'logger'>) {
+export function signInAuditor(deps: Pick<GatewayDeps, 'audit'>) {
   return (req: Request, outcome: SignInOutcome): void => {
     const record: AuditRecord = {
       uid: newId(),
@@ -40,8 +40,6 @@ export function signInAuditor(deps: Pick<GatewayDeps, 'publisher' | 'logger'>) {
       user_agent: req.get('user-agent') ?? '',
       created_at: new Date().toISOString(),
     };
-    deps.publisher.publish('audit', [record]).catch((err: unknown) => {
-      deps.logger.warn({ error: errorMessage(err) }, 'sign-in audit record not published');
-    });
+    deps.audit(record);
   };
 }

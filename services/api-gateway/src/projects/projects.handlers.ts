@@ -6,6 +6,7 @@ import { issueApiKey } from './issue-api-key.usecase';
 import { fromConvoyConfig, mergeProjectConfig } from './project-config';
 import { projectOperations } from '@hookrail/api-contract';
 import type { Handlers } from '../http/call';
+import { visibleProjects } from '../auth/principal';
 
 export function projectHandlers({ store, publisher, now }: GatewayDeps): Handlers<typeof projectOperations> {
   const configChanged = (projectId: ProjectId, op: 'created' | 'updated' | 'deleted') =>
@@ -23,9 +24,10 @@ export function projectHandlers({ store, publisher, now }: GatewayDeps): Handler
       const shown = presentProject(project);
       return { ...shown, project: shown, api_key: { ...presentApiKey(doc), key } };
     },
-    async listProjects({ query }) {
+    async listProjects({ query, actor }) {
       const search = typeof query.q === 'string' ? query.q : undefined;
-      const page = await store.projects.page(parsePageQuery(query), search);
+      // a person with roles in some projects only sees those (the admin key, an instance role: all)
+      const page = await store.projects.page(parsePageQuery(query), search, visibleProjects(actor));
       return { content: page.content.map(presentProject), pagination: page.pagination };
     },
     getProject: async ({ project }) => presentProject(project),

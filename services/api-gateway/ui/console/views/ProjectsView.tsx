@@ -10,6 +10,8 @@ import { IssuedKey } from '../IssuedKey';
 import { Link } from '../Link';
 import { ListView } from '../ListView';
 import { Screen } from '../Screen';
+import { Allowed } from '../../components/grants';
+import { MembersSection } from './MembersSection';
 
 type Created = ResponseOf<typeof api.createProject>;
 
@@ -60,11 +62,16 @@ function NewProjectForm() {
   );
 }
 
-/** Every project (the admin key only), and a new one. */
+/**
+ * The projects the caller may see (every one for the admin key or an instance role, a person's own
+ * otherwise), a new one, and the people's instance roles (an owner's).
+ */
 export function ProjectsView() {
   return (
     <Screen title="Projects">
-      <NewProjectForm />
+      <Allowed op={api.createProject}>
+        <NewProjectForm />
+      </Allowed>
       <ListView
         op={api.listProjects}
         params={{}}
@@ -78,6 +85,9 @@ export function ProjectsView() {
           { label: 'Created', cell: (p) => when(p.created_at) },
         ]}
       />
+      <Allowed op={api.listInstanceMembers}>
+        <MembersSection />
+      </Allowed>
     </Screen>
   );
 }

@@ -10,9 +10,10 @@ import { useConsole } from '../context';
 import type { Project } from '../ProjectPages';
 import { Screen } from '../Screen';
 import { ApiKeysSection } from './ApiKeysSection';
+import { MembersSection } from './MembersSection';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 
-/** The project's settings form and its API keys. */
+/** The project's settings form, its API keys and the roles assigned to people in it (an owner's). */
 export function SettingsView({ project }: { project: Project }) {
   const ctx = useConsole();
   const [saved, setSaved] = useState(0);
@@ -28,6 +29,9 @@ export function SettingsView({ project }: { project: Project }) {
       </Loaded>
       <Allowed op={api.listApiKeys}>
         <ApiKeysSection pid={project.uid} />
+      </Allowed>
+      <Allowed op={api.listProjectMembers}>
+        <MembersSection pid={project.uid} />
       </Allowed>
       {seesAllProjects(ctx.session) && <DeleteProject project={project} />}
     </Screen>

@@ -1,0 +1,2 @@
+export * from './audit-outbox.schema';
+export * from './audit-outbox.repository';

@@ -1,0 +1,2 @@
+export * from './member.schema';
+export * from './member.repository';

@@ -1,0 +1,2 @@
+export * from './person.schema';
+export * from './person.repository';
