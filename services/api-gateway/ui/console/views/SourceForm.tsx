@@ -19,6 +19,8 @@ import { api } from '../api';
 import { pageProject, useConsole } from '../context';
 import { FunctionRunner } from '../FunctionRunner';
 import { Link } from '../Link';
+import { ChangeStreamFields, changeStreamOf, changeStreamValues } from './ChangeStreamFields';
+import { ChangeStreamState } from './ChangeStreamState';
 import { navigate } from '../location';
 import { Screen } from '../Screen';
 
@@ -32,6 +34,7 @@ type PubSub = NonNullable<Body['pub_sub']>;
 const TYPE_LABELS = {
   http: 'HTTP (an ingest URL)',
   pub_sub: 'Message broker (Kafka, RabbitMQ, SQS, Pub/Sub)',
+  db_change_stream: 'Database change stream',
 } satisfies Partial<Record<SourceType, string>>;
 const BROKER_LABELS: Record<(typeof PUB_SUB_TYPES)[number], string> = {
   kafka: 'Kafka',
@@ -99,6 +102,7 @@ function valuesOf(s?: Source): Values {
     'custom_response.body': field(s?.custom_response?.body),
     body_function: field(s?.body_function),
     header_function: field(s?.header_function),
+    ...changeStreamValues(s),
   };
 }
 
@@ -226,18 +230,22 @@ function pubSubOf(v: Values): PubSub {
 function bodyOf(v: Values, editing: boolean): Body & { clear?: Clearable[] } {
   const type = v.type as Body['type'];
   const broker = type === 'pub_sub';
+  const stream = type === 'db_change_stream';
+  // Only an ingest URL takes requests: a provider, a verifier and a custom response are for it.
+  const ingest = !broker && !stream;
   const responseBody = text(v, 'custom_response.body');
   const body = {
     name: text(v, 'name')!,
     type,
-    provider: !broker ? ((text(v, 'provider') as Body['provider']) ?? undefined) : undefined,
+    provider: ingest ? ((text(v, 'provider') as Body['provider']) ?? undefined) : undefined,
     is_disabled: flag(v, 'is_disabled'),
-    verifier: broker ? undefined : verifierOf(v),
+    verifier: ingest ? verifierOf(v) : undefined,
     pub_sub: broker ? pubSubOf(v) : undefined,
+    db_change_stream: stream ? changeStreamOf(v) : undefined,
     forward_headers: list(v, 'forward_headers') ?? (editing ? [] : undefined),
     idempotency_keys: list(v, 'idempotency_keys') ?? (editing ? [] : undefined),
     custom_response:
-      !broker && responseBody !== undefined
+      ingest && responseBody !== undefined
         ? { body: responseBody, content_type: text(v, 'custom_response.content_type') ?? 'text/plain' }
         : undefined,
     body_function: text(v, 'body_function'),
@@ -372,17 +380,28 @@ function BrokerFields({ v }: { v: Values }) {
   );
 }
 
-function SourceFields({ pid, v }: { pid: string; v: Values }) {
+/** The fields of where a source's events come from: a broker, a database or its ingest URL. */
+function OriginFields({ v, editing }: { v: Values; editing: boolean }) {
+  if (v.type === 'pub_sub') return <BrokerFields v={v} />;
+  if (v.type === 'db_change_stream') return <ChangeStreamFields v={v} editing={editing} />;
+  return <VerifierFields v={v} />;
+}
+
+function SourceFields({ pid, v, editing = false }: { pid: string; v: Values; editing?: boolean }) {
   const broker = v.type === 'pub_sub';
+  const stream = v.type === 'db_change_stream';
   return (
     <>
       <div class="field-row">
         <TextField name="name" label="Name" />
         <SelectField name="type" label="Type" options={labelled(TYPE_LABELS)} />
       </div>
-      <CheckField name="is_disabled" label="Disabled (requests are refused)" />
-      {broker ? <BrokerFields v={v} /> : <VerifierFields v={v} />}
-      <fieldset>
+      <CheckField
+        name="is_disabled"
+        label={stream ? 'Disabled (the database is not read)' : 'Disabled (requests are refused)'}
+      />
+      <OriginFields v={v} editing={editing} />
+      <fieldset hidden={stream}>
         <legend>Events</legend>
         <div class="field-row">
           <TextField name="forward_headers" label="Headers to forward" hint="Separated by commas" />
@@ -393,7 +412,7 @@ function SourceFields({ pid, v }: { pid: string; v: Values }) {
             hint="Where an event's key is read, e.g. request.body.id; separated by commas"
           />
         </div>
-        {!broker && (
+        {!broker && !stream && (
           <div class="field-row">
             <TextField name="custom_response.body" label="Custom response body" />
             <TextField
@@ -462,7 +481,8 @@ export function NewSourceView({ pid }: { pid: string }) {
 export function EditSourceView({ pid, id }: { pid: string; id: string }) {
   const ctx = useConsole();
   const params = { projectID: pid, sourceID: id };
-  const load = useLoad(() => ctx.call(api.getSource, { params }), [pid, id]);
+  // The tick: an action on the page (a restart from now) reloads the source's state.
+  const load = useLoad(() => ctx.call(api.getSource, { params }), [pid, id, ctx.tick]);
   return (
     <Loaded load={load}>
       {(s) => (
@@ -483,7 +503,7 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
               </button>
             </Allowed>
           </div>
-          {s.url && (
+          {s.url && s.type !== 'db_change_stream' && (
             <p>
               Ingest URL{' '}
               <span class="mono" id="ingest-url">
@@ -491,7 +511,8 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
               </span>
             </p>
           )}
-          {s.health && (
+          {s.type === 'db_change_stream' && <ChangeStreamState pid={pid} s={s} />}
+          {s.health && s.type !== 'db_change_stream' && (
             <p>
               Consumer {s.health.state}
               {s.health.error ? `: ${s.health.error}` : ''}
@@ -508,7 +529,7 @@ export function EditSourceView({ pid, id }: { pid: string; id: string }) {
               ctx.notify('Source saved');
             }}
           >
-            {(v) => <SourceFields pid={pid} v={v} />}
+            {(v) => <SourceFields pid={pid} v={v} editing />}
           </Form>
         </Screen>
       )}

@@ -37,8 +37,9 @@ export function SourcesView({ pid }: { pid: string }) {
           { label: 'Verifier', cell: (s) => s.verifier?.type || 'none' },
           {
             label: 'Ingest URL',
+            // A change stream takes no requests: its URL would only mislead.
             cell: (s) =>
-              s.url ? (
+              s.url && s.type !== 'db_change_stream' ? (
                 <>
                   <span class="mono">{s.url}</span> <CopyButton text={s.url} what="Ingest URL" />
                 </>

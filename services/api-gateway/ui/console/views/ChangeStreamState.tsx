@@ -1,0 +1,71 @@
+import type { ResponseOf } from '@hookrail/api-contract';
+import { Badge } from '../../components/Badge';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { Allowed } from '../../components/grants';
+import { act } from '../actions';
+import { api } from '../api';
+import { useConsole } from '../context';
+
+type Source = ResponseOf<typeof api.getSource>;
+type Health = NonNullable<Source['health']>;
+
+/**
+ * The consumer reports a resume point the database no longer holds as `unreachable` with this
+ * message (libs/change-streams, stream.ts): the stream waits for the operator's restart from now.
+ */
+const LOST = 'resume point lost';
+
+const LABELS: Record<Health['state'], [string, string]> = {
+  consuming: ['Running', 'active'],
+  connecting: ['Connecting', 'paused'],
+  stopped: ['Stopped (disabled)', 'paused'],
+  unreachable: ['Error', 'inactive'],
+};
+
+function RestartFromNow({ pid, s }: { pid: string; s: Source }) {
+  const ctx = useConsole();
+  const restart = async () => {
+    const question =
+      'Read from now on? The changes made since the lost resume point are not sent (the database no longer holds them).';
+    if (!(await confirmAction(question, 'Restart from now'))) return;
+    const { restart_requested_at: _asked, type, database, ...settings } = s.db_change_stream!;
+    // No connection string: the API keeps the stored one.
+    const body = {
+      db_change_stream: { ...settings, type: type!, database: database!, restart_from_now: true },
+    };
+    await act(
+      ctx,
+      () => ctx.call(api.updateSource, { params: { projectID: pid, sourceID: s.uid }, body }),
+      'Change stream restarted from now',
+    );
+  };
+  return (
+    <Allowed op={api.updateSource}>
+      <button type="button" id="restart-from-now" onClick={restart}>
+        Restart from now
+      </button>
+    </Allowed>
+  );
+}
+
+/** A change stream source's state: running, its resume point lost (with the way out) or its error. */
+export function ChangeStreamState({ pid, s }: { pid: string; s: Source }) {
+  const h = s.health;
+  if (!h)
+    return (
+      <p id="stream-state" class="muted">
+        Change stream not started yet (no source-consumer has reported on it)
+      </p>
+    );
+  const lost = h.state === 'unreachable' && !!h.error?.startsWith(LOST);
+  const [label, status] = lost ? ['Resume point lost', 'inactive'] : LABELS[h.state];
+  return (
+    <div id="stream-state" role="status">
+      <p>
+        Change stream <Badge status={status}>{label}</Badge>
+        {h.error && <span class="mono"> {h.error}</span>}
+      </p>
+      {lost && <RestartFromNow pid={pid} s={s} />}
+    </div>
+  );
+}
