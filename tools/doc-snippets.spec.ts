@@ -19,6 +19,8 @@ const SNIPPETS: Record<string, { runBy: string } | { notRun: string }> = {
       'npm start starts the shared servers; deploy/local/up.int.spec.ts runs deploy/local/up.sh --detach, and tools/demo.int.spec.ts runs npm run demo against a stack',
   },
   'README.md: API=http://127.0.0.1:8080/api': { runBy: 'tools/readme-quickstart.int.spec.ts' },
+  'README.md: curl -s "${H[@]}" $P/sources -d \'{"name": "shop-cdc", "type": "db_change_stream", "db_change_stream": {"type": "mongodb",':
+    { runBy: 'tools/readme-cdc.int.spec.ts' },
   'docs/kubernetes.md: docker build -f deploy/docker/Dockerfile -t registry.example.com/hookrail:0.1.0 .': {
     notRun:
       'needs a Docker engine and a registry; deploy/docker/build.sh (npm run image) builds the same Dockerfile with podman and deploy/docker/services.image.spec.ts runs it',
