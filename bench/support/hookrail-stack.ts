@@ -31,6 +31,8 @@ export async function startHookrailStack(opts: {
   mongoUrl: string;
   servicesDbUrl?: string;
   firstPort?: number;
+  /** More environment for every service (e.g. HOOKRAIL_ALLOW_PRIVATE_BROKERS for a local user database). */
+  env?: Record<string, string>;
 }): Promise<HookrailStack> {
   const topicPrefix = uniquePrefix('bench');
   const env = {
@@ -39,6 +41,7 @@ export async function startHookrailStack(opts: {
     HOOKRAIL_MONGODB_URL: opts.servicesDbUrl ?? opts.mongoUrl,
     HOOKRAIL_ADMIN_KEY: BENCH_ADMIN_KEY,
     HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
+    ...opts.env,
   };
   const store = await Store.connect(opts.mongoUrl, 'bench');
   await store.migrate();
