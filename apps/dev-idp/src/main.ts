@@ -22,14 +22,16 @@ function obey(idp: DevIdp): void {
  */
 async function main(): Promise<void> {
   const env = process.env;
+  const callback =
+    env.HOOKRAIL_DEV_IDP_REDIRECT_URI ??
+    `${env.HOOKRAIL_PUBLIC_URL ?? 'http://127.0.0.1:8080'}/console/oidc/callback`;
   const idp = await startDevIdp({
     port: Number(env.HOOKRAIL_DEV_IDP_PORT ?? 8095),
     clientId: env.HOOKRAIL_OIDC_CLIENT_ID ?? 'hookrail-console',
     clientSecret: env.HOOKRAIL_OIDC_CLIENT_SECRET ?? 'hookrail-dev-secret',
-    redirectUris: [
-      env.HOOKRAIL_DEV_IDP_REDIRECT_URI ??
-        `${env.HOOKRAIL_PUBLIC_URL ?? 'http://127.0.0.1:8080'}/console/oidc/callback`,
-    ],
+    redirectUris: [callback],
+    // the gateway's back-channel logout endpoint, beside its callback
+    backchannelLogoutUri: callback.replace(/\/callback$/, '/backchannel-logout'),
   });
   console.log(`dev identity provider: ${idp.issuer} (alice/alice owner, bob/bob viewer)`);
   obey(idp);

@@ -13,6 +13,11 @@ export interface DevIdpOptions {
   clientSecret: string;
   /** The gateway's callback, e.g. http://127.0.0.1:8080/console/oidc/callback. */
   redirectUris: string[];
+  /**
+   * Where the provider posts a logout token when a person's session ends here (OpenID Connect
+   * Back-Channel Logout), e.g. http://127.0.0.1:8080/console/oidc/backchannel-logout.
+   */
+  backchannelLogoutUri?: string;
 }
 
 export interface DevIdp {
@@ -23,6 +28,8 @@ export interface DevIdp {
   setFault(fault: Fault): void;
   close(): Promise<void>;
 }
+
+const isLoopback = (url: URL | string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 
 /**
  * Every grant of the one first-party client is implied (no consent page): the dev provider stands
@@ -51,6 +58,7 @@ function configuration(options: DevIdpOptions, users: () => readonly DemoUser[],
         redirect_uris: options.redirectUris,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
+        ...(options.backchannelLogoutUri && { backchannel_logout_uri: options.backchannelLogoutUri }),
       },
     ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
@@ -58,7 +66,15 @@ function configuration(options: DevIdpOptions, users: () => readonly DemoUser[],
     // the gateway reads e-mail, name and groups from the ID token, as most IdPs can be set to send
     conformIdTokenClaims: false,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    // oidc-provider's calls out (the back-channel logout) refuse loopback addresses, an SSRF guard
+    // right for a real provider; this one's gateway is on the same machine, so only there it is lifted
+    fetch: (url, init) => {
+      if (!isLoopback(url instanceof Request ? url.url : url)) return globalThis.fetch(url, init);
+      const { dispatcher: _guarded, ...plain } = init as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, plain);
+    },
+    // signing out here (/session/end) posts a logout token to the gateway's back-channel URI
+    features: { devInteractions: { enabled: false }, backchannelLogout: { enabled: true } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant: impliedGrant,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -99,6 +115,15 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   const provider = new Provider(
     issuer,
     configuration(options, () => users, jwk),
+  );
+  // what the provider's back-channel logout calls got: the tests read it in the process's output
+  provider.on('backchannel.success', (_ctx, client, accountId) =>
+    console.log(`dev identity provider: back-channel logout of ${accountId} sent to ${client.clientId}`),
+  );
+  provider.on('backchannel.error', (_ctx, err, client, accountId) =>
+    console.error(
+      `dev identity provider: back-channel logout of ${accountId} to ${client.clientId} failed: ${(err as Error).message}`,
+    ),
   );
   const interactions = interactionRoutes(provider, () => users);
   const oidc = provider.callback();

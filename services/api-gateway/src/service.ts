@@ -62,6 +62,7 @@ export function definition(config: Readonly<HookrailConfig>): ServiceDefinition 
         // `hookrail listen` streams end first: each CLI reconnects to another gateway.
         endStreams: () => deps.listeners.closeAll(),
         stop: async () => {
+          await deps.audit.stop();
           deps.listeners.closeAll();
           deps.http.close();
           await deps.functions.close();
@@ -107,7 +108,7 @@ function gatewayDeps(
     store,
     cache: new ConfigCache(store),
     publisher,
-    audit: auditSink({ publisher, logger, metrics }),
+    audit: auditSink({ publisher, store, logger, metrics }),
     bus,
     acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
     eventValidator: new EventValidator(

@@ -62,11 +62,18 @@ export class PersonRepository {
       .exec();
   }
 
-  /** The provider ended the person's sessions (back-channel logout): older ones are refused. */
-  async endSessions(sub: string, at: Date): Promise<boolean> {
-    const res = await this.model
-      .updateOne({ _id: sub }, { $set: { sessions_ended_at: at, updated_at: at } })
+  /**
+   * The provider ended the person's sessions (back-channel logout): older ones are refused.
+   * Returns the person, or null when nobody with this sub signed in (no session to end).
+   */
+  async endSessions(sub: string, at: Date): Promise<PersonDoc | null> {
+    return this.model
+      .findOneAndUpdate(
+        { _id: sub },
+        { $set: { sessions_ended_at: at, updated_at: at } },
+        { returnDocument: 'after' },
+      )
+      .lean<PersonDoc>()
       .exec();
-    return res.matchedCount > 0;
   }
 }

@@ -15,8 +15,13 @@ const ALWAYS_CHANGE = new Set(['updated_at', 'created_at']);
  */
 export function auditRecorder(deps: Pick<GatewayDeps, 'audit' | 'cache' | 'logger'>): AuditRecorder {
   return (call) => {
-    recordOf(call, deps).then(deps.audit, (err: unknown) =>
-      deps.logger.warn({ error: errorMessage(err), operation: call.op.operationId }, 'audit record not made'),
+    recordOf(call, deps).then(
+      (record) => deps.audit.record(record),
+      (err: unknown) =>
+        deps.logger.warn(
+          { error: errorMessage(err), operation: call.op.operationId },
+          'audit record not made',
+        ),
     );
   };
 }

@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import type { OidcConfig } from '@hookrail/config';
 import { DomainError } from '@hookrail/domain';
+import { logoutTokenVerifier, type LogoutSubject, type LogoutTokenVerifier } from './logout-token';
 
 /** What a sign-in started with, kept until the provider sends the browser back (a signed cookie). */
 export interface OidcFlow {
@@ -25,6 +26,8 @@ export interface OidcClient {
   finish(callbackUrl: URL, flow: OidcFlow): Promise<OidcIdentity>;
   /** A refresh grant: fails when the provider has ended the person's grant or removed them. */
   refresh(refreshToken: string): Promise<OidcIdentity>;
+  /** A back-channel logout token, verified (logout-token.ts); the person whose sessions end. */
+  verifyLogoutToken(token: string): Promise<LogoutSubject>;
 }
 
 /** http:// is allowed only for a provider on this machine (the dev provider), never across a network. */
@@ -76,6 +79,10 @@ function identityOf(
 
 export function oidcClient(config: OidcConfig, redirectUri: string): OidcClient {
   const metadata = discovered(config);
+  // the provider's signing keys, from its discovery document, fetched once and cached by jose
+  let verifier: LogoutTokenVerifier | undefined;
+  const logoutTokens = async () =>
+    (verifier ??= logoutTokenVerifier((await metadata()).serverMetadata(), config.clientId));
   return {
     async start() {
       const flow = {
@@ -105,5 +112,6 @@ export function oidcClient(config: OidcConfig, redirectUri: string): OidcClient 
     async refresh(refreshToken) {
       return identityOf(await client.refreshTokenGrant(await metadata(), refreshToken), config.groupsClaim);
     },
+    verifyLogoutToken: async (token) => (await logoutTokens()).verify(token),
   };
 }

@@ -16,6 +16,7 @@ import {
 } from './console-session';
 import { SignInRefused, signInFailure } from './oidc-errors';
 import { signInAuditor } from './sign-in-audit';
+import { mountBackChannelLogout } from './oidc-logout';
 
 export const OIDC_PATHS = { login: '/console/oidc/login', callback: '/console/oidc/callback' };
 const FLOW_COOKIE = 'hookrail_oidc';
@@ -119,6 +120,7 @@ export function mountOidcSignIn(app: Express, config: OidcConfig, deps: OidcSign
       failurePage(res, deps.pageHeaders, failure);
     }
   });
+  mountBackChannelLogout(app, oidc, deps);
   return oidc;
 }
 

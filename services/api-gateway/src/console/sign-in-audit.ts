@@ -4,9 +4,14 @@ import { newId } from '@hookrail/domain';
 import type { GatewayDeps } from '../deps';
 import type { OidcIdentity } from '../auth/oidc-client';
 
-export type SignInOutcome =
-  | { ok: true; person: OidcIdentity; role: AuditRecord['actor']['role'] }
-  | { ok: false; status: number; reason: string; person?: Pick<OidcIdentity, 'sub' | 'email'>; ended?: true };
+export type SignInOutcome = (
+  | { ok: true; person: Pick<OidcIdentity, 'sub' | 'email'>; role: AuditRecord['actor']['role'] }
+  | { ok: false; status: number; reason: string; person?: Pick<OidcIdentity, 'sub' | 'email'>; ended?: true }
+) & {
+  /** Instead of the sign-in's names: a back-channel logout's (oidc-logout.ts). */
+  operation?: string;
+  status?: number;
+};
 
 /**
  * A single sign-on attempt in the instance's audit log (`session.sign_in`, `session.sign_in_failed`;
@@ -29,17 +34,19 @@ export function signInAuditor(deps: Pick<GatewayDeps, 'audit'>) {
         user_id: outcome.person?.sub ?? null,
         email: outcome.person?.email || null,
       },
-      operation: outcome.ok ? 'session.sign_in' : outcome.ended ? 'session.ended' : 'session.sign_in_failed',
+      operation:
+        outcome.operation ??
+        (outcome.ok ? 'session.sign_in' : outcome.ended ? 'session.ended' : 'session.sign_in_failed'),
       method: req.method,
       path: req.originalUrl.split('?')[0],
       resource: { type: 'session', id: null },
       changes: outcome.ok ? null : { reason: { before: null, after: outcome.reason } },
       fields: [],
-      status: outcome.ok ? 303 : outcome.status,
+      status: outcome.status ?? 303,
       ip: req.ip ?? req.socket.remoteAddress ?? '',
       user_agent: req.get('user-agent') ?? '',
       created_at: new Date().toISOString(),
     };
-    deps.audit(record);
+    deps.audit.record(record);
   };
 }

@@ -43,5 +43,5 @@ export async function recordRoleChange(
     user_agent: req.get('user-agent') ?? '',
     created_at: new Date().toISOString(),
   };
-  deps.audit(record);
+  deps.audit.record(record);
 }
