@@ -44,6 +44,10 @@ ELASTICMQ_LIBS="$CACHE/elasticmq/libs"
 SECANTUS_VERSION=0.7.0b3
 SECANTUS_VENV="$CACHE/secantusdb-$SECANTUS_VERSION"
 SECANTUS_BIN="$SECANTUS_VENV/bin/secantusd-py"
+# PostgreSQL 15 from Debian (package postgresql-15): the binaries of the local `postgres` server.
+PG_BIN=/usr/lib/postgresql/15/bin
+# The local cluster's superuser password (loopback only, like RabbitMQ's guest/guest).
+PG_SUPERUSER_PASSWORD=postgres
 SCHEMATHESIS_VERSION=4.32.5
 SCHEMATHESIS_VENV="$CACHE/schemathesis-$SCHEMATHESIS_VERSION"
 SCHEMATHESIS_BIN="$SCHEMATHESIS_VENV/bin/schemathesis"

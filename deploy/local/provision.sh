@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs and builds what the running system needs (deploy/local/servers.sh, so `npm start`).
 # Idempotent: a warm run downloads and builds nothing and takes well under a second.
-#   - apt: rabbitmq-server (+ loopback-only config in /etc/rabbitmq)
+#   - apt: rabbitmq-server (+ loopback-only config in /etc/rabbitmq), postgresql-15 (its binaries;
+#     servers.sh runs a cluster of its own on 5433)
 #   - Maven Central: Kafka 3.9.1 and ElasticMQ 1.7.1 jars  -> $CACHE/{kafka,elasticmq}/libs
 #   - PyPI: SecantusDB (MongoDB wire protocol on WiredTiger) -> $CACHE/secantusdb-<version>/ (a venv)
 #   - Go: Pub/Sub fake                                     -> $CACHE/bin/<name>-<source hash>
@@ -89,6 +90,16 @@ provision_rabbitmq() {
     log "host name $(hostname -s) does not resolve; setting NODENAME=rabbit@localhost in $envconf"
     echo "NODENAME=rabbit@localhost" | $SUDO tee -a "$envconf" >/dev/null
   fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL 15 from Debian: only its binaries are used (servers.sh initdb's a cluster of its own)
+# ---------------------------------------------------------------------------------------------
+provision_postgres() {
+  [[ -x "$PG_BIN/postgres" && -x "$PG_BIN/initdb" ]] && return 0
+  did_work
+  log "installing postgresql-15 (apt)"
+  apt_install_missing postgresql-15 || die "apt-get install postgresql-15 failed"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -272,6 +283,7 @@ timed() {
 
 start_time=$SECONDS
 timed provision_rabbitmq
+timed provision_postgres
 [[ $TEST_TOOLS == 0 ]] || timed provision_chromium
 # The downloads/builds are independent; run them side by side.
 pids=()

@@ -5,6 +5,9 @@
 #   mongodb      SecantusDB 0.7 (MongoDB wire protocol)  127.0.0.1:27017
 #   mongodb-cdc  SecantusDB 0.7, single-node replica set 127.0.0.1:27018 (the *user's* database
 #                that db_change_stream sources watch; Hookrail's own store stays on 27017)
+#   postgres     PostgreSQL 15 from Debian, a cluster of   127.0.0.1:5433 (wal_level=logical: the
+#                its own (initdb)                          user's database of postgres change streams;
+#                                                          the Debian cluster on 5432 is left alone)
 #   rabbitmq     RabbitMQ from Debian (AMQP)             127.0.0.1:5672
 #   elasticmq    ElasticMQ 1.7.1 (SQS)                   127.0.0.1:9324
 #   pubsub-fake  Google Pub/Sub fake (pstest, gRPC)      127.0.0.1:8085
@@ -26,7 +29,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-read -r -a SERVERS <<<"${HOOKRAIL_SERVERS:-kafka mongodb mongodb-cdc rabbitmq elasticmq pubsub-fake}"
+read -r -a SERVERS <<<"${HOOKRAIL_SERVERS:-kafka mongodb mongodb-cdc postgres rabbitmq elasticmq pubsub-fake}"
 NETNS_EXEC=()
 [[ -z "${HOOKRAIL_SERVERS_NETNS:-}" ]] || NETNS_EXEC=(ip netns exec "$HOOKRAIL_SERVERS_NETNS")
 JAVA="${JAVA:-java}"
@@ -36,6 +39,7 @@ port_of() {
     kafka) echo 9092 ;;
     mongodb) echo 27017 ;;
     mongodb-cdc) echo 27018 ;;
+    postgres) echo 5433 ;;
     rabbitmq) echo 5672 ;;
     elasticmq) echo 9324 ;;
     pubsub-fake) echo 8085 ;;
@@ -54,6 +58,7 @@ pattern_of() {
   case "$1" in
     kafka) echo "kafka.Kafka" ;;
     mongodb | mongodb-cdc) echo "secantusd-py" ;;
+    postgres) echo "$PG_BIN/postgres" ;;
     rabbitmq) echo "beam" ;;
     elasticmq) echo "org.elasticmq.server.Main" ;;
     pubsub-fake) echo "/bin/pubsub-fake-" ;;
@@ -266,6 +271,49 @@ start_mongodb-cdc() {
   wait_ready mongodb-cdc "$(cat "$(pidfile_of mongodb-cdc)")"
 }
 
+# PostgreSQL for postgres db_change_stream sources (docs/sources.md): a cluster of our own under
+# $STATE_DIR/postgres, never the Debian one. Postgres refuses to run as root, so as root it runs
+# as the `postgres` user (setpriv execs, so the recorded pid is the server's). TCP only; logical
+# decoding needs wal_level=logical, and each source holds a slot and a WAL sender.
+start_postgres() {
+  local dir="$STATE_DIR/postgres" as=()
+  [[ "$(id -u)" != 0 ]] || as=(setpriv --reuid=postgres --regid=postgres --init-groups)
+  mkdir -p "$dir/data"
+  [[ "$(id -u)" != 0 ]] || chown postgres:postgres "$dir/data"
+  if [[ ! -f "$dir/data/PG_VERSION" ]]; then
+    say postgres "initdb $dir/data (superuser postgres)"
+    echo "$PG_SUPERUSER_PASSWORD" >"$dir/pwfile"
+    chmod 644 "$dir/pwfile"
+    if ! "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
+        --auth-local=scram-sha-256 --auth-host=scram-sha-256 -E UTF8 --no-locale >"$dir/initdb.log" 2>&1; then
+      rm -f "$dir/pwfile"
+      fail postgres "initdb failed" "$dir/initdb.log"
+      return 1
+    fi
+    rm -f "$dir/pwfile"
+  fi
+  spawn postgres "$dir/server.log" "${as[@]}" "$PG_BIN/postgres" -D "$dir/data" -c port=5433 \
+    -c listen_addresses="$SERVERS_HOST" -c unix_socket_directories= -c wal_level=logical \
+    -c max_replication_slots=64 -c max_wal_senders=64 -c max_connections=200 \
+    -c shared_buffers=64MB -c logging_collector=off ||
+    { fail postgres "could not spawn"; return 1; }
+  wait_ready postgres "$(cat "$(pidfile_of postgres)")" postgres_ready && postgres_roles
+}
+
+postgres_ready() {
+  "$PG_BIN/pg_isready" -q -h "$SERVERS_HOST" -p 5433 -d postgres
+}
+
+# The role the local examples use: may log in, replicate and create databases (not a superuser,
+# like the role a team grants Hookrail). Created once; the statement is idempotent.
+postgres_roles() {
+  PGPASSWORD="$PG_SUPERUSER_PASSWORD" "$PG_BIN/psql" -q -h "$SERVERS_HOST" -p 5433 -U postgres -d postgres \
+    -v ON_ERROR_STOP=1 >>"$STATE_DIR/postgres/server.log" 2>&1 <<'SQL' || { fail postgres "creating the role hookrail failed"; return 1; }
+SELECT 'CREATE ROLE hookrail LOGIN REPLICATION CREATEDB PASSWORD ''hookrail'''
+WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'hookrail') \gexec
+SQL
+}
+
 start_elasticmq() {
   local dir="$STATE_DIR/elasticmq"
   mkdir -p "$dir"
@@ -335,7 +383,7 @@ write_servers_json() {
   local tmp="$SERVERS_JSON.tmp.$$"
   local h="$SERVERS_HOST"
   cat >"$tmp" <<EOF
-{"kafka":{"brokers":["$h:9092"]},"mongodb":{"url":"mongodb://$h:27017/hookrail?retryWrites=false"},"mongodbCdc":{"url":"mongodb://$h:27018/?replicaSet=secantus"},"amqp":{"url":"amqp://guest:guest@$h:5672"},"sqs":{"endpoint":"http://$h:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"$h:8085"}}
+{"kafka":{"brokers":["$h:9092"]},"mongodb":{"url":"mongodb://$h:27017/hookrail?retryWrites=false"},"mongodbCdc":{"url":"mongodb://$h:27018/?replicaSet=secantus"},"postgres":{"url":"postgres://postgres:$PG_SUPERUSER_PASSWORD@$h:5433/postgres"},"amqp":{"url":"amqp://guest:guest@$h:5672"},"sqs":{"endpoint":"http://$h:9324","region":"us-east-1"},"pubsub":{"emulatorHost":"$h:8085"}}
 EOF
   mv -f "$tmp" "$SERVERS_JSON"
 }
@@ -386,6 +434,9 @@ stop_one() {
       sleep 0.1
     done
   fi
+  # SIGTERM asks Postgres for a "smart" shutdown, which waits for every client (a replication
+  # connection never ends by itself); SIGINT is its fast shutdown.
+  [[ "$name" != postgres ]] || kill -INT "$pid" 2>/dev/null || true
   if kill_and_wait "$pid" 60 "$(pattern_of "$name")"; then
     rm -f "$(pidfile_of "$name")"
     say "$name" "stopped"

@@ -1,9 +1,18 @@
 import { Timestamp, type ChangeStreamDocument } from 'mongodb';
 import { changeEvent } from './change-event';
-import { changePipeline, changeStreamSettings, fullDocumentOption } from './settings';
+import {
+  changePipeline,
+  changeStreamSettings,
+  fullDocumentOption,
+  type MongoChangeStreamSettings,
+} from './settings';
 
 const settings = (over: Record<string, unknown> = {}) =>
-  changeStreamSettings({ type: 'mongodb', database: 'shop', ...over }, 'mongodb://h/', false);
+  changeStreamSettings(
+    { type: 'mongodb', database: 'shop', ...over },
+    'mongodb://h/',
+    false,
+  ) as MongoChangeStreamSettings;
 
 const update = (token: string) =>
   ({

@@ -1,7 +1,7 @@
 import { idFrom } from '@hookrail/domain';
 import { BSON, type ChangeStreamDocument, type Document } from 'mongodb';
 
-import type { ChangeStreamSettings } from './settings';
+import type { MongoChangeStreamSettings } from './settings';
 
 /** One change as Hookrail turns it into an event (docs/sources.md, "db_change_stream"). */
 export interface ChangeEvent {
@@ -13,7 +13,7 @@ export interface ChangeEvent {
   eventType: string;
   /** The event's payload, as JSON text (extended JSON, relaxed: ObjectIds and dates stay typed). */
   body: string;
-  /** The resume token to store once Kafka holds the event. */
+  /** The resume point to store once Kafka holds the event (MongoDB: the resume token). */
   token: Document;
   /** When the change was committed (the server's wall time, else its cluster time). */
   at: Date;
@@ -28,7 +28,7 @@ type KeptChange = Extract<
 export function changeEvent(
   sourceId: string,
   change: ChangeStreamDocument,
-  s: ChangeStreamSettings,
+  s: MongoChangeStreamSettings,
 ): ChangeEvent | undefined {
   if (!['insert', 'update', 'replace', 'delete'].includes(change.operationType)) return undefined;
   const c = change as KeptChange;

@@ -2,23 +2,33 @@ import { errorMessage } from '@hookrail/domain';
 import type { Db, MongoClient } from 'mongodb';
 import pTimeout from 'p-timeout';
 import { ChangeStreamSettingsError, changeStreamClient, describeDatabase } from './connect';
-import { changePipeline, fullDocumentOption, type ChangeStreamSettings } from './settings';
-
-/** A source's settings were tried against its database and cannot work: `field` names what to fix. */
-export interface ChangeStreamProblem {
-  field: string;
-  message: string;
-}
+import { checkPostgres } from './postgres/pg-check';
+import {
+  changePipeline,
+  fullDocumentOption,
+  type ChangeStreamProblem,
+  type ChangeStreamSettings,
+  type MongoChangeStreamSettings,
+} from './settings';
 
 const CHECK_TIMEOUT_MS = 5000;
 const F = 'db_change_stream';
 
 /**
- * Connects with the source's settings and opens its change stream once, so the API refuses a
- * source that could never stream (unreachable host, refused credentials, a standalone server, a
- * missing collection, a `$match` the server rejects). Undefined when the settings work.
+ * Tries a source's settings against its database, so the API refuses a source that could never
+ * stream (a field of the other database type, an unreachable host, refused credentials…); for
+ * postgres see pg-check.ts. Undefined when the settings work.
  */
 export async function checkChangeStream(s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+  if (s.invalid) return s.invalid;
+  return s.type === 'postgres' ? checkPostgres(s) : checkMongo(s);
+}
+
+/**
+ * Connects and opens the change stream once: an unreachable host, refused credentials, a
+ * standalone server, a missing collection, a `$match` the server rejects are each a problem.
+ */
+async function checkMongo(s: MongoChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
   let client: MongoClient;
   try {
     client = changeStreamClient(s, CHECK_TIMEOUT_MS - 1000);
@@ -41,7 +51,7 @@ export async function checkChangeStream(s: ChangeStreamSettings): Promise<Change
 
 async function checkWith(
   client: MongoClient,
-  s: ChangeStreamSettings,
+  s: MongoChangeStreamSettings,
 ): Promise<ChangeStreamProblem | undefined> {
   const where = describeDatabase(s);
   try {
@@ -68,7 +78,10 @@ async function replicaSetProblem(db: Db, where: string): Promise<ChangeStreamPro
   };
 }
 
-async function collectionsProblem(db: Db, s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+async function collectionsProblem(
+  db: Db,
+  s: MongoChangeStreamSettings,
+): Promise<ChangeStreamProblem | undefined> {
   if (s.collections.length === 0) return undefined;
   const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
   const missing = s.collections.filter((c) => !names.has(c));
@@ -80,7 +93,7 @@ async function collectionsProblem(db: Db, s: ChangeStreamSettings): Promise<Chan
 }
 
 /** Opens the stream once: the server parses the pipeline (the user's `$match` included) and the rights. */
-async function streamProblem(db: Db, s: ChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
+async function streamProblem(db: Db, s: MongoChangeStreamSettings): Promise<ChangeStreamProblem | undefined> {
   const stream = db.watch(changePipeline(s), { ...fullDocumentOption(s), maxAwaitTimeMS: 50 });
   try {
     await stream.tryNext();

@@ -2,7 +2,7 @@ import type net from 'node:net';
 import { guardedLookup, refusedLiteral } from '@hookrail/outbound';
 import { ConnectionString } from 'mongodb-connection-string-url';
 import { MongoClient } from 'mongodb';
-import type { ChangeStreamSettings } from './settings';
+import type { MongoChangeStreamSettings } from './settings';
 
 /** The settings cannot work: `field` names what to change (the API answers 400 with it). */
 export class ChangeStreamSettingsError extends Error {
@@ -23,7 +23,7 @@ const FIELD = 'db_change_stream.connection_string';
  * literals are refused here, names by the guarded lookup on every socket the driver opens
  * (the replica set's other members included).
  */
-export function changeStreamClient(s: ChangeStreamSettings, timeoutMs: number): MongoClient {
+export function changeStreamClient(s: MongoChangeStreamSettings, timeoutMs: number): MongoClient {
   let parsed: ConnectionString;
   try {
     parsed = new ConnectionString(s.connectionString);
@@ -43,7 +43,7 @@ export function changeStreamClient(s: ChangeStreamSettings, timeoutMs: number): 
 }
 
 /** Where a connection string points, for logs and messages (no credentials). */
-export function describeDatabase(s: ChangeStreamSettings): string {
+export function describeDatabase(s: MongoChangeStreamSettings): string {
   try {
     return `${new ConnectionString(s.connectionString).hosts.join(',')}/${s.database}`;
   } catch {

@@ -3,3 +3,4 @@ export * from './change-event';
 export * from './connect';
 export * from './check';
 export * from './stream';
+export * from './run';

@@ -1,40 +1,25 @@
 import { errorMessage } from '@hookrail/domain';
-import type { Logger } from '@hookrail/telemetry';
 import { backoffMs } from '@hookrail/toolbox';
 import type { ChangeStream, Document, MongoClient } from 'mongodb';
+import { deliver, type ChangeStreamRun } from './run';
 import pTimeout from 'p-timeout';
-import { changeEvent, type ChangeEvent } from './change-event';
+import { changeEvent } from './change-event';
 import { changeStreamClient, describeDatabase } from './connect';
-import { changePipeline, fullDocumentOption, type ChangeStreamSettings } from './settings';
-
-/** What the intake did with one change's event. */
-export type ChangeVerdict =
-  { kind: 'accepted' } | { kind: 'retry'; reason: string } | { kind: 'rejected'; reason: string };
-
-export interface StoredOffset {
-  token: Document | null;
-  restartRequestedAt: string | null;
-}
-
-export interface ChangeStreamRun {
-  sourceId: string;
-  settings: ChangeStreamSettings;
-  offsets: { load(): Promise<StoredOffset | null>; save(o: StoredOffset): Promise<void> };
-  /** Resolves once Kafka holds the event (accepted), or says why not. */
-  accept(ev: ChangeEvent): Promise<ChangeVerdict>;
-  onState(state: 'connecting' | 'consuming' | 'unreachable', error?: string): void;
-  /** The stored resume point is gone from the server's history: the stream stops until restarted. */
-  onResumeLost(error: string): void;
-  onRejected(ev: ChangeEvent, reason: string): void;
-  /** Seconds between the newest change read and now (0 when caught up). */
-  onLag(seconds: number): void;
-  logger: Logger;
-}
+import { startPostgresStream } from './postgres/pg-stream';
+import { changePipeline, fullDocumentOption, type MongoChangeStreamSettings } from './settings';
 
 /** The server's codes for a resume point it no longer has (ChangeStreamHistoryLost, ChangeStreamFatalError). */
 const HISTORY_LOST = new Set([286, 280]);
 /** Changes accepted between two writes of the resume point while changes keep coming. */
 const SAVE_EVERY = 100;
+
+/** Starts reading a source's changes: a MongoDB change stream, or PostgreSQL logical replication. */
+export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void> } {
+  const s = run.settings;
+  return s.type === 'postgres'
+    ? startPostgresStream({ ...run, settings: s })
+    : startMongoStream({ ...run, settings: s });
+}
 
 /**
  * Reads a source's change stream from its stored resume point and hands each change to `accept`
@@ -42,7 +27,7 @@ const SAVE_EVERY = 100;
  * change up to it, so a crash re-reads (never skips) and the re-read events carry the same ids.
  * Reconnects with backoff until stopped; a lost resume point stops it for good.
  */
-export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void> } {
+function startMongoStream(run: ChangeStreamRun<MongoChangeStreamSettings>): { stop(): Promise<void> } {
   let stopped = false;
   let current: MongoClient | undefined;
   let wake: () => void = () => undefined;
@@ -86,12 +71,16 @@ export function startChangeStream(run: ChangeStreamRun): { stop(): Promise<void>
   };
 }
 
-function lost(run: ChangeStreamRun, msg: string): void {
+function lost(run: ChangeStreamRun<MongoChangeStreamSettings>, msg: string): void {
   run.logger.error({ err: msg }, 'change stream resume point lost; waiting for a restart from now');
   run.onResumeLost(`resume point lost (the server's history no longer holds it): ${msg}`);
 }
 
-async function readStream(run: ChangeStreamRun, client: MongoClient, stopped: () => boolean): Promise<void> {
+async function readStream(
+  run: ChangeStreamRun<MongoChangeStreamSettings>,
+  client: MongoClient,
+  stopped: () => boolean,
+): Promise<void> {
   const s = run.settings;
   const stored = await run.offsets.load();
   // A newer "restart from now" than the stored point's discards the point.
@@ -109,7 +98,7 @@ async function readStream(run: ChangeStreamRun, client: MongoClient, stopped: ()
 }
 
 async function pump(
-  run: ChangeStreamRun,
+  run: ChangeStreamRun<MongoChangeStreamSettings>,
   stream: ChangeStream,
   stopped: () => boolean,
   savedAs: string,
@@ -139,20 +128,5 @@ async function pump(
     if (ev && !(await deliver(run, ev, stopped))) return;
     if (ev) run.onLag(Math.max(0, (Date.now() - ev.at.getTime()) / 1000));
     if (++unsaved >= SAVE_EVERY) await save(change._id as Document);
-  }
-}
-
-/** False when stopped before Kafka took it (the change is read again next time). */
-async function deliver(run: ChangeStreamRun, ev: ChangeEvent, stopped: () => boolean): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    const v = await run.accept(ev);
-    if (v.kind === 'accepted') return true;
-    if (v.kind === 'rejected') {
-      run.onRejected(ev, v.reason);
-      return true;
-    }
-    if (stopped()) return false;
-    run.logger.warn({ reason: v.reason, attempt }, 'change not accepted yet, retrying');
-    await new Promise((r) => setTimeout(r, backoffMs(attempt, { baseMs: 200, maxMs: 5000 })));
   }
 }

@@ -136,7 +136,7 @@ export class SourceRegistry {
     fingerprint: string,
   ) {
     const log = this.deps.logger.child({ project_id: source.project_id, source_id: source._id });
-    const kind = 'mongodb';
+    const kind = source.db_change_stream?.type === 'postgres' ? 'postgres' : 'mongodb';
     const onState = this.stateReporter(source, kind);
     let stream;
     try {
@@ -210,7 +210,7 @@ export class SourceRegistry {
     this.running.delete(sourceId);
     await r.subscriber.stop();
     this.up.remove({ source_id: sourceId, kind: r.kind });
-    if (r.kind === 'mongodb') this.lag.remove({ source_id: sourceId });
+    if (r.kind === 'mongodb' || r.kind === 'postgres') this.lag.remove({ source_id: sourceId });
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
   }
 
