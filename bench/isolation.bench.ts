@@ -7,14 +7,21 @@
  * linear, 5 s × 2, as in the issue. Prints per phase: healthy deliveries' e2e latency (POST sent →
  * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
  * scheduler's lateness p99 (from its histogram's buckets: an upper bound), each process's CPU
- * (cores) and resident memory (now and its peak), and healthy deliveries not received. The last
- * phase, 1,000 hanging endpoints, is the memory check: no peak may reach its chart limit.
+ * (cores) and resident memory (now and its peak), and healthy deliveries not received; before
+ * each phase, what the previous ones left in the dispatcher and the retry scheduler. The phase
+ * `hang1000`, 1,000 hanging endpoints, is the memory check: it prints the dispatcher's peak
+ * resident memory against its chart limit. The phase `retry1000` makes about 1,000 retries/s due
+ * (half the traffic to endpoints answering 500, retried every second ten times, their circuit
+ * breakers loosened) and prints their lateness as the failing receiver sees it: the gap between
+ * two attempts of one delivery minus the policy's 1 s.
  *
  *   npm run bench:isolation
  *   BENCH_ISO_SECONDS=5 BENCH_ISO_PHASES=base150,mixed150 npm run bench:isolation   # a smoke run
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
+import { purgeProject } from '@hookrail/operations';
 import type { Store } from '@hookrail/store';
 import { makeEndpoint, makeSubscription, startReceiver, type Receiver } from '@hookrail/testkit';
 import { startHookrailStack } from './support/hookrail-stack';
@@ -29,6 +36,14 @@ const HEALTHY = 20;
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const MONGODB_URL = `mongodb://127.0.0.1:27017/hookrail-iso-${Date.now()}?retryWrites=false`;
 const RETRIES = { type: 'linear', duration: 5, retry_count: 2 } as const;
+/** A breaker that does not trip within a phase: the retry phase measures the scheduler, not it. */
+const LOOSE_BREAKER = {
+  min_requests: 1_000_000,
+  failure_rate: 100,
+  consecutive_failures: 1_000_000,
+  probe_interval_seconds: 1,
+  disable_after_seconds: 86_400,
+};
 
 type Kind = 'healthy' | 'hanging' | 'failing' | 'slow';
 interface Phase {
@@ -38,7 +53,11 @@ interface Phase {
   /** The baseline phase whose p99 this one is compared with. */
   baseline: string;
   bad: { kind: Kind; count: number; httpTimeout?: number }[];
+  /** The bad endpoints' retries, when not RETRIES; their circuit breakers are then loosened. */
+  retries?: { type: 'linear'; duration: number; retry_count: number };
 }
+/** The dispatcher's memory limit in charts/hookrail/values.yaml. */
+const DISPATCHER_LIMIT_MIB = 768;
 
 const PHASES: Phase[] = [
   { name: 'base150', label: 'baseline', rate: 150, baseline: 'base150', bad: [] },
@@ -83,10 +102,25 @@ const PHASES: Phase[] = [
     baseline: 'base300',
     bad: [{ kind: 'hanging', count: 1000 }],
   },
+  {
+    // Retry lateness: 100 failing events/s, each retried every second ten times, make ~1,000/s due.
+    name: 'retry1000',
+    label: '20 answering 500, retried every 1 s x 10 (~1,000 retries/s due)',
+    rate: 200,
+    baseline: 'base300',
+    bad: [{ kind: 'failing', count: 20 }],
+    retries: { type: 'linear', duration: 1, retry_count: 10 },
+  },
 ];
 
-/** The receivers of each kind; the healthy one records each event's first arrival. */
-async function receivers(delivered: Map<string, number>): Promise<Record<Kind, Receiver>> {
+/**
+ * The receivers of each kind; the healthy one records each event's first arrival, the failing one
+ * every attempt's (for retry lateness).
+ */
+async function receivers(
+  delivered: Map<string, number>,
+  attempts: Map<string, number[]>,
+): Promise<Record<Kind, Receiver>> {
   return {
     healthy: await startReceiver({
       countOnly: true,
@@ -96,7 +130,14 @@ async function receivers(delivered: Map<string, number>): Promise<Record<Kind, R
       },
     }),
     hanging: await startReceiver({ countOnly: true, hang: true }),
-    failing: await startReceiver({ countOnly: true, respond: () => ({ status: 500, body: 'failing' }) }),
+    failing: await startReceiver({
+      countOnly: true,
+      onRequest: (r) => {
+        const id = r.headers['x-hookrail-event-id'];
+        attempts.set(id, [...(attempts.get(id) ?? []), r.receivedAt]);
+      },
+      respond: () => ({ status: 500, body: 'failing' }),
+    }),
     slow: await startReceiver({ countOnly: true, delayMs: 2000 }),
   };
 }
@@ -112,7 +153,11 @@ async function newProject(stack: Stack, phase: Phase) {
   const created = (await fetch(`${stack.gateway}/api/v1/projects`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `iso-${phase.name}-${newId()}`, type: 'incoming' }),
+    body: JSON.stringify({
+      name: `iso-${phase.name}-${newId()}`,
+      type: 'incoming',
+      ...(phase.retries && { config: { circuit_breaker: LOOSE_BREAKER } }),
+    }),
   }).then((r) => r.json())) as { data: { uid: string; api_key: { key: string } } };
   const projectId = asProjectId(created.data.uid);
   const kinds = [{ kind: 'healthy' as Kind, count: HEALTHY }, ...phase.bad];
@@ -123,13 +168,17 @@ async function newProject(stack: Stack, phase: Phase) {
         url: `${stack.rx[kind].url}/${kind}`,
         ...(httpTimeout && { http_timeout: httpTimeout }),
       });
-      await makeSubscription(stack.store, projectId, { endpoint_id: ep._id, retry_config: RETRIES });
+      const retries = kind === 'healthy' ? RETRIES : (phase.retries ?? RETRIES);
+      await makeSubscription(stack.store, projectId, { endpoint_id: ep._id, retry_config: retries });
       endpoints.push({ id: ep._id, kind });
     }
   return { projectId, apiKey: created.data.api_key.key, endpoints };
 }
 
-/** POSTs one event to each endpoint in turn at the phase's rate; the healthy events' send times. */
+/**
+ * POSTs one event to each endpoint in turn at the phase's rate; the healthy events' send times and
+ * the failing ones' ids.
+ */
 async function offer(
   stack: Stack,
   phase: Phase,
@@ -138,6 +187,7 @@ async function offer(
 ) {
   const url = `${stack.gateway}/api/v1/projects/${p.projectId}/events`;
   const sentAt = new Map<string, number>();
+  const failing: string[] = [];
   let n = 0;
   let errors = 0;
   const post = async () => {
@@ -150,10 +200,82 @@ async function offer(
     }).catch(() => null);
     if (!res || res.status >= 300) return void errors++;
     const id = ((await res.json()) as { data: { event_id?: string; uid?: string } }).data;
-    if (ep.kind === 'healthy') sentAt.set(id.event_id ?? id.uid ?? '', started);
+    const eventId = id.event_id ?? id.uid ?? '';
+    if (ep.kind === 'healthy') sentAt.set(eventId, started);
+    if (ep.kind === 'failing') failing.push(eventId);
   };
   await atFixedRate(post, phase.rate, seconds);
-  return { sentAt, errors };
+  return { sentAt, failing, errors };
+}
+
+/**
+ * Retry lateness as the failing receiver saw it: each gap between two attempts of one event minus
+ * the policy's wait (the scheduler's lateness plus the way through Kafka and the dispatcher), and
+ * the most retries received in one second.
+ */
+function retryLateness(ids: string[], attempts: Map<string, number[]>, waitMs: number): string {
+  const late: number[] = [];
+  const perSecond = new Map<number, number>();
+  for (const id of ids) {
+    const at = attempts.get(id) ?? [];
+    for (let i = 1; i < at.length; i++) {
+      late.push(at[i] - at[i - 1] - waitMs);
+      const second = Math.floor(at[i] / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+  }
+  if (late.length === 0) return 'no retries received';
+  late.sort((a, b) => a - b);
+  return (
+    `${late.length} retries received (at most ${Math.max(...perSecond.values())} in one second): ` +
+    `lateness p50 ${pct(late, 50)} ms, p99 ${pct(late, 99)} ms, max ${late.at(-1)} ms`
+  );
+}
+
+/** What a service holds now, summed from its metrics: lanes, deliveries waiting, consumer lag, queued retries. */
+async function heldNow(url: string): Promise<Map<string, number>> {
+  const text = await fetch(`${url}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const sums = new Map<string, number>();
+  const pattern =
+    /^hookrail_(endpoint_lane_attempts|endpoint_lane_waiting|kafka_consumer_lag|retry_queued_entries)\{([^}]*)\} (\S+)$/gm;
+  for (const [, name, labels, value] of text.matchAll(pattern)) {
+    const label = /(?:lane|topic)="([^"]+)"/.exec(labels)?.[1];
+    const key = `${name.replace('endpoint_lane_', '').replace('kafka_consumer_', '')}${label ? ` ${label}` : ''}`;
+    sums.set(key, (sums.get(key) ?? 0) + Number(value));
+  }
+  return sums;
+}
+
+const described = (held: Map<string, number>) =>
+  [...held].map(([k, v]) => `${k} ${v}`).join(', ') || 'no figures';
+
+/** Attempts running and deliveries waiting in the dispatcher's lanes. */
+async function inLanes(dispatcher: string): Promise<number> {
+  const held = await heldNow(dispatcher);
+  return [...held]
+    .filter(([k]) => k.startsWith('attempts') || k === 'waiting')
+    .reduce((n, [, v]) => n + v, 0);
+}
+
+/**
+ * After a phase: deletes its project, waits until the dispatcher holds nothing (a hanging
+ * endpoint's last attempts run out their time-out; deliveries waiting for their slots find the
+ * project gone), then purges the project's data here, timed. Left to the retry scheduler's
+ * housekeeping (every minute), that purge (tens of thousands of deletes on the shared database)
+ * ran in the middle of a later phase.
+ */
+async function settle(run: Run, projectId: ProjectId): Promise<void> {
+  const t0 = Date.now();
+  await deleteProject(run.stack, projectId);
+  while (Date.now() - t0 < 60_000 && (await inLanes(run.dispatcher)) > 0) await sleep(250);
+  const t1 = Date.now();
+  const documents = await purgeProject(run.stack.store, projectId, { pauseMs: 20 });
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `  after: dispatcher idle in ${s(t1 - t0)}; ${documents} documents purged in ${s(Date.now() - t1)}`,
+  );
 }
 
 /** Cumulative counts of the retry scheduler's lateness histogram, by bucket (`le`). */
@@ -207,34 +329,50 @@ async function waitDelivered(ids: string[], delivered: Map<string, number>, time
 interface Run {
   stack: Stack;
   pids: Map<string, number>;
+  dispatcher: string;
   scheduler: string;
+  /** Failing endpoints' attempts by event: when each was received. */
+  attempts: Map<string, number[]>;
   delivered: Map<string, number>;
   baselines: Map<string, number>;
 }
 
 async function runPhase(run: Run, phase: Phase): Promise<void> {
   const p = await newProject(run.stack, phase);
+  console.log(`${phase.label} at ${phase.rate}/s for ${SECONDS} s (${p.endpoints.length} endpoints):`);
+  console.log(
+    `  left by earlier phases: dispatcher ${described(await heldNow(run.dispatcher))}; scheduler ${described(await heldNow(run.scheduler))}`,
+  );
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
   const late0 = await latenessBuckets(run.scheduler);
   const t0 = Date.now();
-  const { sentAt, errors } = await offer(run.stack, phase, p);
+  const { sentAt, failing, errors } = await offer(run.stack, phase, p);
   const ids = [...sentAt.keys()];
   await waitDelivered(ids, run.delivered, 60_000);
+  // The last failing events' retries are due up to retry_count x duration after them.
+  const tail = phase.retries ? phase.retries.retry_count * phase.retries.duration + 2 : 0;
+  await sleep(Math.max(0, t0 + (SECONDS + tail) * 1000 - Date.now()));
   const ms = Date.now() - t0;
   const lat = ids.filter((id) => run.delivered.has(id)).map((id) => run.delivered.get(id)! - sentAt.get(id)!);
   lat.sort((a, b) => a - b);
   const p99 = pct(lat, 99);
   if (phase.baseline === phase.name) run.baselines.set(phase.name, p99);
   const base = run.baselines.get(phase.baseline);
-  console.log(`${phase.label} at ${phase.rate}/s for ${SECONDS} s (${p.endpoints.length} endpoints):`);
   console.log(
     `  healthy p50 ${pct(lat, 50)} ms, p99 ${p99} ms, max ${lat.at(-1)} ms` +
       (base ? `; p99 ${(p99 / base).toFixed(1)}x the baseline's ${base} ms` : '') +
       `; not received ${ids.length - lat.length} of ${ids.length}, POST errors ${errors}`,
   );
-  console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))}`);
+  console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))} (scheduler)`);
+  if (phase.retries)
+    console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
-  await deleteProject(run.stack, p.projectId);
+  const dispatcherPid = run.pids.get('dispatcher');
+  if (phase.name === 'hang1000' && dispatcherPid)
+    console.log(
+      `  memory check: dispatcher peak ${peakRssMiB(dispatcherPid).toFixed(0)} MiB, chart limit ${DISPATCHER_LIMIT_MIB} MiB`,
+    );
+  await settle(run, p.projectId);
 }
 
 /** Unmeasured: the services' first deliveries open connections and warm their code. */
@@ -243,21 +381,24 @@ async function warmUp(run: Run): Promise<void> {
   const p = await newProject(run.stack, phase);
   const { sentAt } = await offer(run.stack, phase, p, 5);
   await waitDelivered([...sentAt.keys()], run.delivered, 60_000);
-  await deleteProject(run.stack, p.projectId);
+  await settle(run, p.projectId);
 }
 
 async function main(): Promise<void> {
   const delivered = new Map<string, number>();
-  const rx = await receivers(delivered);
+  const attempts = new Map<string, number[]>();
+  const rx = await receivers(delivered, attempts);
   buildServices();
   const stack = await startHookrailStack({ mongoUrl: MONGODB_URL, firstPort: 18_600 });
-  const [gateway, scheduler] = ['api-gateway', 'retry-scheduler'].map(
+  const [gateway, dispatcher, scheduler] = ['api-gateway', 'dispatcher', 'retry-scheduler'].map(
     (name) => stack.services.find((s) => s.name === name)!.url,
   );
   const run: Run = {
     stack: { gateway, store: stack.store, rx },
     pids: stack.pids,
+    dispatcher,
     scheduler,
+    attempts,
     delivered,
     baselines: new Map(),
   };
