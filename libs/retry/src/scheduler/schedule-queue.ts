@@ -25,6 +25,11 @@ export class ScheduleQueue<T = unknown> {
     return this.live.size;
   }
 
+  /** Whether an entry for `key` is live. */
+  hasKey(key: string): boolean {
+    return this.live.has(key);
+  }
+
   has(id: string, key: string): boolean {
     return this.live.get(key)?.id === id;
   }

@@ -66,7 +66,8 @@ describe('Scheduler', () => {
     running.push(s);
     s.onAssignment([0]);
     const trace = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
-    await s.accept(retry('d1'), 0, trace);
+    await s.accept(retry('d1', { due_at: new Date(Date.now() + 50).toISOString() }), 0, trace);
+    expect(stored.size).toBe(1);
     await until('fired', () => fired.length === 1);
     expect(fired[0]).toMatchObject({ target_id: 'd1', event_id: 'ev1', shard: 'hr/0', ...trace });
     await until('deleted', () => stored.size === 0);
@@ -81,6 +82,21 @@ describe('Scheduler', () => {
     expect(fired).toEqual([]);
     s.onAssignment([0, 1]);
     await until('fired after assignment', () => fired.length === 1);
+  });
+
+  it('fires a retry already due when it arrives without writing it, unless one for the same delivery is queued', async () => {
+    const { s, stored, fired } = scheduler();
+    running.push(s);
+    s.onAssignment([0]);
+    await until('loaded', () => (s as unknown as { loading: number }).loading === 0);
+    await s.accept(retry('late'), 0);
+    expect(fired.map((d) => d.target_id)).toEqual(['late']); // fired before accept resolved
+    await s.accept(retry('late', { due_at: fired[0].due_at.toISOString() }), 0); // redelivered
+    expect(fired).toHaveLength(1);
+    expect(stored.size).toBe(0);
+    await s.accept(retry('d5', { due_at: new Date(Date.now() + 60_000).toISOString() }), 0);
+    await s.accept(retry('d5'), 0); // a newer retry of d5 while one is queued: written, the queue decides
+    expect([...stored.values()].map((d) => d.target_id)).toEqual(['d5', 'd5']);
   });
 
   it('puts entries back when firing fails and fires them once it works', async () => {
