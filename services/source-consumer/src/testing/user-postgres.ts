@@ -39,10 +39,16 @@ export interface UserPostgres {
 export async function userPostgres(setup: string): Promise<UserPostgres> {
   const name = `cdc_${randomBytes(4).toString('hex')}`;
   await adminSql(`CREATE DATABASE ${name}`);
-  const client = await connected(name);
-  await client.query(setup);
-  const sql = async (text: string, params: unknown[] = []) =>
-    (await client.query(text, params)).rows as Record<string, unknown>[];
+  // A connection per statement: a test that restarts the server goes on with the next one.
+  const sql = async (text: string, params: unknown[] = []) => {
+    const client = await connected(name);
+    try {
+      return (await client.query(text, params)).rows as Record<string, unknown>[];
+    } finally {
+      await client.end();
+    }
+  };
+  await sql(setup);
   const dropSlots = async (where: string, params: unknown[]) => {
     // A slot in use cannot be dropped: end its connection first (the consumer may reconnect).
     for (let i = 0; i < 50; i++) {
@@ -66,7 +72,6 @@ export async function userPostgres(setup: string): Promise<UserPostgres> {
     sql,
     dropSlot: (slot) => dropSlots('slot_name = $1', [slot]),
     async drop() {
-      await client.end().catch(() => undefined);
       await dropSlots('database = $1', [name]).catch(() => undefined);
       await adminSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     },
