@@ -14,9 +14,8 @@
  *   BENCH_CDC_CHANGES=300 BENCH_CDC_RATE_SECONDS=2 npm run bench:cdc   # a smoke run
  *   BENCH_CDC_DATABASES=mongodb npm run bench:cdc                      # the kinds to run (CASES), in order
  */
-import { randomBytes } from 'node:crypto';
 import { makeSubscription, startReceiver, type RecordedRequest } from '@hookrail/testkit';
-import { MongoClient } from 'mongodb';
+import { USER_MONGODB_URL, userDatabase } from '../services/source-consumer/src/testing/user-database';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
 import { buildServices, CpuMeter, formatPerEvent, serverPid } from './support/processes';
@@ -48,27 +47,21 @@ interface CdcCase {
   server: string;
 }
 
-const MONGO_URL = 'mongodb://127.0.0.1:27018/?replicaSet=secantus';
-
 const mongodb: CdcCase = {
   server: 'mongodb-cdc',
   async open() {
-    const client = await MongoClient.connect(MONGO_URL, { serverSelectionTimeoutMS: 5000 });
-    const db = client.db(`cdc-bench-${randomBytes(4).toString('hex')}`);
-    const orders = db.collection<{ _id: string; total: number }>('orders');
-    await db.createCollection('orders');
+    // A fresh database on the replica-set SecantusDB that npm start runs for this (27018).
+    const user = await userDatabase(['orders']);
+    const orders = user.db.collection<{ _id: string; total: number }>('orders');
     return {
       settings: {
         type: 'mongodb',
-        connection_string: MONGO_URL,
-        database: db.databaseName,
+        connection_string: USER_MONGODB_URL,
+        database: user.name,
         collections: ['orders'],
       },
       insert: async (ids) => void (await orders.insertMany(ids.map((_id) => ({ _id, total: 42 })))),
-      close: async () => {
-        await db.dropDatabase();
-        await client.close();
-      },
+      close: () => user.drop(),
     };
   },
   idOf: (body) => String((body.document_key as { _id?: unknown } | undefined)?._id),

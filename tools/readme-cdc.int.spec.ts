@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunningService } from '@hookrail/runtime';
 import { sparePort, startTestService, testConfig, uniquePrefix, waitFor } from '@hookrail/testkit';
-import { MongoClient } from 'mongodb';
 import { definition as gateway } from '../services/api-gateway/src/service';
 import { definition as dispatcher } from '../services/dispatcher/src/service';
 import { definition as sourceConsumer } from '../services/source-consumer/src/service';
+import { userDatabase } from '../services/source-consumer/src/testing/user-database';
 
 jest.setTimeout(120_000);
 
@@ -29,8 +28,9 @@ function blockOf(readme: string, heading: string): string {
  */
 describe("README.md's change stream example", () => {
   const services: RunningService[] = [];
-  const database = `shop-${randomBytes(3).toString('hex')}`;
+  let user: Awaited<ReturnType<typeof userDatabase>>;
   beforeAll(async () => {
+    user = await userDatabase(['orders']);
     // npm start allows the local (loopback) database; the tests' services do not by default.
     const env = { HOOKRAIL_KAFKA_TOPIC_PREFIX: uniquePrefix('docs'), HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true' };
     services.push(await startTestService(gateway(testConfig('api-gateway', env))));
@@ -39,9 +39,7 @@ describe("README.md's change stream example", () => {
   });
   afterAll(async () => {
     await Promise.all(services.map((s) => s.stop()));
-    const client = await MongoClient.connect(CDC_URL, { serverSelectionTimeoutMS: 5000 });
-    await client.db(database).dropDatabase();
-    await client.close();
+    await user?.drop();
   });
 
   it('turns a document inserted into the collection into the event and the webhook', async () => {
@@ -54,9 +52,9 @@ describe("README.md's change stream example", () => {
       .replace(/^ADMIN=.*$/m, 'ADMIN=hr_admin.test-admin-key-0123456789')
       .replaceAll(':3000/', `:${port}/`)
       .replace('serve 3000', `serve ${port}`)
-      .replace('"database": "shop"', `"database": "${database}"`)
-      .replace("db('shop')", `db('${database}')`);
-    expect(script).toContain(database);
+      .replace('"database": "shop"', `"database": "${user.name}"`)
+      .replace("db('shop')", `db('${user.name}')`);
+    expect(script).toContain(user.name);
     let out = '';
     const sh = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: root, detached: true });
     sh.stdout.on('data', (c: Buffer) => (out += c.toString()));
