@@ -1,5 +1,6 @@
 import { changeStreamSettings, checkChangeStream } from '@hookrail/change-streams';
 import { sparePort } from '@hookrail/testkit';
+import { tempPostgres } from './testing/temp-postgres';
 import { adminSql, USER_POSTGRES_URL, userPostgres, type UserPostgres } from './testing/user-postgres';
 
 jest.setTimeout(60_000);
@@ -86,6 +87,19 @@ describe('postgres db_change_stream settings check', () => {
       message:
         'the role "cdc_norepl" may not replicate: ALTER ROLE "cdc_norepl" REPLICATION (or connect as a role that has it)',
     });
+  });
+
+  it('refuses a server whose wal_level is not logical', async () => {
+    const server = await tempPostgres(['wal_level=replica']);
+    try {
+      expect(await check({ database: 'postgres' }, server.url)).toEqual({
+        field: 'db_change_stream.connection_string',
+        message:
+          'the server runs with wal_level=replica; logical replication needs wal_level=logical (postgresql.conf, then a restart)',
+      });
+    } finally {
+      await server.stop();
+    }
   });
 
   it('refuses a loopback address unless private hosts are allowed', async () => {
