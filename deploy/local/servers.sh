@@ -276,23 +276,32 @@ start_mongodb-cdc() {
 # as the `postgres` user (setpriv execs, so the recorded pid is the server's). TCP only; logical
 # decoding needs wal_level=logical, and each source holds a slot and a WAL sender.
 start_postgres() {
-  local dir="$STATE_DIR/postgres" as=()
-  [[ "$(id -u)" != 0 ]] || as=(setpriv --reuid=postgres --regid=postgres --init-groups)
-  mkdir -p "$dir/data"
-  [[ "$(id -u)" != 0 ]] || chown postgres:postgres "$dir/data"
-  if [[ ! -f "$dir/data/PG_VERSION" ]]; then
-    say postgres "initdb $dir/data (superuser postgres)"
-    echo "$PG_SUPERUSER_PASSWORD" >"$dir/pwfile"
-    chmod 644 "$dir/pwfile"
-    if ! "${as[@]}" "$PG_BIN/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
+  local dir="$STATE_DIR/postgres" data="$STATE_DIR/postgres/data" as=() pw
+  mkdir -p "$data"
+  if [[ "$(id -u)" == 0 ]]; then
+    as=(setpriv --reuid=postgres --regid=postgres --init-groups)
+    chown postgres:postgres "$data"
+    # The postgres user cannot reach a checkout under a private folder (a clone in /root): its
+    # data directory then lives in the postgres user's home, one per state folder.
+    if ! "${as[@]}" test -w "$data"; then
+      data="/var/lib/postgresql/hookrail-$(echo "$STATE_DIR" | sha256sum | cut -c1-12)"
+      mkdir -p "$data" && chown postgres:postgres "$data" && chmod 700 "$data"
+    fi
+  fi
+  if [[ ! -f "$data/PG_VERSION" ]]; then
+    say postgres "initdb $data (superuser postgres)"
+    pw="$(mktemp)"
+    echo "$PG_SUPERUSER_PASSWORD" >"$pw"
+    chmod 644 "$pw"
+    if ! "${as[@]}" "$PG_BIN/initdb" -D "$data" -U postgres --pwfile="$pw" \
         --auth-local=scram-sha-256 --auth-host=scram-sha-256 -E UTF8 --no-locale >"$dir/initdb.log" 2>&1; then
-      rm -f "$dir/pwfile"
+      rm -f "$pw"
       fail postgres "initdb failed" "$dir/initdb.log"
       return 1
     fi
-    rm -f "$dir/pwfile"
+    rm -f "$pw"
   fi
-  spawn postgres "$dir/server.log" "${as[@]}" "$PG_BIN/postgres" -D "$dir/data" -c port=5433 \
+  spawn postgres "$dir/server.log" "${as[@]}" "$PG_BIN/postgres" -D "$data" -c port=5433 \
     -c listen_addresses="$SERVERS_HOST" -c unix_socket_directories= -c wal_level=logical \
     -c max_replication_slots=64 -c max_wal_senders=64 -c max_connections=200 \
     -c shared_buffers=64MB -c logging_collector=off ||
