@@ -188,6 +188,8 @@ async function offer(
   const url = `${stack.gateway}/api/v1/projects/${p.projectId}/events`;
   const sentAt = new Map<string, number>();
   const failing: string[] = [];
+  /** How long the API took to accept each healthy event: the share of e2e latency before Hookrail's pipeline. */
+  const posts: number[] = [];
   let n = 0;
   let errors = 0;
   const post = async () => {
@@ -201,11 +203,14 @@ async function offer(
     if (!res || res.status >= 300) return void errors++;
     const id = ((await res.json()) as { data: { event_id?: string; uid?: string } }).data;
     const eventId = id.event_id ?? id.uid ?? '';
-    if (ep.kind === 'healthy') sentAt.set(eventId, started);
+    if (ep.kind === 'healthy') {
+      sentAt.set(eventId, started);
+      posts.push(Date.now() - started);
+    }
     if (ep.kind === 'failing') failing.push(eventId);
   };
   await atFixedRate(post, phase.rate, seconds);
-  return { sentAt, failing, errors };
+  return { sentAt, failing, errors, posts: posts.sort((a, b) => a - b) };
 }
 
 /**
@@ -251,25 +256,23 @@ async function heldNow(url: string): Promise<Map<string, number>> {
 const described = (held: Map<string, number>) =>
   [...held].map(([k, v]) => `${k} ${v}`).join(', ') || 'no figures';
 
-/** Attempts running and deliveries waiting in the dispatcher's lanes. */
-async function inLanes(dispatcher: string): Promise<number> {
+/** Attempts running, deliveries waiting in the lanes, and messages not finished by the dispatcher's consumers. */
+async function inDispatcher(dispatcher: string): Promise<number> {
   const held = await heldNow(dispatcher);
-  return [...held]
-    .filter(([k]) => k.startsWith('attempts') || k === 'waiting')
-    .reduce((n, [, v]) => n + v, 0);
+  return [...held].reduce((n, [, v]) => n + v, 0);
 }
 
 /**
  * After a phase: deletes its project, waits until the dispatcher holds nothing (a hanging
  * endpoint's last attempts run out their time-out; deliveries waiting for their slots find the
- * project gone), then purges the project's data here, timed. Left to the retry scheduler's
+ * project gone; its consumers catch up), at most a minute, then purges the project's data here, timed. Left to the retry scheduler's
  * housekeeping (every minute), that purge (tens of thousands of deletes on the shared database)
  * ran in the middle of a later phase.
  */
 async function settle(run: Run, projectId: ProjectId): Promise<void> {
   const t0 = Date.now();
   await deleteProject(run.stack, projectId);
-  while (Date.now() - t0 < 60_000 && (await inLanes(run.dispatcher)) > 0) await sleep(250);
+  while (Date.now() - t0 < 60_000 && (await inDispatcher(run.dispatcher)) > 0) await sleep(250);
   const t1 = Date.now();
   const documents = await purgeProject(run.stack.store, projectId, { pauseMs: 20 });
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -346,7 +349,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
   const late0 = await latenessBuckets(run.scheduler);
   const t0 = Date.now();
-  const { sentAt, failing, errors } = await offer(run.stack, phase, p);
+  const { sentAt, failing, errors, posts } = await offer(run.stack, phase, p);
   const ids = [...sentAt.keys()];
   await waitDelivered(ids, run.delivered, 60_000);
   // The last failing events' retries are due up to retry_count x duration after them.
@@ -361,7 +364,8 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   console.log(
     `  healthy p50 ${pct(lat, 50)} ms, p99 ${p99} ms, max ${lat.at(-1)} ms` +
       (base ? `; p99 ${(p99 / base).toFixed(1)}x the baseline's ${base} ms` : '') +
-      `; not received ${ids.length - lat.length} of ${ids.length}, POST errors ${errors}`,
+      `; not received ${ids.length - lat.length} of ${ids.length}, POST errors ${errors}` +
+      `; of which the POST itself p50 ${pct(posts, 50)} ms, p99 ${pct(posts, 99)} ms`,
   );
   console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))} (scheduler)`);
   if (phase.retries)
