@@ -1,4 +1,11 @@
-import { checkRoleMapping, roleIn, rolesOfGroups } from './group-roles';
+import {
+  checkRoleMapping,
+  combineRoles,
+  consoleRole,
+  holdsAnyRole,
+  roleIn,
+  rolesOfGroups,
+} from './group-roles';
 
 const mapping = {
   instance: { 'hookrail-owners': 'owner', 'hookrail-viewers': 'viewer' },
@@ -34,5 +41,31 @@ describe('roles from groups', () => {
     expect(() => checkRoleMapping({ instance: {}, projects: { P1: { ops: 'superuser' } } })).toThrow(
       'HOOKRAIL_OIDC_ROLE_MAPPING: projects.P1.ops is "superuser", not one of owner, admin, operator, viewer',
     );
+  });
+
+  it('combines the groups’ roles with those assigned by an owner: the stronger of the two, each place', () => {
+    const groups = { instance: 'viewer' as const, projects: { P1: 'admin' as const } };
+    const assigned = { instance: null, projects: { P1: 'operator' as const, P2: 'owner' as const } };
+    expect(combineRoles(groups, assigned)).toEqual({
+      instance: 'viewer',
+      projects: { P1: 'admin', P2: 'owner' },
+    });
+    expect(combineRoles({ instance: null, projects: {} }, { instance: 'admin', projects: {} })).toEqual({
+      instance: 'admin',
+      projects: {},
+    });
+    expect(holdsAnyRole({ instance: null, projects: {} })).toBe(false);
+    expect(holdsAnyRole(assigned)).toBe(true);
+  });
+
+  it('shows the instance role in the console, else a one-project person’s role there, else viewer', () => {
+    expect(consoleRole({ instance: 'admin', projects: { P1: 'owner' } })).toEqual({ role: 'admin' });
+    expect(consoleRole({ instance: null, projects: { P1: 'operator' } })).toEqual({
+      role: 'operator',
+      projectId: 'P1',
+    });
+    expect(consoleRole({ instance: null, projects: { P1: 'operator', P2: 'owner' } })).toEqual({
+      role: 'viewer',
+    });
   });
 });

@@ -157,6 +157,35 @@ describe('console: roles assigned by an owner, back-channel logout', () => {
     expect(row).toContain('user user-bob');
   });
 
+  it('alice gives carol, whose groups map to nothing, a role on the instance: carol signs in; revoked, her session ends', async () => {
+    const carol = await newPage();
+    await signInThroughProvider(carol, gw, 'carol');
+    await carol.locator('#sign-in-refused').waitFor();
+
+    const alice = await newPage();
+    await signInThroughProvider(alice, gw, 'alice');
+    await alice.getByRole('heading', { name: 'People and instance roles' }).waitFor();
+    await alice.getByLabel('Assigned role for Carol Marketing').selectOption('viewer');
+    await alice.getByRole('button', { name: 'Apply role for Carol Marketing' }).click();
+    await alice.locator('#toast', { hasText: 'carol@example.test is now viewer' }).waitFor();
+
+    const carolAgain = await newPage();
+    await signInThroughProvider(carolAgain, gw, 'carol');
+    await expect(carolAgain.locator('#who').textContent()).resolves.toBe(
+      'Signed in as Carol Marketing (viewer)',
+    );
+    const change = await audited(
+      'operation=member.role_changed',
+      (r) => r.project_id === null && r.resource.id === 'user-carol',
+    );
+    expect(change.actor).toMatchObject({ user_id: 'user-alice' });
+
+    await h.call('DELETE', '/v1/members/user-carol', { key: ADMIN_KEY });
+    const ended = await sessionCall(carolAgain, 'GET', '/console/session');
+    expect(ended.status).toBe(401);
+    expect(ended.body.message).toMatch(/you no longer hold any role in Hookrail/);
+  });
+
   it('ends alice’s console session when she signs out at the provider (back-channel logout)', async () => {
     const alice = await newPage();
     await signInThroughProvider(alice, gw, 'alice');

@@ -5,7 +5,7 @@ import type { OidcClient } from '../auth/oidc-client';
 import type { OidcSignInDeps } from './oidc-sign-in';
 import { signInAuditor } from './sign-in-audit';
 
-export const BACKCHANNEL_LOGOUT_PATH = '/console/oidc/backchannel-logout';
+const BACKCHANNEL_LOGOUT_PATH = '/console/oidc/backchannel-logout';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0: the provider posts a logout token here when a person's
