@@ -106,17 +106,19 @@ function MongoFields() {
 
 function PostgresFields() {
   return (
-    <div class="field-row">
-      <TextField
-        name={at('tables')}
-        label="Tables"
-        placeholder="public.orders"
-        hint="Separated by commas; empty: every table of the publication"
-      />
-      <TextField name={at('publication')} label="Publication" />
-      <TextField name={at('slot')} label="Replication slot" />
+    <>
+      <div class="field-row">
+        <TextField
+          name={at('tables')}
+          label="Tables"
+          placeholder="public.orders"
+          hint="Separated by commas; empty: every table of the publication"
+        />
+        <TextField name={at('publication')} label="Publication" />
+        <TextField name={at('slot')} label="Replication slot" />
+      </div>
       <CheckField name={at('create_if_missing')} label="Create the publication and slot if missing" />
-    </div>
+    </>
   );
 }
 

@@ -10,10 +10,12 @@ type Source = ResponseOf<typeof api.getSource>;
 type Health = NonNullable<Source['health']>;
 
 /**
- * The consumer reports a resume point the database no longer holds as `unreachable` with this
- * message (libs/change-streams, stream.ts): the stream waits for the operator's restart from now.
+ * The consumer reports a resume point the database no longer holds as `unreachable`, told apart by
+ * its message (libs/change-streams): MongoDB's "resume point lost (…)" (stream.ts), PostgreSQL's
+ * missing or dropped slot "…: restart it from now" (postgres/pg-stream.ts). The stream then waits
+ * for the operator's restart from now.
  */
-const LOST = 'resume point lost';
+const LOST = /^resume point lost|restart (it )?from now$/;
 
 const LABELS: Record<Health['state'], [string, string]> = {
   consuming: ['Running', 'active'],
@@ -57,7 +59,7 @@ export function ChangeStreamState({ pid, s }: { pid: string; s: Source }) {
         Change stream not started yet (no source-consumer has reported on it)
       </p>
     );
-  const lost = h.state === 'unreachable' && !!h.error?.startsWith(LOST);
+  const lost = h.state === 'unreachable' && LOST.test(h.error ?? '');
   const [label, status] = lost ? ['Resume point lost', 'inactive'] : LABELS[h.state];
   return (
     <div id="stream-state" role="status">
