@@ -12,10 +12,11 @@
  *
  *   npm run bench:cdc                                                  # 5,000 at max rate, 200/s for 20 s
  *   BENCH_CDC_CHANGES=300 BENCH_CDC_RATE_SECONDS=2 npm run bench:cdc   # a smoke run
- *   BENCH_CDC_DATABASES=mongodb npm run bench:cdc                      # the kinds to run (CASES), in order
+ *   BENCH_CDC_DATABASES=postgres npm run bench:cdc                     # the kinds to run (CASES), in order
  */
 import { makeSubscription, startReceiver, type RecordedRequest } from '@hookrail/testkit';
 import { USER_MONGODB_URL, userDatabase } from '../services/source-consumer/src/testing/user-database';
+import { USER_POSTGRES_URL, userPostgres } from '../services/source-consumer/src/testing/user-postgres';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
 import { buildServices, CpuMeter, formatPerEvent, serverPid } from './support/processes';
@@ -45,6 +46,8 @@ interface CdcCase {
   idOf(body: Record<string, unknown>): string;
   /** The local server (deploy/local/servers.sh), whose CPU is charged as "user database". */
   server: string;
+  /** The server's CPU is its process's and its children's. */
+  tree?: boolean;
 }
 
 const mongodb: CdcCase = {
@@ -67,8 +70,43 @@ const mongodb: CdcCase = {
   idOf: (body) => String((body.document_key as { _id?: unknown } | undefined)?._id),
 };
 
+const postgres: CdcCase = {
+  server: 'postgres',
+  // Postgres serves each connection (the writer's, the slot's WAL sender) from a child process.
+  tree: true,
+  async open() {
+    // A fresh database on the local cluster that npm start runs for this (5433, wal_level=logical).
+    const user = await userPostgres('CREATE TABLE orders (id text PRIMARY KEY, total int)');
+    const writer = await user.connect();
+    let last: Promise<unknown> = Promise.resolve();
+    return {
+      settings: {
+        type: 'postgres',
+        connection_string: USER_POSTGRES_URL,
+        database: user.name,
+        publication: 'hookrail_bench',
+        slot: `${user.name}_slot`,
+        tables: ['orders'],
+        create_if_missing: true,
+      },
+      // One statement, so one transaction per batch, as insertMany is for MongoDB; one after the
+      // other on the one connection (node-postgres no longer queues overlapping queries itself).
+      insert: (ids) => {
+        const done = last.then(() => writer.query('INSERT INTO orders SELECT unnest($1::text[]), 42', [ids]));
+        last = done.catch(() => undefined);
+        return done.then(() => undefined);
+      },
+      close: async () => {
+        await writer.end();
+        await user.drop();
+      },
+    };
+  },
+  idOf: (body) => String((body.row as { id?: unknown } | undefined)?.id),
+};
+
 /** The kinds of database measured; another kind is one more entry. */
-const CASES: Record<string, CdcCase> = { mongodb };
+const CASES: Record<string, CdcCase> = { mongodb, postgres };
 const KINDS = (process.env.BENCH_CDC_DATABASES ?? Object.keys(CASES).join(',')).split(',');
 
 /** What the receiver saw: each change's first arrival (ms epoch) by its id. */
@@ -181,7 +219,7 @@ async function runCase(kind: string, stack: HookrailStack, tally: Tally, receive
     const pids = new Map(stack.pids);
     const userDb = serverPid(c.server);
     if (userDb) pids.set(`user database (${c.server})`, userDb);
-    const cpu = new CpuMeter(pids);
+    const cpu = new CpuMeter(pids, c.tree ? { trees: new Set([`user database (${c.server})`]) } : {});
     await phase(
       `${kind}, max rate (N=${CHANGES}, batches of ${BATCH})`,
       cpu,

@@ -30,6 +30,8 @@ export async function adminSql(sql: string, params: unknown[] = []): Promise<Rec
 export interface UserPostgres {
   name: string;
   sql(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** A connection of the caller's own to the database (a bench's steady writer); the caller ends it. */
+  connect(): Promise<Client>;
   /** Ends the slot's connection (as `pg_terminate_backend` would for an operator) and drops it. */
   dropSlot(slot: string): Promise<void>;
   drop(): Promise<void>;
@@ -70,6 +72,7 @@ export async function userPostgres(setup: string): Promise<UserPostgres> {
   return {
     name,
     sql,
+    connect: () => connected(name),
     dropSlot: (slot) => dropSlots('slot_name = $1', [slot]),
     async drop() {
       await dropSlots('database = $1', [name]).catch(() => undefined);
