@@ -91,6 +91,20 @@ describe('members: roles assigned by an owner', () => {
     expect(bad.body.message).toMatch(/role/);
   });
 
+  it("keeps a person's role in one project out of another's: not shown there, not revoked from there", async () => {
+    await h.call('PUT', path(`/${sub}`), { key: project.key, body: { role: 'admin' } });
+    const other = await h.createProject();
+    const seen = await h.call('GET', `/v1/projects/${other.id}/members/${sub}`, { key: other.key });
+    expect(seen.body.data).toMatchObject({ assigned_role: null, group_role: null, role: null });
+    await h.call('DELETE', `/v1/projects/${other.id}/members/${sub}`, { key: other.key });
+    expect((await h.call('GET', path(`/${sub}`), { key: project.key })).body.data.assigned_role).toBe(
+      'admin',
+    );
+    const byOtherKey = await h.call('GET', path(`/${sub}`), { key: other.key });
+    expect(byOtherKey.status).toBe(403);
+    await h.call('DELETE', path(`/${sub}`), { key: project.key });
+  });
+
   it('sets the instance role with the admin key only; a project key is refused', async () => {
     const set = await h.call('PUT', `/v1/members/${sub}`, { key: ADMIN_KEY, body: { role: 'viewer' } });
     expect(set.status).toBe(200);

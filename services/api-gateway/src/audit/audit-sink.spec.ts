@@ -1,0 +1,109 @@
+import type { AuditRecord } from '@hookrail/api-contract';
+import type { Publisher } from '@hookrail/bus';
+import type { Store } from '@hookrail/store';
+import { Metrics, type Logger } from '@hookrail/telemetry';
+import { waitFor } from '@hookrail/testkit';
+import { auditSink, type AuditSink } from './audit-sink';
+
+const record = (uid: string) => ({ uid, operation: 'updateEndpoint' }) as AuditRecord;
+
+/** The outbox as a list, the way the sink and its relay use it. */
+function fakeOutbox(opts: { addFails?: boolean } = {}) {
+  const kept: AuditRecord[] = [];
+  return {
+    kept,
+    auditOutbox: {
+      add: jest.fn(async (records: AuditRecord[]) => {
+        if (opts.addFails) throw new Error('mongo down');
+        kept.push(...records);
+      }),
+      oldest: jest.fn(async (limit: number) => kept.slice(0, limit)),
+      remove: jest.fn(async (uids: string[]) => {
+        for (const uid of uids)
+          kept.splice(
+            kept.findIndex((r) => r.uid === uid),
+            1,
+          );
+      }),
+    } as unknown as Store['auditOutbox'],
+  };
+}
+
+async function counts(metrics: Metrics): Promise<Record<string, number>> {
+  const metric = await metrics.registry.getSingleMetric('hookrail_audit_records_total')!.get();
+  return Object.fromEntries(metric.values.map((v) => [String(v.labels.outcome), v.value]));
+}
+
+/** Until the counter shows `total` records handled. */
+const handled = (metrics: Metrics, total: number) =>
+  waitFor(`${total} records handled`, async () => {
+    const n = Object.values(await counts(metrics)).reduce((a, b) => a + b, 0);
+    return n >= total || undefined;
+  });
+
+describe('the audit sink', () => {
+  let sink: AuditSink | undefined;
+  afterEach(() => sink?.stop());
+  const logger = { warn: jest.fn(), debug: jest.fn() } as unknown as Logger;
+
+  it('publishes a record, and keeps one Kafka refuses in the outbox', async () => {
+    const metrics = new Metrics('t', { defaultMetrics: false });
+    const outbox = fakeOutbox();
+    let kafkaUp = true;
+    const publisher = {
+      publish: jest.fn(async () => {
+        if (!kafkaUp) throw new Error('kafka down');
+      }),
+    } as unknown as Publisher;
+    sink = auditSink({ publisher, store: outbox, logger, metrics, relayEveryMs: 60_000 });
+    sink.record(record('r1'));
+    await handled(metrics, 1);
+    kafkaUp = false;
+    sink.record(record('r2'));
+    await handled(metrics, 2);
+    expect(outbox.kept.map((r) => r.uid)).toEqual(['r2']);
+    expect(await counts(metrics)).toEqual({ published: 1, kept: 1 });
+  });
+
+  it('counts a record lost only when the outbox refuses it too, and never throws to the caller', async () => {
+    const metrics = new Metrics('t', { defaultMetrics: false });
+    const publisher = { publish: jest.fn(async () => Promise.reject(new Error('kafka down'))) };
+    sink = auditSink({
+      publisher: publisher as unknown as Publisher,
+      store: fakeOutbox({ addFails: true }),
+      logger,
+      metrics,
+      relayEveryMs: 60_000,
+    });
+    expect(() => sink!.record(record('r3'))).not.toThrow();
+    await handled(metrics, 1);
+    expect(await counts(metrics)).toEqual({ failed: 1 });
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ operation: 'updateEndpoint' }),
+      'audit record lost',
+    );
+  });
+
+  it('publishes the outbox again once Kafka takes it, and forgets what was published', async () => {
+    const metrics = new Metrics('t', { defaultMetrics: false });
+    const outbox = fakeOutbox();
+    outbox.kept.push(record('old1'), record('old2'));
+    const published: string[] = [];
+    const publisher = {
+      publish: jest.fn(
+        async (_topic: string, records: AuditRecord[]) => void published.push(...records.map((r) => r.uid)),
+      ),
+    };
+    sink = auditSink({
+      publisher: publisher as unknown as Publisher,
+      store: outbox,
+      logger,
+      metrics,
+      relayEveryMs: 5,
+    });
+    await handled(metrics, 2);
+    expect(published).toEqual(['old1', 'old2']);
+    expect(outbox.kept).toEqual([]);
+    expect(await counts(metrics)).toEqual({ republished: 2 });
+  });
+});
