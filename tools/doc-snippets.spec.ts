@@ -19,7 +19,7 @@ const SNIPPETS: Record<string, { runBy: string } | { notRun: string }> = {
       'npm start starts the shared servers; deploy/local/up.int.spec.ts runs deploy/local/up.sh --detach, and tools/demo.int.spec.ts runs npm run demo against a stack',
   },
   'README.md: API=http://127.0.0.1:8080/api': { runBy: 'tools/readme-quickstart.int.spec.ts' },
-  'README.md: curl -s "${H[@]}" $P/sources -d \'{"name": "shop-cdc", "type": "db_change_stream", "db_change_stream": {"type": "mongodb",':
+  'README.md: CDC=$P/sources/$(curl -s "${H[@]}" $P/sources -d \'{"name": "shop-cdc", "type": "db_change_stream", "db_change_stream":':
     { runBy: 'tools/readme-cdc.int.spec.ts' },
   'docs/kubernetes.md: docker build -f deploy/docker/Dockerfile -t registry.example.com/hookrail:0.1.0 .': {
     notRun:
