@@ -13,7 +13,7 @@ import {
 } from '@hookrail/testkit';
 import { definition as metaEvent } from '../../../meta-event/src/service';
 import { ADMIN_KEY, GatewayHarness } from '../testing/gateway-harness';
-import { launchChromium } from '../portal/testing/portal-browser';
+import { launchChromium, seriousViolations } from '../portal/testing/portal-browser';
 import { seedDelivery } from '../portal/testing/portal-fixtures';
 import { signInThroughProvider } from './testing/oidc-browser';
 
@@ -120,6 +120,7 @@ describe('console: roles assigned by an owner, back-channel logout', () => {
     await alice.getByLabel('Assigned role for Bob Viewer').selectOption('operator');
     await alice.getByRole('button', { name: 'Apply role for Bob Viewer' }).click();
     await alice.locator('#toast', { hasText: 'bob@example.test is now operator' }).waitFor();
+    expect(await seriousViolations(alice)).toEqual([]);
     await h.call('PUT', `/v1/projects/${q.id}/members/user-bob`, {
       key: ADMIN_KEY,
       body: { role: 'viewer' },
