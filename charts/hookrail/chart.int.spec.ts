@@ -158,6 +158,55 @@ describe('Helm chart charts/hookrail', () => {
     expect(refused.stderr).toMatch(/config\/trustedProxies\/0/);
   });
 
+  it('gives the named change stream connections, each from its Secret, to the gateway and the source consumer only', () => {
+    const connections = [
+      { name: 'orders-db', secretName: 'orders-cdc', projects: ['*'] },
+      { name: 'crm', secretName: 'crm-cdc', secretKey: 'uri', projects: ['p1', 'p2'] },
+    ];
+    const objects = render(['--set-json', `changeStreams.connections=${JSON.stringify(connections)}`]);
+    type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+    const env = (service: string) =>
+      (find(objects, 'Deployment', `rel-hookrail-${service}`).spec.template!.spec.containers[0].env ??
+        []) as Env[];
+    for (const service of SERVICES) {
+      const named = env(service).filter((e) => e.name.startsWith('HOOKRAIL_CHANGE_STREAM_CONNECTION'));
+      if (service !== 'api-gateway' && service !== 'source-consumer') {
+        expect({ service, named }).toEqual({ service, named: [] });
+        continue;
+      }
+      expect(named).toEqual([
+        {
+          name: 'HOOKRAIL_CHANGE_STREAM_CONNECTIONS',
+          value: JSON.stringify(connections.map(({ name, projects }) => ({ name, projects }))),
+        },
+        {
+          name: 'HOOKRAIL_CHANGE_STREAM_CONNECTION_ORDERS_DB',
+          valueFrom: { secretKeyRef: { name: 'orders-cdc', key: 'connection-string' } },
+        },
+        {
+          name: 'HOOKRAIL_CHANGE_STREAM_CONNECTION_CRM',
+          valueFrom: { secretKeyRef: { name: 'crm-cdc', key: 'uri' } },
+        },
+      ]);
+    }
+    for (const bad of [
+      [{ name: 'Orders DB', secretName: 's', projects: ['*'] }],
+      [{ name: 'orders', secretName: 's' }],
+      [{ name: 'orders', projects: ['*'] }],
+    ]) {
+      const refused = helmRun([
+        'template',
+        'rel',
+        chart,
+        ...keys,
+        '--set-json',
+        `changeStreams.connections=${JSON.stringify(bad)}`,
+      ]);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toMatch(/changeStreams\/connections\/0/);
+    }
+  });
+
   it('points the dispatcher at the gateway Service for hookrail listen, and each gateway pod advertises its own address', () => {
     const objects = render(['--set', 'services.api-gateway.port=9090']);
     type Env = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };

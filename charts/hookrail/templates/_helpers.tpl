@@ -95,3 +95,16 @@ except the admin and encryption keys, which only the services read.
   secret: { secretName: {{ .Values.kafka.tls.caSecret | quote }}, items: [{ key: {{ .Values.kafka.tls.caKey | quote }}, path: {{ .Values.kafka.tls.caKey | quote }} }] }
 {{- end }}
 {{- end -}}
+
+{{- /* The named change stream connections: the list, then each string from its Secret. */ -}}
+{{- define "hookrail.changeStreamEnv" -}}
+{{- $declared := list }}
+{{- range .Values.changeStreams.connections }}
+{{- $declared = append $declared (dict "name" .name "projects" .projects) }}
+{{- end }}
+- { name: HOOKRAIL_CHANGE_STREAM_CONNECTIONS, value: {{ toJson $declared | quote }} }
+{{- range .Values.changeStreams.connections }}
+- name: HOOKRAIL_CHANGE_STREAM_CONNECTION_{{ .name | upper | replace "-" "_" }}
+  valueFrom: { secretKeyRef: { name: {{ required "changeStreams.connections[].secretName is required" .secretName | quote }}, key: {{ .secretKey | default "connection-string" | quote }} } }
+{{- end }}
+{{- end -}}

@@ -4,3 +4,4 @@ export * from './connect';
 export * from './check';
 export * from './stream';
 export * from './run';
+export * from './named-connection';

@@ -1,4 +1,5 @@
 import { bool, ConfigError, int, list, oneOf, optionalStr, proxyList, str, type Env } from './env';
+import { changeStreamConnections, type ChangeStreamConnection } from './change-stream-connections';
 
 export const SERVICE_NAMES = [
   'api-gateway',
@@ -84,6 +85,8 @@ export interface HookrailConfig {
    * to private, loopback and link-local hosts (otherwise refused like webhooks to them).
    */
   brokers: { sqsEndpoint?: string; pubsubEmulatorHost?: string; allowPrivateHosts: boolean };
+  /** `db_change_stream` sources: the connections the operator named (change-stream-connections.ts). */
+  changeStreams: { connections: ReadonlyMap<string, ChangeStreamConnection> };
   smtp: { url?: string; from: string };
   /**
    * Requests per window and client (0: unlimited), counted by each replica on its own: API keys
@@ -151,6 +154,7 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
       pubsubEmulatorHost: optionalStr(env, 'PUBSUB_EMULATOR_HOST'),
       allowPrivateHosts: bool(env, 'HOOKRAIL_ALLOW_PRIVATE_BROKERS', false),
     },
+    changeStreams: { connections: changeStreamConnections(env) },
     rateLimits: {
       windowMs: int(env, 'HOOKRAIL_RATE_LIMIT_WINDOW_MS', 60_000, { min: 1000, max: 3_600_000 }),
       apiKey: int(env, 'HOOKRAIL_RATE_LIMIT_API_KEY', 60_000, { min: 0, max: 100_000_000 }),

@@ -1,2 +1,3 @@
 export * from './config';
 export { ConfigError } from './env';
+export { connectionVariable, type ChangeStreamConnection } from './change-stream-connections';

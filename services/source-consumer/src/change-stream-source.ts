@@ -1,8 +1,10 @@
 import {
   changeStreamSettings,
+  sourceConnectionString,
   startChangeStream,
   type ChangeEvent,
   type ChangeVerdict,
+  type NamedConnection,
 } from '@hookrail/change-streams';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import {
@@ -26,6 +28,7 @@ export interface ChangeStreamHooks {
 export interface ChangeStreamSourceDeps extends HandlerDeps {
   store: Pick<Store, 'changeStreamOffsets'>;
   open(sealed: string): string;
+  namedConnections: ReadonlyMap<string, NamedConnection>;
   allowPrivateHosts: boolean;
 }
 
@@ -41,11 +44,8 @@ export function startChangeStreamSource(
   hooks: ChangeStreamHooks & { logger: Logger },
 ): { stop(): Promise<void> } {
   const stored = source.db_change_stream ?? {};
-  const settings = changeStreamSettings(
-    stored,
-    deps.open(String(stored.connection_string)),
-    deps.allowPrivateHosts,
-  );
+  const url = sourceConnectionString(stored, source.project_id, deps.namedConnections, deps.open);
+  const settings = changeStreamSettings(stored, url, deps.allowPrivateHosts);
   const offsets = deps.store.changeStreamOffsets;
   return startChangeStream({
     sourceId: source._id,

@@ -86,6 +86,7 @@ async function sourceRegistry(
     logger,
     box: new SecretBox(config.security.encryptionKey),
     env: brokerEnvironment(config, await bus.clusterId()),
+    namedConnections: config.changeStreams.connections,
     instanceId: config.instanceId,
     acceptGuard: PublishGuard.logging(opts.publishTimeoutMs ?? config.kafka.acceptTimeoutMs, logger),
     validator: new EventValidator(

@@ -12,6 +12,7 @@ import { DEFAULT_PROJECT_CONFIG, type SourceDoc, type Store } from '@hookrail/st
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { messageHandler, type HandlerDeps } from './message-handler';
 import { startChangeStreamSource } from './change-stream-source';
+import type { NamedConnection } from '@hookrail/change-streams';
 
 /** Unacknowledged messages per worker (AMQP prefetch, Kafka messages in flight per partition…). */
 const PREFETCH = 100;
@@ -29,6 +30,8 @@ export interface RegistryDeps extends HandlerDeps {
   logger: Logger;
   metrics: Metrics;
   env: BrokerEnvironment;
+  /** The connections change stream sources may name instead of carrying a string (libs/config). */
+  namedConnections: ReadonlyMap<string, NamedConnection>;
   instanceId: string;
 }
 
@@ -146,6 +149,7 @@ export class SourceRegistry {
         {
           ...this.deps,
           open: (s) => this.deps.box.open(s),
+          namedConnections: this.deps.namedConnections,
           allowPrivateHosts: this.deps.env.allowPrivateHosts ?? false,
         },
         {

@@ -163,6 +163,11 @@ const dbChangeStreamFields = {
     description:
       'postgres: create the publication (for the tables, else for all tables) and the slot when they do not exist; otherwise both must exist',
   }),
+  connection: str({
+    pattern: '^[a-z][a-z0-9-]{0,62}$',
+    description:
+      'instead of connection_string: the name of a connection the operator configured (Helm: changeStreams.connections, each from a Secret), usable by the projects listed with it',
+  }),
   event_type_template: str({
     minLength: 1,
     maxLength: 200,
@@ -184,9 +189,11 @@ const dbChangeStreamSettings = {
       'drop the stored resume point and read from now on: how a source whose resume point fell out of the oplog restarts',
   }),
 };
-const dbChangeStreamInput = object(dbChangeStreamSettings, ['type', 'connection_string', 'database']);
-/** An update may leave the connection string out (it is never returned): the stored one is kept. */
-const dbChangeStreamUpdate = object(dbChangeStreamSettings, ['type', 'database']);
+/**
+ * Exactly one of connection_string and connection on create, checked by the gateway naming the
+ * field; an update may leave both out (a string is never returned): the stored one is kept.
+ */
+const dbChangeStreamInput = object(dbChangeStreamSettings, ['type', 'database']);
 
 const customResponse = object({ body: str({ maxLength: 64 * 1024 }), content_type: nonEmpty(200) }, [
   'body',
@@ -241,7 +248,7 @@ export const CLEARABLE_SOURCE_FIELDS = [
 export const sourceUpdateBody = object(
   {
     ...sourceInputFields,
-    db_change_stream: nullable(dbChangeStreamUpdate),
+    db_change_stream: nullable(dbChangeStreamInput),
     clear: clearList(CLEARABLE_SOURCE_FIELDS),
   },
   [],

@@ -1,4 +1,9 @@
-import { ChangeStreamSettingsError, changeStreamSettings, checkChangeStream } from '@hookrail/change-streams';
+import {
+  ChangeStreamSettingsError,
+  changeStreamSettings,
+  checkChangeStream,
+  sourceConnectionString,
+} from '@hookrail/change-streams';
 import { ValidationError } from '@hookrail/domain';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
@@ -26,26 +31,47 @@ export function completeDbChangeStream(
     throw new ValidationError('db_change_stream is required', [
       { field: 'db_change_stream', message: 'is required when type is db_change_stream' },
     ]);
+  assertOneConnection(input);
   const { restart_from_now: restart, ...settings } = input;
   // Kept across other changes: a cleared request would read as a new one and skip changes.
   const kept = (current?.restart_requested_at as string | null | undefined) ?? null;
   return { ...settings, restart_requested_at: restart === true ? now.toISOString() : kept };
 }
 
+/** A source carries its own connection string or names one the operator configured: exactly one. */
+function assertOneConnection(input: Json): void {
+  const own = input.connection_string !== undefined;
+  const named = input.connection !== undefined;
+  if (own && named)
+    throw new ValidationError('db_change_stream: give connection_string or connection, not both', [
+      { field: 'db_change_stream.connection', message: 'is not allowed with connection_string' },
+    ]);
+  if (!own && !named)
+    throw new ValidationError('db_change_stream.connection_string is required', [
+      {
+        field: 'db_change_stream.connection_string',
+        message: 'is required (or connection: the name of a connection the operator configured)',
+      },
+    ]);
+}
+
 /**
  * A change stream source is only accepted when its stream opens: an unreachable database, refused
- * credentials, a standalone server, a missing collection, a `$match` the server refuses or a
- * private host the deployment does not allow answer 400 naming the field.
+ * credentials, a standalone server, a missing collection, a `$match` the server refuses, a private
+ * host the deployment does not allow or a named connection the project may not use answer 400
+ * naming the field.
  */
-export async function assertChangeStreamWorks(deps: GatewayDeps, stored: Json | null): Promise<void> {
+export async function assertChangeStreamWorks(
+  deps: GatewayDeps,
+  projectId: string,
+  stored: Json | null,
+): Promise<void> {
   if (!stored) return;
-  const settings = changeStreamSettings(
-    stored,
-    String(stored.connection_string),
-    deps.config.brokers.allowPrivateHosts,
-  );
   let problem;
   try {
+    // Not sealed yet: the source's own string is as given.
+    const url = sourceConnectionString(stored, projectId, deps.config.changeStreams.connections, (s) => s);
+    const settings = changeStreamSettings(stored, url, deps.config.brokers.allowPrivateHosts);
     problem = await checkChangeStream(settings);
   } catch (err) {
     if (!(err instanceof ChangeStreamSettingsError)) throw err;

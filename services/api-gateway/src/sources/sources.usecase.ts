@@ -45,7 +45,7 @@ export async function createSource(
   const cdc = completeDbChangeStream(type, body.db_change_stream ?? null, null, new Date());
   await assertNameFree(deps, projectId, body.name);
   await assertBrokerReachable(deps, pubSub);
-  await assertChangeStreamWorks(deps, cdc);
+  await assertChangeStreamWorks(deps, projectId, cdc);
   const sealed = credentialsSealed(deps, verifier, pubSub, cdc);
   const doc = await deps.store.sources.insert(projectId, {
     _id: newId(),
@@ -131,20 +131,22 @@ async function changeStreamUpdate(
     current.db_change_stream ?? null,
     new Date(),
   );
-  await assertChangeStreamWorks(deps, cdc);
+  await assertChangeStreamWorks(deps, current.project_id, cdc);
   return credentialsSealed(deps, null, null, cdc).db_change_stream;
 }
 
 /**
- * The settings of an update with the stored connection string when none is given for the same kind
- * of database: it is never returned, so an edit form cannot send it back.
+ * The settings of an update with the stored connection (its string, or the operator's connection
+ * it names) when none is given for the same kind of database: a string is never returned, so an
+ * edit form cannot send it back.
  */
 function withStoredConnection(deps: GatewayDeps, input: Json | null, current: Json | null): Json | null {
-  if (!input || input.connection_string !== undefined) return input;
+  if (!input || input.connection_string !== undefined || input.connection !== undefined) return input;
   if (!current || current.type !== input.type)
     throw new ValidationError('db_change_stream.connection_string is required', [
       { field: 'db_change_stream.connection_string', message: 'is required for a new database' },
     ]);
+  if (typeof current.connection === 'string') return { ...input, connection: current.connection };
   const stored = open(deps.box, { db_change_stream: current }, SOURCE_CREDENTIALS).db_change_stream;
   return { ...input, connection_string: stored.connection_string };
 }
