@@ -36,8 +36,8 @@ async function crashPostgres(): Promise<void> {
 }
 
 /**
- * source-consumer as real processes, SIGKILLed while a postgres db_change_stream source streams,
- * and the database itself killed once: the position is stored (and confirmed to the server) only
+ * source-consumer as real processes, SIGKILLed twice while a postgres db_change_stream source
+ * streams, and the database itself killed once: the position is stored (and confirmed to the server) only
  * after Kafka acknowledged every change before it, so what is read again after a crash is never
  * skipped (nothing lost), and a change sent again carries the same id, derived from its commit
  * LSN and place in its transaction, so the router records it as a duplicate (nothing sent twice).
@@ -81,7 +81,7 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
     }
   };
 
-  it('loses none of 1,000 changes and sends none twice across a consumer SIGKILL and a database crash', async () => {
+  it('loses none of 1,000 changes and sends none twice across two consumer SIGKILLs and a database crash', async () => {
     const first = await consumer('pg-crash-a');
     const source = await stack.createSource(
       {},
@@ -100,6 +100,7 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
     );
     await stack.waitState(source, 'consuming', 30_000);
     let second: Promise<ConsumerProcess> | undefined;
+    let third: Promise<ConsumerProcess> | undefined;
     for (let b = 0; b < 10; b++) {
       await insertBatch(b);
       if (b === 3) {
@@ -113,9 +114,14 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
         await waitDelivered('part of the seventh batch delivered', 605);
         await crashPostgres();
       }
+      if (b === 8) {
+        await waitDelivered('part of the ninth batch delivered', 805);
+        (await second!).kill('SIGKILL');
+        third = consumer('pg-crash-c');
+      }
       await new Promise((r) => setTimeout(r, 300));
     }
-    await second;
+    await third;
     await waitFor('all 1,000 changes delivered', () => new Set(deliveredNs()).size === 1000, {
       timeoutMs: 120_000,
       intervalMs: 250,

@@ -85,6 +85,8 @@ export class PgReader {
     await this.save();
     await this.service.stop().catch(() => undefined);
     this.service.removeAllListeners();
+    // An error the ended connection reports late must not go unheard (an unheard 'error' throws).
+    this.service.on('error', () => undefined);
   }
 
   private onMessage(msg: Pgoutput.Message): Promise<void> {
@@ -93,7 +95,7 @@ export class PgReader {
         // Read again from the stored position on a new connection: nothing after it is skipped.
         this.failure = err;
         this.halted = true;
-        void this.service.stop();
+        this.service.stop().catch(() => undefined);
       })
       .finally(() => this.processed++);
     return this.handling;
@@ -143,23 +145,23 @@ export class PgReader {
       if (lsnValue(lsn) > lsnValue(this.accepted)) this.accepted = lsn;
       this.run.onLag(0);
     }
-    if (reply) void this.service.acknowledge(lsnBefore(this.saved));
+    if (reply) this.service.acknowledge(lsnBefore(this.saved)).catch(() => undefined);
   }
 
   /** Stores the accepted position, then confirms it to the server (in that order, one at a time). */
   private save(): Promise<void> {
+    // Never rejects: it runs from a timer, and a failed save is tried again at the next one.
     this.saving = this.saving.then(async () => {
       const lsn = this.accepted;
       if (lsn === this.saved) return;
       try {
         await this.run.offsets.save({ token: { lsn }, restartRequestedAt: this.s.restartRequestedAt });
+        this.saved = lsn;
+        this.unsaved = 0;
+        await this.service.acknowledge(lsnBefore(lsn));
       } catch (err) {
-        this.run.logger.warn({ err: errorMessage(err) }, 'could not store the postgres position');
-        return;
+        this.run.logger.warn({ err: errorMessage(err) }, 'could not store or confirm the postgres position');
       }
-      this.saved = lsn;
-      this.unsaved = 0;
-      await this.service.acknowledge(lsnBefore(lsn));
     });
     return this.saving;
   }

@@ -47,7 +47,7 @@ export function startPostgresStream(run: Run): { stop(): Promise<void> } {
           'postgres change stream failed, reconnecting',
         );
       } finally {
-        await reader?.close();
+        await reader?.close().catch(() => undefined);
         reader = undefined;
       }
       await pTimeout(stopping, {
@@ -56,14 +56,16 @@ export function startPostgresStream(run: Run): { stop(): Promise<void> } {
       });
     }
   };
-  const running = loop();
+  const running = loop().catch((err: unknown) =>
+    run.logger.error({ err: errorMessage(err) }, 'postgres change stream stopped by an error'),
+  );
   return {
     async stop() {
       stopped = true;
       wake();
       // Ends the replication connection (and the slot is free for the next owner) once the change
       // being accepted, if any, is in Kafka and its position stored.
-      await reader?.close();
+      await reader?.close().catch(() => undefined);
       await running;
     },
   };
