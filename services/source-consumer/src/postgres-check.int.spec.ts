@@ -107,6 +107,13 @@ describe('postgres db_change_stream settings check', () => {
       field: 'db_change_stream.connection_string',
       message: expect.stringContaining('127.0.0.1'),
     });
+    // A name is resolved by the guarded lookup on the socket node-postgres opens.
+    expect(await check({}, USER_POSTGRES_URL.replace('127.0.0.1', 'localhost'), false)).toMatchObject({
+      field: 'db_change_stream.connection_string',
+      message: expect.stringMatching(
+        /^cannot connect to localhost:5433\/cdc_\w+: refused to connect to localhost .*not allowed$/,
+      ),
+    });
   });
 
   it("refuses the other type's fields and operations, and a connection string of the other type", async () => {
