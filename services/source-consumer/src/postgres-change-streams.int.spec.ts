@@ -165,6 +165,24 @@ describe('db_change_stream source (postgres)', () => {
     expect(summary()).toEqual(['orders:insert:c-1', 'orders:insert:c-2', 'orders:insert:c-3']);
   });
 
+  it('restarts from now: the changes its slot still held are skipped, the next ones delivered', async () => {
+    const source = await createCdc({ tables: ['orders'] });
+    await user.sql("INSERT INTO orders VALUES ('e-1', 1)");
+    await waitDelivered(1);
+    await stack.updateSource(source, { is_disabled: true });
+    await stack.waitState(source, 'stopped');
+    await user.sql("INSERT INTO orders VALUES ('e-2', 2)"); // kept by the slot, then skipped
+    await stack.updateSource(source, {
+      is_disabled: false,
+      db_change_stream: { ...source.db_change_stream, restart_requested_at: new Date().toISOString() },
+    });
+    await stack.waitState(source, 'consuming');
+    await user.sql("INSERT INTO orders VALUES ('e-3', 3)");
+    await waitDelivered(2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(summary()).toEqual(['orders:insert:e-1', 'orders:insert:e-3']);
+  });
+
   it('shows a dropped slot as the error state, and restarts from now when asked', async () => {
     const source = await createCdc({ tables: ['orders'] });
     await user.sql("INSERT INTO orders VALUES ('d-1', 1)");
