@@ -33,6 +33,12 @@ export interface MongoChangeStreamSettings extends CommonSettings {
   operations: ChangeOperation[];
   fullDocument: 'updateLookup' | 'whenAvailable' | 'off';
   match: Document | null;
+  /**
+   * Where the stream starts when no resume point of the current restart is stored: the server's
+   * position when the API checked the source (its create, or its last restart from now). Null for
+   * a source stored before it was recorded: the stream then starts when it opens.
+   */
+  startToken: Document | null;
 }
 
 /** A `db_change_stream` source's settings (type postgres): logical replication decoded with pgoutput. */
@@ -91,6 +97,7 @@ export function changeStreamSettings(
     fullDocument:
       (stored.full_document as MongoChangeStreamSettings['fullDocument'] | undefined) ?? 'updateLookup',
     match: (stored.match as Document | undefined) ?? null,
+    startToken: (stored.start_token as Document | undefined) ?? null,
   };
 }
 

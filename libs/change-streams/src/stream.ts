@@ -83,8 +83,10 @@ async function readStream(
 ): Promise<void> {
   const s = run.settings;
   const stored = await run.offsets.load();
-  // A newer "restart from now" than the stored point's discards the point.
-  const resume = stored?.token && stored.restartRequestedAt === s.restartRequestedAt ? stored.token : null;
+  // A newer "restart from now" than the stored point's discards the point; the API's position
+  // at the create (or the restart) then stands in for it.
+  const ours = stored?.token && stored.restartRequestedAt === s.restartRequestedAt;
+  const resume = ours ? stored.token : s.startToken;
   const stream = client.db(s.database).watch(changePipeline(s), {
     ...fullDocumentOption(s),
     ...(resume ? { resumeAfter: resume } : {}),

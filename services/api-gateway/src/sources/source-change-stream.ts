@@ -1,7 +1,7 @@
 import {
   ChangeStreamSettingsError,
   changeStreamSettings,
-  checkChangeStream,
+  checkChangeStreamStart,
   sourceConnectionString,
 } from '@hookrail/change-streams';
 import { ValidationError } from '@hookrail/domain';
@@ -59,26 +59,46 @@ function assertOneConnection(input: Json): void {
  * A change stream source is only accepted when its stream opens: an unreachable database, refused
  * credentials, a standalone server, a missing collection, a `$match` the server refuses, a private
  * host the deployment does not allow or a named connection the project may not use answer 400
- * naming the field.
+ * naming the field. The settings to store come back with their starting point (below).
  */
-export async function assertChangeStreamWorks(
+export async function checkedChangeStream(
   deps: GatewayDeps,
   projectId: string,
   stored: Json | null,
-): Promise<void> {
-  if (!stored) return;
-  let problem;
+  current: Json | null,
+): Promise<Json | null> {
+  if (!stored) return null;
+  let check;
   try {
     // Not sealed yet: the source's own string is as given.
     const url = sourceConnectionString(stored, projectId, deps.config.changeStreams.connections, (s) => s);
     const settings = changeStreamSettings(stored, url, deps.config.brokers.allowPrivateHosts);
-    problem = await checkChangeStream(settings);
+    check = await checkChangeStreamStart(settings);
   } catch (err) {
     if (!(err instanceof ChangeStreamSettingsError)) throw err;
-    problem = { field: err.field, message: err.message };
+    check = { problem: { field: err.field, message: err.message } };
   }
+  const { problem } = check;
   if (problem)
     throw new ValidationError(`${problem.field}: ${problem.message}`, [
       { field: problem.field, message: problem.message },
     ]);
+  return withStartToken(stored, current, check.startToken ?? null);
+}
+
+/**
+ * MongoDB: where the stream starts until a resume point is stored, the server's position the check
+ * just took. Taken on create and on each restart from now (and for a source that has none yet);
+ * any other update keeps it, since the stored resume point of the same restart wins anyway.
+ * In the settings rather than as an offset: written with `restart_requested_at` in one document,
+ * it never races the running consumer's offset writes (docs/sources.md).
+ */
+function withStartToken(stored: Json, current: Json | null, taken: Json | null): Json {
+  if (stored.type !== 'mongodb') {
+    const { start_token: _none, ...rest } = stored;
+    return rest;
+  }
+  const restarted = stored.restart_requested_at !== (current?.restart_requested_at ?? null);
+  const kept = current?.type === 'mongodb' ? (current.start_token as Json | undefined) : undefined;
+  return { ...stored, start_token: restarted || !kept ? taken : kept };
 }

@@ -30,7 +30,8 @@ function presentPubSub(pubSub: Json | null | undefined, ctx: PresentContext): Js
 /** What a change stream source watches; the connection string (with its password) is never returned. */
 function presentDbChangeStream(cdc: Json | null | undefined): Json | null {
   if (!cdc) return null;
-  const { connection_string: _secret, ...rest } = cdc;
+  // The start token is the consumer's business (where a new stream starts), not a setting.
+  const { connection_string: _secret, start_token: _start, ...rest } = cdc;
   return { ...rest, restart_requested_at: rest.restart_requested_at ?? null };
 }
 

@@ -79,6 +79,23 @@ describe('db_change_stream sources: settings checked against the database', () =
     expect(later.body.data.db_change_stream.restart_requested_at).toBe(at);
   });
 
+  it('stores where the stream stood at the create as its start, taken anew only by a restart from now, never returned', async () => {
+    const s = (await create(cdc())).body.data;
+    const startOf = async () =>
+      JSON.stringify((await h.store.sources.findById(p.id, s.uid))?.db_change_stream?.start_token);
+    const created = await startOf();
+    expect(created).toMatch(/"_data":"[0-9a-f]+"/);
+    const put = (body: Record<string, unknown>) =>
+      h.call('PUT', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key, body });
+    await user.db.collection('orders').insertOne({ moved: true }); // the server's position moves on
+    expect((await put({ db_change_stream: cdc({ operations: ['insert'] }) })).status).toBe(202);
+    expect(await startOf()).toBe(created);
+    const restarted = await put({ db_change_stream: cdc({ restart_from_now: true }) });
+    expect(restarted.status).toBe(202);
+    expect(await startOf()).not.toBe(created);
+    expect(JSON.stringify(restarted.body.data)).not.toContain('start_token');
+  });
+
   it('keeps the stored connection string on an update that leaves it out (the edit form cannot send it back)', async () => {
     const s = (await create(cdc())).body.data;
     const { connection_string: _kept, ...without } = cdc({ restart_from_now: true, operations: ['insert'] });

@@ -7,7 +7,7 @@ import {
   type ProjectId,
 } from '@hookrail/domain';
 import { assertBrokerReachable } from './source-broker-check';
-import { assertChangeStreamWorks, completeDbChangeStream } from './source-change-stream';
+import { checkedChangeStream, completeDbChangeStream } from './source-change-stream';
 import type { SourceDoc } from '@hookrail/store';
 import type { GatewayDeps } from '../deps';
 import { publishConfigChange } from '../common/config-changed';
@@ -42,10 +42,10 @@ export async function createSource(
   const provider = body.provider ?? null;
   const verifier = completeVerifier(provider, body.verifier ?? null);
   const pubSub = completePubSub(type, body.pub_sub ?? null);
-  const cdc = completeDbChangeStream(type, body.db_change_stream ?? null, null, new Date());
+  const given = completeDbChangeStream(type, body.db_change_stream ?? null, null, new Date());
   await assertNameFree(deps, projectId, body.name);
   await assertBrokerReachable(deps, pubSub);
-  await assertChangeStreamWorks(deps, projectId, cdc);
+  const cdc = await checkedChangeStream(deps, projectId, given, null);
   const sealed = credentialsSealed(deps, verifier, pubSub, cdc);
   const doc = await deps.store.sources.insert(projectId, {
     _id: newId(),
@@ -125,13 +125,13 @@ async function changeStreamUpdate(
 ): Promise<Json | null> {
   if (body.db_change_stream === undefined && type === 'db_change_stream' && current.db_change_stream)
     return current.db_change_stream;
-  const cdc = completeDbChangeStream(
+  const given = completeDbChangeStream(
     type,
     withStoredConnection(deps, body.db_change_stream ?? null, current.db_change_stream ?? null),
     current.db_change_stream ?? null,
     new Date(),
   );
-  await assertChangeStreamWorks(deps, current.project_id, cdc);
+  const cdc = await checkedChangeStream(deps, current.project_id, given, current.db_change_stream ?? null);
   return credentialsSealed(deps, null, null, cdc).db_change_stream;
 }
 
