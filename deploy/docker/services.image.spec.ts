@@ -1,19 +1,13 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { SERVICE_NAMES } from '@hookrail/config';
 import { Store } from '@hookrail/store';
 import {
   callApi,
   createEndpoint,
   type CreatedEndpoint,
   deleteTopicsWithPrefix,
-  sparePort,
   startReceiver,
-  TEST_BROKERS,
-  TEST_KAFKA_BROKERS,
   uniquePrefix,
   waitFor,
   type Receiver,
@@ -21,53 +15,21 @@ import {
 import { brokerFixture, type BrokerFixture } from '../../services/source-consumer/src/testing/broker-fixture';
 import { pubSubFor, type Kind } from '../../services/source-consumer/src/testing/broker-stack';
 import { verifySimple } from '../../docs/verify/verify';
+import { ContainerStack, podman, SERVICES } from './testing/container-stack';
 
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 /** Built by deploy/docker/build.sh (deploy/local/test.sh builds it before this project runs). */
 const IMAGE = process.env.HOOKRAIL_IMAGE ?? 'localhost/hookrail:dev';
-const SERVICES: readonly string[] = SERVICE_NAMES;
 
 jest.setTimeout(240_000);
 
-const podman = (...args: string[]) =>
-  run('bash', [path.join(root, 'deploy/docker/podman.sh'), ...args], { maxBuffer: 16 * 1024 * 1024 });
-
 const prefix = uniquePrefix('image');
 const mongoUrl = `mongodb://127.0.0.1:27017/${prefix}?retryWrites=false`;
-/** Each service's HTTP port (sparePort, taken in beforeAll). */
-const ports = new Map<string, number>();
-const port = (name: string) => ports.get(name)!;
-const serviceUrl = (name: string) => `http://127.0.0.1:${port(name)}`;
 const adminKey = `hr_admin.${randomBytes(24).toString('base64url')}`;
 const encryptionKey = randomBytes(32).toString('hex');
-
-/** The variables the chart sets (charts/hookrail/templates/_helpers.tpl), for the local servers. */
-const chartEnv = (): Record<string, string> => ({
-  HOOKRAIL_HTTP_HOST: '127.0.0.1',
-  HOOKRAIL_LOG_LEVEL: 'info',
-  HOOKRAIL_KAFKA_BROKERS: TEST_KAFKA_BROKERS.join(','),
-  HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix,
-  HOOKRAIL_KAFKA_PARTITIONS: '3',
-  HOOKRAIL_KAFKA_REPLICATION_FACTOR: '1',
-  HOOKRAIL_MONGODB_URL: mongoUrl,
-  HOOKRAIL_PUBLIC_URL: serviceUrl('api-gateway'),
-  HOOKRAIL_INGEST_PUBLIC_URL: serviceUrl('ingest'),
-  HOOKRAIL_ALLOW_PRIVATE_TARGETS: 'true',
-  HOOKRAIL_ALLOW_PRIVATE_BROKERS: 'true',
-  HOOKRAIL_ADMIN_KEY: adminKey,
-  HOOKRAIL_ENCRYPTION_KEY: encryptionKey,
-  HOOKRAIL_SQS_ENDPOINT: TEST_BROKERS.sqsEndpoint,
-  PUBSUB_EMULATOR_HOST: TEST_BROKERS.pubsubEmulatorHost,
-  OTEL_TRACES_EXPORTER: 'none',
-});
-
-/** `podman run` as the chart runs a pod: read-only root, uid 10001, the host's loopback servers. */
-function runArgs(name: string, extra: Record<string, string> = {}): string[] {
-  const vars = Object.entries({ ...chartEnv(), ...extra }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  return ['--network=host', '--read-only', '--user', '10001', ...vars, IMAGE, `dist/${name}.js`];
-}
-const containerName = (service: string) => `${prefix}-${service}`;
+let stack: ContainerStack;
+const serviceUrl = (name: string) => stack.url(name);
+const containerName = (service: string) => stack.containerName(service);
 
 const api = <T>(key: string, method: string, route: string, body?: unknown) =>
   callApi<T>(`${serviceUrl('api-gateway')}/api`, key, method, route, body);
@@ -78,29 +40,10 @@ let p: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  for (const s of SERVICES) ports.set(s, await sparePort());
-  // The set-up job (topics, indexes), then the six services, each from the image.
-  await podman('run', '--rm', '--name', containerName('setup'), ...runArgs('setup'));
-  await Promise.all(
-    SERVICES.map((s) =>
-      podman('run', '-d', '--name', containerName(s), ...runArgs(s, { HOOKRAIL_HTTP_PORT: String(port(s)) })),
-    ),
-  );
-  await waitFor(
-    'the six containers to answer /readyz with 200',
-    async () => {
-      const statuses = await Promise.all(
-        SERVICES.map((s) =>
-          fetch(`${serviceUrl(s)}/readyz`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        ),
-      );
-      return statuses.every((s) => s === 200);
-    },
-    { timeoutMs: 120_000, intervalMs: 500 },
-  );
+  stack = await ContainerStack.of(IMAGE, { prefix, mongoUrl, adminKey, encryptionKey });
+  // The set-up job (topics, migrations), then the six services, each from the image.
+  await stack.setup();
+  await stack.start();
 
   const project = await api<{ uid: string; api_key: { key: string } }>(adminKey, 'POST', '/v1/projects', {
     name: prefix,
@@ -112,15 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The containers' logs outlive them, for a failed run: .local/image-test/<service>.log.
-  const logs = path.join(root, '.local/image-test');
-  mkdirSync(logs, { recursive: true });
-  for (const s of SERVICES) {
-    const out = await podman('logs', containerName(s)).catch(
-      (err: { stdout?: string; stderr?: string }) => err,
-    );
-    writeFileSync(path.join(logs, `${s}.log`), `${out.stdout ?? ''}${out.stderr ?? ''}`);
-  }
-  await podman('rm', '-f', '-t', '2', ...[...SERVICES, 'setup'].map(containerName)).catch(() => undefined);
+  await stack?.remove('image-test').catch(() => undefined);
   await receiver?.close();
   await deleteTopicsWithPrefix(prefix).catch(() => undefined);
   const store = await Store.connect(mongoUrl, 'tests');

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import mongoose from 'mongoose';
 import { SERVICE_NAMES } from '@hookrail/config';
+import { Store } from '@hookrail/store';
 import {
   callApi,
   createEndpoint,
@@ -53,11 +55,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const adminKey = `hr_admin.${randomBytes(24).toString('base64url')}`;
 // The same on every install and upgrade: it seals the endpoints' secrets.
 const encryptionKey = randomBytes(32).toString('hex');
-const installArgs = (tag: string) => [
+/** The previous release's tree (deploy/docker/build-previous.sh extracts it and builds its image). */
+const PREVIOUS = path.join(root, '.local/previous-release');
+const installArgs = (tag: string, tree = root) => [
   RELEASE,
-  path.join(root, 'charts/hookrail'),
+  path.join(tree, 'charts/hookrail'),
   '-f',
-  path.join(root, 'charts/hookrail/ci/single-node-values.yaml'),
+  path.join(tree, 'charts/hookrail/ci/single-node-values.yaml'),
   '--set',
   `image.tag=${tag}`,
   '--set',
@@ -68,6 +72,10 @@ const installArgs = (tag: string) => [
   '--timeout',
   '6m',
 ];
+/** Events the previous release takes before the upgrade: half through the events API, half through the source. */
+const PREVIOUS_EVENTS = 400;
+/** The database a change stream source watches: the second MongoDB-protocol server (test-env.sh). */
+const USER_DB = `mongodb://${NODE_IP}:27018/?replicaSet=secantus`;
 
 const api = <T>(key: string, method: string, route: string, body?: unknown) =>
   callApi<T>(`${GATEWAY}/api`, key, method, route, body);
@@ -80,6 +88,7 @@ let p: string;
 let apiEndpoint: CreatedEndpoint;
 let sourceEndpoint: CreatedEndpoint;
 let sourceUrl: string;
+let sourceId: string;
 /** What helm install printed: its NOTES end it. */
 let installOutput = '';
 
@@ -125,13 +134,13 @@ async function readyReplicas(service: string): Promise<number> {
   return Number(out || 0);
 }
 
-/** Runs of the set-up hook Job that completed (the Job is deleted after each, its events stay). */
-async function setupRunsCompleted(): Promise<number> {
+/** Runs of a hook Job that completed (the Job is deleted after each, its events stay). */
+async function hookRunsCompleted(job: 'setup' | 'after-rollout' = 'setup'): Promise<number> {
   const events = await kubectl(
     'get',
     'events',
     '--field-selector',
-    `involvedObject.kind=Job,involvedObject.name=${RELEASE}-hookrail-setup,reason=Completed`,
+    `involvedObject.kind=Job,involvedObject.name=${RELEASE}-hookrail-${job},reason=Completed`,
     '-o',
     'name',
   );
@@ -158,12 +167,88 @@ beforeAll(async () => {
   receiver = await startReceiver({ host: HOST_IP });
   await helm('uninstall', RELEASE, '--wait').catch(() => undefined);
   const t0 = Date.now();
-  installOutput = await helm('install', ...installArgs('dev')).catch(async (err: unknown) => {
-    console.log(`helm install failed; the cluster's state:\n${await clusterDiagnostics()}`);
+  await helm('install', ...installArgs('previous', PREVIOUS)).catch(async (err: unknown) => {
+    console.log(
+      `helm install of the previous release failed; the cluster's state:\n${await clusterDiagnostics()}`,
+    );
     throw err;
   });
-  figures.installReadyMs = Date.now() - t0;
+  figures.previousInstallReadyMs = Date.now() - t0;
+  // helm's --wait is over once the pods are ready; the node port may take a moment more.
+  await waitFor(
+    'the gateway through its node port',
+    () =>
+      fetch(`${GATEWAY}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    {
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    },
+  );
+  // The string a change stream source names (values: changeStreams.connections), as an operator keeps it.
+  await kubectl('delete', 'secret', 'hr-user-db', '--ignore-not-found');
+  await kubectl('create', 'secret', 'generic', 'hr-user-db', `--from-literal=connection-string=${USER_DB}`);
+  await createProject();
+  const sent = await burst('previous', PREVIOUS_EVENTS, 16, sendOne);
+  figures.previousRelease = await sent.report(receiver);
 });
+
+/** The project, its two endpoints and its HTTP source, made through the previous release's API. */
+async function createProject(): Promise<void> {
+  const project = await api<{ uid: string; api_key: { key: string } }>(adminKey, 'POST', '/v1/projects', {
+    name: 'k8s',
+    type: 'outgoing',
+  });
+  projectKey = project.api_key.key;
+  p = `/v1/projects/${project.uid}`;
+  apiEndpoint = await endpointAt('from-api');
+  sourceEndpoint = await endpointAt('from-source');
+  const source = await api<{ uid: string; url: string }>(projectKey, 'POST', `${p}/sources`, {
+    name: 'orders',
+    type: 'http',
+  });
+  sourceId = source.uid;
+  sourceUrl = source.url;
+  await api(projectKey, 'POST', `${p}/subscriptions`, {
+    name: 'from the source',
+    endpoint_id: sourceEndpoint.uid,
+    source_id: source.uid,
+    filter_config: { event_types: ['*'] },
+  });
+}
+
+/** Every item of a list, page after page (the newest first). */
+async function listAll(route: string): Promise<Record<string, string>[]> {
+  const items: Record<string, string>[] = [];
+  for (let cursor = ''; ;) {
+    const page = await api<{
+      content: Record<string, string>[];
+      pagination: { has_next_page: boolean; next_page_cursor: string };
+    }>(projectKey, 'GET', `${route}&perPage=100${cursor && `&next_page_cursor=${cursor}`}`);
+    items.push(...page.content);
+    if (!page.pagination.has_next_page) return items;
+    cursor = page.pagination.next_page_cursor;
+  }
+}
+
+/** The release's database as the upgrade left it: its migrations' states, documents without list keys. */
+async function upgradedDatabase(): Promise<{ migrations: string[]; unkeyed: Record<string, number> }> {
+  const url = `mongodb://${NODE_IP}:27017/hookrail?retryWrites=false`;
+  const store = await Store.connect(url, 'k8s-test');
+  const conn = await mongoose.createConnection(url).asPromise();
+  try {
+    const migrations = (await store.migrations().status()).map((m) => `${m.key}: ${m.state}`);
+    const unkeyed: Record<string, number> = {};
+    for (const name of ['events', 'event_deliveries'])
+      unkeyed[name] = await conn.db!.collection(name).countDocuments({ keys: { $exists: false } });
+    return { migrations, unkeyed };
+  } finally {
+    await store.close();
+    await conn.close();
+  }
+}
 
 /** What a failed install leaves to read: pods, the set-up hook's logs and the recent events. */
 async function clusterDiagnostics(): Promise<string> {
@@ -186,20 +271,37 @@ afterAll(async () => {
 });
 
 describe('helm install on a single-node Kubernetes', () => {
-  it('runs the set-up Job as a hook, then every service ready; helm test passes', async () => {
+  it('upgrades from the previous release under a steady load: its migrations applied, every service ready, helm test passes, nothing lost', async () => {
+    expect(figures.previousRelease).toMatchObject({ sent: PREVIOUS_EVENTS, lost: 0 });
+    const load = new SteadyLoad('from-previous', LOAD_PER_SECOND, sendOne);
+    await sleep(5_000);
+    const u0 = Date.now();
+    installOutput = await helm('upgrade', ...installArgs('dev')).catch(async (err: unknown) => {
+      console.log(`helm upgrade failed; the cluster's state:\n${await clusterDiagnostics()}`);
+      throw err;
+    });
+    figures.upgradeFromPreviousMs = Date.now() - u0;
+    await sleep(5_000);
+    const r = report(await load.stop(receiver));
+    expect(r.lost).toBe(0);
+    expect(serverErrors(r)).toEqual([]);
+
     const pods = await kubectl('get', 'pods', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'json');
     const items = (
       JSON.parse(pods) as {
-        items: { metadata: { labels: Record<string, string> }; status: { phase: string } }[];
+        items: {
+          metadata: { labels: Record<string, string> };
+          spec: { containers: { image: string }[] };
+          status: { phase: string };
+        }[];
       }
-    ).items;
-    const running = new Set(
-      items
-        .filter((i) => i.status.phase === 'Running')
-        .map((i) => i.metadata.labels['app.kubernetes.io/component']),
+    ).items.filter((i) => i.status.phase === 'Running' && i.spec.containers[0].image.endsWith(':dev'));
+    expect([...new Set(items.map((i) => i.metadata.labels['app.kubernetes.io/component']))].sort()).toEqual(
+      [...SERVICES].sort(),
     );
-    expect([...running].sort()).toEqual([...SERVICES].sort());
-    // The hook Job was deleted on success (hook-delete-policy); its topics and indexes are there.
+    // Both hooks ran to completion and were deleted (hook-delete-policy hook-succeeded).
+    expect(await hookRunsCompleted('setup')).toBeGreaterThanOrEqual(2);
+    expect(await hookRunsCompleted('after-rollout')).toBe(1);
     expect(await kubectl('get', 'jobs', '-o', 'name')).toBe('');
     // On failure the Pod stays (hook-delete-policy hook-succeeded): its log says why.
     const tested = await helm('test', RELEASE).catch(async (err: Error) => {
@@ -209,28 +311,28 @@ describe('helm install on a single-node Kubernetes', () => {
     expect(tested).toMatch(/hr-hookrail-test-gateway\s+Last Started:[\s\S]*Phase:\s+Succeeded/);
   });
 
-  it('delivers signed events from the events API and an HTTP source through the NodePorts; serves the console and portal', async () => {
-    const project = await api<{ uid: string; api_key: { key: string } }>(adminKey, 'POST', '/v1/projects', {
-      name: 'k8s',
-      type: 'outgoing',
+  it('keeps what the previous release stored: every migration recorded, every document keyed, its events and deliveries in the lists', async () => {
+    const db = await upgradedDatabase();
+    expect(db.migrations.length).toBeGreaterThanOrEqual(4);
+    expect(db.migrations.filter((m) => !m.endsWith(': applied'))).toEqual([]);
+    expect(db.unkeyed).toEqual({ events: 0, event_deliveries: 0 });
+    // The previous release's events through the source, found by the source filter, and their deliveries.
+    const previous = (figures.previousRelease as LoadReport).sent / 2;
+    const bySource = await listAll(`${p}/events?sourceId=${sourceId}`);
+    expect(bySource.length).toBeGreaterThanOrEqual(previous);
+    // A status is written just after its attempt: the last ones may still be on their way.
+    await waitFor('a delivery of each source event in Success', async () => {
+      const ids = new Set(
+        (await listAll(`${p}/eventdeliveries?endpointId=${sourceEndpoint.uid}&status=Success`)).map(
+          (d) => d.event_id,
+        ),
+      );
+      return bySource.every((e) => ids.has(e.uid));
     });
-    projectKey = project.api_key.key;
-    p = `/v1/projects/${project.uid}`;
-    apiEndpoint = await endpointAt('from-api');
-    sourceEndpoint = await endpointAt('from-source');
-    const source = await api<{ uid: string; url: string }>(projectKey, 'POST', `${p}/sources`, {
-      name: 'orders',
-      type: 'http',
-    });
-    sourceUrl = source.url;
-    expect(sourceUrl.startsWith(`http://${NODE_IP}:30081/ingest/`)).toBe(true);
-    await api(projectKey, 'POST', `${p}/subscriptions`, {
-      name: 'from the source',
-      endpoint_id: sourceEndpoint.uid,
-      source_id: source.uid,
-      filter_config: { event_types: ['*'] },
-    });
+  });
 
+  it('delivers signed events from the events API and an HTTP source through the NodePorts; serves the console and portal', async () => {
+    expect(sourceUrl.startsWith(`http://${NODE_IP}:30081/ingest/`)).toBe(true);
     for (const [seq, marker] of ['first-via-api', 'first-via-source'].entries()) {
       expect(await sendOne(marker, seq)).toBe(true);
       const got = await waitFor(
@@ -258,6 +360,50 @@ describe('helm install on a single-node Kubernetes', () => {
       headers: { authorization: `Bearer ${link.token}` },
     });
     expect(portalApi.status).toBe(200);
+  });
+
+  it('streams a MongoDB collection into webhooks through the installed chart (a db_change_stream source on a connection from a Secret)', async () => {
+    const conn = await mongoose.createConnection(USER_DB).asPromise();
+    try {
+      // The source is checked against the database when created: the collection must exist.
+      const orders = conn.useDb('shop').collection('orders');
+      await orders.insertOne({ marker: 'before-the-source' });
+      const cdcEndpoint = await endpointAt('from-cdc');
+      const source = await api<{ uid: string }>(projectKey, 'POST', `${p}/sources`, {
+        name: 'orders-collection',
+        type: 'db_change_stream',
+        db_change_stream: {
+          type: 'mongodb',
+          connection: 'shop-db',
+          database: 'shop',
+          collections: ['orders'],
+        },
+      });
+      expect(JSON.stringify(source)).not.toContain('27018');
+      await api(projectKey, 'POST', `${p}/subscriptions`, {
+        name: 'from the collection',
+        endpoint_id: cdcEndpoint.uid,
+        source_id: source.uid,
+        filter_config: { event_types: ['*'] },
+      });
+      // The source-consumer opens the stream when it sees the source, reading from then on: the
+      // insert is repeated until one arrives.
+      const got = await waitFor(
+        'a change of shop.orders at the receiver',
+        async () => {
+          await orders.insertOne({ marker: `cdc-${Date.now()}` });
+          return receiver.requests.find((r) => r.path === '/from-cdc');
+        },
+        { timeoutMs: 120_000, intervalMs: 2_000 },
+      );
+      expect(got.body).toMatch(/"marker":"cdc-\d+"/);
+      expect(JSON.parse(got.body)).toMatchObject({ collection: 'orders', operation: 'insert' });
+      expect(verifySimple(got.rawBody, got.headers['x-hookrail-signature'] ?? '', [cdcEndpoint.secret])).toBe(
+        true,
+      );
+    } finally {
+      await conn.close();
+    }
   });
 
   it('catches up on a backlog with every pod inside its memory limit: nothing lost, no pod restarted', async () => {
@@ -351,7 +497,7 @@ describe('helm install on a single-node Kubernetes', () => {
       }
     })();
 
-    const setupRunsBefore = await setupRunsCompleted();
+    const setupRunsBefore = await hookRunsCompleted();
     const load = new SteadyLoad('upgrade', LOAD_PER_SECOND, sendOne);
     await sleep(5_000);
     const u0 = Date.now();
@@ -382,7 +528,7 @@ describe('helm install on a single-node Kubernetes', () => {
     );
     expect(new Set((await images()).split(' '))).toEqual(new Set(['localhost/hookrail:rebuilt']));
     // The set-up hook ran again, to completion, on the upgrade (it is idempotent).
-    expect(await setupRunsCompleted()).toBe(setupRunsBefore + 1);
+    expect(await hookRunsCompleted()).toBe(setupRunsBefore + 1);
     expect(belowBudget).toEqual([]);
     expect(r.lost).toBe(0);
     expect(serverErrors(r)).toEqual([]);
