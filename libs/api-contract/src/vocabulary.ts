@@ -15,6 +15,8 @@ export const META_EVENT_TYPES = [
   // A broker source's broker became unreachable / consumption resumed (source-consumer).
   'source.unreachable',
   'source.recovered',
+  // A change stream source's resume point is gone from the database: it waits for a restart from now.
+  'source.resume_lost',
 ] as const;
 export type MetaEventType = (typeof META_EVENT_TYPES)[number];
 

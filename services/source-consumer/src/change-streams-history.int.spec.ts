@@ -1,21 +1,33 @@
+import type { MetaMessage } from '@hookrail/bus';
+import type { SourceDoc } from '@hookrail/store';
 import { waitFor } from '@hookrail/testkit';
 import { MongoClient } from 'mongodb';
 import { BrokerStack } from './testing/broker-stack';
 import { SmallOplogMongo } from './testing/small-oplog-mongo';
+import { USER_POSTGRES_URL, userPostgres } from './testing/user-postgres';
 
 jest.setTimeout(90_000);
 
 /**
- * A resume point the database no longer holds (its oplog keeps 5 entries here) is an error state
- * on the source, never a silent skip; the operator's "restart from now" reads on from now.
+ * A resume point the database no longer holds (its oplog keeps 5 entries here; a dropped slot) is a
+ * state of its own on the source, `resume_lost`, with a `source.resume_lost` meta event, never a
+ * silent skip; the operator's "restart from now" reads on from now.
  */
-describe('db_change_stream source whose resume point fell out of the oplog', () => {
+describe('db_change_stream source whose resume point is lost', () => {
   const stack = new BrokerStack();
+  const meta: MetaMessage[] = [];
   let server: SmallOplogMongo;
   beforeAll(async () => {
     await stack.setUp();
+    await stack.bus.consume('test-meta', { topic: 'meta', handle: async (m) => void meta.push(m) });
     server = await SmallOplogMongo.start();
   });
+  /** The source's `source.*` meta events once one of `type` arrived (the lost state is told once). */
+  const metaOf = async (source: SourceDoc, type: string) => {
+    const mine = () => meta.filter((m) => (m.data as { source_id?: string }).source_id === source._id);
+    await waitFor(`${type} meta event`, () => (mine().some((m) => m.event_type === type) ? true : undefined));
+    return mine();
+  };
   afterAll(async () => {
     await stack.tearDown();
     await server.stop();
@@ -44,10 +56,13 @@ describe('db_change_stream source whose resume point fell out of the oplog', () 
       // More than the 1,000 writes after which the server prunes its oplog to 5 entries.
       await orders.insertMany(Array.from({ length: 1100 }, (_, n) => ({ _id: `gone-${n}` })));
       await stack.updateSource(source, { is_disabled: false });
-      const health = await stack.waitState(source, 'unreachable');
+      const health = await stack.waitState(source, 'resume_lost');
       expect(health.error).toContain('resume point lost');
+      const told = await metaOf(source, 'source.resume_lost');
+      expect(told.map((m) => m.event_type)).toEqual(['source.resume_lost']);
+      expect(told[0].data).toMatchObject({ error: health.error });
       await new Promise((r) => setTimeout(r, 1000));
-      expect((await stack.store.sourceHealth.find(source.project_id, source._id))?.state).toBe('unreachable');
+      expect((await stack.store.sourceHealth.find(source.project_id, source._id))?.state).toBe('resume_lost');
       expect(delivered('gone-')).toHaveLength(0);
 
       await stack.updateSource(source, {
@@ -61,6 +76,36 @@ describe('db_change_stream source whose resume point fell out of the oplog', () 
       expect(delivered('gone-')).toHaveLength(0);
     } finally {
       await client.close();
+    }
+  });
+
+  it('shows a dropped postgres slot as resume_lost too, with its meta event', async () => {
+    const user = await userPostgres('CREATE TABLE orders (id text PRIMARY KEY);');
+    try {
+      const source = await stack.createSource(
+        {},
+        {
+          type: 'db_change_stream',
+          pub_sub: null,
+          db_change_stream: {
+            type: 'postgres',
+            connection_string: USER_POSTGRES_URL,
+            database: user.name,
+            publication: 'hookrail',
+            slot: `${user.name}_slot`,
+            create_if_missing: true,
+          },
+        },
+      );
+      await stack.waitState(source, 'consuming');
+      await user.dropSlot(`${user.name}_slot`);
+      const health = await stack.waitState(source, 'resume_lost', 30_000);
+      expect(health.error).toContain('no longer exists');
+      expect((await metaOf(source, 'source.resume_lost')).map((m) => m.event_type)).toContain(
+        'source.resume_lost',
+      );
+    } finally {
+      await user.drop();
     }
   });
 

@@ -14,6 +14,9 @@ import { messageHandler, type HandlerDeps } from './message-handler';
 import { startChangeStreamSource } from './change-stream-source';
 import type { NamedConnection } from '@hookrail/change-streams';
 
+/** What a running source reports: a broker subscriber's states, and a change stream's lost resume point. */
+type ReportedState = SubscriberState | 'resume_lost';
+
 /** Unacknowledged messages per worker (AMQP prefetch, Kafka messages in flight per partition…). */
 const PREFETCH = 100;
 
@@ -155,8 +158,8 @@ export class SourceRegistry {
         {
           logger: log,
           onState,
-          // Never a silent skip: the source shows the error until the operator restarts it from now.
-          onResumeLost: (error) => onState('unreachable', error),
+          // Never a silent skip: the source shows the state until the operator restarts it from now.
+          onResumeLost: (error) => onState('resume_lost', error),
           onRejected: (reason) => {
             this.messages.inc({ kind, outcome: 'dropped' });
             log.error({ kind, reason }, `change dropped: ${reason}`);
@@ -222,12 +225,14 @@ export class SourceRegistry {
    * A source's state changes, for a broker subscriber and a change stream alike: the gauge and the
    * stored health each time, and one meta event per outage, not per reconnection attempt.
    */
-  private stateReporter(source: SourceDoc, kind: string): (state: SubscriberState, error?: string) => void {
+  private stateReporter(source: SourceDoc, kind: string): (state: ReportedState, error?: string) => void {
     let unreachable = false;
     return (state, error) => {
       this.up.set({ source_id: source._id, kind }, state === 'consuming' ? 1 : 0);
       void this.report(source.project_id, source._id, state, error ?? null);
-      if (state === 'unreachable' && !unreachable) {
+      // A lost resume point ends the stream: told once, then nothing until a restart from now.
+      if (state === 'resume_lost') void this.announceHealth(source, 'source.resume_lost', error ?? null);
+      else if (state === 'unreachable' && !unreachable) {
         unreachable = true;
         void this.announceHealth(source, 'source.unreachable', error ?? null);
       } else if (state === 'consuming' && unreachable) {
@@ -240,7 +245,7 @@ export class SourceRegistry {
   /** Tells the project (meta events, if it selected these types) that its broker went away or came back. */
   private async announceHealth(
     source: SourceDoc,
-    eventType: 'source.unreachable' | 'source.recovered',
+    eventType: 'source.unreachable' | 'source.recovered' | 'source.resume_lost',
     error: string | null,
   ): Promise<void> {
     await this.deps.publisher
@@ -264,7 +269,7 @@ export class SourceRegistry {
   private report(
     projectId: ProjectId,
     sourceId: string,
-    state: SubscriberState | 'stopped',
+    state: ReportedState | 'stopped',
     error: string | null,
   ) {
     const write = () =>

@@ -319,8 +319,23 @@ const sourceFields = {
   // Broker sources: the consumer's last reported state (null until one reported).
   health: nullable(
     resource({
-      state: enumOf(['connecting', 'consuming', 'unreachable', 'stopped']),
+      // resume_lost: a change stream's resume point is gone from the database (restart_from_now).
+      state: enumOf(['connecting', 'consuming', 'unreachable', 'resume_lost', 'stopped']),
       error: nullable(str()),
+      lag_seconds: nullable(
+        Type.Number({
+          minimum: 0,
+          description:
+            'change streams: seconds between the newest change read and when it was read (0: caught up), as last recorded',
+        }),
+      ),
+      behind_bytes: nullable(
+        int({
+          minimum: 0,
+          description:
+            "postgres change streams: WAL bytes between the server's current position and the slot's confirmed one",
+        }),
+      ),
       instance_id: str(),
       updated_at: nullable(timestamp),
     }),

@@ -9,7 +9,10 @@ export class SourceHealthRepository {
     this.model = sourceHealthModel(conn) as Model<SourceHealthDoc>;
   }
 
-  /** Records the source's current state (an upsert: one document per source). */
+  /**
+   * Records the source's current state (an upsert: one document per source). A state other than
+   * consuming forgets the lag: it is unknown until the stream reads again.
+   */
   async report(
     projectId: ProjectId,
     sourceId: string,
@@ -20,10 +23,31 @@ export class SourceHealthRepository {
     await this.model
       .updateOne(
         { _id: sourceId },
-        { $set: { project_id: projectId, state, error, instance_id: instanceId, updated_at: new Date() } },
+        {
+          $set: {
+            project_id: projectId,
+            state,
+            error,
+            instance_id: instanceId,
+            updated_at: new Date(),
+            ...(state === 'consuming' ? {} : { lag_seconds: null, behind_bytes: null }),
+          },
+        },
         { upsert: true },
       )
       .exec();
+  }
+
+  /**
+   * Records how far a change stream is behind, on the source's existing state (no upsert: a state
+   * is reported first). Null leaves a figure unknown.
+   */
+  async reportLag(
+    projectId: ProjectId,
+    sourceId: string,
+    lag: { lag_seconds: number | null; behind_bytes: number | null },
+  ): Promise<void> {
+    await this.model.updateOne({ _id: sourceId, project_id: projectId }, { $set: lag }).exec();
   }
 
   async find(projectId: ProjectId, sourceId: string): Promise<SourceHealthDoc | null> {

@@ -2,8 +2,17 @@ import type { Connection } from 'mongoose';
 import { Schema } from 'mongoose';
 import type { ProjectId } from '@hookrail/domain';
 
-/** States a broker source's consumer reports (source-consumer), shown by the API. */
-export const SOURCE_HEALTH_STATES = ['connecting', 'consuming', 'unreachable', 'stopped'] as const;
+/**
+ * States a broker source's consumer reports (source-consumer), shown by the API. `resume_lost`: a
+ * change stream's resume point is gone from the database; it waits for a restart from now.
+ */
+export const SOURCE_HEALTH_STATES = [
+  'connecting',
+  'consuming',
+  'unreachable',
+  'resume_lost',
+  'stopped',
+] as const;
 export type SourceHealthState = (typeof SOURCE_HEALTH_STATES)[number];
 
 /**
@@ -19,6 +28,10 @@ export interface SourceHealthDoc {
   error: string | null;
   /** The source-consumer replica that runs the source. */
   instance_id: string;
+  /** Change streams: seconds between the newest change read and its reading (0: caught up). */
+  lag_seconds?: number | null;
+  /** Postgres change streams: WAL bytes between the server's position and the slot's confirmed one. */
+  behind_bytes?: number | null;
   updated_at: Date;
 }
 
@@ -29,6 +42,8 @@ const sourceHealthSchema = new Schema<SourceHealthDoc>(
     state: { type: String, required: true },
     error: { type: String, default: null },
     instance_id: { type: String, required: true },
+    lag_seconds: { type: Number, default: null },
+    behind_bytes: { type: Number, default: null },
     updated_at: { type: Date, required: true },
   },
   { collection: 'source_health', versionKey: false, _id: false },

@@ -232,7 +232,7 @@ describe('console: a change stream whose resume point is lost', () => {
       });
       expect(res.status).toBe(201);
       const id = res.body.data.uid as string;
-      await h.store.sourceHealth.report(p.id, id, 'unreachable', message, 'test');
+      await h.store.sourceHealth.report(p.id, id, 'resume_lost', message, 'test');
       await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/sources/${id}`, p.key);
       const state = page().locator('#stream-state');
       await state.getByText('Resume point lost', { exact: true }).waitFor();
@@ -245,14 +245,9 @@ describe('console: a change stream whose resume point is lost', () => {
       const got = await h.call('GET', `/v1/projects/${p.id}/sources/${id}`, { key: p.key });
       expect(Date.parse(got.body.data.db_change_stream.restart_requested_at as string)).toBeGreaterThan(0);
       expect(got.body.data.db_change_stream).toMatchObject({ type: 'mongodb', database: user.name });
-      // Another error (the database unreachable a while) is shown as such, without the action.
-      await h.store.sourceHealth.report(
-        p.id,
-        id,
-        'unreachable',
-        'connect ECONNREFUSED 127.0.0.1:27018',
-        'test',
-      );
+      // Another error (the database unreachable a while) is shown as such, without the action,
+      // whatever its message says: the state decides, not the text.
+      await h.store.sourceHealth.report(p.id, id, 'unreachable', `connect ECONNREFUSED; ${message}`, 'test');
       await page().reload();
       await state.getByText('Error', { exact: true }).waitFor();
       expect(await state.innerText()).toContain('connect ECONNREFUSED');
@@ -260,4 +255,24 @@ describe('console: a change stream whose resume point is lost', () => {
       expect(errors()).toEqual([]);
     },
   );
+
+  it('shows how far a running stream is behind, as the consumer recorded it', async () => {
+    const p = await h.createProject('incoming');
+    const res = await h.call('POST', `/v1/projects/${p.id}/sources`, {
+      key: p.key,
+      body: {
+        name: 'lagging-cdc',
+        type: 'db_change_stream',
+        db_change_stream: { type: 'mongodb', connection_string: USER_MONGODB_URL, database: user.name },
+      },
+    });
+    const id = res.body.data.uid as string;
+    await h.store.sourceHealth.report(p.id, id, 'consuming', null, 'test');
+    await h.store.sourceHealth.reportLag(p.id, id, { lag_seconds: 12.4, behind_bytes: 40960 });
+    await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/sources/${id}`, p.key);
+    await page().locator('#stream-state').getByText('Running', { exact: true }).waitFor();
+    expect(await page().locator('#stream-lag').innerText()).toBe('Behind: 12 s, 40,960 bytes of WAL');
+    expect(await page().locator('#restart-from-now').count()).toBe(0);
+    expect(errors()).toEqual([]);
+  });
 });

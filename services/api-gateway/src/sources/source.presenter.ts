@@ -48,6 +48,8 @@ function presentSourceHealth(health: SourceHealthDoc | null) {
   return {
     state: health.state,
     error: health.error ?? null,
+    lag_seconds: health.lag_seconds ?? null,
+    behind_bytes: health.behind_bytes ?? null,
     instance_id: health.instance_id,
     updated_at: nullableTimestamp(new Date(health.updated_at)),
   };

@@ -96,6 +96,23 @@ describe('db_change_stream sources: settings checked against the database', () =
     expect(JSON.stringify(restarted.body.data)).not.toContain('start_token');
   });
 
+  it("reads the consumer's state and lag in health: resume_lost a state of its own", async () => {
+    const s = (await create(cdc())).body.data;
+    const health = async () =>
+      (await h.call('GET', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key })).body.data.health;
+    await h.store.sourceHealth.report(p.id, s.uid, 'consuming', null, 'replica-1');
+    await h.store.sourceHealth.reportLag(p.id, s.uid, { lag_seconds: 2.5, behind_bytes: null });
+    expect(await health()).toMatchObject({ state: 'consuming', lag_seconds: 2.5, behind_bytes: null });
+    await h.store.sourceHealth.report(p.id, s.uid, 'resume_lost', 'resume point lost (…)', 'replica-1');
+    // The lag of a stream that does not read is unknown, not its last figure.
+    expect(await health()).toMatchObject({
+      state: 'resume_lost',
+      error: 'resume point lost (…)',
+      lag_seconds: null,
+      behind_bytes: null,
+    });
+  });
+
   it('keeps the stored connection string on an update that leaves it out (the edit form cannot send it back)', async () => {
     const s = (await create(cdc())).body.data;
     const { connection_string: _kept, ...without } = cdc({ restart_from_now: true, operations: ['insert'] });

@@ -9,20 +9,26 @@ import { useConsole } from '../context';
 type Source = ResponseOf<typeof api.getSource>;
 type Health = NonNullable<Source['health']>;
 
-/**
- * The consumer reports a resume point the database no longer holds as `unreachable`, told apart by
- * its message (libs/change-streams): MongoDB's "resume point lost (…)" (stream.ts), PostgreSQL's
- * missing or dropped slot "…: restart it from now" (postgres/pg-stream.ts). The stream then waits
- * for the operator's restart from now.
- */
-const LOST = /^resume point lost|restart (it )?from now$/;
-
 const LABELS: Record<Health['state'], [string, string]> = {
   consuming: ['Running', 'active'],
   connecting: ['Connecting', 'paused'],
   stopped: ['Stopped (disabled)', 'paused'],
   unreachable: ['Error', 'inactive'],
+  // The database no longer holds the stored resume point: the stream waits for a restart from now.
+  resume_lost: ['Resume point lost', 'inactive'],
 };
+
+/** How far behind the stream is, as the consumer last recorded it (Postgres also in WAL bytes). */
+function Lag({ h }: { h: Health }) {
+  if (h.state !== 'consuming' || h.lag_seconds === null) return null;
+  const seconds = h.lag_seconds < 10 ? h.lag_seconds.toFixed(1) : Math.round(h.lag_seconds).toString();
+  const bytes = h.behind_bytes === null ? '' : `, ${h.behind_bytes.toLocaleString('en')} bytes of WAL`;
+  return (
+    <p id="stream-lag" class="muted">
+      Behind: {seconds} s{bytes}
+    </p>
+  );
+}
 
 function RestartFromNow({ pid, s }: { pid: string; s: Source }) {
   const ctx = useConsole();
@@ -59,14 +65,15 @@ export function ChangeStreamState({ pid, s }: { pid: string; s: Source }) {
         Change stream not started yet (no source-consumer has reported on it)
       </p>
     );
-  const lost = h.state === 'unreachable' && LOST.test(h.error ?? '');
-  const [label, status] = lost ? ['Resume point lost', 'inactive'] : LABELS[h.state];
+  const lost = h.state === 'resume_lost';
+  const [label, status] = LABELS[h.state];
   return (
     <div id="stream-state" role="status">
       <p>
         Change stream <Badge status={status}>{label}</Badge>
         {h.error && <span class="mono"> {h.error}</span>}
       </p>
+      <Lag h={h} />
       {lost && <RestartFromNow pid={pid} s={s} />}
     </div>
   );
