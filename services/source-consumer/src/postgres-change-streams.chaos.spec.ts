@@ -8,7 +8,12 @@ import { BrokerStack } from './testing/broker-stack';
 import { ConsumerProcess } from './testing/consumer-process';
 import { USER_POSTGRES_URL, userPostgres, type UserPostgres } from './testing/user-postgres';
 
-jest.setTimeout(240_000);
+/** Changes in the run: 10 batches of 10 transactions. The issue's figure is 10,000 (HOOKRAIL_CDC_CHAOS_CHANGES=10000). */
+const TOTAL = Number(process.env.HOOKRAIL_CDC_CHAOS_CHANGES ?? 1000);
+const BATCH = TOTAL / 10;
+const PER_TXN = BATCH / 10;
+
+jest.setTimeout(240_000 + TOTAL * 60);
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -72,16 +77,23 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
       .filter((b) => b.database === user.name)
       .map((b) => Number(b.row?.n));
   const waitDelivered = (what: string, atLeast: number) =>
-    waitFor(what, () => new Set(deliveredNs()).size >= atLeast, { timeoutMs: 60_000, intervalMs: 20 });
-  /** Batch b: ten transactions of ten rows. */
+    waitFor(what, () => new Set(deliveredNs()).size >= atLeast, {
+      timeoutMs: 60_000 + TOTAL * 10,
+      // Each look parses every delivery so far.
+      intervalMs: TOTAL > 1000 ? 200 : 20,
+    });
+  /** Batch b: ten transactions of PER_TXN rows. */
   const insertBatch = async (b: number) => {
     for (let t = 0; t < 10; t++) {
-      const from = b * 100 + t * 10;
-      await user.sql('INSERT INTO orders SELECT generate_series($1::int, $2::int)', [from, from + 9]);
+      const from = b * BATCH + t * PER_TXN;
+      await user.sql('INSERT INTO orders SELECT generate_series($1::int, $2::int)', [
+        from,
+        from + PER_TXN - 1,
+      ]);
     }
   };
 
-  it('loses none of 1,000 changes and sends none twice across two consumer SIGKILLs and a database crash', async () => {
+  it(`loses none of ${TOTAL} changes and sends none twice across two consumer SIGKILLs and a database crash`, async () => {
     const first = await consumer('pg-crash-a');
     const source = await stack.createSource(
       {},
@@ -106,32 +118,32 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
       if (b === 3) {
         // Killed part-way through the batch: what it accepted since its last stored position
         // is read again by the next replica.
-        await waitDelivered('part of the fourth batch delivered', 305);
+        await waitDelivered('part of the fourth batch delivered', 3 * BATCH + 5);
         first.kill('SIGKILL');
         second = consumer('pg-crash-b');
       }
       if (b === 6) {
-        await waitDelivered('part of the seventh batch delivered', 605);
+        await waitDelivered('part of the seventh batch delivered', 6 * BATCH + 5);
         await crashPostgres();
       }
       if (b === 8) {
-        await waitDelivered('part of the ninth batch delivered', 805);
+        await waitDelivered('part of the ninth batch delivered', 8 * BATCH + 5);
         (await second!).kill('SIGKILL');
         third = consumer('pg-crash-c');
       }
       await new Promise((r) => setTimeout(r, 300));
     }
     await third;
-    await waitFor('all 1,000 changes delivered', () => new Set(deliveredNs()).size === 1000, {
-      timeoutMs: 120_000,
+    await waitFor(`all ${TOTAL} changes delivered`, () => new Set(deliveredNs()).size === TOTAL, {
+      timeoutMs: 120_000 + TOTAL * 30,
       intervalMs: 250,
     }).catch((err: Error) => {
-      throw new Error(`${err.message}: ${new Set(deliveredNs()).size} of 1000\n${logs()}`);
+      throw new Error(`${err.message}: ${new Set(deliveredNs()).size} of ${TOTAL}\n${logs()}`);
     });
     // A second copy of a re-read change would be routed right behind its first one.
     await new Promise((r) => setTimeout(r, 3000));
-    expect(deliveredNs()).toHaveLength(1000);
-    const events = await stack.store.events.list(source.project_id, { sourceId: source._id }, 5000);
-    expect(events.filter((e) => !e.is_duplicate_event)).toHaveLength(1000);
+    expect(deliveredNs()).toHaveLength(TOTAL);
+    const events = await stack.store.events.list(source.project_id, { sourceId: source._id }, 2 * TOTAL);
+    expect(events.filter((e) => !e.is_duplicate_event)).toHaveLength(TOTAL);
   });
 });
