@@ -183,21 +183,17 @@ describe('db_change_stream source (postgres)', () => {
     expect(summary()).toEqual(['orders:insert:e-1', 'orders:insert:e-3']);
   });
 
-  it('shows a dropped slot as the error state, and restarts from now when asked', async () => {
+  it('shows a dropped slot as the resume_lost state, and restarts from now when asked', async () => {
     const source = await createCdc({ tables: ['orders'] });
     await user.sql("INSERT INTO orders VALUES ('d-1', 1)");
     await waitDelivered(1);
     await user.dropSlot(`${user.name}_slot`);
     // The terminated connection is an outage first; the reconnection finds the slot gone.
-    const health = await waitFor('the lost slot reported', async () => {
-      const h = await stack.store.sourceHealth.find(source.project_id, source._id);
-      return h?.error?.includes('no longer exists') ? h : undefined;
-    });
-    expect(health.state).toBe('unreachable');
+    const health = await stack.waitState(source, 'resume_lost');
     expect(health.error).toMatch(/replication slot "cdc_\w+_slot" no longer exists/);
     await user.sql("INSERT INTO orders VALUES ('d-2', 2)"); // lost with the slot
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await stack.store.sourceHealth.find(source.project_id, source._id))?.state).toBe('unreachable');
+    expect((await stack.store.sourceHealth.find(source.project_id, source._id))?.state).toBe('resume_lost');
     await stack.updateSource(source, {
       db_change_stream: { ...source.db_change_stream, restart_requested_at: new Date().toISOString() },
     });
