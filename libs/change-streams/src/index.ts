@@ -5,3 +5,4 @@ export * from './check';
 export * from './stream';
 export * from './run';
 export * from './named-connection';
+export * from './behind';

@@ -3,8 +3,10 @@ import {
   sourceConnectionString,
   startChangeStream,
   type ChangeEvent,
+  type ChangeStreamRun,
   type ChangeVerdict,
   type NamedConnection,
+  walBytesBehind,
 } from '@hookrail/change-streams';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
 import {
@@ -17,12 +19,18 @@ import {
 import type { SourceDoc, Store } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 import type { HandlerDeps } from './message-handler';
+import { lagRecorder, type StreamLag } from './change-stream-lag';
+
+/** How often a running stream's lag goes to its stored health (and Postgres is asked its bytes behind). */
+const LAG_RECORD_MS = 5000;
 
 export interface ChangeStreamHooks {
   onState(state: 'connecting' | 'consuming' | 'unreachable', error?: string): void;
   onResumeLost(error: string): void;
   onRejected(reason: string): void;
   onLag(seconds: number): void;
+  /** The lag for the source's stored health, every LAG_RECORD_MS while it reads. */
+  recordLag(lag: StreamLag): Promise<void>;
 }
 
 export interface ChangeStreamSourceDeps extends HandlerDeps {
@@ -46,24 +54,56 @@ export function startChangeStreamSource(
   const stored = source.db_change_stream ?? {};
   const url = sourceConnectionString(stored, source.project_id, deps.namedConnections, deps.open);
   const settings = changeStreamSettings(stored, url, deps.allowPrivateHosts);
-  const offsets = deps.store.changeStreamOffsets;
-  return startChangeStream({
-    sourceId: source._id,
-    settings,
-    logger: hooks.logger,
-    offsets: {
-      load: async () => {
-        const o = await offsets.find(source._id);
-        return o ? { token: o.token, restartRequestedAt: o.restart_requested_at } : null;
-      },
-      save: (o) => offsets.save(source.project_id, source._id, o.token, o.restartRequestedAt),
-    },
-    accept: (ev) => acceptChange(source, project, ev, deps),
-    onState: hooks.onState,
-    onResumeLost: hooks.onResumeLost,
-    onRejected: (_ev, reason) => hooks.onRejected(reason),
-    onLag: hooks.onLag,
+  const recorder = lagRecorder({
+    everyMs: LAG_RECORD_MS,
+    behindBytes: settings.type === 'postgres' ? () => walBytesBehind(settings) : undefined,
+    write: hooks.recordLag,
   });
+  let stream;
+  try {
+    stream = startChangeStream({
+      sourceId: source._id,
+      settings,
+      logger: hooks.logger,
+      offsets: storedOffsets(source, deps),
+      accept: (ev) => acceptChange(source, project, ev, deps),
+      onState: (state, error) => {
+        recorder.state(state);
+        hooks.onState(state, error);
+      },
+      onResumeLost: (error) => {
+        recorder.state('resume_lost');
+        hooks.onResumeLost(error);
+      },
+      onRejected: (_ev, reason) => hooks.onRejected(reason),
+      onLag: (seconds) => {
+        recorder.seconds(seconds);
+        hooks.onLag(seconds);
+      },
+    });
+  } catch (err) {
+    recorder.stop();
+    throw err;
+  }
+  const running = stream;
+  return {
+    async stop() {
+      recorder.stop();
+      await running.stop();
+    },
+  };
+}
+
+/** The source's resume point in the store (change_stream_offsets), as the stream reads and writes it. */
+function storedOffsets(source: SourceDoc, deps: ChangeStreamSourceDeps): ChangeStreamRun['offsets'] {
+  const offsets = deps.store.changeStreamOffsets;
+  return {
+    load: async () => {
+      const o = await offsets.find(source._id);
+      return o ? { token: o.token, restartRequestedAt: o.restart_requested_at } : null;
+    },
+    save: (o) => offsets.save(source.project_id, source._id, o.token, o.restartRequestedAt),
+  };
 }
 
 /** One change through the shared intake; a change the source's functions or catalog refuse is rejected for good. */

@@ -69,16 +69,22 @@ describe('db_change_stream source: changes committed before the source-consumer 
     return { projectId: p.id, id };
   };
   /** A source-consumer for one test: stopped at its end, so the next source is created with none running. */
-  const withConsumer = async (run: () => Promise<void>) => {
+  const withConsumer = async (run: (consumerUrl: string) => Promise<void>) => {
     const consumer = await startTestService(
       definition(testConfig('source-consumer', { HOOKRAIL_KAFKA_TOPIC_PREFIX: h.prefix, ...BROKER_ENV })),
     );
     try {
-      await run();
+      await run(consumer.url);
     } finally {
       await consumer.stop();
     }
   };
+  /** The lag the consumer records in the source's health while it reads (every 5 s). */
+  const recordedLag = (src: { projectId: string; id: string }) =>
+    waitFor('the lag recorded', async () => {
+      const health = await h.store.sourceHealth.find(src.projectId as never, src.id);
+      return typeof health?.lag_seconds === 'number' ? health : undefined;
+    });
   const waitConsuming = (src: { projectId: string; id: string }) =>
     waitFor('the stream consuming', async () => {
       const health = await h.store.sourceHealth.find(src.projectId as never, src.id);
@@ -120,6 +126,8 @@ describe('db_change_stream source: changes committed before the source-consumer 
         'early:insert',
         'late:insert',
       ]);
+      // Caught up: 0 s behind; MongoDB gives no cheap count of what is behind, so no bytes.
+      expect(await recordedLag(src)).toMatchObject({ lag_seconds: 0, behind_bytes: null });
     });
     expect((await events(src.projectId, src.id)).filter((e) => e.is_duplicate_event)).toHaveLength(0);
   });
@@ -137,11 +145,19 @@ describe('db_change_stream source: changes committed before the source-consumer 
       create_if_missing: true,
     });
     await user.sql("INSERT INTO orders VALUES ('early')");
-    await withConsumer(async () => {
+    await withConsumer(async (consumerUrl) => {
       await waitConsuming(src);
       await user.sql("INSERT INTO orders VALUES ('late')");
       const got = await waitIds((b) => b.database === user.name, 2);
       expect(got.map((b) => `${b.key?.id}:${b.operation}`)).toEqual(['early:insert', 'late:insert']);
+      // The slot's WAL bytes behind, read from pg_replication_slots, and the metric beside it.
+      const lag = await recordedLag(src);
+      expect(lag.behind_bytes).toEqual(expect.any(Number));
+      expect(lag.behind_bytes).toBeGreaterThanOrEqual(0);
+      const metrics = await (await fetch(`${consumerUrl}/metrics`)).text();
+      expect(metrics).toMatch(
+        new RegExp(`hookrail_change_stream_behind_bytes\\{source_id="${src.id}"[^}]*\\} \\d+`),
+      );
     });
     expect((await events(src.projectId, src.id)).filter((e) => e.is_duplicate_event)).toHaveLength(0);
   });

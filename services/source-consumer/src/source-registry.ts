@@ -50,11 +50,17 @@ export class SourceRegistry {
   private readonly up;
   private readonly messages;
   private readonly lag;
+  private readonly behindBytes;
 
   constructor(private readonly deps: RegistryDeps) {
     this.lag = deps.metrics.gauge(
       'hookrail_change_stream_lag_seconds',
       'Seconds between the newest change a db_change_stream source read and now (0: caught up)',
+      ['source_id'],
+    );
+    this.behindBytes = deps.metrics.gauge(
+      'hookrail_change_stream_behind_bytes',
+      "WAL bytes a postgres db_change_stream source's slot holds unconfirmed (pg_current_wal_lsn() - confirmed_flush_lsn)",
       ['source_id'],
     );
     this.up = deps.metrics.gauge(
@@ -165,6 +171,10 @@ export class SourceRegistry {
             log.error({ kind, reason }, `change dropped: ${reason}`);
           },
           onLag: (seconds) => this.lag.set({ source_id: source._id }, seconds),
+          recordLag: async (lag) => {
+            if (lag.behind_bytes !== null) this.behindBytes.set({ source_id: source._id }, lag.behind_bytes);
+            await this.deps.store.sourceHealth.reportLag(source.project_id, source._id, lag);
+          },
         },
       );
     } catch (err) {
@@ -217,7 +227,10 @@ export class SourceRegistry {
     this.running.delete(sourceId);
     await r.subscriber.stop();
     this.up.remove({ source_id: sourceId, kind: r.kind });
-    if (r.kind === 'mongodb' || r.kind === 'postgres') this.lag.remove({ source_id: sourceId });
+    if (r.kind === 'mongodb' || r.kind === 'postgres') {
+      this.lag.remove({ source_id: sourceId });
+      this.behindBytes.remove({ source_id: sourceId });
+    }
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
   }
 
