@@ -143,6 +143,14 @@ describe('console: roles assigned by an owner, back-channel logout', () => {
     await bobAgain.locator('#toast', { hasText: 'Delivery retried' }).waitFor();
     expect((await h.store.deliveries.findById(p.id as ProjectId, delivery._id))?.status).toBe('Scheduled');
 
+    // an owner of one project, with no role on the instance: its settings show its people, not the
+    // instance's "Delete project" (the API refuses that to a project role)
+    await h.call('PUT', `/v1/projects/${q.id}/members/user-bob`, { key: ADMIN_KEY, body: { role: 'owner' } });
+    await bobAgain.goto(`${gw}/console/projects/${q.id}/settings`);
+    await bobAgain.locator('#members-heading', { hasText: 'People and roles' }).waitFor();
+    expect(await bobAgain.getByRole('button', { name: 'Delete project' }).count()).toBe(0);
+    expect((await sessionCall(bobAgain, 'DELETE', `/api/v1/projects/${q.id}`)).status).toBe(403);
+
     const change = await audited(
       'operation=member.role_changed',
       (r) => r.project_id === p.id && r.resource.id === 'user-bob',

@@ -9,17 +9,26 @@ import { useContext } from 'preact/hooks';
  */
 interface Grants {
   permissions: readonly Permission[] | 'all';
+  /**
+   * What the caller holds on the whole instance, for the operations the API checks there (`auth:
+   * 'admin'`, e.g. deleting a project): a person's role in one project does not reach them.
+   */
+  instancePermissions?: readonly Permission[] | 'all';
   payloads: boolean;
 }
 
 export const GrantsContext = createContext<Grants>({ permissions: 'all', payloads: true });
 
-/** An operation of the contract, or anything declaring the permission it needs. */
-type Needs = { permission: Permission };
+/** An operation of the contract, or anything declaring the permission it needs (and where). */
+type Needs = { permission: Permission; auth?: string };
 
 export function useAllowed(): (op: Needs) => boolean {
-  const { permissions } = useContext(GrantsContext);
-  return (op) => permissions === 'all' || permissions.includes(op.permission);
+  const grants = useContext(GrantsContext);
+  return (op) => {
+    const held =
+      op.auth === 'admin' ? (grants.instancePermissions ?? grants.permissions) : grants.permissions;
+    return held === 'all' || held.includes(op.permission);
+  };
 }
 
 export const useSeesPayloads = () => useContext(GrantsContext).payloads;

@@ -199,12 +199,16 @@ function SignedInPages({
   );
 }
 
-/** What the session may do on this page: a person's project grant there, else the session's own. */
+/**
+ * What the session may do on this page: a person's project grant there, else the session's own;
+ * instance-wide operations always by the session's own (a project role does not reach them).
+ */
 function grantsIn(session: Session, projectId: string | undefined) {
   const grant = session.project_grants.find((g) => g.project_id === projectId);
+  const instancePermissions = session.permissions;
   return grant
-    ? { permissions: grant.permissions, payloads: grant.view_payloads }
-    : { permissions: session.permissions, payloads: session.view_payloads };
+    ? { permissions: grant.permissions, instancePermissions, payloads: grant.view_payloads }
+    : { permissions: session.permissions, instancePermissions, payloads: session.view_payloads };
 }
 
 function expired(message: string): Gate {
