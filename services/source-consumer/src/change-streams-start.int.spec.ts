@@ -28,7 +28,8 @@ interface Change {
  * Where a new db_change_stream source starts: at the API's 201, not when the source-consumer
  * first opens its stream. Each source is created through the gateway while no source-consumer
  * runs, a change is committed, and only then does a source-consumer start: the change arrives,
- * once, before the one committed after it.
+ * once, before the one committed after it. A restart from now starts at its PUT's answer the same
+ * way. While a consumer reads, it records the lag in the source's health.
  */
 describe('db_change_stream source: changes committed before the source-consumer opens the stream', () => {
   const h = new GatewayHarness();
@@ -51,7 +52,7 @@ describe('db_change_stream source: changes committed before the source-consumer 
   /** A project whose one endpoint (the receiver) gets the source's events, and the source, via the API. */
   const createThroughApi = async (
     cdc: Record<string, unknown>,
-  ): Promise<{ projectId: string; id: string }> => {
+  ): Promise<{ projectId: string; id: string; key: string }> => {
     const p = await h.createProject('incoming');
     const res = await h.call('POST', `/v1/projects/${p.id}/sources`, {
       key: p.key,
@@ -66,7 +67,7 @@ describe('db_change_stream source: changes committed before the source-consumer 
       endpoint_id: ep._id,
       ordering: { mode: 'endpoint', key: null, unblock_on: [] },
     });
-    return { projectId: p.id, id };
+    return { projectId: p.id, id, key: p.key };
   };
   /** A source-consumer for one test: stopped at its end, so the next source is created with none running. */
   const withConsumer = async (run: (consumerUrl: string) => Promise<void>) => {
@@ -130,6 +131,31 @@ describe('db_change_stream source: changes committed before the source-consumer 
       expect(await recordedLag(src)).toMatchObject({ lag_seconds: 0, behind_bytes: null });
     });
     expect((await events(src.projectId, src.id)).filter((e) => e.is_duplicate_event)).toHaveLength(0);
+  });
+
+  it('mongodb: a restart from now starts where its PUT was answered: the change before it skipped, the one right after delivered', async () => {
+    const user = await userDatabase(['orders']);
+    cleanups.push(() => user.drop());
+    const cdc = { type: 'mongodb', connection_string: USER_MONGODB_URL, database: user.name };
+    const src = await createThroughApi(cdc);
+    const orders = user.db.collection<{ _id: string }>('orders');
+    const mine = (b: Change) => b.database === user.name;
+    await withConsumer(async () => {
+      await waitConsuming(src);
+      await orders.insertOne({ _id: 'first' });
+      await waitIds(mine, 1);
+    });
+    await orders.insertOne({ _id: 'skipped' }); // no consumer: after the stored point
+    const put = await h.call('PUT', `/v1/projects/${src.projectId}/sources/${src.id}`, {
+      key: src.key,
+      body: { db_change_stream: { ...cdc, restart_from_now: true } },
+    });
+    expect(put.status).toBe(202);
+    await orders.insertOne({ _id: 'after' });
+    await withConsumer(async () => {
+      const got = await waitIds(mine, 2);
+      expect(got.map((b) => b.document_key?._id)).toEqual(['first', 'after']);
+    });
   });
 
   it('postgres: the row inserted right after the 201 is delivered once the consumer starts (the slot keeps it)', async () => {
