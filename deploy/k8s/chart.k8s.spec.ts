@@ -219,6 +219,18 @@ async function createProject(): Promise<void> {
   });
 }
 
+/** SQL on the Postgres a change stream source watches (test-env.sh starts it on the node's address). */
+async function psql(sql: string): Promise<string> {
+  const bin = localStackPath('PG_BIN');
+  if (!bin) throw new Error('Postgres is missing: run bash deploy/local/provision.sh');
+  const { stdout } = await run(
+    path.join(bin, 'psql'),
+    ['-h', NODE_IP, '-p', '5433', '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    { env: { ...process.env, PGPASSWORD: 'postgres' }, timeout: 30_000 },
+  );
+  return stdout;
+}
+
 /** Every item of a list, page after page (the newest first). */
 async function listAll(route: string): Promise<Record<string, string>[]> {
   const items: Record<string, string>[] = [];
@@ -404,6 +416,45 @@ describe('helm install on a single-node Kubernetes', () => {
     } finally {
       await conn.close();
     }
+  });
+
+  it('streams a Postgres table into webhooks through the installed chart (a db_change_stream source, logical replication)', async () => {
+    await psql('CREATE TABLE IF NOT EXISTS orders (id serial PRIMARY KEY, marker text)');
+    const pgEndpoint = await endpointAt('from-postgres');
+    const source = await api<{ uid: string }>(projectKey, 'POST', `${p}/sources`, {
+      name: 'orders-table',
+      type: 'db_change_stream',
+      db_change_stream: {
+        type: 'postgres',
+        connection_string: `postgres://postgres:postgres@${NODE_IP}:5433/postgres`,
+        database: 'postgres',
+        publication: 'hookrail_k8s',
+        slot: 'hookrail_k8s',
+        tables: ['orders'],
+        create_if_missing: true,
+      },
+    });
+    await api(projectKey, 'POST', `${p}/subscriptions`, {
+      name: 'from the table',
+      endpoint_id: pgEndpoint.uid,
+      source_id: source.uid,
+      filter_config: { event_types: ['*'] },
+    });
+    // The slot, made when the source was created, keeps every change from then on: one insert.
+    await psql("INSERT INTO orders (marker) VALUES ('pg-k8s-1')");
+    const got = await waitFor(
+      'the row at the receiver',
+      () => receiver.requests.find((r) => r.path === '/from-postgres'),
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    expect(JSON.parse(got.body)).toMatchObject({
+      table: 'orders',
+      operation: 'insert',
+      row: { marker: 'pg-k8s-1' },
+    });
+    expect(verifySimple(got.rawBody, got.headers['x-hookrail-signature'] ?? '', [pgEndpoint.secret])).toBe(
+      true,
+    );
   });
 
   it('catches up on a backlog with every pod inside its memory limit: nothing lost, no pod restarted', async () => {

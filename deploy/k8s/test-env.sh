@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the Kubernetes test (deploy/k8s/chart.k8s.spec.ts) installs the chart into:
-#   up    the cluster (cluster.sh up), Kafka and the MongoDB-protocol server (and a second one as a
-#         replica set: the user's database a change stream source watches) started inside the
+#   up    the cluster (cluster.sh up), Kafka and the MongoDB-protocol server (and the databases
+#         change stream sources watch: a second one as a replica set, Postgres) started inside the
 #         cluster's netns on the node's address (deploy/local/servers.sh; pods and the host both
 #         reach them there), and the Hookrail image built (deploy/docker/build.sh) and loaded into
 #         the node's containerd. Prints how long each step took.
@@ -15,7 +15,7 @@ K8S_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$K8S_DIR/common.sh"
 
 servers() {
-  HOOKRAIL_SERVERS="kafka mongodb mongodb-cdc" HOOKRAIL_SERVERS_HOST="$K8S_NODE_IP" HOOKRAIL_SERVERS_NETNS="$K8S_NETNS" \
+  HOOKRAIL_SERVERS="kafka mongodb mongodb-cdc postgres" HOOKRAIL_SERVERS_HOST="$K8S_NODE_IP" HOOKRAIL_SERVERS_NETNS="$K8S_NETNS" \
     HOOKRAIL_SERVERS_STATE="$K8S_STATE/servers" bash "$REPO_ROOT/deploy/local/servers.sh" "$@"
 }
 
@@ -29,7 +29,7 @@ step() {
 case "${1:-}" in
   up)
     step "cluster up" bash "$K8S_DIR/cluster.sh" up
-    step "Kafka and MongoDB-protocol servers on $K8S_NODE_IP" servers start
+    step "Kafka and the databases on $K8S_NODE_IP" servers start
     step "image built" bash "$REPO_ROOT/deploy/docker/build.sh" --tag hookrail:dev
     step "image loaded into the node" bash "$K8S_DIR/cluster.sh" load-image localhost/hookrail:dev
     step "previous release built" bash "$REPO_ROOT/deploy/docker/build-previous.sh"

@@ -301,6 +301,12 @@ start_postgres() {
     fi
     rm -f "$pw"
   fi
+  # On another address than loopback (the Kubernetes test's node address) clients come from the
+  # networks that address is on (the cluster's pods): initdb only lets loopback in.
+  if [[ "$SERVERS_HOST" != 127.0.0.1 ]] && ! "${as[@]}" grep -q '^host all all samenet' "$data/pg_hba.conf"; then
+    printf 'host all all samenet scram-sha-256\nhost replication all samenet scram-sha-256\n' |
+      "${as[@]}" tee -a "$data/pg_hba.conf" >/dev/null
+  fi
   spawn postgres "$dir/server.log" "${as[@]}" "$PG_BIN/postgres" -D "$data" -c port=5433 \
     -c listen_addresses="$SERVERS_HOST" -c unix_socket_directories= -c wal_level=logical \
     -c max_replication_slots=64 -c max_wal_senders=64 -c max_connections=200 \

@@ -3,7 +3,7 @@ import type { SourceDoc } from '@hookrail/store';
 import { waitFor } from '@hookrail/testkit';
 import { MongoClient } from 'mongodb';
 import { BrokerStack } from './testing/broker-stack';
-import { SmallOplogMongo } from './testing/small-oplog-mongo';
+import { UserMongoServer } from './testing/user-mongo-server';
 import { USER_POSTGRES_URL, userPostgres } from './testing/user-postgres';
 
 jest.setTimeout(90_000);
@@ -16,11 +16,11 @@ jest.setTimeout(90_000);
 describe('db_change_stream source whose resume point is lost', () => {
   const stack = new BrokerStack();
   const meta: MetaMessage[] = [];
-  let server: SmallOplogMongo;
+  let server: UserMongoServer;
   beforeAll(async () => {
     await stack.setUp();
     await stack.bus.consume('test-meta', { topic: 'meta', handle: async (m) => void meta.push(m) });
-    server = await SmallOplogMongo.start();
+    server = await UserMongoServer.start({ oplogMaxEntries: 5 });
   });
   /** The source's `source.*` meta events once one of `type` arrived (the lost state is told once). */
   const metaOf = async (source: SourceDoc, type: string) => {
