@@ -1,5 +1,5 @@
 import { idFrom } from '@hookrail/domain';
-import { BSON, type ChangeStreamDocument, type Document } from 'mongodb';
+import { BSON, type ChangeStreamDocument, type Document, type Timestamp } from 'mongodb';
 
 import type { MongoChangeStreamSettings } from './settings';
 
@@ -17,6 +17,8 @@ export interface ChangeEvent {
   token: Document;
   /** When the change was committed (the server's wall time, else its cluster time). */
   at: Date;
+  /** MongoDB: the change's place in the server's history (its cluster time), for the changes behind it. */
+  position?: Timestamp;
 }
 
 type KeptChange = Extract<
@@ -44,6 +46,7 @@ export function changeEvent(
     body: BSON.EJSON.stringify(changePayload(c, collection, at), { relaxed: true }),
     token,
     at,
+    position: c.clusterTime,
   };
 }
 

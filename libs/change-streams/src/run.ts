@@ -1,6 +1,6 @@
 import type { Logger } from '@hookrail/telemetry';
 import { backoffMs } from '@hookrail/toolbox';
-import type { Document } from 'mongodb';
+import type { Document, Timestamp } from 'mongodb';
 import type { ChangeEvent } from './change-event';
 import type { ChangeStreamSettings } from './settings';
 
@@ -23,8 +23,11 @@ export interface ChangeStreamRun<S extends ChangeStreamSettings = ChangeStreamSe
   /** The stored resume point is gone from the server's history: the stream stops until restarted. */
   onResumeLost(error: string): void;
   onRejected(ev: ChangeEvent, reason: string): void;
-  /** Seconds between the newest change read and now (0 when caught up). */
-  onLag(seconds: number): void;
+  /**
+   * Seconds between the newest change read and now (0 when caught up), and MongoDB's place of that
+   * change in the server's history (absent when caught up).
+   */
+  onLag(seconds: number, position?: Timestamp): void;
   logger: Logger;
 }
 

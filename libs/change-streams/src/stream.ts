@@ -128,7 +128,7 @@ async function pump(
     }
     const ev = changeEvent(run.sourceId, change, run.settings);
     if (ev && !(await deliver(run, ev, stopped))) return;
-    if (ev) run.onLag(Math.max(0, (Date.now() - ev.at.getTime()) / 1000));
+    if (ev) run.onLag(Math.max(0, (Date.now() - ev.at.getTime()) / 1000), ev.position);
     if (++unsaved >= SAVE_EVERY) await save(change._id as Document);
   }
 }

@@ -1,12 +1,12 @@
-import { lagRecorder, type StreamLag } from './change-stream-lag';
+import { lagRecorder, type Behind, type StreamLag } from './change-stream-lag';
 
 describe('lagRecorder', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  const recorder = (behindBytes?: () => Promise<number | null>) => {
+  const recorder = (behind?: () => Promise<Behind>) => {
     const written: StreamLag[] = [];
-    const r = lagRecorder({ everyMs: 1000, behindBytes, write: async (lag) => void written.push(lag) });
+    const r = lagRecorder({ everyMs: 1000, behind, write: async (lag) => void written.push(lag) });
     return { r, written };
   };
 
@@ -21,22 +21,24 @@ describe('lagRecorder', () => {
     r.seconds(0);
     await jest.advanceTimersByTimeAsync(1000);
     expect(written).toEqual([
-      { lag_seconds: 2.5, behind_bytes: null },
-      { lag_seconds: 0, behind_bytes: null },
+      { lag_seconds: 2.5, behind_bytes: null, behind_changes: null },
+      { lag_seconds: 0, behind_bytes: null, behind_changes: null },
     ]);
     r.stop();
   });
 
-  it("adds postgres's bytes behind, and writes without them when the query fails", async () => {
-    const bytes = jest.fn<Promise<number | null>, []>().mockResolvedValueOnce(4096);
-    bytes.mockRejectedValueOnce(new Error('connection refused'));
-    const { r, written } = recorder(bytes);
+  it("adds what the database says of how far behind (postgres's bytes, mongodb's changes), and writes without it when the query fails", async () => {
+    const behind = jest.fn<Promise<Behind>, []>().mockResolvedValueOnce({ behind_bytes: 4096 });
+    behind.mockResolvedValueOnce({ behind_changes: 12 });
+    behind.mockRejectedValueOnce(new Error('connection refused'));
+    const { r, written } = recorder(behind);
     r.state('consuming');
     r.seconds(1);
-    await jest.advanceTimersByTimeAsync(2000);
+    await jest.advanceTimersByTimeAsync(3000);
     expect(written).toEqual([
-      { lag_seconds: 1, behind_bytes: 4096 },
-      { lag_seconds: 1, behind_bytes: null },
+      { lag_seconds: 1, behind_bytes: 4096, behind_changes: null },
+      { lag_seconds: 1, behind_bytes: null, behind_changes: 12 },
+      { lag_seconds: 1, behind_bytes: null, behind_changes: null },
     ]);
     r.stop();
   });

@@ -2,13 +2,17 @@
 export interface StreamLag {
   lag_seconds: number | null;
   behind_bytes: number | null;
+  behind_changes: number | null;
 }
+
+/** What the database says of how far behind the stream is (each kind gives what it can). */
+export type Behind = Partial<Pick<StreamLag, 'behind_bytes' | 'behind_changes'>>;
 
 export interface LagRecorderOptions {
   /** How often the lag is written while the stream reads. */
   everyMs: number;
-  /** Postgres: the slot's WAL bytes behind (a catalog query); absent for MongoDB. */
-  behindBytes?: () => Promise<number | null>;
+  /** Asked at each write: Postgres's WAL bytes behind, MongoDB's changes behind (libs/change-streams). */
+  behind?: () => Promise<Behind>;
   write(lag: StreamLag): Promise<void>;
 }
 
@@ -26,8 +30,9 @@ export function lagRecorder(opts: LagRecorderOptions) {
     if (!consuming || busy) return;
     busy = true;
     try {
-      const bytes = opts.behindBytes ? await opts.behindBytes().catch(() => null) : null;
-      if (consuming) await opts.write({ lag_seconds: seconds, behind_bytes: bytes });
+      const behind = opts.behind ? await opts.behind().catch((): Behind => ({})) : {};
+      const lag = { lag_seconds: seconds, behind_bytes: null, behind_changes: null, ...behind };
+      if (consuming) await opts.write(lag);
     } catch {
       // Best effort: the next tick writes it again.
     } finally {

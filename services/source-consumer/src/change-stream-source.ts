@@ -6,6 +6,7 @@ import {
   type ChangeStreamRun,
   type ChangeVerdict,
   type NamedConnection,
+  oplogChangesBehind,
   walBytesBehind,
 } from '@hookrail/change-streams';
 import { errorMessage, isRetriable, newId, type ProjectId } from '@hookrail/domain';
@@ -18,6 +19,7 @@ import {
 } from '@hookrail/ingest';
 import type { SourceDoc, Store } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
+import type { Timestamp } from 'mongodb';
 import type { HandlerDeps } from './message-handler';
 import { lagRecorder, type StreamLag } from './change-stream-lag';
 
@@ -54,9 +56,14 @@ export function startChangeStreamSource(
   const stored = source.db_change_stream ?? {};
   const url = sourceConnectionString(stored, source.project_id, deps.namedConnections, deps.open);
   const settings = changeStreamSettings(stored, url, deps.allowPrivateHosts);
+  // MongoDB counts the changes after the newest one read; Postgres measures its slot in bytes.
+  let position: Timestamp | undefined;
   const recorder = lagRecorder({
     everyMs: LAG_RECORD_MS,
-    behindBytes: settings.type === 'postgres' ? () => walBytesBehind(settings) : undefined,
+    behind:
+      settings.type === 'postgres'
+        ? async () => ({ behind_bytes: await walBytesBehind(settings) })
+        : async () => ({ behind_changes: await oplogChangesBehind(settings, position) }),
     write: hooks.recordLag,
   });
   let stream;
@@ -76,7 +83,8 @@ export function startChangeStreamSource(
         hooks.onResumeLost(error);
       },
       onRejected: (_ev, reason) => hooks.onRejected(reason),
-      onLag: (seconds) => {
+      onLag: (seconds, at) => {
+        position = at;
         recorder.seconds(seconds);
         hooks.onLag(seconds);
       },

@@ -51,6 +51,7 @@ export class SourceRegistry {
   private readonly messages;
   private readonly lag;
   private readonly behindBytes;
+  private readonly behindChanges;
 
   constructor(private readonly deps: RegistryDeps) {
     this.lag = deps.metrics.gauge(
@@ -61,6 +62,11 @@ export class SourceRegistry {
     this.behindBytes = deps.metrics.gauge(
       'hookrail_change_stream_behind_bytes',
       "WAL bytes a postgres db_change_stream source's slot holds unconfirmed (pg_current_wal_lsn() - confirmed_flush_lsn)",
+      ['source_id'],
+    );
+    this.behindChanges = deps.metrics.gauge(
+      'hookrail_change_stream_behind_changes',
+      'Changes a mongodb db_change_stream source has still to read (its oplog entries past the newest read, counted up to 100,000)',
       ['source_id'],
     );
     this.up = deps.metrics.gauge(
@@ -173,6 +179,8 @@ export class SourceRegistry {
           onLag: (seconds) => this.lag.set({ source_id: source._id }, seconds),
           recordLag: async (lag) => {
             if (lag.behind_bytes !== null) this.behindBytes.set({ source_id: source._id }, lag.behind_bytes);
+            if (lag.behind_changes !== null)
+              this.behindChanges.set({ source_id: source._id }, lag.behind_changes);
             await this.deps.store.sourceHealth.reportLag(source.project_id, source._id, lag);
           },
         },
@@ -230,6 +238,7 @@ export class SourceRegistry {
     if (r.kind === 'mongodb' || r.kind === 'postgres') {
       this.lag.remove({ source_id: sourceId });
       this.behindBytes.remove({ source_id: sourceId });
+      this.behindChanges.remove({ source_id: sourceId });
     }
     this.deps.logger.info({ source_id: sourceId, project_id: r.projectId }, 'broker source stopped');
   }

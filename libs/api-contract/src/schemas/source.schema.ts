@@ -336,6 +336,13 @@ const sourceFields = {
             "postgres change streams: WAL bytes between the server's current position and the slot's confirmed one",
         }),
       ),
+      behind_changes: nullable(
+        int({
+          minimum: 0,
+          description:
+            'mongodb change streams: changes still to read (oplog entries past the newest read, counted up to 100,000); null when the user may not read the oplog',
+        }),
+      ),
       instance_id: str(),
       updated_at: nullable(timestamp),
     }),

@@ -4,6 +4,7 @@ import { connectMongo } from '../connection';
 import { Store } from '../store';
 import { baselineIndexes, BASELINE_INDEXES } from './0001-baseline-indexes';
 import { auditLog } from './0002-audit-log';
+import { MIGRATIONS } from './catalog';
 import { MigrationRunner } from './runner';
 
 // The upgrade from the release before list keys: a database its services wrote (the baseline's
@@ -90,7 +91,10 @@ describe('migration 3, list keys', () => {
     const store = await Store.connect(url, 'list-keys-test');
     try {
       const { applied } = await store.migrations().up();
-      expect(applied.map((a) => a.key)).toEqual(['0003-list-keys', '0004-change-stream-offsets']);
+      // every migration after the two the previous release had, list keys first
+      const keys = applied.map((a) => a.key);
+      expect(keys[0]).toBe('0003-list-keys');
+      expect(keys).toHaveLength(MIGRATIONS.length - 2);
       const expectEvents = async (filter: object, want: typeof events) =>
         expect(ids((await store.events.page(project, filter, page)).content)).toEqual(ids(want));
       await expectEvents({}, events);

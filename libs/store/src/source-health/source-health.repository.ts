@@ -30,7 +30,7 @@ export class SourceHealthRepository {
             error,
             instance_id: instanceId,
             updated_at: new Date(),
-            ...(state === 'consuming' ? {} : { lag_seconds: null, behind_bytes: null }),
+            ...(state === 'consuming' ? {} : { lag_seconds: null, behind_bytes: null, behind_changes: null }),
           },
         },
         { upsert: true },
@@ -45,7 +45,7 @@ export class SourceHealthRepository {
   async reportLag(
     projectId: ProjectId,
     sourceId: string,
-    lag: { lag_seconds: number | null; behind_bytes: number | null },
+    lag: { lag_seconds: number | null; behind_bytes: number | null; behind_changes: number | null },
   ): Promise<void> {
     await this.model.updateOne({ _id: sourceId, project_id: projectId }, { $set: lag }).exec();
   }

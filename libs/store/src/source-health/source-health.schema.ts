@@ -32,6 +32,7 @@ export interface SourceHealthDoc {
   lag_seconds?: number | null;
   /** Postgres change streams: WAL bytes between the server's position and the slot's confirmed one. */
   behind_bytes?: number | null;
+  behind_changes?: number | null;
   updated_at: Date;
 }
 
@@ -44,6 +45,7 @@ const sourceHealthSchema = new Schema<SourceHealthDoc>(
     instance_id: { type: String, required: true },
     lag_seconds: { type: Number, default: null },
     behind_bytes: { type: Number, default: null },
+    behind_changes: { type: Number, default: null },
     updated_at: { type: Date, required: true },
   },
   { collection: 'source_health', versionKey: false, _id: false },

@@ -268,10 +268,14 @@ describe('console: a change stream whose resume point is lost', () => {
     });
     const id = res.body.data.uid as string;
     await h.store.sourceHealth.report(p.id, id, 'consuming', null, 'test');
-    await h.store.sourceHealth.reportLag(p.id, id, { lag_seconds: 12.4, behind_bytes: 40960 });
+    await h.store.sourceHealth.reportLag(p.id, id, {
+      lag_seconds: 12.4,
+      behind_bytes: null,
+      behind_changes: 1234,
+    });
     await openSignedIn(page(), `${h.gateway.url}/console/projects/${p.id}/sources/${id}`, p.key);
     await page().locator('#stream-state').getByText('Running', { exact: true }).waitFor();
-    expect(await page().locator('#stream-lag').innerText()).toBe('Behind: 12 s, 40,960 bytes of WAL');
+    expect(await page().locator('#stream-lag').innerText()).toBe('Behind: 12 s, 1,234 changes');
     expect(await page().locator('#restart-from-now').count()).toBe(0);
     expect(errors()).toEqual([]);
   });

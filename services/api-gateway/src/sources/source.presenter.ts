@@ -50,6 +50,7 @@ function presentSourceHealth(health: SourceHealthDoc | null) {
     error: health.error ?? null,
     lag_seconds: health.lag_seconds ?? null,
     behind_bytes: health.behind_bytes ?? null,
+    behind_changes: health.behind_changes ?? null,
     instance_id: health.instance_id,
     updated_at: nullableTimestamp(new Date(health.updated_at)),
   };

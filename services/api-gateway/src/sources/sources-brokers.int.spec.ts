@@ -163,6 +163,10 @@ describe('broker sources: settings checked against the broker, health shown', ()
       error: 'connection refused',
       instance_id: 'sc-1',
       updated_at: expect.any(String),
+      // a change stream's lag: none for a broker source
+      lag_seconds: null,
+      behind_bytes: null,
+      behind_changes: null,
     });
     const list = await h.call('GET', `/v1/projects/${p.id}/sources?perPage=100`, { key: p.key });
     const listed = list.body.data.content.find((s: { uid: string }) => s.uid === created.uid);

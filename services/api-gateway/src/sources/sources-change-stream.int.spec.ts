@@ -101,8 +101,17 @@ describe('db_change_stream sources: settings checked against the database', () =
     const health = async () =>
       (await h.call('GET', `/v1/projects/${p.id}/sources/${s.uid}`, { key: p.key })).body.data.health;
     await h.store.sourceHealth.report(p.id, s.uid, 'consuming', null, 'replica-1');
-    await h.store.sourceHealth.reportLag(p.id, s.uid, { lag_seconds: 2.5, behind_bytes: null });
-    expect(await health()).toMatchObject({ state: 'consuming', lag_seconds: 2.5, behind_bytes: null });
+    await h.store.sourceHealth.reportLag(p.id, s.uid, {
+      lag_seconds: 2.5,
+      behind_bytes: null,
+      behind_changes: 7,
+    });
+    expect(await health()).toMatchObject({
+      state: 'consuming',
+      lag_seconds: 2.5,
+      behind_bytes: null,
+      behind_changes: 7,
+    });
     await h.store.sourceHealth.report(p.id, s.uid, 'resume_lost', 'resume point lost (…)', 'replica-1');
     // The lag of a stream that does not read is unknown, not its last figure.
     expect(await health()).toMatchObject({
@@ -110,6 +119,7 @@ describe('db_change_stream sources: settings checked against the database', () =
       error: 'resume point lost (…)',
       lag_seconds: null,
       behind_bytes: null,
+      behind_changes: null,
     });
   });
 

@@ -18,14 +18,19 @@ const LABELS: Record<Health['state'], [string, string]> = {
   resume_lost: ['Resume point lost', 'inactive'],
 };
 
-/** How far behind the stream is, as the consumer last recorded it (Postgres also in WAL bytes). */
+/** How far behind the stream is, as the consumer last recorded it (and in changes or WAL bytes). */
 function Lag({ h }: { h: Health }) {
   if (h.state !== 'consuming' || h.lag_seconds === null) return null;
   const seconds = h.lag_seconds < 10 ? h.lag_seconds.toFixed(1) : Math.round(h.lag_seconds).toString();
   const bytes = h.behind_bytes === null ? '' : `, ${h.behind_bytes.toLocaleString('en')} bytes of WAL`;
+  const changes =
+    h.behind_changes === null || h.behind_changes === undefined
+      ? ''
+      : `, ${h.behind_changes.toLocaleString('en')}${h.behind_changes >= 100_000 ? '+' : ''} changes`;
   return (
     <p id="stream-lag" class="muted">
-      Behind: {seconds} s{bytes}
+      Behind: {seconds} s{changes}
+      {bytes}
     </p>
   );
 }
