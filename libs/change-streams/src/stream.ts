@@ -121,6 +121,11 @@ async function pump(
       run.onState('consuming');
     }
     if (!change) {
+      // The server ended the stream (an invalidate: its database or collection dropped or
+      // renamed). A closed stream answers at once, forever: looping on it would never yield to
+      // the event loop and starve every other source of this process.
+      if (stream.closed)
+        throw new Error('the server ended the change stream (was the database or collection dropped?)');
       // Caught up: the stream's own token (it advances with the server's heartbeats too) is safe.
       run.onLag(0);
       await save(stream.resumeToken as Document | null);

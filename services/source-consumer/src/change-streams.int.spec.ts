@@ -138,6 +138,22 @@ describe('db_change_stream source (mongodb)', () => {
     expect(types.sort()).toEqual(['shop.customers.insert', 'shop.orders.insert']);
   });
 
+  it('ends a stream whose database is dropped with an error on the source, and the process goes on: another source starts and streams', async () => {
+    const dropped = await createCdc({ collections: ['orders'] });
+    await user.db.collection('orders').insertOne({ _id: 'drop-1' } as never);
+    await waitDelivered('drop-1', 1);
+    await user.db.dropDatabase();
+    // An invalidated stream answers at once, forever: looping on it starved the whole process.
+    await stack.waitState(dropped, 'unreachable');
+    const health = await stack.store.sourceHealth.find(dropped.project_id, dropped._id);
+    expect(health?.error).toMatch(/ended the change stream/);
+    user = await userDatabase(['orders']);
+    databases.push(user);
+    await createCdc({ collections: ['orders'] });
+    await user.db.collection('orders').insertOne({ _id: 'after-drop-1' } as never);
+    await waitDelivered('after-drop-1', 1);
+  });
+
   it('stops reading when disabled and resumes from the stored point when enabled', async () => {
     const source = await createCdc({ collections: ['orders'] });
     const orders = user.db.collection<{ _id: string }>('orders');
