@@ -16,7 +16,7 @@
  */
 import { makeSubscription, startReceiver, type RecordedRequest } from '@hookrail/testkit';
 import { USER_MONGODB_URL, userDatabase } from '../services/source-consumer/src/testing/user-database';
-import { USER_POSTGRES_URL, userPostgres } from '../services/source-consumer/src/testing/user-postgres';
+import { userPostgres } from '../services/source-consumer/src/testing/user-postgres';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
 import { buildServices, CpuMeter, formatPerEvent, serverPid } from './support/processes';
@@ -80,15 +80,7 @@ const postgres: CdcCase = {
     const writer = await user.connect();
     let last: Promise<unknown> = Promise.resolve();
     return {
-      settings: {
-        type: 'postgres',
-        connection_string: USER_POSTGRES_URL,
-        database: user.name,
-        publication: 'hookrail_bench',
-        slot: `${user.name}_slot`,
-        tables: ['orders'],
-        create_if_missing: true,
-      },
+      settings: user.sourceSettings({ publication: 'hookrail_bench', tables: ['orders'] }),
       // One statement, so one transaction per batch, as insertMany is for MongoDB; one after the
       // other on the one connection (node-postgres no longer queues overlapping queries itself).
       insert: (ids) => {

@@ -5,6 +5,7 @@ import {
   createEndpoint,
   type CreatedEndpoint,
   deleteTopicsWithPrefix,
+  listAllPages,
   startReceiver,
   uniquePrefix,
   waitFor,
@@ -146,19 +147,8 @@ async function sendToSource(marker: string): Promise<void> {
   if (!res.ok) throw new Error(`the source answered ${res.status}: ${await res.text()}`);
 }
 
-/** Every item of a list, page after page. */
-async function listAll(route: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  for (let cursor = ''; ;) {
-    const page = await api<{
-      content: Record<string, unknown>[];
-      pagination: { has_next_page: boolean; next_page_cursor: string };
-    }>('GET', `${route}&perPage=100${cursor && `&next_page_cursor=${cursor}`}`);
-    items.push(...page.content);
-    if (!page.pagination.has_next_page) return items;
-    cursor = page.pagination.next_page_cursor;
-  }
-}
+/** Every item of a list of the project, page after page. */
+const listAll = (route: string) => listAllPages(`${gateway()}/api`, projectKey, route);
 
 describe(`upgrading from the previous release (${PREVIOUS_IMAGE}) with its services stopped`, () => {
   it("this image's set-up applies every migration and leaves no document without list keys", async () => {

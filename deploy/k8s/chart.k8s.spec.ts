@@ -10,6 +10,7 @@ import {
   callApi,
   createEndpoint,
   type CreatedEndpoint,
+  listAllPages,
   localStackPath,
   startReceiver,
   waitFor,
@@ -231,19 +232,8 @@ async function psql(sql: string): Promise<string> {
   return stdout;
 }
 
-/** Every item of a list, page after page (the newest first). */
-async function listAll(route: string): Promise<Record<string, string>[]> {
-  const items: Record<string, string>[] = [];
-  for (let cursor = ''; ;) {
-    const page = await api<{
-      content: Record<string, string>[];
-      pagination: { has_next_page: boolean; next_page_cursor: string };
-    }>(projectKey, 'GET', `${route}&perPage=100${cursor && `&next_page_cursor=${cursor}`}`);
-    items.push(...page.content);
-    if (!page.pagination.has_next_page) return items;
-    cursor = page.pagination.next_page_cursor;
-  }
-}
+/** Every item of a list of the project, page after page. */
+const listAll = (route: string) => listAllPages<Record<string, string>>(`${GATEWAY}/api`, projectKey, route);
 
 /** The release's database as the upgrade left it: its migrations' states, documents without list keys. */
 async function upgradedDatabase(): Promise<{ migrations: string[]; unkeyed: Record<string, number> }> {

@@ -21,6 +21,25 @@ export async function callApi<T = Record<string, unknown>>(
   return (JSON.parse(text) as { data: T }).data;
 }
 
+/** Every item of a paginated list (`route` carries its query), following the cursor page after page. */
+export async function listAllPages<T = Record<string, unknown>>(
+  apiUrl: string,
+  key: string,
+  route: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  const sep = route.includes('?') ? '&' : '?';
+  for (let cursor = ''; ;) {
+    const page = await callApi<{
+      content: T[];
+      pagination: { has_next_page: boolean; next_page_cursor: string };
+    }>(apiUrl, key, 'GET', `${route}${sep}perPage=100${cursor && `&next_page_cursor=${cursor}`}`);
+    items.push(...page.content);
+    if (!page.pagination.has_next_page) return items;
+    cursor = page.pagination.next_page_cursor;
+  }
+}
+
 /** An endpoint created through the API, with the signing secret it was given. */
 export interface CreatedEndpoint {
   uid: string;

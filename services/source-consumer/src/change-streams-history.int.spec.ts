@@ -4,7 +4,7 @@ import { waitFor } from '@hookrail/testkit';
 import { MongoClient } from 'mongodb';
 import { BrokerStack } from './testing/broker-stack';
 import { UserMongoServer } from './testing/user-mongo-server';
-import { USER_POSTGRES_URL, userPostgres } from './testing/user-postgres';
+import { userPostgres } from './testing/user-postgres';
 
 jest.setTimeout(90_000);
 
@@ -87,14 +87,7 @@ describe('db_change_stream source whose resume point is lost', () => {
         {
           type: 'db_change_stream',
           pub_sub: null,
-          db_change_stream: {
-            type: 'postgres',
-            connection_string: USER_POSTGRES_URL,
-            database: user.name,
-            publication: 'hookrail',
-            slot: `${user.name}_slot`,
-            create_if_missing: true,
-          },
+          db_change_stream: user.sourceSettings(),
         },
       );
       await stack.waitState(source, 'consuming');

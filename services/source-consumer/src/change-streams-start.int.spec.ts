@@ -12,7 +12,7 @@ import { GatewayHarness } from '../../api-gateway/src/testing/gateway-harness';
 import { definition } from './service';
 import { BROKER_ENV } from './testing/broker-stack';
 import { USER_MONGODB_URL, userDatabase } from './testing/user-database';
-import { USER_POSTGRES_URL, userPostgres, type UserPostgres } from './testing/user-postgres';
+import { userPostgres, type UserPostgres } from './testing/user-postgres';
 
 jest.setTimeout(120_000);
 
@@ -161,15 +161,7 @@ describe('db_change_stream source: changes committed before the source-consumer 
   it('postgres: the row inserted right after the 201 is delivered once the consumer starts (the slot keeps it)', async () => {
     const user: UserPostgres = await userPostgres('CREATE TABLE orders (id text PRIMARY KEY);');
     cleanups.push(() => user.drop());
-    const src = await createThroughApi({
-      type: 'postgres',
-      connection_string: USER_POSTGRES_URL,
-      database: user.name,
-      publication: 'hookrail',
-      slot: `${user.name}_slot`,
-      tables: ['orders'],
-      create_if_missing: true,
-    });
+    const src = await createThroughApi(user.sourceSettings({ tables: ['orders'] }));
     await user.sql("INSERT INTO orders VALUES ('early')");
     await withConsumer(async (consumerUrl) => {
       await waitConsuming(src);

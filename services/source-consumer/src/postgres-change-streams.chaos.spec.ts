@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { waitFor } from '@hookrail/testkit';
 import { BrokerStack } from './testing/broker-stack';
 import { ConsumerProcess } from './testing/consumer-process';
-import { USER_POSTGRES_URL, userPostgres, type UserPostgres } from './testing/user-postgres';
+import { userPostgres, type UserPostgres } from './testing/user-postgres';
 
 /** Changes in the run: 10 batches of 10 transactions. The issue's figure is 10,000 (HOOKRAIL_CDC_CHAOS_CHANGES=10000). */
 const TOTAL = Number(process.env.HOOKRAIL_CDC_CHAOS_CHANGES ?? 1000);
@@ -100,14 +100,7 @@ describe('postgres db_change_stream source with source-consumer and Postgres kil
       {
         type: 'db_change_stream',
         pub_sub: null,
-        db_change_stream: {
-          type: 'postgres',
-          connection_string: USER_POSTGRES_URL,
-          database: user.name,
-          publication: 'hookrail',
-          slot: `${user.name}_slot`,
-          create_if_missing: true,
-        },
+        db_change_stream: user.sourceSettings(),
       },
     );
     await stack.waitState(source, 'consuming', 30_000);

@@ -1,7 +1,7 @@
 import { waitFor, type RecordedRequest } from '@hookrail/testkit';
 import type { SourceDoc } from '@hookrail/store';
 import { BrokerStack } from './testing/broker-stack';
-import { adminSql, USER_POSTGRES_URL, userPostgres, type UserPostgres } from './testing/user-postgres';
+import { adminSql, userPostgres, type UserPostgres } from './testing/user-postgres';
 
 jest.setTimeout(90_000);
 
@@ -47,15 +47,7 @@ describe('db_change_stream source (postgres)', () => {
       {
         type: 'db_change_stream',
         pub_sub: null,
-        db_change_stream: {
-          type: 'postgres',
-          connection_string: USER_POSTGRES_URL,
-          database: user.name,
-          publication: 'hookrail',
-          slot: `${user.name}_slot`,
-          create_if_missing: true,
-          ...over,
-        },
+        db_change_stream: user.sourceSettings(over),
       },
       'incoming',
       { ordering: { mode: 'endpoint', key: null, unblock_on: [] } },

@@ -32,6 +32,11 @@ export interface UserPostgres {
   sql(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /** A connection of the caller's own to the database (a bench's steady writer); the caller ends it. */
   connect(): Promise<Client>;
+  /**
+   * A `db_change_stream` source's settings on this database (publication `hookrail`, a slot named
+   * after the database, both created by the source), with `over` on top.
+   */
+  sourceSettings(over?: Record<string, unknown>): Record<string, unknown>;
   /** Ends the slot's connection (as `pg_terminate_backend` would for an operator) and drops it. */
   dropSlot(slot: string): Promise<void>;
   drop(): Promise<void>;
@@ -73,6 +78,15 @@ export async function userPostgres(setup: string): Promise<UserPostgres> {
     name,
     sql,
     connect: () => connected(name),
+    sourceSettings: (over = {}) => ({
+      type: 'postgres',
+      connection_string: USER_POSTGRES_URL,
+      database: name,
+      publication: 'hookrail',
+      slot: `${name}_slot`,
+      create_if_missing: true,
+      ...over,
+    }),
     dropSlot: (slot) => dropSlots('slot_name = $1', [slot]),
     async drop() {
       await dropSlots('database = $1', [name]).catch(() => undefined);
