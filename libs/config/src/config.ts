@@ -95,6 +95,8 @@ export interface HookrailConfig {
   rateLimits: { windowMs: number; apiKey: number; project: number; portalLink: number; source: number };
   /** Background clean-up (retry-scheduler): purge of deleted projects, retention. */
   housekeeping: { intervalMs: number };
+  /** The gateway's audit log: sent events' calls are recorded one aggregate per window. */
+  audit: { publishWindowMs: number };
   telemetry: { tracesExporter: 'none' | 'console' | 'otlp'; otlpEndpoint?: string };
 }
 
@@ -164,6 +166,9 @@ export function loadConfig(service: ServiceName, env: Env = process.env): Readon
     },
     housekeeping: {
       intervalMs: int(env, 'HOOKRAIL_HOUSEKEEPING_INTERVAL_MS', 60_000, { min: 1000, max: 86_400_000 }),
+    },
+    audit: {
+      publishWindowMs: int(env, 'HOOKRAIL_AUDIT_PUBLISH_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     },
     smtp: {
       url: optionalStr(env, 'HOOKRAIL_SMTP_URL'),

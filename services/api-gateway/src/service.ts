@@ -108,7 +108,13 @@ function gatewayDeps(
     store,
     cache: new ConfigCache(store),
     publisher,
-    audit: auditSink({ publisher, store, logger, metrics }),
+    audit: auditSink({
+      publisher,
+      store,
+      logger,
+      metrics,
+      publishWindowMs: config.audit.publishWindowMs,
+    }),
     bus,
     acceptGuard: PublishGuard.logging(config.kafka.acceptTimeoutMs, logger),
     eventValidator: new EventValidator(

@@ -12,7 +12,7 @@ export interface AuditFilter {
   /** A key id, a portal link id, a person's user id or e-mail, or `admin` for the admin key. */
   actor?: string;
   operation?: string;
-  /** A resource id, or a resource type. */
+  /** A resource id (an event id among an aggregated record's first ones too), or a resource type. */
   resource?: string;
   createdRange?: CreatedRange;
 }
@@ -44,7 +44,17 @@ function queryOf(f: AuditFilter): QueryFilter<AuditDoc> {
       [`actor.${field}`]: f.actor,
     }));
   if (f.operation) q.operation = f.operation;
-  if (f.resource) q.$and = [{ $or: [{ 'resource.id': f.resource }, { 'resource.type': f.resource }] }];
+  // an event id also finds the aggregated record of the call that sent it
+  if (f.resource)
+    q.$and = [
+      {
+        $or: [
+          { 'resource.id': f.resource },
+          { 'resource.type': f.resource },
+          { 'aggregate.event_ids': f.resource },
+        ],
+      },
+    ];
   const range = idRange(f.createdRange);
   if (range) q._id = range;
   return q as QueryFilter<AuditDoc>;

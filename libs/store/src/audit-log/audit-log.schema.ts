@@ -29,6 +29,8 @@ const auditSchema = new Schema<AuditDoc>(
     ip: { type: String, default: '' },
     user_agent: { type: String, default: '' },
     created_at: { type: Date, required: true },
+    // sent events' records only (count, first_at, last_at, event_ids): absent on the others
+    aggregate: { type: Schema.Types.Mixed, default: undefined },
   },
   { collection: 'audit_log', versionKey: false, minimize: false, _id: false },
 );

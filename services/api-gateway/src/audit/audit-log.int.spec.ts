@@ -211,29 +211,6 @@ describe('audit log', () => {
     }
   });
 
-  it('records no event sent (each event is its own record), while the call after it is recorded', async () => {
-    const endpoint = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
-      key: p.key,
-      body: { name: 'events-target', url: 'https://events.example.com/hook' },
-    });
-    const sent = await h.call('POST', `/v1/projects/${p.id}/events`, {
-      key: p.key,
-      body: { endpoint_id: endpoint.body.data.uid, event_type: 'order.created', data: { n: 1 } },
-    });
-    expect(sent.status).toBe(201);
-    const after = await h.call('POST', `/v1/projects/${p.id}/endpoints`, {
-      key: p.key,
-      body: { name: 'after-the-event', url: 'https://after.example.com/hook' },
-    });
-    // Records are stored in the order they were published: once the later call's is there, an
-    // event's would be too.
-    await records(`operation=createEndpoint&resource=${after.body.data.uid}`);
-    const events = await h.call('GET', `/v1/projects/${p.id}/audit-log?operation=createEvent`, {
-      key: p.key,
-    });
-    expect(events.body.data.content).toEqual([]);
-  });
-
   it('offers no way to change or delete a record', async () => {
     const [some] = await records('');
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {

@@ -106,4 +106,41 @@ describe('the audit sink', () => {
     expect(outbox.kept).toEqual([]);
     expect(await counts(metrics)).toEqual({ republished: 2 });
   });
+
+  it('records sent events per window, and on a stop records the open window and waits for it', async () => {
+    const metrics = new Metrics('t', { defaultMetrics: false });
+    const published: AuditRecord[] = [];
+    const publisher = {
+      publish: jest.fn(async (_topic: string, records: AuditRecord[]) => void published.push(...records)),
+    };
+    sink = auditSink({
+      publisher: publisher as unknown as Publisher,
+      store: fakeOutbox(),
+      logger,
+      metrics,
+      relayEveryMs: 60_000,
+      publishWindowMs: 200,
+    });
+    const sent = (at: number, keyId: string) => ({
+      record: { operation: 'createEvent', status: 201, actor: { kind: 'api_key', key_id: keyId } },
+      at,
+      eventIds: [`e${at}`],
+    });
+    const now = Date.now();
+    sink.aggregate(sent(now, 'k1') as never);
+    sink.aggregate(sent(now, 'k1') as never);
+    // the window ends within 200 ms, the timer records it within a quarter window after
+    await handled(metrics, 1);
+    expect(published).toHaveLength(1);
+    expect(published[0].aggregate).toMatchObject({ count: 2 });
+
+    sink.aggregate(sent(Date.now() + 60_000, 'k2') as never); // a window far from its end
+    await sink.stop();
+    sink = undefined;
+    expect(published.map((r) => [r.actor.key_id, r.aggregate?.count])).toEqual([
+      ['k1', 2],
+      ['k2', 1],
+    ]);
+    expect(await counts(metrics)).toEqual({ published: 2 });
+  });
 });

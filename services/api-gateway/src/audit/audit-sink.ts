@@ -4,13 +4,17 @@ import { errorMessage } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import type { Logger, Metrics } from '@hookrail/telemetry';
 import { outboxRelay } from './outbox-relay';
+import { PublishAggregates, type PublishCall } from './publish-aggregates';
 
 /**
- * Where every audit record goes (calls, sign-ins, role changes). `record` never makes its caller
- * wait; `stop` ends the outbox's relay (the gateway's stop).
+ * Where every audit record goes (calls, sign-ins, role changes). `record` and `aggregate` never
+ * make their caller wait; `stop` (the gateway's stop) records the open aggregates, waits for the
+ * records on their way to Kafka or the outbox, and ends the outbox's relay.
  */
 export interface AuditSink {
   record(record: AuditRecord): void;
+  /** A call that sent events: counted into its window's aggregate, recorded when the window ends. */
+  aggregate(call: PublishCall): void;
   stop(): Promise<void>;
 }
 
@@ -23,7 +27,14 @@ export interface AuditSinkDeps {
   publishTimeoutMs?: number;
   /** How often the outbox is read and published again. */
   relayEveryMs?: number;
+  /** The window sent events' calls are aggregated over (HOOKRAIL_AUDIT_PUBLISH_WINDOW_MS). */
+  publishWindowMs?: number;
+  /** Open aggregates at most; past it the oldest is recorded early. */
+  maxAggregates?: number;
 }
+
+/** Enough for 10,000 distinct callers a window, at about 1 KiB each. */
+const MAX_AGGREGATES = 10_000;
 
 /**
  * Publishes each record to the `audit` topic (meta-event stores it) without anyone waiting. While
@@ -57,13 +68,54 @@ export function auditSink(deps: AuditSinkDeps): AuditSink {
     everyMs: deps.relayEveryMs ?? 2_000,
     onRepublished: (n) => counted.inc({ outcome: 'republished' }, n),
   });
+  // what stop waits for: records not yet acknowledged by Kafka nor kept in the outbox
+  const onTheirWay = new Set<Promise<void>>();
+  const record = (r: AuditRecord) => {
+    const sent = publish([r]).then(
+      () => void counted.inc({ outcome: 'published' }),
+      (err: unknown) => keep(r, err),
+    );
+    onTheirWay.add(sent);
+    void sent.finally(() => onTheirWay.delete(sent));
+  };
+  const aggregator = publishAggregator(deps, record);
   return {
-    record(record) {
-      publish([record]).then(
-        () => counted.inc({ outcome: 'published' }),
-        (err: unknown) => keep(record, err),
-      );
+    record,
+    aggregate: aggregator.add,
+    async stop() {
+      aggregator.stop();
+      await Promise.all(onTheirWay);
+      await relay.stop();
     },
-    stop: relay.stop,
+  };
+}
+
+/**
+ * Sent events' calls counted per window (publish-aggregates.ts), and a timer that records the
+ * aggregates whose window ended: every quarter window, at most every 5 s. `stop` records the open
+ * ones at once; a call counted after it is recorded on its own.
+ */
+function publishAggregator(
+  deps: Pick<AuditSinkDeps, 'publishWindowMs' | 'maxAggregates'>,
+  record: (r: AuditRecord) => void,
+): { add(call: PublishCall): void; stop(): void } {
+  const windowMs = deps.publishWindowMs ?? 60_000;
+  const aggregates = new PublishAggregates({ windowMs, maxAggregates: deps.maxAggregates ?? MAX_AGGREGATES });
+  let stopped = false;
+  const timer = setInterval(
+    () => aggregates.closed(Date.now()).forEach(record),
+    Math.min(5_000, Math.max(50, windowMs / 4)),
+  );
+  timer.unref();
+  return {
+    add(call) {
+      aggregates.add(call).forEach(record);
+      if (stopped) aggregates.all(Date.now()).forEach(record);
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      aggregates.all(Date.now()).forEach(record);
+    },
   };
 }

@@ -1,10 +1,11 @@
 import type { AuditActor, AuditRecord } from '@hookrail/api-contract';
-import { errorMessage, newId } from '@hookrail/domain';
+import { errorMessage, newId, toTimestamp } from '@hookrail/domain';
 import { fieldChanges } from '@hookrail/toolbox';
 import type { GatewayDeps } from '../deps';
 import type { Principal } from '../auth/principal';
 import type { AuditedCall, AuditRecorder } from '../http/mount-operations';
 import type { PortalSession } from '../portal/portal-auth';
+import type { CallRecord } from './publish-aggregates';
 
 /** Fields every update changes: not worth a line in a diff. */
 const ALWAYS_CHANGE = new Set(['updated_at', 'created_at']);
@@ -12,11 +13,17 @@ const ALWAYS_CHANGE = new Set(['updated_at', 'created_at']);
 /**
  * The audit log's writer, as the mount function calls it once a state-changing call was answered:
  * builds the record and hands it to the audit sink (the `audit` topic) without making anyone wait.
+ * A call that sent events (`publish`) is counted into its window's aggregate instead of making a
+ * record of its own (docs/access.md, "Audit log").
  */
 export function auditRecorder(deps: Pick<GatewayDeps, 'audit' | 'cache' | 'logger'>): AuditRecorder {
   return (call) => {
+    const at = Date.now();
     recordOf(call, deps).then(
-      (record) => deps.audit.record(record),
+      (record) =>
+        call.op.permission === 'publish'
+          ? deps.audit.aggregate({ record, at, eventIds: eventIdsOf(call.after) })
+          : deps.audit.record({ uid: newId(), ...record, created_at: toTimestamp(at) }),
       (err: unknown) =>
         deps.logger.warn(
           { error: errorMessage(err), operation: call.op.operationId },
@@ -26,11 +33,10 @@ export function auditRecorder(deps: Pick<GatewayDeps, 'audit' | 'cache' | 'logge
   };
 }
 
-async function recordOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Promise<AuditRecord> {
+async function recordOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Promise<CallRecord> {
   const { op, req, params, body, before, after } = call;
   const data = after as { uid?: unknown } | undefined;
   return {
-    uid: newId(),
     // a project's existence is the instance's business: its creation and deletion stay in the
     // instance's log when the project's own records are purged with it
     project_id: op.auth === 'admin' ? null : projectOf(call),
@@ -44,8 +50,16 @@ async function recordOf(call: AuditedCall, deps: Pick<GatewayDeps, 'cache'>): Pr
     status: call.status,
     ip: req.ip ?? req.socket.remoteAddress ?? '',
     user_agent: req.get('user-agent') ?? '',
-    created_at: new Date().toISOString(),
   };
+}
+
+/** The events a publish call's answer names (one event, or a list of them); none for a refusal. */
+function eventIdsOf(answer: unknown): string[] {
+  const items = Array.isArray(answer) ? answer : [answer];
+  return items.flatMap((item) => {
+    const uid = (item as { uid?: unknown } | null | undefined)?.uid;
+    return typeof uid === 'string' ? [uid] : [];
+  });
 }
 
 /** The call's project; for a call refused before it was found, the caller's own project. */

@@ -31,7 +31,7 @@ export type AuditRecorder = (call: AuditedCall) => void;
 
 export interface MountDeps {
   authenticators: Authenticators;
-  /** The audit log's writer: every operation that changes something but sending events (AUDITED). */
+  /** The audit log's writer: every operation that changes something (AUDITED), sent events included. */
   audit?: AuditRecorder;
   cache: Pick<ConfigCache, 'invalidate'>;
   /** Tells every dispatcher that a project's configuration changed (a configuration barrier). */
@@ -95,11 +95,11 @@ export function mountOperations(
 }
 
 /**
- * What the audit log records: every call that changes something, except sending events
- * (`publish`): each event is its own record (the events list), and one audit record per event
- * would double the database's writes on the delivery path (docs/access.md, "Audit log").
+ * What the audit log records: every call that changes something. Sending events (`publish`) is
+ * counted into one record per window by the recorder, not one per event: that doubled the
+ * database's writes on the delivery path (docs/access.md, "Audit log").
  */
-const AUDITED = (op: BoundOperation) => !['read', 'none', 'publish'].includes(op.permission);
+const AUDITED = (op: BoundOperation) => !['read', 'none'].includes(op.permission);
 
 function rulesOf(op: BoundOperation): SurfaceRules {
   if (op.surface === 'ingest') throw new Error(`${op.operationId}: ingest is served by its own service`);
