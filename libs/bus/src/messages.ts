@@ -101,6 +101,11 @@ export const DeliveryMessageSchema = Type.Object({
    * earlier delivery of its ordering key ended (docs/ordered-delivery.md).
    */
   reason: oneOf(['initial', 'retry', 'resend', 'released']),
+  /**
+   * A fired retry's due time (RFC 3339): a delivery whose next attempt is due later by now was
+   * scheduled again since, so this copy (a retry fired twice around a scheduler restart) is stale.
+   */
+  due_at: Type.Optional(id),
   /** Set on the router's first send: the delivery has no document yet; everything is here. */
   first_send: Type.Optional(FirstSendSchema),
 });

@@ -40,5 +40,6 @@ function deliveryMessage(d: ScheduleDoc): DeliveryMessage {
     endpoint_id: d.endpoint_id,
     event_id: d.event_id as string,
     reason: 'retry',
+    due_at: toTimestamp(d.due_at),
   };
 }

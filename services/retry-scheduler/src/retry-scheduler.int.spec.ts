@@ -27,11 +27,14 @@ const metas: MetaMessage[] = [];
  * while an entry left to the rescan waits up to all of it. Short enough for the orphans' test.
  */
 const RESCAN_MS = 10_000;
+/** Entries due within this of their message wait in memory unwritten; later ones are written. */
+const HOLD_WITHIN_MS = 1000;
 
 const startReplica = async () => {
   const svc = await startTestService(
     definition(testConfig('retry-scheduler', { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix }), {
       rescanIntervalMs: RESCAN_MS,
+      holdWithinMs: HOLD_WITHIN_MS,
     }),
   );
   replicas.push(svc);
@@ -71,7 +74,7 @@ afterAll(async () => {
 
 describe('retry-scheduler', () => {
   it('fires a retry as a DeliveryMessage when it is due, not before, and deletes its entry', async () => {
-    const dueAt = Date.now() + 1500;
+    const dueAt = Date.now() + HOLD_WITHIN_MS + 1500;
     const msg = retry({ due_at: new Date(dueAt).toISOString() });
     await publisher.publish('retries', [msg]);
     const got = await waitFor('the retry to fire', () => firedFor(msg.delivery_id)[0], { timeoutMs: 10_000 });
@@ -84,11 +87,26 @@ describe('retry-scheduler', () => {
       endpoint_id: msg.endpoint_id,
       event_id: msg.event_id,
       reason: 'retry',
+      due_at: new Date(dueAt).toISOString(),
     });
     await waitFor('the entry to be deleted', async () => {
       const left = await store.schedules.countForTarget(msg.delivery_id);
       return left === 0;
     });
+  });
+
+  it('holds a retry due soon in memory without writing it, and fires it when due', async () => {
+    const dueAt = Date.now() + 700;
+    const msg = retry({ due_at: new Date(dueAt).toISOString() });
+    await publisher.publish('retries', [msg]);
+    const writes: number[] = [];
+    const got = await waitFor('the held retry to fire', async () => {
+      writes.push(await store.schedules.countForTarget(msg.delivery_id));
+      return firedFor(msg.delivery_id)[0];
+    });
+    expect(got.at).toBeGreaterThanOrEqual(dueAt);
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every((n) => n === 0)).toBe(true);
   });
 
   it('fires an already overdue retry at once', async () => {

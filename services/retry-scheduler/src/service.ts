@@ -6,8 +6,9 @@ import { traceContextOf } from '@hookrail/telemetry';
 import { fireDue } from './fire-due';
 
 /**
- * The retry-scheduler: consumes `retries`, keeps each entry durably in MongoDB and fires it to
- * `deliveries` (or `meta`) when due. The only place in Hookrail that waits.
+ * The retry-scheduler: consumes `retries`, keeps each entry durably (in MongoDB, or for one due
+ * soon in its uncommitted message) and fires it to `deliveries` (or `meta`) when due. The only
+ * place in Hookrail that waits.
  */
 export function definition(
   config: Readonly<HookrailConfig>,
@@ -25,8 +26,10 @@ export function definition(
       const housekeeping = startHousekeeping({ store, logger }, config.housekeeping.intervalMs);
       await bus.consume('retry-scheduler', {
         topic: 'retries',
-        handle: (message, ctx) => scheduler.accept(message, ctx.partition, traceContextOf(ctx.headers)),
+        handle: (message, ctx) =>
+          scheduler.accept(message, ctx.partition, traceContextOf(ctx.headers), ctx.leaveWindow),
         // Entries are written in bulk: many messages per partition at once, one insert per tick.
+        // Entries due soon wait in memory with their messages out of this window (Scheduler).
         concurrency: 500,
         partitionsConcurrently: config.kafka.partitions,
         onAssignment: (partitions) => scheduler.onAssignment(partitions),

@@ -115,4 +115,24 @@ describe('loadForSend', () => {
     });
     expect(await loadForSend(storeWith(null, null), retry)).toMatchObject({ kind: 'skip' });
   });
+
+  it('skips a fired retry whose delivery was scheduled again for later since, and sends one that is due', async () => {
+    const event = { _id: 'evt1', event_type: 'invoice.paid', raw: '{}', forward_headers_json: '{}' };
+    const due = '2026-01-01T00:01:00.000Z';
+    const next = (at: string): DeliveryDoc => ({ ...stored(), next_attempt_at: new Date(at) });
+    const fired = { ...retry, due_at: due };
+    expect(
+      await loadForSend(storeWith(next('2026-01-01T00:02:00.000Z'), event), fired, created),
+    ).toMatchObject({
+      kind: 'skip',
+      reason: 'a retry fired again after a newer one was scheduled, skipping',
+    });
+    expect(await loadForSend(storeWith(next(due), event), fired, created)).toMatchObject({ kind: 'send' });
+    // Resends and messages from before the field carry no due time: never skipped for it.
+    expect(
+      await loadForSend(storeWith(next('2026-01-01T00:02:00.000Z'), event), retry, created),
+    ).toMatchObject({
+      kind: 'send',
+    });
+  });
 });

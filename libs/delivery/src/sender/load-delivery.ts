@@ -39,6 +39,8 @@ export async function loadForSend(
   const delivery = await store.deliveries.findForSend(m.project_id, m.delivery_id);
   if (!delivery) return { kind: 'skip', reason: 'delivery not found, skipping' };
   if (FINAL_STATUSES.has(delivery.status)) return { kind: 'skip' }; // already done: a redelivered message
+  if (scheduledSince(delivery, m))
+    return { kind: 'skip', reason: 'a retry fired again after a newer one was scheduled, skipping' };
   const event = await store.events.findById(m.project_id, delivery.event_id);
   const forSend = event && {
     _id: event._id,
@@ -58,6 +60,12 @@ export async function loadForSend(
       `event ${delivery.event_id} of delivery ${delivery._id} is not stored yet (its router's write is pending)`,
     );
   return { kind: 'send', delivery, event: forSend };
+}
+
+/** A fired retry whose delivery was given a later next attempt since: a stale copy. */
+function scheduledSince(delivery: DeliveryDoc, m: DeliveryMessage): boolean {
+  if (m.reason !== 'retry' || !m.due_at || !delivery.next_attempt_at) return false;
+  return delivery.next_attempt_at.getTime() > Date.parse(m.due_at);
 }
 
 /** The first send: the router's message carries the delivery and its event; nothing is read. */

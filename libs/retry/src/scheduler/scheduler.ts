@@ -2,6 +2,7 @@ import type { ScheduleDoc, Store } from '@hookrail/store';
 import { outsideAnyTrace, type Logger, type Metrics, type TraceContext } from '@hookrail/telemetry';
 import { errorMessage, type ProjectId } from '@hookrail/domain';
 import { backoffMs, boundedLru, Coalescer, RECORD_WRITES } from '@hookrail/toolbox';
+import { HeldMessages } from './held-messages';
 import { ScheduleQueue, type QueuedEntry } from './schedule-queue';
 import { scheduleEntry, type RetryRequest } from './schedule-entry';
 
@@ -14,6 +15,10 @@ export interface SchedulerOptions {
   deleteIntervalMs?: number;
   /** Safety net: owned shards are re-read this often, so nothing written can stay unqueued. */
   rescanIntervalMs?: number;
+  /** Entries due within this long of their message's arrival wait in memory, unwritten (default 30 s). */
+  holdWithinMs?: number;
+  /** At most this many entries wait in memory unwritten; past it they are written (default 20,000). */
+  maxHeld?: number;
 }
 
 export interface SchedulerDeps {
@@ -31,13 +36,16 @@ type Entry = QueuedEntry<ScheduleDoc>;
 
 /** Longest sleep between checks, so a clock jump never stalls the loop for long. */
 const MAX_SLEEP_MS = 1000;
+const HOLD_WITHIN_MS = 30_000;
+const MAX_HELD = 20_000;
 
 /**
  * Keeps the due-time entries of the retries-topic partitions this replica owns in memory and fires
  * each when due (through `deps.fire`), then deletes it.
- * MongoDB holds every entry durably before its retry message is committed (one already due on
- * arrival is fired instead, before the commit); a replica that is assigned a partition (start,
- * rebalance, a crashed peer's partitions) loads that shard's entries.
+ * Each entry is durable before its retry message is committed: an entry due soon (`holdWithinMs`)
+ * is held, its message left uncommitted until the entry is fired, so a crash reads the message
+ * again; any other is written to MongoDB first. A replica that is assigned a partition (start,
+ * rebalance, a crashed peer's partitions) loads that shard's written entries.
  * Exclusive ownership comes from the Kafka group (see docs/decisions.md, "Retry scheduler").
  */
 export class Scheduler {
@@ -57,12 +65,15 @@ export class Scheduler {
   /** Reloads and deletes run one at a time, so a reload never reads an entry being deleted. */
   private io: Promise<void> = Promise.resolve();
   private deleteQueued = false;
-  /** Reloads asked for and not finished: entries are fired at once only when none is. */
+  /** Reloads asked for and not finished: entries are held only when none is. */
   private loading = 0;
-  /** Entries fired at once lately: a redelivered message of one (a rebalance) is not fired again. */
-  private readonly firedAtOnceIds = boundedLru<string, true>(100_000);
+  private readonly held = new HeldMessages();
+  /** Held entries fired lately: a redelivered message of one (a rebalance) is not fired again. */
+  private readonly firedHeld = boundedLru<string, true>(100_000);
   private readonly intervals: NodeJS.Timeout[] = [];
   private readonly batchSize: number;
+  private readonly holdWithinMs: number;
+  private readonly maxHeld: number;
   private readonly m;
 
   constructor(
@@ -70,6 +81,8 @@ export class Scheduler {
     private readonly opts: SchedulerOptions,
   ) {
     this.batchSize = opts.batchSize ?? 500;
+    this.holdWithinMs = opts.holdWithinMs ?? HOLD_WITHIN_MS;
+    this.maxHeld = opts.maxHeld ?? MAX_HELD;
     this.writer = new Coalescer((docs) => deps.store.schedules.insertMany(docs), RECORD_WRITES);
     this.m = {
       lateness: deps.metrics.histogram(
@@ -83,6 +96,10 @@ export class Scheduler {
         'reason',
       ]),
       queued: deps.metrics.gauge('hookrail_retry_queued_entries', 'Entries waiting in this replica'),
+      held: deps.metrics.gauge(
+        'hookrail_retry_held_entries',
+        'Entries waiting in this replica unwritten, their retry messages uncommitted',
+      ),
     };
   }
 
@@ -96,10 +113,22 @@ export class Scheduler {
   /**
    * The retries-topic handler: durable first, then queued; the offset is committed after this
    * resolves. `trace` is the context the retry message carried, kept so the retry continues it.
+   * `leaveWindow` (the consumer's) is called when the entry is held, which may take a while.
    */
-  async accept(msg: RetryRequest, partition: number, trace?: TraceContext): Promise<void> {
+  async accept(
+    msg: RetryRequest,
+    partition: number,
+    trace?: TraceContext,
+    leaveWindow?: () => void,
+  ): Promise<void> {
     const doc = await this.toDoc(msg, partition, trace);
-    if (!doc || (await this.firedAtOnce(doc))) return;
+    if (!doc || this.firedHeld.has(doc._id)) return;
+    if (this.mayHold(doc)) {
+      leaveWindow?.();
+      const fired = this.held.wait(doc._id, doc.shard);
+      this.enqueue(doc);
+      return fired;
+    }
     await this.writer.submit(doc);
     this.m.scheduled.inc({ reason: msg.reason });
     if (this.owned.has(doc.shard)) this.enqueue(doc);
@@ -111,6 +140,7 @@ export class Scheduler {
     const added = [...next].filter((s) => !this.owned.has(s));
     this.owned = next;
     const dropped = this.queue.retainShards((s) => next.has(s));
+    this.held.releaseUnowned((s) => next.has(s));
     this.deps.logger.info({ partitions, dropped }, 'retry partitions assigned');
     this.paused = false;
     void this.reload(added).finally(() => this.arm(0));
@@ -157,33 +187,27 @@ export class Scheduler {
   }
 
   /**
-   * An entry already due when its message arrives (late: a busy dispatcher or database on the way)
-   * is fired at once instead of being written, queued and deleted: two writes fewer per retry,
-   * exactly when the database is busiest. At least once still holds: the retries message's offset
-   * is committed only after this resolves, so a crash before the fire is acknowledged redelivers
-   * it. Not while an entry for the same target is queued or shards are loading (the queue decides
-   * which entry of a target is live), nor for a shard not owned or while paused (a rebalance);
-   * written as usual if the fire fails.
+   * Whether the entry waits in memory with its message uncommitted instead of being written: two
+   * writes fewer per retry (the insert and, once fired, the delete), exactly when retries are many
+   * and the database busiest. Only for a shard owned while no rebalance or reload is under way (the
+   * queue then knows every entry of the shard and decides which entry of a target is live), and
+   * within a bound of count and time, as an uncommitted message holds back its partition's commits.
    */
-  private async firedAtOnce(doc: ScheduleDoc): Promise<boolean> {
-    const dueMs = new Date(doc.due_at).getTime();
-    const key = `${doc.kind}:${doc.target_id}`;
-    if (dueMs > Date.now() || this.paused || this.loading > 0 || !this.owned.has(doc.shard)) return false;
-    if (this.firedAtOnceIds.has(doc._id)) return true;
-    if (this.queue.hasKey(key)) return false;
-    try {
-      await this.deps.fire([doc]);
-    } catch {
-      return false;
-    }
-    this.firedAtOnceIds.set(doc._id, true);
-    this.m.lateness.observe({ kind: doc.kind }, Math.max(0, Date.now() - dueMs) / 1000);
-    this.m.fired.inc({ kind: doc.kind });
-    return true;
+  private mayHold(doc: ScheduleDoc): boolean {
+    if (this.held.has(doc._id)) return true;
+    const dueIn = doc.due_at.getTime() - Date.now();
+    return (
+      dueIn <= this.holdWithinMs &&
+      this.held.size < this.maxHeld &&
+      !this.paused &&
+      this.loading === 0 &&
+      this.owned.has(doc.shard)
+    );
   }
 
   private enqueue(doc: ScheduleDoc): void {
-    if (this.toDelete.has(doc._id) || this.inFlight.has(doc._id)) return;
+    if (this.inFlight.has(doc._id)) return; // being fired: a held one is released when that ends
+    if (this.toDelete.has(doc._id)) return void this.held.release(doc._id);
     const entry: Entry = {
       id: doc._id,
       key: `${doc.kind}:${doc.target_id}`,
@@ -193,11 +217,20 @@ export class Scheduler {
       value: doc,
     };
     const out = this.queue.add(entry);
-    if (out.kind === 'stale') this.toDelete.set(doc._id, doc.project_id);
-    if (out.kind === 'queued' && out.superseded)
-      this.toDelete.set(out.superseded.id, out.superseded.value.project_id);
-    this.m.queued.set(this.queue.size);
+    if (out.kind === 'stale') this.drop(doc);
+    if (out.kind === 'queued' && out.superseded) this.drop(out.superseded.value);
+    this.gauges();
     if (entry.dueMs < this.armedFor) this.arm(entry.dueMs - Date.now());
+  }
+
+  /** An entry another entry of its target covers: a held one's message ends, a written one goes. */
+  private drop(doc: ScheduleDoc): void {
+    if (!this.held.release(doc._id)) this.toDelete.set(doc._id, doc.project_id);
+  }
+
+  private gauges(): void {
+    this.m.queued.set(this.queue.size);
+    this.m.held.set(this.held.size);
   }
 
   private reload(shards: string[]): Promise<void> {
@@ -250,7 +283,7 @@ export class Scheduler {
       }
     } finally {
       this.firing = false;
-      this.m.queued.set(this.queue.size);
+      this.gauges();
     }
     const next = this.queue.nextDueMs();
     this.arm(retryInMs ?? (next === undefined ? MAX_SLEEP_MS : next - Date.now()));
@@ -280,7 +313,8 @@ export class Scheduler {
     }
     const now = Date.now();
     for (const e of due) {
-      this.toDelete.set(e.id, e.value.project_id);
+      if (this.held.release(e.id)) this.firedHeld.set(e.id, true);
+      else this.toDelete.set(e.id, e.value.project_id);
       this.m.lateness.observe({ kind: e.value.kind }, Math.max(0, now - e.dueMs) / 1000);
       this.m.fired.inc({ kind: e.value.kind });
     }
