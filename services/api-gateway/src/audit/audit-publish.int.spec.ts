@@ -4,6 +4,7 @@ import type { RunningService } from '@hookrail/runtime';
 import { startTestService, testConfig, waitFor } from '@hookrail/testkit';
 import { definition as metaEvent } from '../../../meta-event/src/service';
 import { GatewayHarness } from '../testing/gateway-harness';
+import { seedEndpoint, seedLink } from '../portal/testing/portal-fixtures';
 
 jest.setTimeout(90_000);
 
@@ -33,6 +34,9 @@ describe('audit records of sent events', () => {
     h.call('POST', `/v1/projects/${p.id}/events`, { key, body, headers: { 'user-agent': 'publisher/1' } });
   const event = (n: number) => ({ endpoint_id: endpointId, event_type: 'order.created', data: { n } });
 
+  /** Just after a window starts (windows are aligned on the epoch): a short burst fits in it. */
+  const atWindowStart = () => sleep(WINDOW_MS - (Date.now() % WINDOW_MS) + 50);
+
   /** The project's records matching `query`, once `count` of them are stored (the consumer's pace). */
   const records = (query: string, count: number) =>
     waitFor(
@@ -57,8 +61,7 @@ describe('audit records of sent events', () => {
     keys.second = await newKey('second');
     keys.viewer = await newKey('dashboard', 'viewer');
     endpointId = (await h.createSourceAndEndpoint(p)).endpointId;
-    // the burst starts just after a window starts (windows are aligned on the epoch)
-    await sleep(WINDOW_MS - (Date.now() % WINDOW_MS) + 50);
+    await atWindowStart();
     for (let n = 0; n < 5; n++) {
       const sent = await send(keys.owner.key, event(n));
       expect(sent.status).toBe(201);
@@ -118,6 +121,28 @@ describe('audit records of sent events', () => {
     expect(invalid.aggregate).toMatchObject({ count: 1, event_ids: [] });
     const all = await records('operation=createEvent', 4);
     expect(all).toHaveLength(4);
+  });
+
+  it("records a portal link's test events by the link, and a link that may not send apart", async () => {
+    const endpoint = await seedEndpoint(h.store, p.id as never, 'acme');
+    const manager = await seedLink(h.store, p.id as never, { owner_id: 'acme', can_manage_endpoint: true });
+    const reader = await seedLink(h.store, p.id as never, { owner_id: 'acme' });
+    const test = { event_type: 'portal.test', data: { hello: 'world' } };
+    const path = `/endpoints/${endpoint._id}/test-event`;
+    await atWindowStart();
+    expect((await h.portal('POST', path, manager.token, test)).status).toBe(201);
+    expect((await h.portal('POST', path, manager.token, test)).status).toBe(201);
+    expect((await h.portal('POST', path, reader.token, test)).status).toBe(403);
+    const [sent] = await records(`actor=${manager.doc._id}`, 1);
+    expect(sent).toMatchObject({
+      operation: 'portalSendTestEvent',
+      actor: { kind: 'portal_link', via: 'portal', portal_link_id: manager.doc._id },
+      status: 201,
+      aggregate: { count: 2 },
+    });
+    expect(sent.aggregate!.event_ids).toHaveLength(2);
+    const [refused] = await records(`actor=${reader.doc._id}`, 1);
+    expect(refused).toMatchObject({ operation: 'portalSendTestEvent', status: 403, aggregate: { count: 1 } });
   });
 
   it('records the open aggregates when a gateway stops gracefully, before their window ends', async () => {
