@@ -143,4 +143,28 @@ describe('the audit sink', () => {
     ]);
     expect(await counts(metrics)).toEqual({ published: 2 });
   });
+
+  it('waits at a stop for a record on its way, but not longer than its bound', async () => {
+    const metrics = new Metrics('t', { defaultMetrics: false });
+    const never = new Promise<void>(() => undefined);
+    const add = jest.fn(() => never);
+    const outbox = {
+      auditOutbox: { add, oldest: jest.fn(async () => []), remove: jest.fn() },
+    } as unknown as Pick<Store, 'auditOutbox'>;
+    const publisher = { publish: jest.fn(async () => Promise.reject(new Error('kafka down'))) };
+    const warn = jest.fn();
+    sink = auditSink({
+      publisher: publisher as unknown as Publisher,
+      store: outbox,
+      logger: { ...logger, warn } as unknown as Logger,
+      metrics,
+      relayEveryMs: 60_000,
+      stopWaitMs: 100,
+    });
+    sink.record(record('r4'));
+    await waitFor('the outbox write', () => add.mock.calls.length > 0);
+    await sink.stop();
+    sink = undefined;
+    expect(warn).toHaveBeenCalledWith({ records: 1 }, 'audit records still unsent at stop');
+  });
 });

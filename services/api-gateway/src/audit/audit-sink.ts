@@ -1,4 +1,5 @@
 import type { AuditRecord } from '@hookrail/api-contract';
+import pTimeout from 'p-timeout';
 import { PublishGuard, type Publisher } from '@hookrail/bus';
 import { errorMessage } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
@@ -31,10 +32,17 @@ export interface AuditSinkDeps {
   publishWindowMs?: number;
   /** Open aggregates at most; past it the oldest is recorded early. */
   maxAggregates?: number;
+  /** How long a stop waits for the records on their way (STOP_WAIT_MS). */
+  stopWaitMs?: number;
 }
 
-/** Enough for 10,000 distinct callers a window, at about 1 KiB each. */
+/** Enough for 10,000 distinct callers a window. */
 const MAX_AGGREGATES = 10_000;
+/**
+ * How long a stop waits for the records on their way: Kafka's 2 s, then the outbox's write. Within
+ * the process's 10 s shutdown, after HTTP's 5 s drain: a MongoDB down too must not hold it open.
+ */
+const STOP_WAIT_MS = 3_000;
 
 /**
  * Publishes each record to the `audit` topic (meta-event stores it) without anyone waiting. While
@@ -84,7 +92,11 @@ export function auditSink(deps: AuditSinkDeps): AuditSink {
     aggregate: aggregator.add,
     async stop() {
       aggregator.stop();
-      await Promise.all(onTheirWay);
+      const waited = await pTimeout(
+        Promise.all(onTheirWay).then(() => true),
+        { milliseconds: deps.stopWaitMs ?? STOP_WAIT_MS, message: false },
+      );
+      if (!waited) deps.logger.warn({ records: onTheirWay.size }, 'audit records still unsent at stop');
       await relay.stop();
     },
   };
