@@ -19,12 +19,19 @@ export async function releaseHeldDeliveries(
   now = Date.now(),
 ): Promise<number> {
   const held = await deps.store.deliveries.listHeld(projectId, endpointId, 100_000);
+  const dueAt = now + RELEASE_DELAY_MS;
+  // Stored first: the sender takes a retry due before the stored next attempt for a stale copy.
+  await deps.store.deliveries.releaseHeld(
+    projectId,
+    held.map((d) => d._id),
+    new Date(dueAt),
+  );
   const messages: RetryMessage[] = held.map((d) => ({
     delivery_id: d._id,
     project_id: projectId,
     endpoint_id: endpointId,
     event_id: d.event_id,
-    due_at: toTimestamp(now + RELEASE_DELAY_MS),
+    due_at: toTimestamp(dueAt),
     reason: 'paused',
     kind: 'delivery',
   }));

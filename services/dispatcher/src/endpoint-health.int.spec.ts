@@ -131,6 +131,39 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
     }
   });
 
+  it('a retry fired again (a retry-scheduler restart) after its attempt makes no early attempt', async () => {
+    const s = await setup({
+      receiver: { respond: () => ({ status: 500 }) },
+      subscription: { retry_config: { type: 'linear', duration: 2, retry_count: 2 } },
+    });
+    const [eventId] = await s.publish();
+    const first = await waitFor('the first retry scheduled', async () => {
+      const d = await deliveryOf(s.projectId, eventId);
+      return d?.attempts_made === 1 && d.next_attempt_at ? d : undefined;
+    });
+    await waitFor(
+      'the second attempt recorded',
+      async () => (await deliveryOf(s.projectId, eventId))?.attempts_made === 2,
+    );
+    // The first retry's fire again, as a restarted scheduler re-reads its uncommitted messages.
+    await (
+      await bus.connectPublisher()
+    ).publish('deliveries', [
+      {
+        delivery_id: first._id,
+        project_id: s.projectId,
+        endpoint_id: first.endpoint_id,
+        event_id: eventId,
+        reason: 'retry',
+        due_at: (first.next_attempt_at as Date).toISOString(),
+      },
+    ]);
+    const d = await finalDelivery(s.projectId, eventId, 'Failure');
+    expect(d.attempts_made).toBe(3);
+    expect(s.rec.requests).toHaveLength(3);
+    expect(gaps(s.rec)[1]).toBeGreaterThanOrEqual(1950); // on the schedule, not at the copy's arrival
+  });
+
   it('exponential: doubles the wait (with at most 10 % jitter) up to max_retry_seconds', async () => {
     const s = await setup({
       receiver: { respond: () => ({ status: 502 }) },

@@ -1,7 +1,8 @@
 import type { DeliveryMessage, FirstSend } from '@hookrail/bus';
 import { isDependencyOutage, type ProjectId } from '@hookrail/domain';
-import type { DeliveryDoc, EventDoc, Store } from '@hookrail/store';
+import type { DeliveryDoc, EventDoc } from '@hookrail/store';
 import { EVENT_WRITE_GRACE_MS, fromFirstSend, loadForSend, routedUnderOlderConfig } from './load-delivery';
+import type { SendReads } from './send-reads';
 
 const firstSend: FirstSend = {
   subscription_id: 'sub1',
@@ -84,11 +85,10 @@ describe('loadForSend', () => {
     return { ...loaded.delivery, status: 'Retry', attempts_made: 1, retries_used: 1 };
   };
   // The two reads it makes; a database is not what this checks.
-  const storeWith = (delivery: DeliveryDoc | null, event: Partial<EventDoc> | null) =>
-    ({
-      deliveries: { findForSend: async () => delivery },
-      events: { findById: async () => event },
-    }) as unknown as Store;
+  const storeWith = (delivery: DeliveryDoc | null, event: Partial<EventDoc> | null): SendReads => ({
+    delivery: async () => delivery,
+    event: async () => event as EventDoc | null,
+  });
 
   it('retries, as an outage, a delivery whose event the router has not stored yet', async () => {
     const err = await loadForSend(storeWith(stored(), null), retry, created + 5_000).catch((e: unknown) => e);
@@ -116,23 +116,29 @@ describe('loadForSend', () => {
     expect(await loadForSend(storeWith(null, null), retry)).toMatchObject({ kind: 'skip' });
   });
 
-  it('skips a fired retry whose delivery was scheduled again for later since, and sends one that is due', async () => {
+  it('hands on the stored retry, without an attempt, for a fired retry whose delivery was rescheduled since', async () => {
     const event = { _id: 'evt1', event_type: 'invoice.paid', raw: '{}', forward_headers_json: '{}' };
     const due = '2026-01-01T00:01:00.000Z';
-    const next = (at: string): DeliveryDoc => ({ ...stored(), next_attempt_at: new Date(at) });
-    const fired = { ...retry, due_at: due };
-    expect(
-      await loadForSend(storeWith(next('2026-01-01T00:02:00.000Z'), event), fired, created),
-    ).toMatchObject({
-      kind: 'skip',
-      reason: 'a retry fired again after a newer one was scheduled, skipping',
+    const later = '2026-01-01T00:02:00.000Z';
+    const next = (at: string, over: Partial<DeliveryDoc> = {}): DeliveryDoc => ({
+      ...stored(),
+      next_attempt_at: new Date(at),
+      ...over,
     });
-    expect(await loadForSend(storeWith(next(due), event), fired, created)).toMatchObject({ kind: 'send' });
-    // Resends and messages from before the field carry no due time: never skipped for it.
+    const fired = { ...retry, due_at: due };
+    expect(await loadForSend(storeWith(next(later), event), fired, created)).toMatchObject({
+      kind: 'retry_recorded',
+    });
     expect(
-      await loadForSend(storeWith(next('2026-01-01T00:02:00.000Z'), event), retry, created),
+      await loadForSend(storeWith(next(later, { status: 'Scheduled' }), event), fired, created),
+    ).toMatchObject({ kind: 'retry_recorded' });
+    // Due now (or released earlier than stored), a resend, or a message from before the field: sent.
+    expect(await loadForSend(storeWith(next(due), event), fired, created)).toMatchObject({ kind: 'send' });
+    expect(
+      await loadForSend(storeWith(next('2026-01-01T00:00:30.000Z'), event), fired, created),
     ).toMatchObject({
       kind: 'send',
     });
+    expect(await loadForSend(storeWith(next(later), event), retry, created)).toMatchObject({ kind: 'send' });
   });
 });

@@ -1,7 +1,8 @@
 import type { DeliveryMessage, FirstSend } from '@hookrail/bus';
 import { UnavailableError } from '@hookrail/domain';
-import type { DeliveryDoc, DeliveryStatus, Store } from '@hookrail/store';
+import type { DeliveryDoc, DeliveryStatus } from '@hookrail/store';
 import type { EventForDelivery } from './build-request';
+import type { SendReads } from './send-reads';
 
 /** A delivery in one of these has its outcome: a message that finds it so does nothing more. */
 export const FINAL_STATUSES: ReadonlySet<DeliveryStatus> = new Set(['Success', 'Failure', 'Discarded']);
@@ -32,16 +33,16 @@ export const EVENT_WRITE_GRACE_MS = 15 * 60_000;
  * retried like an outage (UnavailableError), not discarded.
  */
 export async function loadForSend(
-  store: Store,
+  reads: SendReads,
   m: DeliveryMessage,
   now: number = Date.now(),
 ): Promise<LoadedDelivery> {
-  const delivery = await store.deliveries.findForSend(m.project_id, m.delivery_id);
+  const delivery = await reads.delivery(m.project_id, m.delivery_id);
   if (!delivery) return { kind: 'skip', reason: 'delivery not found, skipping' };
   if (FINAL_STATUSES.has(delivery.status)) return { kind: 'skip' }; // already done: a redelivered message
-  if (scheduledSince(delivery, m))
-    return { kind: 'skip', reason: 'a retry fired again after a newer one was scheduled, skipping' };
-  const event = await store.events.findById(m.project_id, delivery.event_id);
+  // An earlier retry fired again (a scheduler restart): the stored one is handed on instead.
+  if (rescheduledSince(delivery, m)) return { kind: 'retry_recorded', delivery, event: null };
+  const event = await reads.event(m.project_id, delivery.event_id);
   const forSend = event && {
     _id: event._id,
     event_type: event.event_type,
@@ -62,9 +63,14 @@ export async function loadForSend(
   return { kind: 'send', delivery, event: forSend };
 }
 
-/** A fired retry whose delivery was given a later next attempt since: a stale copy. */
-function scheduledSince(delivery: DeliveryDoc, m: DeliveryMessage): boolean {
+/**
+ * A fired retry whose delivery has been given a later next attempt since (by an attempt or a hold
+ * after this retry was scheduled): its time is the stored one. Every writer of `next_attempt_at`
+ * also publishes a retry for it, so handing that on again never loses the delivery.
+ */
+function rescheduledSince(delivery: DeliveryDoc, m: DeliveryMessage): boolean {
   if (m.reason !== 'retry' || !m.due_at || !delivery.next_attempt_at) return false;
+  if (delivery.status !== 'Retry' && delivery.status !== 'Scheduled') return false;
   return delivery.next_attempt_at.getTime() > Date.parse(m.due_at);
 }
 

@@ -20,6 +20,7 @@ import {
   type LoadedDelivery,
 } from './load-delivery';
 import type { CliRelayDeps } from './relay-to-listener';
+import { coalescedSendReads, type SendReads } from './send-reads';
 import type { DeliveryOrdering } from '../ordering/delivery-ordering';
 import type { Place } from '../ordering/key-locks';
 
@@ -74,6 +75,7 @@ interface Sender {
   deps: SenderDeps;
   now: () => number;
   recorder: OutcomeRecorder;
+  reads: SendReads;
   attempt: Attempt;
   /** Sends of this process not ended yet, by delivery id. */
   inFlight: Map<string, Promise<void>>;
@@ -106,6 +108,7 @@ export function createSender(deps: SenderDeps): SendDelivery {
     deps,
     now,
     recorder,
+    reads: coalescedSendReads(deps.store),
     attempt: createAttempt({ ...deps, now }, recorder),
     inFlight: new Map(),
     firstSent: boundedLru<string, true>(200_000),
@@ -154,7 +157,7 @@ async function send(
   place: Place | undefined,
   { attemptEnded, leaveWindow }: { attemptEnded?: () => void; leaveWindow?: () => void },
 ): Promise<void> {
-  const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(s.deps.store, m);
+  const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(s.reads, m);
   const toSend = await sendable(s, m, loaded);
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;
   const gate = await configured(s, m, toSend.delivery);

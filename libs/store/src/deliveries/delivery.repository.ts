@@ -162,6 +162,20 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
    * Manual resend: the deliveries go back to `Scheduled` with no next attempt time, keeping their
    * attempts and spent retries; one round trip.
    */
+  /**
+   * Held deliveries released early (their endpoint activated): their next attempt is now `at`, so
+   * the retry fired for it is not taken for an earlier one fired again (libs/delivery
+   * load-delivery). Only those still `Scheduled`: one attempted meanwhile keeps its own time.
+   */
+  async releaseHeld(projectId: ProjectId, ids: readonly string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.model
+      .updateMany(this.scope(projectId, { _id: { $in: [...ids] }, status: 'Scheduled' }), {
+        $set: { next_attempt_at: at, updated_at: new Date() },
+      })
+      .exec();
+  }
+
   async markForResend(projectId: ProjectId, ids: readonly string[], reason: string): Promise<void> {
     if (ids.length === 0) return;
     // The status is in the list keys, which name the endpoint: each document gets its own.

@@ -7,7 +7,8 @@ import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import type { Page, PageRequest } from '../base/pagination';
 import { scanPage } from '../base/scan-page';
 import { ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
-import { deliveryKey, eventKey, eventKeys, keysFilter } from '../list-keys/list-keys';
+import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
+import { ALL, deliveryKey, eventKey, eventKeys, keysFilter } from '../list-keys/list-keys';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from '../deliveries/delivery.schema';
 import { derivedStatus, needsDeliveries } from './event-status';
@@ -65,6 +66,21 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
 
   override async findByIds(projectId: ProjectId, ids: readonly string[]): Promise<EventDoc[]> {
     return this.withStatuses(projectId, await super.findByIds(projectId, ids));
+  }
+
+  /**
+   * The sender's reads of the events of deliveries sent again, in one round trip and without the
+   * derived status (a read of each event's deliveries the send does not need): null where none is,
+   * in order.
+   */
+  async findManyForSend(refs: readonly ScopedId[]): Promise<(EventDoc | null)[]> {
+    if (refs.length === 0) return [];
+    const docs = await this.model
+      .find(scopedIdsFilter(refs, { keys: ALL }))
+      .lean<EventDoc[]>()
+      .exec();
+    const found = new Map(docs.map((d) => [`${d.project_id}/${d._id}`, d]));
+    return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
   }
 
   /**
