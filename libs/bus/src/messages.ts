@@ -168,8 +168,15 @@ export type ConfigBarrier = Static<typeof ConfigBarrierSchema>;
  */
 export const AuditMessageSchema = Type.Object({
   ...auditRecordResponse.properties,
-  // the codec checks shapes, not formats: the gateway wrote it with toISOString()
+  // the codec checks shapes, not formats: the gateway wrote these with toISOString()
   created_at: Type.String(),
+  aggregate: Type.Optional(
+    Type.Object({
+      ...auditRecordResponse.properties.aggregate.properties,
+      first_at: Type.String(),
+      last_at: Type.String(),
+    }),
+  ),
 });
 export type AuditMessage = Static<typeof AuditMessageSchema>;
 
