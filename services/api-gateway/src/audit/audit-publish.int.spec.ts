@@ -5,6 +5,8 @@ import { startTestService, testConfig, waitFor } from '@hookrail/testkit';
 import { definition as metaEvent } from '../../../meta-event/src/service';
 import { GatewayHarness } from '../testing/gateway-harness';
 import { seedEndpoint, seedLink } from '../portal/testing/portal-fixtures';
+import { launchChromium } from '../portal/testing/portal-browser';
+import { openSignedIn } from '../console/testing/console-sign-in';
 
 jest.setTimeout(90_000);
 
@@ -98,6 +100,22 @@ describe('audit records of sent events', () => {
     // one of the events it names finds it too
     const byEvent = await records(`resource=${sentIds[2]}`, 1);
     expect(byEvent.map((r) => r.uid)).toEqual([record.uid]);
+    // the console's audit log page shows the count and the events
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      await openSignedIn(
+        page,
+        `${h.gateway.url}/console/projects/${p.id}/audit-log?operation=createEvent`,
+        p.key,
+      );
+      const row = page.getByRole('row').filter({ hasText: '5 calls' });
+      await row.first().waitFor();
+      expect(await row.first().innerText()).toContain(sentIds[0]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('keeps two keys apart, and a refusal apart with its status', async () => {

@@ -18,6 +18,17 @@ function actorText({ actor }: AuditRecord): string {
   return `${actor.email ?? who} via ${actor.via}`;
 }
 
+/** What a record changed: the fields before → after, or for sent events the calls it counts. */
+function changesCell(r: AuditRecord) {
+  if (r.aggregate) {
+    const { count, first_at, last_at, event_ids } = r.aggregate;
+    const events =
+      event_ids.length > 0 ? `; events ${event_ids.join(', ')}${count > event_ids.length ? ', …' : ''}` : '';
+    return <span class="muted">{`${count} calls, ${when(first_at)} to ${when(last_at)}${events}`}</span>;
+  }
+  return r.changes ? <JsonView value={r.changes} /> : <span class="muted">{r.fields.join(', ')}</span>;
+}
+
 /** The project's audit log: every change, who made it, what changed; read only. */
 export function AuditLogView({ pid }: { pid: string }) {
   return (
@@ -38,11 +49,7 @@ export function AuditLogView({ pid }: { pid: string }) {
           { label: 'Operation', cell: (r) => r.operation },
           { label: 'Resource', cell: (r) => `${r.resource.type} ${r.resource.id ?? ''}` },
           { label: 'Status', cell: (r) => String(r.status) },
-          {
-            label: 'Changes',
-            cell: (r) =>
-              r.changes ? <JsonView value={r.changes} /> : <span class="muted">{r.fields.join(', ')}</span>,
-          },
+          { label: 'Changes', cell: changesCell },
           { label: 'From', cell: (r) => `${r.ip} ${r.user_agent}` },
         ]}
       />
