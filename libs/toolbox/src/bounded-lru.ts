@@ -18,3 +18,18 @@ export function boundedLru<K extends NonNullable<unknown>, V extends NonNullable
 ): LRUCache<K, V, FC> {
   return new LRUCache<K, V, FC>({ ...options, maxSize: maxEntries, sizeCalculation: () => 1 });
 }
+
+/**
+ * An LRU cache holding at most `maxBytes` as `sizeOf` counts them (lru-cache's own size bound);
+ * an entry larger than an eighth of that is not kept, so one large value cannot empty the cache.
+ */
+export function byteBoundedLru<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+  maxBytes: number,
+  sizeOf: (value: V) => number,
+): LRUCache<K, V> {
+  return new LRUCache<K, V>({
+    maxSize: maxBytes,
+    maxEntrySize: Math.floor(maxBytes / 8),
+    sizeCalculation: (value) => Math.max(1, sizeOf(value)),
+  });
+}
