@@ -37,9 +37,23 @@ export class UserMongoServer {
       throw new Error('the local SecantusDB is not installed (npm start or deploy/local/servers.sh start)');
     const oplog =
       this.oplogMaxEntries === undefined ? [] : ['--oplog-max-entries', String(this.oplogMaxEntries)];
+    // Every commit is synced, as a MongoDB replica set's default (majority, journaled) writes are:
+    // without it SecantusDB loses the last few seconds of acknowledged writes to a SIGKILL, and
+    // with them the oplog positions a change stream already read, so the changes written after the
+    // restart reuse positions behind the stream's resume point and are never read (the chaos spec
+    // then waited for them in one run of three).
     const server = spawn(
       bin,
-      ['--host', '127.0.0.1', '--port', String(this.port), '--storage-path', this.dir, ...oplog],
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(this.port),
+        '--storage-path',
+        this.dir,
+        '--sync-on-commit',
+        ...oplog,
+      ],
       {
         stdio: 'ignore',
       },
