@@ -7,7 +7,8 @@
  * linear, 5 s × 2, as in the issue. Prints per phase: healthy deliveries' e2e latency (POST sent →
  * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
  * scheduler's lateness p99 (from its histogram's buckets: an upper bound), each process's CPU
- * (cores) and resident memory (now and its peak), and healthy deliveries not received; before
+ * (cores) and resident memory (now and its peak), healthy deliveries not received, and how many
+ * of each service's `/readyz` answers (asked once a second) were not ready; before
  * each phase, what the previous ones left in the dispatcher and the retry scheduler. The phase
  * `hang1000`, 1,000 hanging endpoints, is the memory check: it prints the dispatcher's peak
  * resident memory against its chart limit. The phase `retry1000` makes about 1,000 retries/s due
@@ -329,8 +330,42 @@ async function waitDelivered(ids: string[], delivered: Map<string, number>, time
     await new Promise((r) => setTimeout(r, 100));
 }
 
+/** The chart's readiness probe waits this long for an answer (charts/hookrail values, `probes.readiness`). */
+const READINESS_TIMEOUT_MS = 3000;
+
+/**
+ * Asks every service's `/readyz` once a second, as a kubelet's probe would (the chart's every 5 s),
+ * until stopped, and then says how many answers were not a 200 within the probe's time-out: a busy
+ * database must not read as an unreachable one (issue 67).
+ */
+function watchReadiness(services: { name: string; url: string }[]): { stop(): Promise<string> } {
+  const notReady = new Map<string, number>();
+  let checks = 0;
+  let running = true;
+  const probe = async ({ name, url }: { name: string; url: string }) => {
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(READINESS_TIMEOUT_MS) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!ok) notReady.set(name, (notReady.get(name) ?? 0) + 1);
+  };
+  const loop = (async () => {
+    for (; running; checks++) await Promise.all([...services.map(probe), sleep(1000)]);
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const failed = [...notReady].map(([name, n]) => `${name} ${n}`).join(', ');
+      return `readiness: ${checks} checks of ${services.length} services, not ready ${failed || 'never'}`;
+    },
+  };
+}
+
 interface Run {
   stack: Stack;
+  /** Every service, for the readiness checks. */
+  services: { name: string; url: string }[];
   pids: Map<string, number>;
   dispatcher: string;
   scheduler: string;
@@ -349,6 +384,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
   const late0 = await latenessBuckets(run.scheduler);
   const t0 = Date.now();
+  const readiness = watchReadiness(run.services);
   const { sentAt, failing, errors, posts } = await offer(run.stack, phase, p);
   const ids = [...sentAt.keys()];
   await waitDelivered(ids, run.delivered, 60_000);
@@ -356,6 +392,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   const tail = phase.retries ? phase.retries.retry_count * phase.retries.duration + 2 : 0;
   await sleep(Math.max(0, t0 + (SECONDS + tail) * 1000 - Date.now()));
   const ms = Date.now() - t0;
+  const ready = await readiness.stop();
   const lat = ids.filter((id) => run.delivered.has(id)).map((id) => run.delivered.get(id)! - sentAt.get(id)!);
   lat.sort((a, b) => a - b);
   const p99 = pct(lat, 99);
@@ -370,6 +407,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))} (scheduler)`);
   if (phase.retries)
     console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
+  console.log(`  ${ready}`);
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
   const dispatcherPid = run.pids.get('dispatcher');
   if (phase.name === 'hang1000' && dispatcherPid)
@@ -399,6 +437,7 @@ async function main(): Promise<void> {
   );
   const run: Run = {
     stack: { gateway, store: stack.store, rx },
+    services: stack.services.map(({ name, url }) => ({ name, url })),
     pids: stack.pids,
     dispatcher,
     scheduler,
