@@ -25,15 +25,6 @@ export class ScheduleQueue<T = unknown> {
     return this.live.size;
   }
 
-  /** Whether an entry for `key` is live. */
-  hasKey(key: string): boolean {
-    return this.live.has(key);
-  }
-
-  has(id: string, key: string): boolean {
-    return this.live.get(key)?.id === id;
-  }
-
   add(entry: QueuedEntry<T>): AddOutcome<T> {
     const current = this.live.get(entry.key);
     if (current?.id === entry.id) return { kind: 'already_queued' };
