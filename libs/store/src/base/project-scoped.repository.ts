@@ -4,6 +4,7 @@ import { rethrowTyped } from '../errors';
 import { cursorPage } from './cursor-page';
 import type { Page, PageRequest } from './pagination';
 import type { ProjectId } from '@hookrail/domain';
+import { scopedIdsFilter, type ScopedId } from './scoped-ids';
 
 /** A document every project-scoped collection shares. `_id` is a ULID, so ids sort by creation. */
 export interface ScopedDoc {
@@ -71,6 +72,20 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
 
   async findById(projectId: ProjectId, id: string): Promise<T | null> {
     return this.findOneWhere(projectId, { _id: id } as QueryFilter<T>);
+  }
+
+  /**
+   * Documents of several projects in one round trip, as stored (a keyed collection on its `*`
+   * key): null where none is, in the order asked. For the sender's reads of many retries at once.
+   */
+  protected async findScoped(refs: readonly ScopedId[]): Promise<(T | null)[]> {
+    if (refs.length === 0) return [];
+    const docs = await this.model
+      .find(scopedIdsFilter(refs, this.keyed ? { keys: ALL } : {}) as QueryFilter<T>)
+      .lean<T[]>()
+      .exec();
+    const found = new Map(docs.map((d) => [`${d.project_id}/${String(d._id)}`, d]));
+    return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
   }
 
   async findByIds(projectId: ProjectId, ids: readonly string[]): Promise<T[]> {

@@ -11,7 +11,7 @@ import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } 
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
 import { eventModel, type EventDoc } from '../events/event.schema';
 import { scanPage } from '../base/scan-page';
-import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
+import type { ScopedId } from '../base/scoped-ids';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import type { ProjectId } from '@hookrail/domain';
 
@@ -136,13 +136,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
 
   /** The sender's reads of several deliveries in one round trip: null where none is, in order. */
   async findManyForSend(refs: readonly ScopedId[]): Promise<(DeliveryDoc | null)[]> {
-    if (refs.length === 0) return [];
-    const docs = await this.model
-      .find(scopedIdsFilter(refs, { keys: ALL }))
-      .lean<DeliveryDoc[]>()
-      .exec();
-    const found = new Map(docs.map((d) => [`${d.project_id}/${d._id}`, d]));
-    return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
+    return this.findScoped(refs);
   }
 
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */

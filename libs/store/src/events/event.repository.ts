@@ -7,8 +7,8 @@ import { insertIgnoringExisting } from '../base/insert-ignoring-existing';
 import type { Page, PageRequest } from '../base/pagination';
 import { scanPage } from '../base/scan-page';
 import { ProjectScopedRepository, oneOf } from '../base/project-scoped.repository';
-import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
-import { ALL, deliveryKey, eventKey, eventKeys, keysFilter } from '../list-keys/list-keys';
+import type { ScopedId } from '../base/scoped-ids';
+import { deliveryKey, eventKey, eventKeys, keysFilter } from '../list-keys/list-keys';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from '../deliveries/delivery.schema';
 import { derivedStatus, needsDeliveries } from './event-status';
@@ -74,13 +74,7 @@ export class EventRepository extends ProjectScopedRepository<EventDoc> {
    * in order.
    */
   async findManyForSend(refs: readonly ScopedId[]): Promise<(EventDoc | null)[]> {
-    if (refs.length === 0) return [];
-    const docs = await this.model
-      .find(scopedIdsFilter(refs, { keys: ALL }))
-      .lean<EventDoc[]>()
-      .exec();
-    const found = new Map(docs.map((d) => [`${d.project_id}/${d._id}`, d]));
-    return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
+    return this.findScoped(refs);
   }
 
   /**
