@@ -5,14 +5,17 @@
  * and into collections with only `_id`, and prints the server's CPU per event for each. The
  * difference is what the list indexes cost. Each is run twice: one write at a time, as a
  * service sends its record writes (libs/domain RECORD_WRITES), and the two collections' writes
- * overlapping, to show what overlapping writes cost the server.
+ * overlapping, to show what overlapping writes cost the server. Last, what a retry costs the server
+ * against the insert of a delivery: the sender's read of each stored delivery (`findManyForSend`,
+ * with any retry outcomes appended beside it), then a failed retry of each in `Retry` recorded
+ * through the store's own `recordOutcomes` (appended beside the document, docs/database.md), twice.
  *
  *   npm run bench:db                      # 10,000 events, batches of 200
  *   BENCH_EVENTS=20000 BENCH_BATCH=500 npm run bench:db
  */
 import mongoose from 'mongoose';
 import { asProjectId, newId } from '@hookrail/domain';
-import { Store, type DeliveryDoc, type EventDoc } from '@hookrail/store';
+import { Store, type DeliveryDoc, type DeliveryOutcome, type EventDoc } from '@hookrail/store';
 import { cpuMs, serverPids } from './support/processes';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -144,8 +147,64 @@ async function run(
     `${label}: server CPU ${(cpu / EVENTS).toFixed(3)} ms per event, ` +
       `${(EVENTS / ((Date.now() - t0) / 1000)).toFixed(0)} events/s (${EVENTS} events, batches of ${BATCH}, journaled)`,
   );
+  if (opts.indexed && !opts.overlapping) await retryOutcomes(url, deliveries, pid);
   await db.dropDatabase();
   await conn.close();
+}
+
+/**
+ * Deliveries whose first attempt failed (stored in `Retry`, unmeasured), then per delivery the
+ * sender's read and a failed retry recorded; twice, as a delivery retried.
+ */
+async function retryOutcomes(url: string, delivered: DeliveryDoc[], pid: number): Promise<void> {
+  const store = await Store.connect(url, 'bench');
+  const deliveries = delivered.map((d): DeliveryDoc => ({
+    ...d,
+    _id: newId(),
+    status: 'Retry',
+    retries_used: 1,
+  }));
+  await store.deliveries.insertManyIfAbsent(deliveries);
+  const outcome = (d: DeliveryDoc): DeliveryOutcome => ({
+    delivery: d,
+    status: 'Retry',
+    reason: 'endpoint answered 500',
+    nextAttemptAt: new Date(Date.now() + 1000),
+    attempt: {
+      ...d.attempts[0],
+      uid: newId(),
+      http_status: 500,
+      response_data: 'failing',
+      created_at: new Date(),
+    },
+    retrySpent: true,
+    firstRecord: false,
+  });
+  for (const round of [1, 2]) {
+    const read = await serverCost(pid, deliveries.length, async () => {
+      for (let i = 0; i < deliveries.length; i += BATCH)
+        await store.deliveries.findManyForSend(
+          deliveries.slice(i, i + BATCH).map((d) => ({ projectId: d.project_id, id: d._id })),
+        );
+    });
+    const written = await serverCost(pid, deliveries.length, async () => {
+      for (let i = 0; i < deliveries.length; i += BATCH)
+        await store.deliveries.recordOutcomes(deliveries.slice(i, i + BATCH).map(outcome));
+    });
+    console.log(
+      `retry ${round} of each: the sender's read ${read.ms} ms per delivery (${read.rate}/s), ` +
+        `its outcome recorded ${written.ms} ms (${written.rate}/s), server CPU, batches of ${BATCH}, journaled`,
+    );
+  }
+  await store.close();
+}
+
+/** The server's CPU per item and the items per second of `work`. */
+async function serverCost(pid: number, items: number, work: () => Promise<void>) {
+  const [t0, c0] = [Date.now(), cpuMs(pid)];
+  await work();
+  const cpu = cpuMs(pid) - c0;
+  return { ms: (cpu / items).toFixed(3), rate: (items / ((Date.now() - t0) / 1000)).toFixed(0) };
 }
 
 async function main(): Promise<void> {

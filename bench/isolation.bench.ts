@@ -18,6 +18,9 @@
  *
  *   npm run bench:isolation
  *   BENCH_ISO_SECONDS=5 BENCH_ISO_PHASES=base150,mixed150 npm run bench:isolation   # a smoke run
+ *   BENCH_MONGODB_URL='mongodb://127.0.0.1:27027/iso?retryWrites=false&directConnection=true' \
+ *     BENCH_MONGODB_PID=$(pgrep -f 'MemoryMongo 27027') npm run bench:isolation  # bench/memory-mongo
+ *   BENCH_DB_TAP=1 npm run bench:isolation   # also the services' database commands per second, by kind
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +29,7 @@ import { purgeProject } from '@hookrail/operations';
 import type { Store } from '@hookrail/store';
 import { makeEndpoint, makeSubscription, startReceiver, type Receiver } from '@hookrail/testkit';
 import { startHookrailStack } from './support/hookrail-stack';
+import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
 import { buildServices, cpuMs, peakRssMiB } from './support/processes';
@@ -35,7 +39,11 @@ const ONLY = process.env.BENCH_ISO_PHASES?.split(',');
 const HEALTHY = 20;
 /** bench/support/hookrail-stack.ts's. */
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
-const MONGODB_URL = `mongodb://127.0.0.1:27017/hookrail-iso-${Date.now()}?retryWrites=false`;
+/** The local server's, or BENCH_MONGODB_URL's (with BENCH_MONGODB_PID for its CPU; bench/memory-mongo). */
+const MONGODB_URL =
+  process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/hookrail-iso-${Date.now()}?retryWrites=false`;
+/** The relay adds a hop and this process's CPU to every database round trip: off by default. */
+const DB_TAP = process.env.BENCH_DB_TAP === '1';
 const RETRIES = { type: 'linear', duration: 5, retry_count: 2 } as const;
 /** A breaker that does not trip within a phase: the retry phase measures the scheduler, not it. */
 const LOOSE_BREAKER = {
@@ -373,6 +381,8 @@ interface Run {
   attempts: Map<string, number[]>;
   delivered: Map<string, number>;
   baselines: Map<string, number>;
+  /** The services' database commands (BENCH_DB_TAP=1). */
+  tap?: MongoTap;
 }
 
 async function runPhase(run: Run, phase: Phase): Promise<void> {
@@ -383,6 +393,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   );
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
   const late0 = await latenessBuckets(run.scheduler);
+  const db0 = run.tap?.snapshot();
   const t0 = Date.now();
   const readiness = watchReadiness(run.services);
   const { sentAt, failing, errors, posts } = await offer(run.stack, phase, p);
@@ -409,6 +420,8 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
     console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
   console.log(`  ${ready}`);
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
+  if (run.tap && db0)
+    console.log(`  database commands per second: ${perEventSummary(db0, run.tap.snapshot(), ms / 1000)}`);
   const dispatcherPid = run.pids.get('dispatcher');
   if (phase.name === 'hang1000' && dispatcherPid)
     console.log(
@@ -431,7 +444,12 @@ async function main(): Promise<void> {
   const attempts = new Map<string, number[]>();
   const rx = await receivers(delivered, attempts);
   buildServices();
-  const stack = await startHookrailStack({ mongoUrl: MONGODB_URL, firstPort: 18_600 });
+  const tap = DB_TAP ? await tapped(MONGODB_URL) : null;
+  const stack = await startHookrailStack({
+    mongoUrl: MONGODB_URL,
+    servicesDbUrl: tap?.url,
+    firstPort: 18_600,
+  });
   const [gateway, dispatcher, scheduler] = ['api-gateway', 'dispatcher', 'retry-scheduler'].map(
     (name) => stack.services.find((s) => s.name === name)!.url,
   );
@@ -444,14 +462,27 @@ async function main(): Promise<void> {
     attempts,
     delivered,
     baselines: new Map(),
+    tap: tap?.tap,
   };
   await warmUp(run);
   for (const phase of PHASES.filter((ph) => !ONLY || ONLY.includes(ph.name))) {
     await runPhase(run, phase);
     await new Promise((r) => setTimeout(r, 5000)); // the deleted project's last sends end
   }
-  await stack.stop({ dropDatabase: true });
+  // Another server's database is left to it (mongo-java-server cannot drop one with a multikey index).
+  await stack.stop({ dropDatabase: !process.env.BENCH_MONGODB_URL });
   await Promise.all(Object.values(rx).map((r) => r.close()));
+  await tap?.tap.close();
+}
+
+/** A relay counting the services' database commands, and the URL that goes through it. */
+async function tapped(url: string): Promise<{ tap: MongoTap; url: string }> {
+  const u = new URL(url);
+  const tap = await MongoTap.start({ host: u.hostname, port: Number(u.port || 27017) });
+  u.port = String(tap.port);
+  // Else the driver follows the server's own address from its hello and bypasses the relay.
+  u.searchParams.set('directConnection', 'true');
+  return { tap, url: u.toString() };
 }
 
 main().then(

@@ -45,6 +45,8 @@ export type { EventListFilter, EventRepository, IdempotencyClaim } from './event
 export type { DeliveryAttempt, DeliveryDoc, DeliveryStatus } from './deliveries/delivery.schema';
 export type { DeliveryListFilter, DeliveryRepository } from './deliveries/delivery.repository';
 export type { DeliveryOutcome } from './deliveries/delivery-outcome';
+export { retryStateAfter } from './deliveries/delivery-outcome';
+export type { RetryState } from './deliveries/fold-retry-outcomes';
 export { ALL_ENDPOINTS, type DeliveryStatsDoc } from './delivery-stats/delivery-stats.schema';
 export type { CountedOutcome } from './delivery-stats/counted-outcome';
 export type {

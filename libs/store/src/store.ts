@@ -32,6 +32,7 @@ const HISTORY_COLLECTIONS = new Set([
   'events',
   'idempotency_claims',
   'event_deliveries',
+  'delivery_retry_outcomes',
   'meta_events',
   'audit_log',
 ]);

@@ -172,7 +172,13 @@ describe('retries, limits and endpoint health through the real pipeline', () => 
       },
     });
     const [eventId] = await s.publish();
-    await finalDelivery(s.projectId, eventId, 'Failure');
+    const d = await finalDelivery(s.projectId, eventId, 'Failure');
+    // The three failed retries in between were appended beside the delivery (libs/store
+    // fold-retry-outcomes.ts): the delivery reads with all five attempts, in order, and its
+    // retries ended at retry_count.
+    expect(d).toMatchObject({ attempts_made: 5, retries_used: 4, next_attempt_at: null });
+    expect(d.attempts.map((a) => a.http_status)).toEqual([502, 502, 502, 502, 502]);
+    expect(s.rec.requests).toHaveLength(5);
     // Uncapped, the fourth wait would be 8 s or more (a retry is never early): well above the
     // 2 s + SLACK_MS bound, which the cap keeps it under.
     const [g1, g2, g3, g4] = gaps(s.rec);

@@ -9,6 +9,7 @@ import {
   DeliveryOrdering,
   EndpointLanes,
   endpointStatusGate,
+  RetryStates,
   type EndpointLanesOptions,
   type Gate,
   type SenderDeps,
@@ -109,12 +110,32 @@ async function startDispatcher(
   const destinations = { publishers, env: await destinationEnv(config, ctx) };
   const ownership = deliveriesOwnership(ctx);
   const ordering = orderingFor(config, ctx, configs.cache, ownership);
-  const senderParts = { ...outbound, cache: configs.cache, stats, gates, destinations, ordering, health };
+  // What this process appended for its retried deliveries: forgotten when partitions may move.
+  const retryStates = new RetryStates();
+  const senderParts = {
+    ...outbound,
+    cache: configs.cache,
+    stats,
+    gates,
+    destinations,
+    ordering,
+    health,
+    retryStates,
+  };
   const scale = opts.scale ?? SCALE;
   const send = senderFor(config, ctx, { ...senderParts, lanes: scale.lanes });
   const sweeper = startOrderingSweeper(ordering, logger);
   const route = await routerFor(ctx, { configs, functions, ownership, send, scale });
-  const consumers = await consumeTopics(ctx, { route, send, configs, ownership, ordering, sweeper, scale });
+  const consumers = await consumeTopics(ctx, {
+    route,
+    send,
+    configs,
+    ownership,
+    ordering,
+    retryStates,
+    sweeper,
+    scale,
+  });
   return {
     stop: async () => {
       sweeper.stop();
@@ -218,6 +239,7 @@ function senderFor(
     gates: Gate[];
     destinations: SenderDeps['destinations'];
     ordering: DeliveryOrdering;
+    retryStates: RetryStates;
     health: Health;
     lanes: Scale['lanes'];
   },
@@ -237,6 +259,7 @@ function senderFor(
     destinations: deps.destinations,
     cliRelay: { url: config.urls.cliRelay, credential: relayCredential(config.security) },
     ordering: deps.ordering,
+    retryStates: deps.retryStates,
     afterAttempt: (ctx, result) => health.afterAttempt(ctx, result),
     logAttempts: config.log.attempts,
     lanes: deps.lanes ? endpointLanes(deps.lanes, metrics) : undefined,
@@ -332,11 +355,12 @@ async function consumeTopics(
     configs: VersionedConfig;
     ownership: KeyOwnership;
     ordering: DeliveryOrdering;
+    retryStates: RetryStates;
     sweeper: OrderingSweeper;
     scale: Scale;
   },
 ) {
-  const { send, ownership, ordering, sweeper } = deps;
+  const { send, ownership, ordering, retryStates, sweeper } = deps;
   const { onBarrier } = deps.configs;
   // An events message holds its slot until its records are written (about a second at max
   // rate, one record write after another), so the slots, not the CPU, bound the rate: 2,000
@@ -356,6 +380,7 @@ async function consumeTopics(
     onRebalancing: () => {
       ownership.release();
       ordering.reset();
+      retryStates.forget();
     },
   });
   return { router, sender };

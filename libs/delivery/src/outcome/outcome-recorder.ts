@@ -13,6 +13,7 @@ import type {
 import type { AttemptOutcome } from '@hookrail/retry';
 import type { Logger } from '@hookrail/telemetry';
 import type { GateDecision } from '../sender/gates';
+import type { RetryStates } from '../sender/retry-states';
 
 /** An attempt's outcome, or a delivery discarded without an attempt. */
 export type FinalOutcome = AttemptOutcome | { status: 'Discarded'; reason: string };
@@ -34,6 +35,8 @@ interface OutcomeRecorderDeps {
   now?: () => number;
   /** Told of every outcome once it is durable (ordered delivery releases the next of a key). */
   onRecorded?: (delivery: DeliveryDoc, status: DeliveryStatus) => Promise<void>;
+  /** Told of every outcome once it is durable, to know where retried deliveries stand. */
+  retryStates?: RetryStates;
 }
 
 /**
@@ -71,7 +74,7 @@ export class OutcomeRecorder {
     project?: ProjectDoc,
   ): Promise<void> {
     const nextAt = outcome.status === 'Retry' ? new Date(this.now() + outcome.delaySeconds * 1000) : null;
-    const recorded = this.writesOf(delivery).submit({
+    const recorded = this.write({
       delivery,
       status: outcome.status,
       reason: 'reason' in outcome ? outcome.reason : null,
@@ -95,6 +98,12 @@ export class OutcomeRecorder {
     });
   }
 
+  /** The outcome made durable (group-committed), then remembered where retried deliveries stand. */
+  private async write(outcome: DeliveryOutcome): Promise<void> {
+    await this.writesOf(outcome.delivery).submit(outcome);
+    this.deps.retryStates?.recorded(outcome);
+  }
+
   private writesOf(delivery: DeliveryDoc): Coalescer<DeliveryOutcome> {
     return typeof delivery.metadata?.ordering_key === 'string' ? this.orderedWrites : this.deliveryWrites;
   }
@@ -111,7 +120,7 @@ export class OutcomeRecorder {
   /** Held by a gate: waits without spending a retry and comes back through the retry scheduler. */
   async hold(delivery: DeliveryDoc, gate: Extract<GateDecision, { kind: 'hold' }>): Promise<void> {
     const until = new Date(gate.untilMs);
-    await this.writesOf(delivery).submit({
+    await this.write({
       delivery,
       status: 'Scheduled',
       reason: `held: ${gate.detail ?? gate.reason}`,

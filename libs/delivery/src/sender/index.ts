@@ -4,3 +4,4 @@ export { consultGates, type Gate, type GateContext, type GateDecision } from './
 export { endpointStatusGate, PAUSED_RECHECK_MS } from './endpoint-status.gate';
 export { createFirstSends, LOCAL_SEND_SPAN, type FirstSendsDeps } from './first-sends';
 export { EndpointLanes, type EndpointLanesOptions } from './endpoint-lanes';
+export { RetryStates } from './retry-states';

@@ -21,6 +21,7 @@ import {
 } from './load-delivery';
 import type { CliRelayDeps } from './relay-to-listener';
 import { coalescedSendReads, type SendReads } from './send-reads';
+import type { RetryStates } from './retry-states';
 import type { DeliveryOrdering } from '../ordering/delivery-ordering';
 import type { Place } from '../ordering/key-locks';
 
@@ -51,6 +52,11 @@ export interface SenderDeps {
    * through the retry scheduler instead of holding a slot; without it, no cap.
    */
   lanes?: EndpointLanes;
+  /**
+   * Where this process's retried deliveries stand (retry-states.ts); the owner must `forget` it at
+   * every rebalance. Without it every send again reads the delivery's appended outcomes.
+   */
+  retryStates?: RetryStates;
   now?: () => number;
 }
 
@@ -108,7 +114,7 @@ export function createSender(deps: SenderDeps): SendDelivery {
     deps,
     now,
     recorder,
-    reads: coalescedSendReads(deps.store),
+    reads: coalescedSendReads(deps.store, deps.retryStates),
     attempt: createAttempt({ ...deps, now }, recorder),
     inFlight: new Map(),
     firstSent: boundedLru<string, true>(200_000),

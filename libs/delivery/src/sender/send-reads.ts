@@ -1,6 +1,7 @@
 import type { ProjectId } from '@hookrail/domain';
 import type { DeliveryDoc, EventDoc, ScopedId, Store } from '@hookrail/store';
 import { byteBoundedLru, Coalescer } from '@hookrail/toolbox';
+import type { RetryStates } from './retry-states';
 
 /** What a delivery sent again (retry, resend, release) reads before its attempt. */
 export interface SendReads {
@@ -20,11 +21,12 @@ const EVENT_OVERHEAD_BYTES = 256;
 /**
  * The reads of deliveries sent again, coalesced: the reads of many retries due at once (a
  * thousand a second when endpoints fail) are one round trip per batch instead of one each, on the
- * database every tenant's writes share.
+ * database every tenant's writes share. `retryStates`: what this process knows of its retried
+ * deliveries, so their appended outcomes are not read again.
  */
-export function coalescedSendReads(store: Store): SendReads {
+export function coalescedSendReads(store: Store, retryStates?: RetryStates): SendReads {
   const deliveries = new Coalescer<ScopedId, DeliveryDoc | null>((refs) =>
-    store.deliveries.findManyForSend(refs),
+    store.deliveries.findManyForSend(refs, retryStates?.known),
   );
   const events = new Coalescer<ScopedId, EventDoc | null>((refs) => store.events.findManyForSend(refs));
   const recentEvents = byteBoundedLru<string, EventDoc>(

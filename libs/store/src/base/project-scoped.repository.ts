@@ -70,18 +70,33 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
     ) as QueryFilter<T>;
   }
 
+  /**
+   * The documents as callers see them: a subclass whose records are partly stored beside the
+   * document adds them here (deliveries' retry outcomes). Every read below goes through it.
+   */
+  protected async complete(docs: T[]): Promise<T[]> {
+    return docs;
+  }
+
   async findById(projectId: ProjectId, id: string): Promise<T | null> {
     return this.findOneWhere(projectId, { _id: id } as QueryFilter<T>);
   }
 
   /**
    * Documents of several projects in one round trip, as stored (a keyed collection on its `*`
-   * key): null where none is, in the order asked. For the sender's reads of many retries at once.
+   * key; not completed, and without the `leaveOut` fields): null where none is, in the order
+   * asked. For the sender's reads of many retries at once.
    */
-  protected async findScoped(refs: readonly ScopedId[]): Promise<(T | null)[]> {
+  protected async findScoped(
+    refs: readonly ScopedId[],
+    leaveOut: Record<string, 0> = {},
+  ): Promise<(T | null)[]> {
     if (refs.length === 0) return [];
     const docs = await this.model
-      .find(scopedIdsFilter(refs, this.keyed ? { keys: ALL } : {}) as QueryFilter<T>)
+      .find(scopedIdsFilter(refs, this.keyed ? { keys: ALL } : {}) as QueryFilter<T>, {
+        ...this.hidden,
+        ...leaveOut,
+      })
       .lean<T[]>()
       .exec();
     const found = new Map(docs.map((d) => [`${d.project_id}/${String(d._id)}`, d]));
@@ -148,17 +163,19 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   }
 
   protected async findOneWhere(projectId: ProjectId, filter: QueryFilter<T>): Promise<T | null> {
-    return this.model.findOne(this.scope(projectId, filter), this.hidden).lean<T>().exec();
+    const doc = await this.model.findOne(this.scope(projectId, filter), this.hidden).lean<T>().exec();
+    return doc && (await this.complete([doc]))[0];
   }
 
   /** Oldest first (ascending `_id`), at most `limit`. */
   protected async listWhere(projectId: ProjectId, filter: QueryFilter<T>, limit = LIST_LIMIT): Promise<T[]> {
-    return this.model
+    const docs = await this.model
       .find(this.scope(projectId, filter), this.hidden)
       .sort({ _id: 1 })
       .limit(limit)
       .lean<T[]>()
       .exec();
+    return this.complete(docs);
   }
 
   /** Cursor pagination on `_id` (ULIDs sort by time). */
@@ -169,10 +186,11 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   ): Promise<Page<T>> {
     const keys = (filter as Record<string, unknown>).keys;
     const narrow = typeof keys === 'string' && this.narrowingKeys.some((tag) => keys.startsWith(tag));
-    return cursorPage(this.model, this.scope(projectId, filter), req, {
+    const page = await cursorPage(this.model, this.scope(projectId, filter), req, {
       windows: !narrow,
       projection: this.hidden,
     });
+    return { ...page, content: await this.complete(page.content) };
   }
 }
 

@@ -8,11 +8,13 @@ export interface ScopedId {
 
 /**
  * One filter matching every given document, each by its id within its own project, so a batch
- * of several projects' documents is one round trip.
+ * of several projects' documents is one round trip. `idField`: where the id is (another
+ * collection's documents that belong to these).
  */
 export function scopedIdsFilter(
   entries: readonly ScopedId[],
   extra: Record<string, unknown> = {},
+  idField = '_id',
 ): Record<string, unknown> {
   const byProject = new Map<ProjectId, string[]>();
   for (const { projectId, id } of entries) {
@@ -24,7 +26,7 @@ export function scopedIdsFilter(
   const scoped = [...byProject].map(([projectId, ids]) => ({
     project_id: projectId,
     ...extra,
-    _id: { $in: ids },
+    [idField]: { $in: ids },
   }));
   return scoped.length === 1 ? scoped[0] : { $or: scoped };
 }

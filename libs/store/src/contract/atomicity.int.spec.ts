@@ -87,4 +87,36 @@ describe('store contract: atomic updates under concurrency', () => {
     expect(stored?.retries_used).toBe(100);
     expect(new Set(stored?.attempts.map((a) => a.uid)).size).toBe(100);
   });
+
+  it('keeps every one of 100 concurrent failed retries of one delivery in Retry (appended beside it)', async () => {
+    const projectId = newProjectId();
+    const d = deliveryDoc(projectId, {
+      event_id: newId(),
+      endpoint_id: newId(),
+      status: 'Retry',
+      attempts_made: 1,
+      retries_used: 1,
+      attempts: [attempt('first')],
+    });
+    await db.store.deliveries.insertManyIfAbsent([d]);
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        db.store.deliveries.recordOutcomes([
+          {
+            delivery: d,
+            status: 'Retry',
+            reason: 'HTTP 500',
+            nextAttemptAt: new Date(),
+            attempt: attempt(`r-${i}`),
+            retrySpent: true,
+            firstRecord: false,
+          },
+        ]),
+      ),
+    );
+    const stored = await db.store.deliveries.findById(projectId, d._id);
+    expect(stored?.attempts_made).toBe(101);
+    expect(stored?.retries_used).toBe(101);
+    expect(new Set(stored?.attempts.map((a) => a.uid)).size).toBe(101);
+  });
 });

@@ -7,11 +7,25 @@ import { ALL, deliveryKey, deliveryKeys, keysFilter } from '../list-keys/list-ke
 import { rawCollection } from '../base/raw-collection';
 import { failedIndexes, isDuplicateKey } from '../errors';
 import { countCapped } from '../base/sorted-find';
-import { firstDocument, outcomeUpsert, processingUpsert, type DeliveryOutcome } from './delivery-outcome';
+import {
+  appendsRetryOutcome,
+  firstDocument,
+  outcomeUpsert,
+  processingUpsert,
+  retryOutcomeDocument,
+  type DeliveryOutcome,
+} from './delivery-outcome';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatus } from './delivery.schema';
+import {
+  foldRetryOutcomes,
+  mayHaveRetryOutcomes,
+  withRetryState,
+  type RetryState,
+} from './fold-retry-outcomes';
+import { retryOutcomeModel, type RetryOutcomeDoc } from './retry-outcome.schema';
 import { eventModel, type EventDoc } from '../events/event.schema';
 import { scanPage } from '../base/scan-page';
-import type { ScopedId } from '../base/scoped-ids';
+import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import type { ProjectId } from '@hookrail/domain';
 
@@ -28,15 +42,58 @@ export interface DeliveryListFilter {
   search?: string;
 }
 
+/** An appended retry outcome as a send reads it: where the delivery stands, not what was sent. */
+const OUTCOME_WITHOUT_ATTEMPT = {
+  'attempt.request_headers_json': 0,
+  'attempt.response_headers_json': 0,
+  'attempt.response_data': 0,
+} as const;
+
 export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   protected override readonly keyed = true;
 
   protected override readonly narrowingKeys = [deliveryKey.event('')];
   private readonly events: Model<EventDoc>;
+  private readonly retryOutcomes: Model<RetryOutcomeDoc>;
 
   constructor(conn: Connection) {
     super(deliveryModel(conn) as Model<DeliveryDoc>);
     this.events = eventModel(conn) as Model<EventDoc>;
+    this.retryOutcomes = retryOutcomeModel(conn) as Model<RetryOutcomeDoc>;
+  }
+
+  /** Every read of a delivery shows it with its appended retry outcomes (fold-retry-outcomes.ts). */
+  protected override complete(docs: DeliveryDoc[]): Promise<DeliveryDoc[]> {
+    return this.folded(docs, { attempts: true });
+  }
+
+  /**
+   * The deliveries with their appended retry outcomes, in one query for all of them (none when
+   * none has spent a retry); without `attempts`, the outcomes' attempts are not read either.
+   */
+  private async folded<D extends DeliveryDoc>(docs: D[], opts: { attempts: boolean }): Promise<D[]> {
+    const retried = docs.filter(mayHaveRetryOutcomes);
+    if (retried.length === 0) return docs;
+    const outcomes = await this.retryOutcomes
+      .find(
+        scopedIdsFilter(
+          retried.map((d) => ({ projectId: d.project_id, id: d._id })),
+          {},
+          'delivery_id',
+        ) as QueryFilter<RetryOutcomeDoc>,
+        opts.attempts ? {} : OUTCOME_WITHOUT_ATTEMPT,
+      )
+      .lean<RetryOutcomeDoc[]>()
+      .exec();
+    if (outcomes.length === 0) return docs;
+    const byDelivery = new Map<string, RetryOutcomeDoc[]>();
+    for (const o of outcomes) {
+      const key = `${o.project_id}/${o.delivery_id}`;
+      const theirs = byDelivery.get(key);
+      if (theirs) theirs.push(o);
+      else byDelivery.set(key, [o]);
+    }
+    return docs.map((d) => foldRetryOutcomes(d, byDelivery.get(`${d.project_id}/${d._id}`) ?? []));
   }
 
   /**
@@ -131,12 +188,31 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
 
   /** The sender's read of the delivery it is about to send. */
   async findForSend(projectId: ProjectId, id: string): Promise<DeliveryDoc | null> {
-    return this.findById(projectId, id);
+    return (await this.findManyForSend([{ projectId, id }]))[0];
   }
 
-  /** The sender's reads of several deliveries in one round trip: null where none is, in order. */
-  async findManyForSend(refs: readonly ScopedId[]): Promise<(DeliveryDoc | null)[]> {
-    return this.findScoped(refs);
+  /**
+   * The sender's reads of several deliveries in one round trip, without their attempts (a send
+   * never reads them): null where none is, in order. A delivery that spent retries is shown with
+   * its appended outcomes, from `known` (what this process appended: no second read) when that
+   * still holds, else read in a second round trip for all of them.
+   */
+  async findManyForSend(
+    refs: readonly ScopedId[],
+    known: (ref: ScopedId) => RetryState | undefined = () => undefined,
+  ): Promise<(DeliveryDoc | null)[]> {
+    const found = await this.findScoped(refs, { attempts: 0 });
+    const shown = found.map((d) => {
+      const state = d && mayHaveRetryOutcomes(d) ? known({ projectId: d.project_id, id: d._id }) : undefined;
+      return { doc: d, standing: state && d ? withRetryState(d, state) : null };
+    });
+    const unknown = shown.filter((s) => s.doc && !s.standing).map((s) => s.doc!);
+    const folded = new Map(
+      (await this.folded(unknown, { attempts: false })).map((d) => [`${d.project_id}/${d._id}`, d]),
+    );
+    return shown.map(
+      ({ doc, standing }) => standing ?? (doc && folded.get(`${doc.project_id}/${doc._id}`)) ?? null,
+    );
   }
 
   /** Inserts deliveries that do not exist yet (ids are deterministic), in one round trip. */
@@ -153,10 +229,6 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /**
-   * Manual resend: the deliveries go back to `Scheduled` with no next attempt time, keeping their
-   * attempts and spent retries; one round trip.
-   */
-  /**
    * Held deliveries released early (their endpoint activated): their next attempt is now `at`, so
    * the retry fired for it is not taken for an earlier one fired again (libs/delivery
    * load-delivery). Only those still `Scheduled`: one attempted meanwhile keeps its own time.
@@ -166,10 +238,15 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
     await this.model
       .updateMany(this.scope(projectId, { _id: { $in: [...ids] }, status: 'Scheduled' }), {
         $set: { next_attempt_at: at, updated_at: new Date() },
+        $inc: { rev: 1 },
       })
       .exec();
   }
 
+  /**
+   * Manual resend: the deliveries go back to `Scheduled` with no next attempt time, keeping their
+   * attempts and spent retries.
+   */
   async markForResend(projectId: ProjectId, ids: readonly string[], reason: string): Promise<void> {
     if (ids.length === 0) return;
     // The status is in the list keys, which name the endpoint: each document gets its own.
@@ -191,6 +268,7 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
               next_attempt_at: null,
               updated_at,
             },
+            $inc: { rev: 1 },
           },
         },
       })),
@@ -201,15 +279,22 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   /**
    * Records outcomes (attempts, statuses, holds), batched. A first record is an insert of the
    * whole document (it carries its first attempt): one cheap write per delivery on the way to
-   * Success. Every other outcome, and a first record whose document exists after all (a
-   * redelivered message), is an upsert that appends the attempt and increments the counters.
+   * Success. A failed retry that leaves the delivery in `Retry` is an insert beside it
+   * (appendsRetryOutcome). Every other outcome, and a first record whose document exists after
+   * all (a redelivered message), is an upsert that appends the attempt and increments the counters.
    */
   async recordOutcomes(outcomes: readonly DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const now = new Date();
     const collection = rawCollection(this.model);
+    const appended = outcomes.filter(appendsRetryOutcome);
+    if (appended.length > 0)
+      await insertIgnoringExisting(
+        this.retryOutcomes,
+        appended.map((o) => retryOutcomeDocument(o, now)),
+      );
     const firsts = outcomes.filter((o) => o.firstRecord);
-    const updates = outcomes.filter((o) => !o.firstRecord);
+    const updates = outcomes.filter((o) => !o.firstRecord && !appendsRetryOutcome(o));
     if (firsts.length > 0) {
       try {
         await collection.insertMany(

@@ -36,6 +36,11 @@ export interface DeliveryDoc extends ScopedDoc {
   status_reason: string | null;
   attempts: DeliveryAttempt[];
   metadata: Record<string, unknown>;
+  /**
+   * How many times the document was written after its insert (absent: never): retry outcomes
+   * appended beside it carry the `rev` they saw (retry-outcome.schema.ts). The store's own.
+   */
+  rev?: number;
 }
 
 const deliverySchema = scopedSchema<DeliveryDoc>(
@@ -54,6 +59,7 @@ const deliverySchema = scopedSchema<DeliveryDoc>(
     status_reason: { type: String, default: null },
     attempts: { type: [Mixed], default: [] },
     metadata: { type: Mixed, default: {} },
+    rev: { type: Number, default: undefined },
     // The list keys (list-keys/): written by the repository with every status, never by callers.
     keys: { type: [String], default: undefined },
   },

@@ -3,6 +3,7 @@ import { auditLog } from './0002-audit-log';
 import { listKeys } from './0003-list-keys';
 import { changeStreamOffsets } from './0004-change-stream-offsets';
 import { people } from './0005-people';
+import { retryOutcomes } from './0006-retry-outcomes';
 import type { Migration } from './migration';
 
 /**
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   listKeys,
   changeStreamOffsets,
   people,
+  retryOutcomes,
 ];
