@@ -1,6 +1,7 @@
 import { newId, newProjectId } from '@hookrail/domain';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../connection';
+import type { DeliveryDoc } from '../deliveries/delivery.schema';
 import { attempt, deliveryDoc } from '@hookrail/testkit';
 import { openContractDb, scratch, type ContractDb } from './contract-db';
 
@@ -63,9 +64,8 @@ describe('store contract: atomic updates under concurrency', () => {
       expect(claimed.get(d._id)).toEqual([d.owner]);
   });
 
-  it('keeps every $inc and $push of 100 concurrent deliveries.recordOutcomes on one delivery', async () => {
-    const projectId = newProjectId();
-    const d = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
+  /** Stores `d`, records 100 failed attempts of it at once, and reads it back. */
+  const failConcurrently = async (d: DeliveryDoc) => {
     await db.store.deliveries.insertManyIfAbsent([d]);
     await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
@@ -82,7 +82,13 @@ describe('store contract: atomic updates under concurrency', () => {
         ]),
       ),
     );
-    const stored = await db.store.deliveries.findById(projectId, d._id);
+    return db.store.deliveries.findById(d.project_id, d._id);
+  };
+
+  it('keeps every $inc and $push of 100 concurrent deliveries.recordOutcomes on one delivery', async () => {
+    const projectId = newProjectId();
+    const d = deliveryDoc(projectId, { event_id: newId(), endpoint_id: newId() });
+    const stored = await failConcurrently(d);
     expect(stored?.attempts_made).toBe(100);
     expect(stored?.retries_used).toBe(100);
     expect(new Set(stored?.attempts.map((a) => a.uid)).size).toBe(100);
@@ -98,23 +104,7 @@ describe('store contract: atomic updates under concurrency', () => {
       retries_used: 1,
       attempts: [attempt('first')],
     });
-    await db.store.deliveries.insertManyIfAbsent([d]);
-    await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        db.store.deliveries.recordOutcomes([
-          {
-            delivery: d,
-            status: 'Retry',
-            reason: 'HTTP 500',
-            nextAttemptAt: new Date(),
-            attempt: attempt(`r-${i}`),
-            retrySpent: true,
-            firstRecord: false,
-          },
-        ]),
-      ),
-    );
-    const stored = await db.store.deliveries.findById(projectId, d._id);
+    const stored = await failConcurrently(d);
     expect(stored?.attempts_made).toBe(101);
     expect(stored?.retries_used).toBe(101);
     expect(new Set(stored?.attempts.map((a) => a.uid)).size).toBe(101);
