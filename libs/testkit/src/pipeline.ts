@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import type { Bus, EventMessage } from '@hookrail/bus';
 import type { ServiceName } from '@hookrail/config';
 import { newId, type ProjectId } from '@hookrail/domain';
@@ -89,6 +90,7 @@ export class Pipeline {
       /** Needed by `load` only. */
       bus?: Bus;
       failOncePercent: number;
+      /** The services' log level (default HOOKRAIL_TEST_LOG_LEVEL, else warn: a run that fails is explained by storedTrail). */
       logLevel?: string;
       /** Short in the crash tests so a killed process's partitions move quickly. */
       sessionTimeoutMs?: number;
@@ -166,7 +168,7 @@ export class Pipeline {
         HOOKRAIL_ADMIN_KEY: PIPELINE_ADMIN_KEY,
         // The test database is shared: no background purge or retention sweep.
         HOOKRAIL_HOUSEKEEPING_INTERVAL_MS: '86400000',
-        HOOKRAIL_LOG_LEVEL: this.opts.logLevel ?? 'warn',
+        HOOKRAIL_LOG_LEVEL: this.opts.logLevel ?? process.env.HOOKRAIL_TEST_LOG_LEVEL ?? 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -282,11 +284,44 @@ export class Pipeline {
     await waitFor('every accepted event delivered', () => this.undelivered().length === 0, {
       timeoutMs,
       intervalMs: 500,
-    }).catch((err: Error) => {
+    }).catch(async (err: Error) => {
+      const stored = await this.storedTrail().catch((e: Error) => `stored records not read: ${e.message}`);
       throw new Error(
-        `${err.message}: ${this.undelivered().length} of ${this.accepted.size} missing\n${this.describeMissing()}\n${this.recentLogs()}`,
+        `${err.message}: ${this.undelivered().length} of ${this.accepted.size} missing\n${this.describeMissing()}\n${stored}\n${this.recentLogs()}`,
       );
     });
+  }
+
+  /**
+   * What the database holds for the first undelivered events' deliveries (the document, appended
+   * retry outcomes, schedule entries, dead letters): the logs are at `warn`, so a delivery that
+   * stopped silently is explained here, before the test drops its database.
+   */
+  async storedTrail(max = 3): Promise<string> {
+    const ids = this.undelivered().slice(0, max);
+    const deliveryIds = ids.flatMap((id) =>
+      [...(this.seen.get(id)?.values() ?? [])].flatMap((r) => [...r.deliveryIds]),
+    );
+    const client = await MongoClient.connect(this.opts.mongodbUrl ?? TEST_MONGODB_URL, {
+      serverSelectionTimeoutMS: 5000,
+    });
+    try {
+      const db = client.db();
+      const find = (collection: string, filter: object) =>
+        db.collection(collection).find(filter).limit(20).toArray();
+      const trail = {
+        events: await find('events', { _id: { $in: ids } }),
+        event_deliveries: await find('event_deliveries', {
+          $or: [{ _id: { $in: deliveryIds } }, { event_id: { $in: ids } }],
+        }),
+        delivery_retry_outcomes: await find('delivery_retry_outcomes', { delivery_id: { $in: deliveryIds } }),
+        schedules: await find('schedules', { target_id: { $in: deliveryIds } }),
+        dead_letters: await find('dead_letters', {}),
+      };
+      return `stored: ${JSON.stringify(trail)}`;
+    } finally {
+      await client.close();
+    }
   }
 
   /** What the receiver got for the first undelivered events, every log line naming them, the last errors. */
