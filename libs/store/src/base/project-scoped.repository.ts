@@ -4,7 +4,7 @@ import { rethrowTyped } from '../errors';
 import { cursorPage } from './cursor-page';
 import type { Page, PageRequest } from './pagination';
 import type { ProjectId } from '@hookrail/domain';
-import { scopedIdsFilter, type ScopedId } from './scoped-ids';
+import { readInRuns, scopedIdsFilter, type ScopedId } from './scoped-ids';
 
 /** A document every project-scoped collection shares. `_id` is a ULID, so ids sort by creation. */
 export interface ScopedDoc {
@@ -83,22 +83,24 @@ export class ProjectScopedRepository<T extends ScopedDoc> {
   }
 
   /**
-   * Documents of several projects in one round trip, as stored (a keyed collection on its `*`
-   * key; not completed, and without the `leaveOut` fields): null where none is, in the order
-   * asked. For the sender's reads of many retries at once.
+   * Documents of several projects, a round trip per IDS_PER_QUERY, as stored (a keyed collection
+   * on its `*` key; not completed, and without the `leaveOut` fields): null where none is, in the
+   * order asked. For the sender's reads of many retries at once.
    */
   protected async findScoped(
     refs: readonly ScopedId[],
     leaveOut: Record<string, 0> = {},
   ): Promise<(T | null)[]> {
     if (refs.length === 0) return [];
-    const docs = await this.model
-      .find(scopedIdsFilter(refs, this.keyed ? { keys: ALL } : {}) as QueryFilter<T>, {
-        ...this.hidden,
-        ...leaveOut,
-      })
-      .lean<T[]>()
-      .exec();
+    const docs = await readInRuns(refs, (run) =>
+      this.model
+        .find(scopedIdsFilter(run, this.keyed ? { keys: ALL } : {}) as QueryFilter<T>, {
+          ...this.hidden,
+          ...leaveOut,
+        })
+        .lean<T[]>()
+        .exec(),
+    );
     const found = new Map(docs.map((d) => [`${d.project_id}/${String(d._id)}`, d]));
     return refs.map((r) => found.get(`${r.projectId}/${r.id}`) ?? null);
   }

@@ -25,7 +25,7 @@ import {
 import { retryOutcomeModel, type RetryOutcomeDoc } from './retry-outcome.schema';
 import { eventModel, type EventDoc } from '../events/event.schema';
 import { scanPage } from '../base/scan-page';
-import { scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
+import { readInRuns, scopedIdsFilter, type ScopedId } from '../base/scoped-ids';
 import { hasEveryWord, searchWords } from '../base/text-search';
 import type { ProjectId } from '@hookrail/domain';
 
@@ -68,23 +68,25 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /**
-   * The deliveries with their appended retry outcomes, in one query for all of them (none when
-   * none has spent a retry); without `attempts`, the outcomes' attempts are not read either.
+   * The deliveries with their appended retry outcomes, a query per IDS_PER_QUERY of them (none
+   * when none has spent a retry); without `attempts`, the outcomes' attempts are not read either.
    */
   private async folded<D extends DeliveryDoc>(docs: D[], opts: { attempts: boolean }): Promise<D[]> {
     const retried = docs.filter(mayHaveRetryOutcomes);
     if (retried.length === 0) return docs;
-    const outcomes = await this.retryOutcomes
-      .find(
-        scopedIdsFilter(
-          retried.map((d) => ({ projectId: d.project_id, id: d._id })),
-          {},
-          'delivery_id',
-        ) as QueryFilter<RetryOutcomeDoc>,
-        opts.attempts ? {} : OUTCOME_WITHOUT_ATTEMPT,
-      )
-      .lean<RetryOutcomeDoc[]>()
-      .exec();
+    const outcomes = await readInRuns(retried, (run) =>
+      this.retryOutcomes
+        .find(
+          scopedIdsFilter(
+            run.map((d) => ({ projectId: d.project_id, id: d._id })),
+            {},
+            'delivery_id',
+          ) as QueryFilter<RetryOutcomeDoc>,
+          opts.attempts ? {} : OUTCOME_WITHOUT_ATTEMPT,
+        )
+        .lean<RetryOutcomeDoc[]>()
+        .exec(),
+    );
     if (outcomes.length === 0) return docs;
     const byDelivery = new Map<string, RetryOutcomeDoc[]>();
     for (const o of outcomes) {
@@ -192,10 +194,10 @@ export class DeliveryRepository extends ProjectScopedRepository<DeliveryDoc> {
   }
 
   /**
-   * The sender's reads of several deliveries in one round trip, without their attempts (a send
-   * never reads them): null where none is, in order. A delivery that spent retries is shown with
-   * its appended outcomes, from `known` (what this process appended: no second read) when that
-   * still holds, else read in a second round trip for all of them.
+   * The sender's reads of several deliveries (a query per IDS_PER_QUERY), without their attempts
+   * (a send never reads them): null where none is, in order. A delivery that spent retries is
+   * shown with its appended outcomes, from `known` (what this process appended: no second read)
+   * when that still holds, else read in a second round trip.
    */
   async findManyForSend(
     refs: readonly ScopedId[],

@@ -1,5 +1,6 @@
 import { newId, newProjectId, type ProjectId } from '@hookrail/domain';
 import { attempt, deliveryDoc } from '@hookrail/testkit';
+import { IDS_PER_QUERY } from '../base/scoped-ids';
 import { openContractDb, type ContractDb } from '../contract/contract-db';
 import type { DeliveryOutcome } from './delivery-outcome';
 import type { DeliveryDoc, DeliveryStatus } from './delivery.schema';
@@ -148,6 +149,28 @@ describe('deliveries: retry outcomes appended beside the document', () => {
     await db.store.deliveries.markForResend(projectId, [d._id], 'resent');
     const [read] = await db.store.deliveries.findManyForSend([ref], () => told);
     expect(read).toMatchObject({ status: 'Scheduled', attempts_made: 4, status_reason: 'resent' });
+  });
+
+  it('reads more deliveries than one query takes, of two projects, each folded and in the order asked', async () => {
+    const [p1, p2] = [newProjectId(), newProjectId()];
+    const retried = await Promise.all(Array.from({ length: 30 }, (_, i) => failingDelivery(i % 2 ? p1 : p2)));
+    const fresh = Array.from({ length: 30 }, (_, i) =>
+      deliveryDoc(i % 2 ? p2 : p1, { event_id: newId(), endpoint_id: newId() }),
+    );
+    await db.store.deliveries.recordOutcomes(fresh.map((d) => outcome(d, 'Retry', `${d._id}-1`, true)));
+    const asked = [...retried, ...fresh].flatMap((d, i) => [
+      { projectId: d.project_id, id: d._id },
+      ...(i % 10 === 0 ? [{ projectId: d.project_id === p1 ? p2 : p1, id: d._id }] : []), // not there
+    ]);
+    expect(asked.length).toBeGreaterThan(2 * IDS_PER_QUERY);
+
+    const read = await db.store.deliveries.findManyForSend(asked);
+    const expected = asked.map((ref) => {
+      const d = [...retried, ...fresh].find((x) => x._id === ref.id && x.project_id === ref.projectId);
+      if (!d) return null;
+      return retried.includes(d) ? { _id: d._id, attempts_made: 4 } : { _id: d._id, attempts_made: 1 };
+    });
+    expect(read.map((d) => d && { _id: d._id, attempts_made: d.attempts_made })).toEqual(expected);
   });
 
   it('goes with its delivery at retention and when the project is purged', async () => {
