@@ -6,7 +6,8 @@
  * (deleted after it, so its parked and retried deliveries do not load the next one). Retries are
  * linear, 5 s × 2, as in the issue. Prints per phase: healthy deliveries' e2e latency (POST sent →
  * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
- * scheduler's lateness p99 (from its histogram's buckets: an upper bound), each process's CPU
+ * scheduler's lateness p99 (from its histogram's buckets: an upper bound), how many of the host's
+ * cores were busy (and how much of that was this bench's load and receivers), each process's CPU
  * (cores) and resident memory (now and its peak), healthy deliveries not received, and how many
  * of each service's `/readyz` answers (asked once a second) were not ready; before
  * each phase, what the previous ones left in the dispatcher and the retry scheduler. The phase
@@ -23,6 +24,7 @@
  *   BENCH_DB_TAP=1 npm run bench:isolation   # also the services' database commands per second, by kind
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
 import { purgeProject } from '@hookrail/operations';
@@ -33,6 +35,7 @@ import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
 import { buildServices, cpuMs, peakRssMiB } from './support/processes';
+import { machineBusyMs } from './support/machine-cpu';
 
 const SECONDS = Number(process.env.BENCH_ISO_SECONDS ?? 30);
 const ONLY = process.env.BENCH_ISO_PHASES?.split(',');
@@ -324,6 +327,17 @@ function processFigures(pids: Map<string, number>, cpu0: Map<string, number>, ms
   });
 }
 
+/**
+ * How busy the whole host was over the phase, and how much of that was this process (the load,
+ * the receivers): once the cores are all busy, every process waits for one, whatever its own load.
+ */
+function hostFigures(host0: { busy: number; bench: NodeJS.CpuUsage }, ms: number): string {
+  const busy = (machineBusyMs() - host0.busy) / ms;
+  const { user, system } = process.cpuUsage(host0.bench);
+  const bench = (user + system) / 1000 / ms;
+  return `  host: ${busy.toFixed(2)} of ${availableParallelism()} cores busy, of which this bench (load, receivers) ${bench.toFixed(2)}`;
+}
+
 async function deleteProject(stack: Stack, projectId: ProjectId): Promise<void> {
   const res = await fetch(`${stack.gateway}/api/v1/projects/${projectId}`, {
     method: 'DELETE',
@@ -392,6 +406,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
     `  left by earlier phases: dispatcher ${described(await heldNow(run.dispatcher))}; scheduler ${described(await heldNow(run.scheduler))}`,
   );
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+  const host0 = { busy: machineBusyMs(), bench: process.cpuUsage() };
   const late0 = await latenessBuckets(run.scheduler);
   const db0 = run.tap?.snapshot();
   const t0 = Date.now();
@@ -419,6 +434,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   if (phase.retries)
     console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
   console.log(`  ${ready}`);
+  console.log(hostFigures(host0, ms));
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
   if (run.tap && db0)
     console.log(`  database commands per second: ${perEventSummary(db0, run.tap.snapshot(), ms / 1000)}`);
