@@ -30,7 +30,7 @@ import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
 import { purgeProject } from '@hookrail/operations';
 import type { Store } from '@hookrail/store';
 import { makeEndpoint, makeSubscription, startReceiver, type Receiver } from '@hookrail/testkit';
-import { startHookrailStack } from './support/hookrail-stack';
+import { freshBenchDatabase, startHookrailStack } from './support/hookrail-stack';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
@@ -42,9 +42,8 @@ const ONLY = process.env.BENCH_ISO_PHASES?.split(',');
 const HEALTHY = 20;
 /** bench/support/hookrail-stack.ts's. */
 const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
-/** The local server's, or BENCH_MONGODB_URL's (with BENCH_MONGODB_PID for its CPU; bench/memory-mongo). */
-const MONGODB_URL =
-  process.env.BENCH_MONGODB_URL ?? `mongodb://127.0.0.1:27017/hookrail-iso-${Date.now()}?retryWrites=false`;
+/** BENCH_MONGODB_URL's (with BENCH_MONGODB_PID for its CPU; bench/memory-mongo), else a new one on the local server. */
+const OTHER_MONGODB_URL = process.env.BENCH_MONGODB_URL;
 /** The relay adds a hop and this process's CPU to every database round trip: off by default. */
 const DB_TAP = process.env.BENCH_DB_TAP === '1';
 const RETRIES = { type: 'linear', duration: 5, retry_count: 2 } as const;
@@ -460,9 +459,10 @@ async function main(): Promise<void> {
   const attempts = new Map<string, number[]>();
   const rx = await receivers(delivered, attempts);
   buildServices();
-  const tap = DB_TAP ? await tapped(MONGODB_URL) : null;
+  const mongoUrl = OTHER_MONGODB_URL ?? (await freshBenchDatabase('hookrail-iso'));
+  const tap = DB_TAP ? await tapped(mongoUrl) : null;
   const stack = await startHookrailStack({
-    mongoUrl: MONGODB_URL,
+    mongoUrl,
     servicesDbUrl: tap?.url,
     firstPort: 18_600,
   });
@@ -486,7 +486,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 5000)); // the deleted project's last sends end
   }
   // Another server's database is left to it (mongo-java-server cannot drop one with a multikey index).
-  await stack.stop({ dropDatabase: !process.env.BENCH_MONGODB_URL });
+  await stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
   await Promise.all(Object.values(rx).map((r) => r.close()));
   await tap?.tap.close();
 }

@@ -30,7 +30,7 @@ import http from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { makeSubscription } from '@hookrail/testkit';
 import { CpuMeter, buildServices, formatPerEvent } from './support/processes';
-import { createBenchProject, startHookrailStack } from './support/hookrail-stack';
+import { createBenchProject, freshBenchDatabase, startHookrailStack } from './support/hookrail-stack';
 import { atFixedRate, atMaxRate } from './support/load-shapes';
 import { machineBusyMs } from './support/machine-cpu';
 import { createOutpostDestination, startOutpost } from './support/outpost-system';
@@ -82,10 +82,7 @@ async function startHookrail(): Promise<RunningSystem> {
     idHeader: 'x-hookrail-event-id',
     signatureOk: hookrailSignatureOk(SECRET),
   });
-  // retryWrites=false as on the local stack (docs/database.md, "Retryable writes").
-  const stack = await startHookrailStack({
-    mongoUrl: `mongodb://127.0.0.1:27017/hookrail-peers-${Date.now()}?retryWrites=false`,
-  });
+  const stack = await startHookrailStack({ mongoUrl: await freshBenchDatabase('hookrail-peers') });
   stopCurrent = () => stack.stop({ dropDatabase: true });
   const { projectId, apiKey, endpointId } = await createBenchProject(stack, `${receiver.url}/bench`, SECRET);
   await makeSubscription(stack.store, projectId, { endpoint_id: endpointId });

@@ -3,6 +3,7 @@
  * its bundle (buildServices first), on the local Kafka and MongoDB-protocol server, with a project
  * whose endpoint points at the bench's receiver.
  */
+import mongoose from 'mongoose';
 import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
 import { Store } from '@hookrail/store';
 import { deleteTopicsWithPrefix, makeEndpoint, uniquePrefix } from '@hookrail/testkit';
@@ -21,6 +22,27 @@ export interface HookrailStack {
   topicPrefix: string;
   /** Stops the services; drops the database if `dropDatabase`; deletes the topics. */
   stop(opts: { dropDatabase: boolean }): Promise<void>;
+}
+
+const LOCAL_SERVER = 'mongodb://127.0.0.1:27017';
+
+/**
+ * The URL of a new database for one run of a bench on the local server (`<prefix>-<ms>`), after
+ * dropping those that interrupted runs of the same bench left (a run that ends drops its own):
+ * the server reads its catalogue of every collection and index for each inserted document, so
+ * leftovers make every later run slower (26 left by interrupted runs did, 2026-12-06).
+ */
+export async function freshBenchDatabase(prefix: string): Promise<string> {
+  const conn = await mongoose.createConnection(`${LOCAL_SERVER}/?retryWrites=false`).asPromise();
+  try {
+    const { databases } = await conn.db!.admin().listDatabases({ nameOnly: true });
+    for (const { name } of databases)
+      if (name.startsWith(`${prefix}-`)) await conn.useDb(name, { useCache: false }).dropDatabase();
+  } finally {
+    await conn.close();
+  }
+  // retryWrites=false as on the local stack (docs/database.md, "Retryable writes").
+  return `${LOCAL_SERVER}/${prefix}-${Date.now()}?retryWrites=false`;
 }
 
 /**
