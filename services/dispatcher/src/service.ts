@@ -110,7 +110,7 @@ async function startDispatcher(
   const destinations = { publishers, env: await destinationEnv(config, ctx) };
   const ownership = deliveriesOwnership(ctx);
   const ordering = orderingFor(config, ctx, configs.cache, ownership);
-  // What this process appended for its retried deliveries: forgotten when partitions may move.
+  // Where this process's retried deliveries stand, so they are sent again unread (until a rebalance).
   const retryStates = new RetryStates();
   const senderParts = {
     ...outbound,

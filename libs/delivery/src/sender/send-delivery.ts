@@ -163,6 +163,8 @@ async function send(
   place: Place | undefined,
   { attemptEnded, leaveWindow }: { attemptEnded?: () => void; leaveWindow?: () => void },
 ): Promise<void> {
+  // Only a retry is this process's own doing: a resend or a release was written by another.
+  if (m.reason !== 'retry') s.deps.retryStates?.forget({ projectId: m.project_id, id: m.delivery_id });
   const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(s.reads, m);
   const toSend = await sendable(s, m, loaded);
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;

@@ -22,7 +22,7 @@ const EVENT_OVERHEAD_BYTES = 256;
  * The reads of deliveries sent again, coalesced: the reads of many retries due at once (a
  * thousand a second when endpoints fail) are one round trip per batch instead of one each, on the
  * database every tenant's writes share. `retryStates`: what this process knows of its retried
- * deliveries, so their appended outcomes are not read again.
+ * deliveries, so that most are not read at all and the rest without their appended outcomes.
  */
 export function coalescedSendReads(store: Store, retryStates?: RetryStates): SendReads {
   const deliveries = new Coalescer<ScopedId, DeliveryDoc | null>((refs) =>
@@ -34,7 +34,10 @@ export function coalescedSendReads(store: Store, retryStates?: RetryStates): Sen
     (e) => e.raw.length + e.forward_headers_json.length + EVENT_OVERHEAD_BYTES,
   );
   return {
-    delivery: (projectId, id) => deliveries.submit({ projectId, id }),
+    delivery: async (projectId, id) => {
+      const known = retryStates?.delivery({ projectId, id });
+      return known ? { ...known } : deliveries.submit({ projectId, id });
+    },
     event: async (projectId, id) => {
       const key = `${projectId}/${id}`;
       const cached = recentEvents.get(key);

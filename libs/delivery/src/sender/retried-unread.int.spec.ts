@@ -1,0 +1,106 @@
+import type { DeliveryMessage } from '@hookrail/bus';
+import { toTimestamp, SecretBox } from '@hookrail/domain';
+import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
+import { ConfigCache, type Store } from '@hookrail/store';
+import { createLogger, Metrics } from '@hookrail/telemetry';
+import {
+  connectTestStore,
+  makeDelivery,
+  makeEndpoint,
+  makeEvent,
+  makeProject,
+  makeSubscription,
+  startReceiver,
+  testBus,
+  uniquePrefix,
+  type Receiver,
+} from '@hookrail/testkit';
+import { RetryStates } from './retry-states';
+import { createSender } from './send-delivery';
+
+/**
+ * A delivery this process retries is sent again without reading it, from what its own recorded
+ * outcomes say (RetryStates), while the document keeps the same record; a resend written by
+ * another process makes it read the document again. On the real store and a real receiver.
+ */
+describe('sender: retries of its own deliveries, unread', () => {
+  const bus = testBus(uniquePrefix('retried-unread'));
+  const http = new HttpClient({ allowPrivateTargets: true });
+  const answers: number[] = [];
+  let store: Store;
+  let receiver: Receiver;
+  let states: RetryStates;
+  let send: ReturnType<typeof createSender>;
+
+  beforeAll(async () => {
+    store = await connectTestStore();
+    receiver = await startReceiver({ respond: () => ({ status: answers.shift() ?? 200 }) });
+    await bus.ensureTopics();
+    states = new RetryStates();
+    send = createSender({
+      store,
+      config: new ConfigCache(store),
+      http,
+      tokens: new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http })),
+      box: new SecretBox(),
+      publisher: await bus.connectPublisher(),
+      stats: { add: () => undefined },
+      logger: createLogger({ service: 'tests', level: 'silent' }),
+      metrics: new Metrics('tests', { defaultMetrics: false }),
+      gates: [],
+      retryStates: states,
+    });
+  });
+  afterAll(async () => {
+    http.close();
+    await receiver?.close();
+    await bus.close();
+    await store?.close();
+  });
+
+  it('retries from what it recorded, reads again after a resend, and skips once done', async () => {
+    const projectId = await makeProject(store, { strategy: { type: 'linear', duration: 1, retry_count: 5 } });
+    const endpoint = await makeEndpoint(store, projectId, { url: `${receiver.url}/hook` });
+    const sub = await makeSubscription(store, projectId, { endpoint_id: endpoint._id });
+    const event = await makeEvent(store, projectId, { raw: '{"n":1}' });
+    const d = await makeDelivery(store, projectId, {
+      event_id: event._id,
+      endpoint_id: endpoint._id,
+      subscription_id: sub._id,
+      status: 'Scheduled',
+    });
+    const message = (reason: DeliveryMessage['reason'], dueAt?: Date | null): DeliveryMessage => ({
+      delivery_id: d._id,
+      project_id: projectId,
+      endpoint_id: endpoint._id,
+      event_id: event._id,
+      reason,
+      ...(dueAt && { due_at: toTimestamp(dueAt) }),
+    });
+    const stored = () => store.deliveries.findById(projectId, d._id);
+    const reads = jest.spyOn(store.deliveries, 'findManyForSend');
+
+    answers.push(500, 500, 500);
+    await send(message('initial')); // read: a message of the router's, not a retry
+    expect(reads).toHaveBeenCalledTimes(1);
+    for (const n of [2, 3]) {
+      await send(message('retry', (await stored())!.next_attempt_at));
+      expect(reads).toHaveBeenCalledTimes(1); // its own retries: not read
+      expect(await stored()).toMatchObject({ status: 'Retry', attempts_made: n, retries_used: n });
+    }
+    expect(receiver.requests).toHaveLength(3);
+    const afterRetries = await stored();
+    expect(afterRetries!.attempts.map((a) => a.http_status)).toEqual([500, 500, 500]);
+
+    // A resend by another process (the gateway writes, then publishes): read again, sent, Success.
+    await store.deliveries.markForResend(projectId, [d._id], 'manual resend');
+    await send(message('resend'));
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(await stored()).toMatchObject({ status: 'Success', attempts_made: 4 });
+
+    // The retry still scheduled from before finds the delivery done: read, nothing sent.
+    await send(message('retry', afterRetries!.next_attempt_at));
+    expect(reads).toHaveBeenCalledTimes(3);
+    expect(receiver.requests).toHaveLength(4);
+  });
+});
