@@ -29,10 +29,10 @@ interface Remembered {
  * server that read cost about as much as recording the retry (docs/database.md). Only the
  * process sending a delivery records its outcomes, and a delivery is sent by the owner of its
  * endpoint's `deliveries` partition: what it remembers holds until its partitions move, so the
- * dispatcher forgets everything at every rebalance (`forget()`). The other writers of a delivery (a manual resend, a hold's release)
- * publish a message for it after writing: the sender forgets the delivery when such a message
- * comes (`forget(ref)`), and a retry sent in between is one attempt more, as when a resend lands
- * while an attempt is in flight.
+ * dispatcher forgets everything at every rebalance (`forget()`). The other writers of a delivery
+ * (a manual resend, a hold's release) publish a message for it after writing: the sender forgets
+ * the delivery when such a message comes (`forget(ref)`), and a retry sent in between is one
+ * attempt more, as when a resend lands while an attempt is in flight.
  */
 export class RetryStates {
   private readonly remembered = byteBoundedLru<string, Remembered>(
