@@ -1,10 +1,7 @@
 import type { DeliveryMessage } from '@hookrail/bus';
-import { newId, SecretBox } from '@hookrail/domain';
-import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
-import { ConfigCache, type Store } from '@hookrail/store';
-import { createLogger, Metrics } from '@hookrail/telemetry';
+import { newId } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
 import {
-  connectTestStore,
   makeDelivery,
   makeEndpoint,
   makeEvent,
@@ -15,7 +12,8 @@ import {
   uniquePrefix,
   type Receiver,
 } from '@hookrail/testkit';
-import { createSender } from './send-delivery';
+import type { SendDelivery } from './send-delivery';
+import { senderOnTestStore } from './testing/sender-on-test-store';
 
 /**
  * The sender says when an attempt's request has its answer, before the outcome is recorded (a
@@ -23,34 +21,18 @@ import { createSender } from './send-delivery';
  * receiver.
  */
 describe('sender: the end of an attempt, before its record', () => {
-  const bus = testBus(uniquePrefix('attempt-ended'));
-  const http = new HttpClient({ allowPrivateTargets: true });
   let store: Store;
   let receiver: Receiver;
-  let send: ReturnType<typeof createSender>;
+  let send: SendDelivery;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    store = await connectTestStore();
     receiver = await startReceiver();
-    await bus.ensureTopics();
-    send = createSender({
-      store,
-      config: new ConfigCache(store),
-      http,
-      tokens: new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http })),
-      box: new SecretBox(),
-      publisher: await bus.connectPublisher(),
-      stats: { add: () => undefined },
-      logger: createLogger({ service: 'tests', level: 'silent' }),
-      metrics: new Metrics('tests', { defaultMetrics: false }),
-      gates: [],
-    });
+    ({ store, send, close } = await senderOnTestStore(testBus(uniquePrefix('attempt-ended'))));
   });
   afterAll(async () => {
-    http.close();
     await receiver?.close();
-    await bus.close();
-    await store?.close();
+    await close?.();
   });
 
   async function scheduled(endpointUrl: string | null): Promise<DeliveryMessage> {

@@ -1,10 +1,7 @@
 import type { DeliveryMessage } from '@hookrail/bus';
-import { toTimestamp, SecretBox } from '@hookrail/domain';
-import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
-import { ConfigCache, type Store } from '@hookrail/store';
-import { createLogger, Metrics } from '@hookrail/telemetry';
+import { toTimestamp } from '@hookrail/domain';
+import type { Store } from '@hookrail/store';
 import {
-  connectTestStore,
   makeDelivery,
   makeEndpoint,
   makeEvent,
@@ -16,7 +13,8 @@ import {
   type Receiver,
 } from '@hookrail/testkit';
 import { RetryStates } from './retry-states';
-import { createSender } from './send-delivery';
+import type { SendDelivery } from './send-delivery';
+import { senderOnTestStore } from './testing/sender-on-test-store';
 
 /**
  * A delivery this process retries is sent again without reading it, from what its own recorded
@@ -24,38 +22,21 @@ import { createSender } from './send-delivery';
  * another process makes it read the document again. On the real store and a real receiver.
  */
 describe('sender: retries of its own deliveries, unread', () => {
-  const bus = testBus(uniquePrefix('retried-unread'));
-  const http = new HttpClient({ allowPrivateTargets: true });
   const answers: number[] = [];
   let store: Store;
   let receiver: Receiver;
-  let states: RetryStates;
-  let send: ReturnType<typeof createSender>;
+  let send: SendDelivery;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    store = await connectTestStore();
     receiver = await startReceiver({ respond: () => ({ status: answers.shift() ?? 200 }) });
-    await bus.ensureTopics();
-    states = new RetryStates();
-    send = createSender({
-      store,
-      config: new ConfigCache(store),
-      http,
-      tokens: new OAuth2TokenCache((c) => fetchOAuth2Token(c, { http })),
-      box: new SecretBox(),
-      publisher: await bus.connectPublisher(),
-      stats: { add: () => undefined },
-      logger: createLogger({ service: 'tests', level: 'silent' }),
-      metrics: new Metrics('tests', { defaultMetrics: false }),
-      gates: [],
-      retryStates: states,
-    });
+    ({ store, send, close } = await senderOnTestStore(testBus(uniquePrefix('retried-unread')), {
+      retryStates: new RetryStates(),
+    }));
   });
   afterAll(async () => {
-    http.close();
     await receiver?.close();
-    await bus.close();
-    await store?.close();
+    await close?.();
   });
 
   it('retries from what it recorded, reads again after a resend, and skips once done', async () => {
