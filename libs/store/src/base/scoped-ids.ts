@@ -31,19 +31,13 @@ export function scopedIdsFilter(
   return scoped.length === 1 ? scoped[0] : { $or: scoped };
 }
 
-/**
- * Ids per query when documents are read by id in batches. The local server matches a `$in` at a
- * cost that grows with its length, on top of a fixed cost per query: a sender's read of a delivery
- * took 0.16 ms of its CPU in batches of 10–25, 0.21 in 50, 0.25 in 100, 0.29 in 200 and 0.78 one
- * at a time (`npm run bench:db` with BENCH_BATCH).
- */
+/** Ids per query when documents are read by id in batches (readInRuns). */
 export const IDS_PER_QUERY = 25;
 
 /**
  * `read` over the entries in runs of at most `size`, one query after another, the results in
- * order. Not at once: overlapping queries cost that server more than the long `$in` they replace
- * (a batch of 200 deliveries: 0.26–0.41 ms each as one query, 0.16–0.18 in runs one after
- * another, 0.33 in runs at once).
+ * order. The local server pays more per id the longer a `$in`, and more for overlapping queries
+ * than for the long one they replace (docs/database.md, "A long `$in` costs more per id").
  */
 export async function readInRuns<E, R>(
   entries: readonly E[],
