@@ -25,6 +25,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay, type Histogram } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
 import { purgeProject } from '@hookrail/operations';
@@ -292,22 +293,46 @@ async function settle(run: Run, projectId: ProjectId): Promise<void> {
   );
 }
 
-/** Cumulative counts of the retry scheduler's lateness histogram, by bucket (`le`). */
-async function latenessBuckets(url: string): Promise<Map<string, number>> {
+/** A histogram's cumulative buckets (summed over its other labels), from a service's metrics. */
+async function buckets(url: string, metric: string, labels = ''): Promise<Map<string, number>> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
-  const buckets = new Map<string, number>();
-  for (const m of text.matchAll(/^hookrail_retry_lateness_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm))
-    buckets.set(m[1], (buckets.get(m[1]) ?? 0) + Number(m[2]));
-  return buckets;
+  const found = new Map<string, number>();
+  for (const m of text.matchAll(new RegExp(`^${metric}_bucket\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
+    const le = /le="([^"]+)"/.exec(m[1])?.[1];
+    if (le && m[1].includes(labels)) found.set(le, (found.get(le) ?? 0) + Number(m[2]));
+  }
+  return found;
 }
 
-/** The bucket bound under which 99 % of the retries fired in the phase were (s). */
-function latenessP99(before: Map<string, number>, after: Map<string, number>): string {
+/** The bucket bound (s) under which a share `q` of what the histogram counted between two reads was. */
+function bucketBound(before: Map<string, number>, after: Map<string, number>, q: number): string | null {
   const deltas = [...after].map(([le, n]) => ({ le, n: n - (before.get(le) ?? 0) }));
   const total = deltas.find((d) => d.le === '+Inf')?.n ?? 0;
-  if (total === 0) return 'no retries fired';
-  const bound = deltas.find((d) => d.n >= 0.99 * total)?.le ?? '+Inf';
-  return `≤ ${bound} s (${total} retries)`;
+  return total === 0 ? null : (deltas.find((d) => d.n >= q * total)?.le ?? '+Inf');
+}
+
+const LATENESS = 'hookrail_retry_lateness_seconds';
+const AGE = 'hookrail_bus_message_age_seconds';
+/** The dispatcher's consumers: events (first sends) and deliveries (retries, parked deliveries). */
+const DISPATCHER_TOPICS = ['events', 'deliveries'];
+
+async function dispatcherAges(url: string): Promise<Map<string, number>[]> {
+  return Promise.all(DISPATCHER_TOPICS.map((t) => buckets(url, AGE, `topic="${t}"`)));
+}
+
+/**
+ * How long messages waited between their produce and the dispatcher's handler, by topic: the
+ * share of e2e latency spent in Kafka and in the dispatcher's fetch loop.
+ */
+function agesLine(before: Map<string, number>[], after: Map<string, number>[]): string {
+  const ms = (le: string | null) => (le === null ? '-' : le === '+Inf' ? 'more' : `${Number(le) * 1000}`);
+  const parts = DISPATCHER_TOPICS.map((t, i) => {
+    const p50 = bucketBound(before[i], after[i], 0.5);
+    return p50 === null
+      ? `${t} none`
+      : `${t} p50 ≤ ${ms(p50)} ms, p99 ≤ ${ms(bucketBound(before[i], after[i], 0.99))} ms`;
+  });
+  return `produce → dispatcher's handler: ${parts.join('; ')}`;
 }
 
 const rssMiB = (pid: number) => {
@@ -324,6 +349,15 @@ function processFigures(pids: Map<string, number>, cpu0: Map<string, number>, ms
     const cores = (cpuMs(pid) - (cpu0.get(name) ?? 0)) / ms;
     return `    ${name.padEnd(16)} ${cores.toFixed(2)} cores, ${rssMiB(pid).toFixed(0)} MiB resident (peak ${peakRssMiB(pid).toFixed(0)} MiB)`;
   });
+}
+
+/**
+ * This process's event-loop delay over the phase: the load generator and every receiver share its
+ * loop, so a busy loop here delays the send and arrival times the phase measures.
+ */
+function loopDelay(h: Histogram): string {
+  const ms = (ns: number) => (ns / 1e6).toFixed(0);
+  return `bench's own event-loop delay p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`;
 }
 
 /**
@@ -406,10 +440,13 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   );
   const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
   const host0 = { busy: machineBusyMs(), bench: process.cpuUsage() };
-  const late0 = await latenessBuckets(run.scheduler);
+  const late0 = await buckets(run.scheduler, LATENESS);
+  const ages0 = await dispatcherAges(run.dispatcher);
   const db0 = run.tap?.snapshot();
   const t0 = Date.now();
   const readiness = watchReadiness(run.services);
+  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  benchLoop.enable();
   const { sentAt, failing, errors, posts } = await offer(run.stack, phase, p);
   const ids = [...sentAt.keys()];
   await waitDelivered(ids, run.delivered, 60_000);
@@ -417,6 +454,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   const tail = phase.retries ? phase.retries.retry_count * phase.retries.duration + 2 : 0;
   await sleep(Math.max(0, t0 + (SECONDS + tail) * 1000 - Date.now()));
   const ms = Date.now() - t0;
+  benchLoop.disable();
   const ready = await readiness.stop();
   const lat = ids.filter((id) => run.delivered.has(id)).map((id) => run.delivered.get(id)! - sentAt.get(id)!);
   lat.sort((a, b) => a - b);
@@ -429,11 +467,14 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
       `; not received ${ids.length - lat.length} of ${ids.length}, POST errors ${errors}` +
       `; of which the POST itself p50 ${pct(posts, 50)} ms, p99 ${pct(posts, 99)} ms`,
   );
-  console.log(`  retry lateness p99 ${latenessP99(late0, await latenessBuckets(run.scheduler))} (scheduler)`);
+  const late = bucketBound(late0, await buckets(run.scheduler, LATENESS), 0.99);
+  console.log(`  retry lateness p99 ${late === null ? 'no retries fired' : `≤ ${late} s`} (scheduler)`);
+  console.log(`  ${agesLine(ages0, await dispatcherAges(run.dispatcher))}`);
   if (phase.retries)
     console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
   console.log(`  ${ready}`);
   console.log(hostFigures(host0, ms));
+  console.log(`  ${loopDelay(benchLoop)}`);
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
   if (run.tap && db0)
     console.log(`  database commands per second: ${perEventSummary(db0, run.tap.snapshot(), ms / 1000)}`);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { asProjectId } from '@hookrail/domain';
 import { createLogger, Metrics } from '@hookrail/telemetry';
 import { TEST_KAFKA_BROKERS, uniquePrefix, waitFor } from '@hookrail/testkit';
@@ -61,10 +62,20 @@ describe('consumer lag', () => {
     // The first message is held in the handler: all 25 are behind the commit point.
     expect(await waitFor('lag seen', async () => ((await lagOf()) === 25 ? 25 : undefined))).toBe(25);
 
+    await sleep(300);
     release();
     await waitFor('all handled', () => handled === 25);
     await waitFor('lag back to 0', async () => (await lagOf()) === 0);
     expect(await lagOf()).toBe(0);
+  });
+
+  it("measures each message's age when its handler starts, so the 24 that waited for a slot are older", async () => {
+    const age = await metrics.registry.getSingleMetric('hookrail_bus_message_age_seconds')?.get();
+    const meta = (le: number | '+Inf') =>
+      age?.values.find((v) => v.labels.topic === 'meta' && v.labels.le === le)?.value;
+    expect(meta('+Inf')).toBe(25);
+    // They waited behind the first message's 300 ms and more; the first may have started at once.
+    expect(meta(0.25)).toBeLessThanOrEqual(1);
   });
 
   it("counts each client's requests to Kafka by API", async () => {

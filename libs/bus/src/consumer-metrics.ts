@@ -8,6 +8,7 @@ export class ConsumerMetrics {
   private readonly duration;
   private readonly deadLetters;
   private readonly lag;
+  private readonly age;
   /** Per partition: the high watermark of the newest batch, and the next offset to commit. */
   private readonly positions = new Map<number, { highWatermark: number; next: number | null }>();
 
@@ -22,6 +23,12 @@ export class ConsumerMetrics {
     this.duration = metrics.histogram('hookrail_bus_handler_duration_seconds', 'Handler time per message', [
       'topic',
     ]);
+    this.age = metrics.histogram(
+      'hookrail_bus_message_age_seconds',
+      "A message's age when its handler starts: from its producer's timestamp, so the wait in Kafka and in this consumer's fetch loop",
+      ['topic'],
+      [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    );
     this.deadLetters = metrics.counter(
       'hookrail_dead_letters_total',
       'Messages a consumer gave up on and dead-lettered',
@@ -37,6 +44,11 @@ export class ConsumerMetrics {
   count(outcome: Outcome): void {
     this.handled.inc({ topic: this.topic, outcome });
     if (outcome === 'dead_lettered') this.deadLetters.inc({ topic: this.topic });
+  }
+
+  /** `producedAt`: the message's timestamp (milliseconds since the epoch, the producer's clock). */
+  started(producedAt: number): void {
+    this.age.observe({ topic: this.topic }, Math.max(0, Date.now() - producedAt) / 1000);
   }
 
   timeHandler(): () => void {

@@ -184,6 +184,7 @@ class ConsumerLoop<K extends TopicKey> {
     const t = tracker;
     t.start(m.offset);
     this.inFlight.started(bytes);
+    this.metrics.started(Number(m.timestamp));
     let inWindow = true;
     const leaveWindow = () => {
       if (inWindow) this.inFlight.finished(bytes);

@@ -39,7 +39,7 @@ describe('Coalescer (group commit)', () => {
     await Promise.all(later);
   });
 
-  it('never overlaps the writes of coalescers sharing a gate', async () => {
+  it('never overlaps the writes of coalescers sharing a gate; a write waiting for it takes what came meanwhile', async () => {
     const log: string[] = [];
     let running = 0;
     let overlapped = false;
@@ -56,18 +56,49 @@ describe('Coalescer (group commit)', () => {
     await tick();
     await tick();
     expect(log).toEqual(['events:1']); // the deliveries' write waits for the slot
-    done.push(deliveries.submit(3));
+    done.push(deliveries.submit(3), events.submit(4));
+    await tick();
     release.shift()!();
     await tick();
     await tick();
-    expect(log).toEqual(['events:1', 'deliveries:2']);
+    // 3 joined the waiting write rather than a write of its own a turn later.
+    expect(log).toEqual(['events:1', 'deliveries:2,3']);
     release.shift()!();
     await tick();
     await tick();
-    expect(log).toEqual(['events:1', 'deliveries:2', 'deliveries:3']);
+    expect(log).toEqual(['events:1', 'deliveries:2,3', 'events:4']);
     release.shift()!();
     await Promise.all(done);
     expect(overlapped).toBe(false);
+  });
+
+  it('keeps a write waiting for the gate while one of its own is written, up to maxInFlight', async () => {
+    const log: string[] = [];
+    const release: (() => void)[] = [];
+    const gate = pLimit(1);
+    const c = new Coalescer<number>(
+      (items) => {
+        log.push(items.join(','));
+        return new Promise<void>((r) => release.push(r));
+      },
+      { gate, maxBatch: 2 },
+    );
+    const done = [1, 2, 3].map((i) => c.submit(i));
+    await tick();
+    await tick();
+    expect(log).toEqual(['1,2']);
+    done.push(c.submit(4), c.submit(5));
+    await tick();
+    release.shift()!();
+    await tick();
+    await tick();
+    expect(log).toEqual(['1,2', '3,4']); // the waiting write took 3 and what came after, up to maxBatch
+    release.shift()!();
+    await tick();
+    await tick();
+    expect(log).toEqual(['1,2', '3,4', '5']);
+    release.shift()!();
+    await Promise.all(done);
   });
 
   it('sends the record writes of a process one at a time', async () => {

@@ -29,7 +29,10 @@ export interface CoalescerOptions<T> {
   /** Writes in flight at once (default 2). */
   maxInFlight?: number;
   weight?: BatchWeight<T>;
-  /** Shared by coalescers whose writes must not overlap one another's: a write waits for a slot. */
+  /**
+   * Shared by coalescers whose writes must not overlap one another's: a write waits for a slot and
+   * takes its batch when it gets one.
+   */
   gate?: pLimit.Limit;
   /**
    * How long a write smaller than `maxBatch` waits for company (default 0: the next event-loop
@@ -49,6 +52,8 @@ export interface CoalescerOptions<T> {
 export class Coalescer<T, R = void> {
   private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
   private scheduled = false;
+  /** A write of this coalescer is waiting for the shared gate (it takes its batch when let go). */
+  private awaitingGate = false;
   private inFlight = 0;
   private idle: (() => void)[] = [];
   private readonly maxBatch: number;
@@ -82,7 +87,8 @@ export class Coalescer<T, R = void> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    if (this.scheduled || this.awaitingGate || this.inFlight >= this.maxInFlight || this.queue.length === 0)
+      return;
     this.scheduled = true;
     // A full batch goes at once; a smaller one waits for company, also beside a write in flight.
     if (this.lingerMs > 0 && this.queue.length < this.maxBatch) setTimeout(() => this.flush(), this.lingerMs);
@@ -91,21 +97,38 @@ export class Coalescer<T, R = void> {
 
   private flush(): void {
     this.scheduled = false;
-    while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      const batch = this.queue.splice(0, this.batchLength());
+    while (this.queue.length > 0 && this.inFlight < this.maxInFlight && !this.awaitingGate) {
       this.inFlight++;
-      const items = batch.map((b) => b.item);
-      (this.gate ? this.gate(() => this.write(items)) : this.write(items))
-        .then(
-          (results) => batch.forEach((b, i) => b.resolve((results ? results[i] : undefined) as R)),
-          (err: unknown) => batch.forEach((b) => b.reject(err)),
-        )
-        .finally(() => {
-          this.inFlight--;
-          this.schedule();
-          if (this.queue.length === 0 && this.inFlight === 0) this.idle.splice(0).forEach((r) => r());
-        });
+      if (!this.gate) {
+        void this.writeNext();
+        continue;
+      }
+      // The batch is taken when the gate lets this write go, not before: items submitted while it
+      // waits behind the other coalescers' writes go with it instead of a whole turn later.
+      this.awaitingGate = true;
+      void this.gate(() => {
+        this.awaitingGate = false;
+        const written = this.writeNext();
+        this.schedule(); // the next write waits for the gate meanwhile, gathering what comes
+        return written;
+      });
     }
+  }
+
+  /** Writes the queued items the next write takes; its callers learn the outcome. */
+  private writeNext(): Promise<void> {
+    const batch = this.queue.splice(0, this.batchLength());
+    const items = batch.map((b) => b.item);
+    return this.write(items)
+      .then(
+        (results) => batch.forEach((b, i) => b.resolve((results ? results[i] : undefined) as R)),
+        (err: unknown) => batch.forEach((b) => b.reject(err)),
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.schedule();
+        if (this.queue.length === 0 && this.inFlight === 0) this.idle.splice(0).forEach((r) => r());
+      });
   }
 
   /** How many queued items the next write takes: within the count and the weight bounds. */
