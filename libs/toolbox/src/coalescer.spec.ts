@@ -135,6 +135,23 @@ describe('Coalescer (group commit)', () => {
     ]);
   });
 
+  it.each([
+    ['alone', {}],
+    ['behind a gate', { gate: pLimit(1) }],
+  ])(
+    'fails the callers of a writer that throws instead of rejecting, and writes on (%s)',
+    async (_, opts) => {
+      let calls = 0;
+      const c = new Coalescer<number>((items) => {
+        if (calls++ === 0) throw new Error(`bad ${items.join(',')}`);
+        return Promise.resolve();
+      }, opts);
+      await expect(c.submit(1)).rejects.toThrow('bad 1');
+      await expect(c.submit(2)).resolves.toBeUndefined();
+      await expect(c.drain()).resolves.toBeUndefined();
+    },
+  );
+
   it('keeps each write within the weight bound, an item heavier than it alone', async () => {
     const writes: number[][] = [];
     const c = new Coalescer<number>(async (items) => void writes.push(items), {

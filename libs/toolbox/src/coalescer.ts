@@ -119,7 +119,9 @@ export class Coalescer<T, R = void> {
   private writeNext(): Promise<void> {
     const batch = this.queue.splice(0, this.batchLength());
     const items = batch.map((b) => b.item);
-    return this.write(items)
+    // A writer that throws instead of rejecting fails its callers all the same.
+    return Promise.resolve()
+      .then(() => this.write(items))
       .then(
         (results) => batch.forEach((b, i) => b.resolve((results ? results[i] : undefined) as R)),
         (err: unknown) => batch.forEach((b) => b.reject(err)),
