@@ -2,6 +2,12 @@ import pLimit from 'p-limit';
 import { Coalescer, RECORD_WRITES } from './coalescer';
 
 const tick = () => new Promise((r) => setImmediate(r));
+/** Ends the oldest write still running and lets the coalescers take their next turns. */
+const endOldestWrite = async (release: (() => void)[]) => {
+  release.shift()!();
+  await tick();
+  await tick();
+};
 
 describe('Coalescer (group commit)', () => {
   it('writes the items of one turn together and gives each caller its own result', async () => {
@@ -58,14 +64,10 @@ describe('Coalescer (group commit)', () => {
     expect(log).toEqual(['events:1']); // the deliveries' write waits for the slot
     done.push(deliveries.submit(3), events.submit(4));
     await tick();
-    release.shift()!();
-    await tick();
-    await tick();
+    await endOldestWrite(release);
     // 3 joined the waiting write rather than a write of its own a turn later.
     expect(log).toEqual(['events:1', 'deliveries:2,3']);
-    release.shift()!();
-    await tick();
-    await tick();
+    await endOldestWrite(release);
     expect(log).toEqual(['events:1', 'deliveries:2,3', 'events:4']);
     release.shift()!();
     await Promise.all(done);
@@ -89,13 +91,9 @@ describe('Coalescer (group commit)', () => {
     expect(log).toEqual(['1,2']);
     done.push(c.submit(4), c.submit(5));
     await tick();
-    release.shift()!();
-    await tick();
-    await tick();
+    await endOldestWrite(release);
     expect(log).toEqual(['1,2', '3,4']); // the waiting write took 3 and what came after, up to maxBatch
-    release.shift()!();
-    await tick();
-    await tick();
+    await endOldestWrite(release);
     expect(log).toEqual(['1,2', '3,4', '5']);
     release.shift()!();
     await Promise.all(done);
