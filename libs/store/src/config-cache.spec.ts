@@ -176,6 +176,72 @@ describe('ConfigCache: does a project order deliveries', () => {
   });
 });
 
+describe("ConfigCache: a project's subscriptions are each one's entry too", () => {
+  /** A store whose subscription list and single reads are counted, each answered when released. */
+  function subscriptionStore() {
+    const state = { name: 'v1', lists: 0, singles: 0 };
+    const pending: (() => void)[] = [];
+    const later = <T>(value: () => T) => new Promise<T>((resolve) => pending.push(() => resolve(value())));
+    const store = {
+      subscriptions: {
+        listAll: (_p: string) => {
+          state.lists++;
+          const name = state.name;
+          return later(() => [
+            { _id: 's1', name },
+            { _id: 's2', name },
+          ]);
+        },
+        findById: (_p: string, id: string) => {
+          state.singles++;
+          const name = state.name;
+          return later(() => ({ _id: id, name }));
+        },
+      },
+    } as unknown as Store;
+    const release = async () => {
+      while (pending.length > 0) pending.shift()!();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { store, state, pending, release };
+  }
+
+  it('answers a subscription from the list read without a read of its own', async () => {
+    const { store, state, release } = subscriptionStore();
+    const cache = new ConfigCache(store, { versioned: true });
+    const list = cache.subscriptions(p1);
+    await release();
+    expect(await list).toHaveLength(2);
+    const listed = cache.subscription(p1, 's2');
+    await release(); // answers a read of its own, were one made
+    expect(await listed).toEqual({ _id: 's2', name: 'v1' });
+    expect(state).toMatchObject({ lists: 1, singles: 0 });
+
+    // Under a new token the listed entry is read again, like any other.
+    cache.applyToken(p1, 't2');
+    state.name = 'v2';
+    const again = cache.subscription(p1, 's2');
+    await release();
+    expect(await again).toEqual({ _id: 's2', name: 'v2' });
+    expect(state.singles).toBe(1);
+  });
+
+  it('keeps a single read that started after the list over what the list found', async () => {
+    const { store, state, pending } = subscriptionStore();
+    const cache = new ConfigCache(store);
+    const list = cache.subscriptions(p1); // read with name v1, answered last
+    state.name = 'v2';
+    const single = cache.subscription(p1, 's1'); // started later, answered first
+    pending.pop()!();
+    expect(await single).toEqual({ _id: 's1', name: 'v2' });
+    pending.pop()!();
+    await list;
+    expect(await cache.subscription(p1, 's1')).toEqual({ _id: 's1', name: 'v2' });
+    expect(await cache.subscription(p1, 's2')).toEqual({ _id: 's2', name: 'v1' });
+    expect(state).toMatchObject({ lists: 1, singles: 1 });
+  });
+});
+
 describe('someOrdered', () => {
   it('is true when any subscription has ordering settings, null meaning none', () => {
     expect(someOrdered([])).toBe(false);

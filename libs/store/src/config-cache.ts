@@ -120,9 +120,19 @@ export class ConfigCache {
     );
   }
 
-  /** Every live subscription of a project (routing filters them in memory). */
+  /**
+   * Every live subscription of a project (routing filters them in memory). Each one read is also
+   * kept as `subscription`'s entry: the sender asks for the subscription of every delivery the
+   * router just made from this list, and a new endpoint's first delivery would otherwise wait for
+   * a read of its own.
+   */
   subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
-    return this.get(`ss:${projectId}`, projectId, () => this.store.subscriptions.listAll(projectId));
+    return this.get(
+      `ss:${projectId}`,
+      projectId,
+      () => this.store.subscriptions.listAll(projectId),
+      (subs) => subs.map((sub) => [`s:${projectId}:${sub._id}`, sub]),
+    );
   }
 
   endpointIdsOfOwner(projectId: ProjectId, ownerId: string): Promise<Set<string>> {
@@ -141,7 +151,16 @@ export class ConfigCache {
     }
   }
 
-  private get<T>(key: string, projectId: ProjectId | null, load: () => Promise<T>): Promise<T> {
+  /**
+   * `members`: entries of other keys found in what was read (a list's items), kept under the same
+   * token and time unless their key holds a later read.
+   */
+  private get<T>(
+    key: string,
+    projectId: ProjectId | null,
+    load: () => Promise<T>,
+    members?: (value: T) => [string, unknown][],
+  ): Promise<T> {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
     const hit = this.cache.get(key) as Cached<T> | undefined;
@@ -149,14 +168,20 @@ export class ConfigCache {
       // Expired: answered from what was read, and read again beside it, so a request never
       // waits on the database for an entry it had (a busy database would stall every caller of
       // the key at each expiry). A failed read is tried again by the next caller.
-      if (this.clock.now() - hit.readAt > this.ttlMs) this.load(key, token, load).catch(() => undefined);
+      if (this.clock.now() - hit.readAt > this.ttlMs)
+        this.load(key, token, load, members).catch(() => undefined);
       return Promise.resolve(hit.value);
     }
-    return this.load(key, token, load);
+    return this.load(key, token, load, members);
   }
 
   /** One read per key and token at a time, shared by every caller. */
-  private load<T>(key: string, token: string, load: () => Promise<T>): Promise<T> {
+  private load<T>(
+    key: string,
+    token: string,
+    load: () => Promise<T>,
+    members?: (value: T) => [string, unknown][],
+  ): Promise<T> {
     const pending = this.loading.get(key);
     if (pending && pending.token === token) return pending.promise as Promise<T>;
     const readAt = this.clock.now();
@@ -168,6 +193,9 @@ export class ConfigCache {
     })
       .then((value) => {
         this.cache.set(key, { value, token, readAt });
+        for (const [k, v] of members?.(value) ?? [])
+          if (!((this.cache.get(k)?.readAt ?? -Infinity) > readAt))
+            this.cache.set(k, { value: v, token, readAt });
         return value;
       })
       .finally(() => {

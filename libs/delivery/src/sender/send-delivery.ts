@@ -165,6 +165,9 @@ async function send(
 ): Promise<void> {
   // Only a retry is this process's own doing: a resend or a release was written by another.
   if (m.reason !== 'retry') s.deps.retryStates?.forget({ projectId: m.project_id, id: m.delivery_id });
+  // Before the delivery is read: a deleted project's retries and held deliveries keep coming back
+  // until they are due, and its project is one cached read where each delivery is one of its own.
+  if (!m.first_send && !(await s.deps.config.project(m.project_id))) return void ofDeletedProject(s, m);
   const loaded = m.first_send ? fromFirstSend(m, m.first_send) : await loadForSend(s.reads, m);
   const toSend = await sendable(s, m, loaded);
   if (!toSend || !(await admitted(s, m, toSend.delivery, place))) return;
@@ -264,7 +267,7 @@ async function admitted(
  * that no longer routes it).
  */
 async function configured(s: Sender, m: DeliveryMessage, delivery: DeliveryDoc): Promise<GateContext | null> {
-  const { config, logger } = s.deps;
+  const { config } = s.deps;
   // The configuration as of the newest barrier this process was told of: at least every change
   // whose API call returned before this message was published.
   const [endpoint, project, subscription] = await Promise.all([
@@ -272,11 +275,7 @@ async function configured(s: Sender, m: DeliveryMessage, delivery: DeliveryDoc):
     config.project(m.project_id),
     config.subscription(m.project_id, delivery.subscription_id),
   ]);
-  if (!project) {
-    // A deleted project: its deliveries are dropped, not recorded (its data is being purged).
-    logger.debug(fields(m), 'delivery of a deleted project dropped');
-    return null;
-  }
+  if (!project) return ofDeletedProject(s, m);
   if (!endpoint) return discarded(s, delivery, 'endpoint deleted');
   const changed = subscriptionChangeReason(
     subscription,
@@ -285,6 +284,12 @@ async function configured(s: Sender, m: DeliveryMessage, delivery: DeliveryDoc):
   );
   if (changed) return discarded(s, delivery, changed);
   return { message: m, delivery, endpoint, subscription, project, now: s.now() };
+}
+
+/** A deleted project's deliveries are dropped, not recorded (its data is being purged). */
+function ofDeletedProject(s: Sender, m: DeliveryMessage): null {
+  s.deps.logger.debug(fields(m), 'delivery of a deleted project dropped');
+  return null;
 }
 
 /** The first gate that does not say send holds or discards the delivery. */
