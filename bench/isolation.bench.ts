@@ -25,13 +25,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { monitorEventLoopDelay, type Histogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, type Histogram } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asProjectId, newId, type ProjectId } from '@hookrail/domain';
 import { purgeProject } from '@hookrail/operations';
 import type { Store } from '@hookrail/store';
 import { makeEndpoint, makeSubscription, startReceiver, type Receiver } from '@hookrail/testkit';
 import { freshBenchDatabase, startHookrailStack } from './support/hookrail-stack';
+import { gcPauses, gcPausesBetween } from './support/gc-pauses';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
@@ -364,6 +365,23 @@ function loopDelay(h: Histogram): string {
   return `bench's own event-loop delay p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`;
 }
 
+/** This process's own garbage collections over the phase: their pauses delay the times it measures too. */
+function watchOwnGc(): { stop(): string } {
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) =>
+    pauses.push(...list.getEntries().map((e) => e.duration)),
+  );
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      observer.disconnect();
+      const longest = pauses.length ? Math.max(...pauses).toFixed(0) : '0';
+      const heap = (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0);
+      return `${pauses.length} garbage collections of its own, ${pauses.filter((d) => d > 10).length} over 10 ms, the longest ${longest} ms (heap ${heap} MiB)`;
+    },
+  };
+}
+
 /**
  * How busy the whole host was over the phase, and how much of that was this process (the load,
  * the receivers): once the cores are all busy, every process waits for one, whatever its own load.
@@ -448,11 +466,13 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   const host0 = { busy: machineBusyMs(), bench: process.cpuUsage() };
   const late0 = await buckets(run.scheduler, LATENESS);
   const ages0 = await dispatcherAges(run.dispatcher);
+  const gc0 = await gcPauses(run.services);
   const db0 = run.tap?.snapshot();
   const t0 = Date.now();
   const readiness = watchReadiness(run.services);
   const benchLoop = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
   benchLoop.enable();
+  const benchGc = watchOwnGc();
   const { sentAt, failing, errors, posts } = await offer(run.stack, phase, p);
   const ids = [...sentAt.keys()];
   await waitDelivered(ids, run.delivered, 60_000);
@@ -492,8 +512,13 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
     console.log(`  at the receiver: ${retryLateness(failing, run.attempts, phase.retries.duration * 1000)}`);
   console.log(`  ${ready}`);
   console.log(hostFigures(host0, ms));
-  console.log(`  ${loopDelay(benchLoop)}`);
+  console.log(`  ${loopDelay(benchLoop)}; ${benchGc.stop()}`);
   console.log(processFigures(run.pids, cpu0, ms).join('\n'));
+  console.log(
+    `  garbage collections:\n${gcPausesBetween(gc0, await gcPauses(run.services))
+      .map((l) => `    ${l}`)
+      .join('\n')}`,
+  );
   if (run.tap && db0)
     console.log(`  database commands per second: ${perEventSummary(db0, run.tap.snapshot(), ms / 1000)}`);
   const dispatcherPid = run.pids.get('dispatcher');
@@ -502,6 +527,10 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
       `  memory check: dispatcher peak ${peakRssMiB(dispatcherPid).toFixed(0)} MiB, chart limit ${DISPATCHER_LIMIT_MIB} MiB`,
     );
   await settle(run, p.projectId);
+  // What a phase received is its own: kept, it would grow this process's heap phase after phase,
+  // and its collections' pauses would delay the times later phases measure.
+  run.delivered.clear();
+  run.attempts.clear();
 }
 
 /**
