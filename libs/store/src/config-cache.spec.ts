@@ -1,16 +1,16 @@
 import { asProjectId, isRetriable, newId } from '@hookrail/domain';
-import { CONFIG_READ_TIMEOUT_MS, CONFIG_TTL_MS, ConfigCache } from './config-cache';
+import { CONFIG_READ_TIMEOUT_MS, CONFIG_TTL_MS, ConfigCache, ENDPOINT_EXISTS_TTL_MS } from './config-cache';
 import type { Store } from './store';
 import { someOrdered } from './subscriptions/subscription.schema';
 
 /** A store whose endpoint reads are counted (pure logic of the cache). */
 function fakeStore() {
-  const state = { url: 'http://a', endpointReads: 0 };
+  const state = { url: 'http://a', exists: true, endpointReads: 0 };
   const store = {
     endpoints: {
       findById: async (_p: string, id: string) => {
         state.endpointReads++;
-        return { _id: id, url: state.url };
+        return state.exists ? { _id: id, url: state.url } : null;
       },
     },
   } as unknown as Store;
@@ -98,6 +98,30 @@ describe('ConfigCache expiry', () => {
     await cache.endpoint(p1, 'e'); // starts a read that succeeds
     await flush();
     expect((await cache.endpoint(p1, 'e'))?.url).toBe('http://c');
+  });
+
+  it('takes a found endpoint as existing for 30 s, and reads a missing one again after 2 s', async () => {
+    const { store, state } = fakeStore();
+    const cache = new ConfigCache(store, { clock });
+    expect(await cache.endpointExists(p1, 'e')).toBe(true);
+    clock.at += CONFIG_TTL_MS + 1;
+    expect(await cache.endpointExists(p1, 'e')).toBe(true);
+    await flush();
+    expect(state.endpointReads).toBe(1); // found: not read again within 30 s
+
+    state.exists = false; // deleted through another replica
+    clock.at += ENDPOINT_EXISTS_TTL_MS;
+    expect(await cache.endpointExists(p1, 'e')).toBe(true); // expired: answered, read beside
+    await flush();
+    expect(await cache.endpointExists(p1, 'e')).toBe(false);
+    expect(state.endpointReads).toBe(2);
+
+    state.exists = true; // made again: an endpoint not found is read again after 2 s
+    clock.at += CONFIG_TTL_MS + 1;
+    expect(await cache.endpointExists(p1, 'e')).toBe(false);
+    await flush();
+    expect(await cache.endpointExists(p1, 'e')).toBe(true);
+    expect(state.endpointReads).toBe(3);
   });
 
   it('an invalidated entry is read before answering (a change made through this replica)', async () => {

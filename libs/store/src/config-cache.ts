@@ -24,6 +24,11 @@ const VERSIONED_CONFIG_TTL_MS = 30_000;
  * sending for good.
  */
 export const CONFIG_READ_TIMEOUT_MS = 10_000;
+/**
+ * How long `endpointExists` takes a found endpoint as existing before reading it again; one not
+ * found is read again after the cache's own expiry, like any entry.
+ */
+export const ENDPOINT_EXISTS_TTL_MS = 30_000;
 /** The token of a project whose configuration has not changed since this process started. */
 export const INITIAL_CONFIG_TOKEN = '';
 
@@ -42,6 +47,12 @@ export interface ConfigCacheOptions {
 /** What was read, under which token, and when (on the cache's clock). */
 type Cached<T> = { value: T; token: string; readAt: number };
 type Loading = { promise: Promise<unknown>; token: string };
+interface EntryRules<T> {
+  /** Entries of other keys found in what was read (a list's items), kept under the same token and time unless their key holds a later read. */
+  members?: (value: T) => [string, unknown][];
+  /** How long this value stays current, when not the cache's expiry. */
+  ttlMs?: (value: T) => number;
+}
 
 /**
  * Read-through caches of API keys, projects, endpoints and subscriptions: the hot paths (the events
@@ -104,6 +115,23 @@ export class ConfigCache {
     );
   }
 
+  /**
+   * Whether the endpoint exists: the intake's check of an event's target (events API, broker
+   * sources). A found endpoint stays found for ENDPOINT_EXISTS_TTL_MS: with the cache's 2 s, every
+   * event to an endpoint quieter than that cost the gateway a read, and a thousand endpoints took
+   * the database server's core. An endpoint deleted through another replica so takes events for
+   * up to 30 s more; the router reads under configuration barriers and records them as reaching
+   * no endpoint. One not found is read again after 2 s, so a new endpoint is taken as soon.
+   */
+  endpointExists(projectId: ProjectId, endpointId: string): Promise<boolean> {
+    return this.get(
+      `x:${projectId}:${endpointId}`,
+      projectId,
+      async () => (await this.store.endpoints.findById(projectId, endpointId)) !== null,
+      { ttlMs: (found) => (found ? ENDPOINT_EXISTS_TTL_MS : this.ttlMs) },
+    );
+  }
+
   subscription(projectId: ProjectId, subscriptionId: string): Promise<SubscriptionDoc | null> {
     return this.get(`s:${projectId}:${subscriptionId}`, projectId, () =>
       this.store.subscriptions.findById(projectId, subscriptionId),
@@ -127,12 +155,9 @@ export class ConfigCache {
    * a read of its own.
    */
   subscriptions(projectId: ProjectId): Promise<SubscriptionDoc[]> {
-    return this.get(
-      `ss:${projectId}`,
-      projectId,
-      () => this.store.subscriptions.listAll(projectId),
-      (subs) => subs.map((sub) => [`s:${projectId}:${sub._id}`, sub]),
-    );
+    return this.get(`ss:${projectId}`, projectId, () => this.store.subscriptions.listAll(projectId), {
+      members: (subs) => subs.map((sub) => [`s:${projectId}:${sub._id}`, sub]),
+    });
   }
 
   endpointIdsOfOwner(projectId: ProjectId, ownerId: string): Promise<Set<string>> {
@@ -151,15 +176,11 @@ export class ConfigCache {
     }
   }
 
-  /**
-   * `members`: entries of other keys found in what was read (a list's items), kept under the same
-   * token and time unless their key holds a later read.
-   */
   private get<T>(
     key: string,
     projectId: ProjectId | null,
     load: () => Promise<T>,
-    members?: (value: T) => [string, unknown][],
+    rules: EntryRules<T> = {},
   ): Promise<T> {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
@@ -168,11 +189,11 @@ export class ConfigCache {
       // Expired: answered from what was read, and read again beside it, so a request never
       // waits on the database for an entry it had (a busy database would stall every caller of
       // the key at each expiry). A failed read is tried again by the next caller.
-      if (this.clock.now() - hit.readAt > this.ttlMs)
-        this.load(key, token, load, members).catch(() => undefined);
+      if (this.clock.now() - hit.readAt > (rules.ttlMs?.(hit.value) ?? this.ttlMs))
+        this.load(key, token, load, rules.members).catch(() => undefined);
       return Promise.resolve(hit.value);
     }
-    return this.load(key, token, load, members);
+    return this.load(key, token, load, rules.members);
   }
 
   /** One read per key and token at a time, shared by every caller. */

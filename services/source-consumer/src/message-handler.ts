@@ -46,8 +46,8 @@ export function messageHandler(
       ordersDeliveries: (projectId: ProjectId) => deps.cache.ordersDeliveries(projectId),
     },
     runFunction: (text: string, input: unknown, scope: string) => deps.functions.run(text, input, { scope }),
-    endpointExists: async (projectId: ProjectId, endpointId: string) =>
-      (await deps.cache.endpoint(projectId, endpointId)) !== null,
+    endpointExists: (projectId: ProjectId, endpointId: string) =>
+      deps.cache.endpointExists(projectId, endpointId),
     // The settings are read per message (cached briefly), so a change applies without a restart.
     checkEvent: async (type: string, data: unknown, bytes: number) =>
       deps.validator.check(

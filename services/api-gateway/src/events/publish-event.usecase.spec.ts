@@ -21,7 +21,7 @@ function deps(over: { ordered?: boolean; check?: EventCheck } = {}) {
   const guarded: string[] = [];
   const d = {
     cache: {
-      endpoint: async (_p: unknown, id: string) => (id === 'EP1' ? { _id: 'EP1' } : null),
+      endpointExists: async (_p: unknown, id: string) => id === 'EP1',
       ordersDeliveries: async (p: unknown) => p === PRJ1 && (over.ordered ?? false),
     },
     eventValidator: { check: async () => over.check ?? { kind: 'accepted', violations: [] } },

@@ -35,7 +35,7 @@ export async function publishEvent(deps: GatewayDeps, project: ProjectDoc, reque
       throw new ValidationError('invalid request body: endpoint_id is required', [
         { field: 'endpoint_id', message: 'is required' },
       ]);
-    if (!(await deps.cache.endpoint(project._id, endpointId)))
+    if (!(await deps.cache.endpointExists(project._id, endpointId)))
       throw new ValidationError('endpoint_id: no such endpoint in this project', [
         { field: 'endpoint_id', message: 'no such endpoint in this project' },
       ]);
