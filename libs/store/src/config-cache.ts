@@ -47,8 +47,12 @@ export interface ConfigCacheOptions {
 /** What was read, under which token, and when (on the cache's clock). */
 type Cached<T> = { value: T; token: string; readAt: number };
 type Loading = { promise: Promise<unknown>; token: string };
+/** How a kind of entry differs from the cache's defaults. */
 interface EntryRules<T> {
-  /** Entries of other keys found in what was read (a list's items), kept under the same token and time unless their key holds a later read. */
+  /**
+   * Entries of other keys found in what was read (a list's items), kept under the same token and
+   * time unless their key holds a later read.
+   */
   members?: (value: T) => [string, unknown][];
   /** How long this value stays current, when not the cache's expiry. */
   ttlMs?: (value: T) => number;
