@@ -2,18 +2,15 @@ import type { DeliveryMessage } from '@hookrail/bus';
 import { newId } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import {
-  makeDelivery,
   makeEndpoint,
-  makeEvent,
   makeProject,
-  makeSubscription,
   startReceiver,
   testBus,
   uniquePrefix,
   type Receiver,
 } from '@hookrail/testkit';
 import type { SendDelivery } from './send-delivery';
-import { senderOnTestStore } from './testing/sender-on-test-store';
+import { senderOnTestStore, storedDelivery } from './testing/sender-on-test-store';
 
 /**
  * The sender says when an attempt's request has its answer, before the outcome is recorded (a
@@ -40,21 +37,14 @@ describe('sender: the end of an attempt, before its record', () => {
     const endpointId = endpointUrl
       ? (await makeEndpoint(store, projectId, { url: endpointUrl }))._id
       : newId();
-    const sub = await makeSubscription(store, projectId, { endpoint_id: endpointId, source_id: newId() });
-    const event = await makeEvent(store, projectId, { raw: '{"n":1}' });
-    const d = await makeDelivery(store, projectId, {
-      event_id: event._id,
-      endpoint_id: endpointId,
-      subscription_id: sub._id,
-      status: 'Scheduled',
-    });
-    return {
-      delivery_id: d._id,
-      project_id: projectId,
-      endpoint_id: endpointId,
-      event_id: event._id,
-      reason: 'initial',
-    };
+    const d = await storedDelivery(
+      store,
+      projectId,
+      endpointId,
+      { status: 'Scheduled' },
+      { source_id: newId() },
+    );
+    return d.message('initial');
   }
 
   it('is told once the receiver answered, while the attempt is not yet recorded', async () => {

@@ -1,19 +1,14 @@
-import type { DeliveryMessage } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import {
-  makeDelivery,
   makeEndpoint,
-  makeEvent,
   makeProject,
-  makeSubscription,
   startReceiver,
   testBus,
   uniquePrefix,
   type Receiver,
 } from '@hookrail/testkit';
 import type { SendDelivery } from './send-delivery';
-import { senderOnTestStore } from './testing/sender-on-test-store';
+import { senderOnTestStore, storedDelivery } from './testing/sender-on-test-store';
 
 /**
  * A deleted project's retries and held deliveries keep coming back from the scheduler until they
@@ -35,26 +30,14 @@ describe('sender: deliveries of a deleted project', () => {
     await close?.();
   });
 
+  /** A delivery waiting for its retry, due now, and the retries message that fires it. */
   async function retryOf(projectId: Awaited<ReturnType<typeof makeProject>>) {
     const endpoint = await makeEndpoint(store, projectId, { url: `${receiver.url}/hook` });
-    const sub = await makeSubscription(store, projectId, { endpoint_id: endpoint._id });
-    const event = await makeEvent(store, projectId, { raw: '{"n":1}' });
-    const d = await makeDelivery(store, projectId, {
-      event_id: event._id,
-      endpoint_id: endpoint._id,
-      subscription_id: sub._id,
+    const d = await storedDelivery(store, projectId, endpoint._id, {
       status: 'Retry',
       next_attempt_at: new Date(),
     });
-    const message: DeliveryMessage = {
-      delivery_id: d._id,
-      project_id: projectId,
-      endpoint_id: endpoint._id,
-      event_id: event._id,
-      reason: 'retry',
-      due_at: toTimestamp(d.next_attempt_at!),
-    };
-    return { message, stored: () => store.deliveries.findById(projectId, d._id) };
+    return { message: d.message('retry', d.delivery.next_attempt_at), stored: d.stored };
   }
 
   it('drops a retry of a deleted project without reading its delivery', async () => {

@@ -1,12 +1,7 @@
-import type { DeliveryMessage } from '@hookrail/bus';
-import { toTimestamp } from '@hookrail/domain';
 import type { Store } from '@hookrail/store';
 import {
-  makeDelivery,
   makeEndpoint,
-  makeEvent,
   makeProject,
-  makeSubscription,
   startReceiver,
   testBus,
   uniquePrefix,
@@ -14,7 +9,7 @@ import {
 } from '@hookrail/testkit';
 import { RetryStates } from './retry-states';
 import type { SendDelivery } from './send-delivery';
-import { senderOnTestStore } from './testing/sender-on-test-store';
+import { senderOnTestStore, storedDelivery } from './testing/sender-on-test-store';
 
 /**
  * A delivery this process retries is sent again without reading it, from what its own recorded
@@ -42,23 +37,9 @@ describe('sender: retries of its own deliveries, unread', () => {
   it('retries from what it recorded, reads again after a resend, and skips once done', async () => {
     const projectId = await makeProject(store, { strategy: { type: 'linear', duration: 1, retry_count: 5 } });
     const endpoint = await makeEndpoint(store, projectId, { url: `${receiver.url}/hook` });
-    const sub = await makeSubscription(store, projectId, { endpoint_id: endpoint._id });
-    const event = await makeEvent(store, projectId, { raw: '{"n":1}' });
-    const d = await makeDelivery(store, projectId, {
-      event_id: event._id,
-      endpoint_id: endpoint._id,
-      subscription_id: sub._id,
+    const { delivery, message, stored } = await storedDelivery(store, projectId, endpoint._id, {
       status: 'Scheduled',
     });
-    const message = (reason: DeliveryMessage['reason'], dueAt?: Date | null): DeliveryMessage => ({
-      delivery_id: d._id,
-      project_id: projectId,
-      endpoint_id: endpoint._id,
-      event_id: event._id,
-      reason,
-      ...(dueAt && { due_at: toTimestamp(dueAt) }),
-    });
-    const stored = () => store.deliveries.findById(projectId, d._id);
     const reads = jest.spyOn(store.deliveries, 'findManyForSend');
 
     answers.push(500, 500, 500);
@@ -74,7 +55,7 @@ describe('sender: retries of its own deliveries, unread', () => {
     expect(afterRetries!.attempts.map((a) => a.http_status)).toEqual([500, 500, 500]);
 
     // A resend by another process (the gateway writes, then publishes): read again, sent, Success.
-    await store.deliveries.markForResend(projectId, [d._id], 'manual resend');
+    await store.deliveries.markForResend(projectId, [delivery._id], 'manual resend');
     await send(message('resend'));
     expect(reads).toHaveBeenCalledTimes(2);
     expect(await stored()).toMatchObject({ status: 'Success', attempts_made: 4 });

@@ -1,9 +1,9 @@
-import type { Bus } from '@hookrail/bus';
-import { SecretBox } from '@hookrail/domain';
+import type { Bus, DeliveryMessage } from '@hookrail/bus';
+import { SecretBox, toTimestamp, type ProjectId } from '@hookrail/domain';
 import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbound';
-import { ConfigCache } from '@hookrail/store';
+import { ConfigCache, type DeliveryDoc, type Store, type SubscriptionDoc } from '@hookrail/store';
 import { createLogger, Metrics } from '@hookrail/telemetry';
-import { connectTestStore } from '@hookrail/testkit';
+import { connectTestStore, makeDelivery, makeEvent, makeSubscription } from '@hookrail/testkit';
 import { createSender, type SenderDeps } from '../send-delivery';
 
 /**
@@ -33,4 +33,35 @@ export async function senderOnTestStore(bus: Bus, extra: Partial<SenderDeps> = {
     await store.close();
   };
   return { store, send, close };
+}
+
+/**
+ * A delivery to send, stored as the router leaves it: its event, a subscription of the endpoint
+ * and the delivery document (`over`: its status, next attempt…); `message` sends it for a reason,
+ * `stored` reads the document as it is now.
+ */
+export async function storedDelivery(
+  store: Store,
+  projectId: ProjectId,
+  endpointId: string,
+  over: Partial<DeliveryDoc> = {},
+  subscription: Partial<SubscriptionDoc> = {},
+) {
+  const sub = await makeSubscription(store, projectId, { ...subscription, endpoint_id: endpointId });
+  const event = await makeEvent(store, projectId, { raw: '{"n":1}' });
+  const delivery = await makeDelivery(store, projectId, {
+    event_id: event._id,
+    endpoint_id: endpointId,
+    subscription_id: sub._id,
+    ...over,
+  });
+  const message = (reason: DeliveryMessage['reason'], dueAt?: Date | null): DeliveryMessage => ({
+    delivery_id: delivery._id,
+    project_id: projectId,
+    endpoint_id: endpointId,
+    event_id: event._id,
+    reason,
+    ...(dueAt && { due_at: toTimestamp(dueAt) }),
+  });
+  return { delivery, message, stored: () => store.deliveries.findById(projectId, delivery._id) };
 }
