@@ -53,10 +53,12 @@ interface EntryRules<T> {
    * Entries of other keys found in what was read (a list's items), kept under the same token and
    * time unless their key holds a later read.
    */
-  members?: (value: T) => [string, unknown][];
+  members?(value: T): [string, unknown][];
   /** How long this value stays current, when not the cache's expiry. */
-  ttlMs?: (value: T) => number;
+  ttlMs?(value: T): number;
 }
+/** Shared, so a cache hit allocates nothing for its rules. */
+const DEFAULT_RULES: EntryRules<never> = {};
 
 /**
  * Read-through caches of API keys, projects, endpoints and subscriptions: the hot paths (the events
@@ -73,6 +75,10 @@ export class ConfigCache {
   private readonly clock: { now(): number };
   /** The newest token told per project (versioned caches). */
   private readonly tokens = boundedLru<string, string>(100_000);
+  /** endpointExists: a found endpoint stays current longer than one not found. */
+  private readonly existsRules: EntryRules<boolean> = {
+    ttlMs: (found) => (found ? ENDPOINT_EXISTS_TTL_MS : this.ttlMs),
+  };
 
   constructor(
     private readonly store: Store,
@@ -132,7 +138,7 @@ export class ConfigCache {
       `x:${projectId}:${endpointId}`,
       projectId,
       async () => (await this.store.endpoints.findById(projectId, endpointId)) !== null,
-      { ttlMs: (found) => (found ? ENDPOINT_EXISTS_TTL_MS : this.ttlMs) },
+      this.existsRules,
     );
   }
 
@@ -184,7 +190,7 @@ export class ConfigCache {
     key: string,
     projectId: ProjectId | null,
     load: () => Promise<T>,
-    rules: EntryRules<T> = {},
+    rules: EntryRules<T> = DEFAULT_RULES,
   ): Promise<T> {
     // The token is taken before the load starts: an entry is never newer than the token it carries.
     const token = this.versioned && projectId ? this.tokenOf(projectId) : INITIAL_CONFIG_TOKEN;
@@ -194,10 +200,10 @@ export class ConfigCache {
       // waits on the database for an entry it had (a busy database would stall every caller of
       // the key at each expiry). A failed read is tried again by the next caller.
       if (this.clock.now() - hit.readAt > (rules.ttlMs?.(hit.value) ?? this.ttlMs))
-        this.load(key, token, load, rules.members).catch(() => undefined);
+        this.load(key, token, load, rules).catch(() => undefined);
       return Promise.resolve(hit.value);
     }
-    return this.load(key, token, load, rules.members);
+    return this.load(key, token, load, rules);
   }
 
   /** One read per key and token at a time, shared by every caller. */
@@ -205,7 +211,7 @@ export class ConfigCache {
     key: string,
     token: string,
     load: () => Promise<T>,
-    members?: (value: T) => [string, unknown][],
+    { members }: EntryRules<T>,
   ): Promise<T> {
     const pending = this.loading.get(key);
     if (pending && pending.token === token) return pending.promise as Promise<T>;
@@ -219,7 +225,7 @@ export class ConfigCache {
       .then((value) => {
         this.cache.set(key, { value, token, readAt });
         for (const [k, v] of members?.(value) ?? [])
-          if (!((this.cache.get(k)?.readAt ?? -Infinity) > readAt))
+          if ((this.cache.get(k)?.readAt ?? -Infinity) <= readAt)
             this.cache.set(k, { value: v, token, readAt });
         return value;
       })
