@@ -4,6 +4,7 @@ import type { ServiceContext, ServiceDefinition, Worker } from '@hookrail/runtim
 import { relayCredential, SecretBox, type ProjectId } from '@hookrail/domain';
 import { ConfigCache } from '@hookrail/store';
 import {
+  AnsweredOutOfWindow,
   createFirstSends,
   createSender,
   DeliveryOrdering,
@@ -348,7 +349,7 @@ async function routerFor(
 }
 
 async function consumeTopics(
-  { bus }: ServiceContext,
+  { bus, metrics }: ServiceContext,
   deps: {
     route: Awaited<ReturnType<typeof routerFor>>;
     send: Send;
@@ -371,10 +372,19 @@ async function consumeTopics(
     handle: deps.route,
     onBarrier,
   });
+  // A message answered leaves the sender's window while its record waits: as many again at most.
+  const answered = new AnsweredOutOfWindow(deps.scale.senderConcurrency);
+  metrics.gauge(
+    'hookrail_sender_answered_out_of_window',
+    "Deliveries messages answered and waiting for their record, out of the sender's window",
+    [],
+    (gauge) => gauge.set(answered.size),
+  );
   const sender = await bus.consume(SENDER_GROUP, {
     topic: 'deliveries',
     concurrency: deps.scale.senderConcurrency,
-    handle: (m, ctx) => send(m, undefined, ctx.leaveWindow),
+    handle: (m, ctx) =>
+      answered.run(ctx.leaveWindow, (attemptEnded) => send(m, attemptEnded, ctx.leaveWindow)),
     onBarrier,
     onAssignment: (partitions) => void ownership.assign(partitions).then(sweeper.sweep),
     onRebalancing: () => {

@@ -5,3 +5,4 @@ export { endpointStatusGate, PAUSED_RECHECK_MS } from './endpoint-status.gate';
 export { createFirstSends, LOCAL_SEND_SPAN, type FirstSendsDeps } from './first-sends';
 export { EndpointLanes, type EndpointLanesOptions } from './endpoint-lanes';
 export { RetryStates } from './retry-states';
+export { AnsweredOutOfWindow } from './answered-out-of-window';
