@@ -36,7 +36,8 @@ export interface MessageContext {
    * Frees the message's place among the `concurrency` handled at once while the handler goes on:
    * for a handler that will wait long in memory for something other messages do not need (the
    * dispatcher's deliveries waiting for a slow endpoint's slot). Its offset is still committed only
-   * once the handler ends, so a crash meanwhile redelivers it. Idempotent.
+   * once the handler ends, so a crash meanwhile redelivers it, and a graceful stop's drain waits for
+   * it as for the others. A failure retried in place takes a place again. Idempotent.
    */
   leaveWindow: () => void;
 }
@@ -186,14 +187,22 @@ class ConsumerLoop<K extends TopicKey> {
     this.inFlight.started(bytes);
     this.metrics.started(Number(m.timestamp));
     let inWindow = true;
-    const leaveWindow = () => {
-      if (inWindow) this.inFlight.finished(bytes);
-      inWindow = false;
+    const window = {
+      leave: () => {
+        if (inWindow) this.inFlight.left(bytes);
+        inWindow = false;
+      },
+      // A failure retried in place holds a place again, as every failing message does: a
+      // dependency outage stops the intake at the window whatever had left it.
+      reenter: () => {
+        if (!inWindow) this.inFlight.reentered(bytes);
+        inWindow = true;
+      },
     };
     const work =
       m.headers?.[CONFIG_BARRIER_HEADER] !== undefined
         ? this.applyBarrier(m)
-        : this.run(m, partition, gen, leaveWindow);
+        : this.run(m, partition, gen, window);
     work
       .then(
         () => {
@@ -205,7 +214,7 @@ class ConsumerLoop<K extends TopicKey> {
         },
         () => undefined, // left uncommitted: redelivered after the rebalance or restart
       )
-      .finally(leaveWindow);
+      .finally(() => this.inFlight.finished(bytes, inWindow));
   }
 
   /** A barrier is applied at once, so every later message of its partition starts after it. */
@@ -228,11 +237,16 @@ class ConsumerLoop<K extends TopicKey> {
    * is not at fault and every other one would fail the same way); then, or at once for a
    * non-retriable failure, the message is dead-lettered and the partition moves on.
    */
-  private async run(m: KafkaMessage, partition: number, gen: number, leaveWindow: () => void): Promise<void> {
+  private async run(
+    m: KafkaMessage,
+    partition: number,
+    gen: number,
+    window: { leave: () => void; reenter: () => void },
+  ): Promise<void> {
     const stillOwned = () => !this.stopping && gen === this.generation;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.handleOnce(m, partition, leaveWindow);
+        await this.handleOnce(m, partition, window.leave);
         this.metrics.count('ok');
         return;
       } catch (err) {
@@ -249,6 +263,7 @@ class ConsumerLoop<K extends TopicKey> {
           return;
         }
         this.metrics.count('retry');
+        window.reenter();
         // Another member owns the partition now, or we are stopping: it will be delivered again.
         if (!stillOwned()) throw err;
         this.deps.logger.warn(

@@ -43,4 +43,36 @@ describe('InFlight', () => {
     await slots.settled(30);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
   });
+
+  it('frees the place of a message that leaves, yet settles only once it is done', async () => {
+    const slots = new InFlight(1);
+    slots.started(1);
+    const freed = slots.slotFreed();
+    slots.left(1);
+    await freed;
+    expect(slots.admits(1)).toBe(true);
+    slots.started(1);
+    expect(slots.admits(1)).toBe(false);
+    let settled = false;
+    const settling = slots.settled(10_000).then(() => (settled = true));
+    slots.finished(1); // the one in the window
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false); // the one that left is still handled
+    slots.finished(1, false);
+    await settling;
+    expect(settled).toBe(true);
+  });
+
+  it('takes a place again for a message that left and is retried, over the limit if need be', () => {
+    const slots = new InFlight(1);
+    slots.started(1);
+    slots.left(1);
+    slots.started(1);
+    slots.reentered(1); // two in a window of one: the fetch loop waits until both are done
+    expect(slots.admits(1)).toBe(false);
+    slots.finished(1);
+    expect(slots.admits(1)).toBe(false);
+    slots.finished(1);
+    expect(slots.admits(1)).toBe(true);
+  });
 });

@@ -8,6 +8,8 @@ import pTimeout from 'p-timeout';
 export class InFlight {
   private count = 0;
   private bytes = 0;
+  /** Messages still being handled out of the window (`left`): a drain waits for them too. */
+  private outside = 0;
   private readonly slotWaiters = new Set<() => void>();
   private idle: (() => void) | null = null;
 
@@ -21,7 +23,7 @@ export class InFlight {
     return this.count === 0 || (this.count < this.limit && this.bytes + bytes <= this.byteLimit);
   }
 
-  /** Resolves when a message finishes (ask `admits` again). */
+  /** Resolves when a message finishes or leaves the window (ask `admits` again). */
   slotFreed(): Promise<void> {
     return new Promise<void>((r) => this.slotWaiters.add(r));
   }
@@ -31,18 +33,39 @@ export class InFlight {
     this.bytes += bytes;
   }
 
-  finished(bytes: number): void {
+  /** A message gives its place up while it is still handled. */
+  left(bytes: number): void {
     this.count--;
     this.bytes -= bytes;
-    for (const wake of this.slotWaiters) wake();
-    this.slotWaiters.clear();
-    if (this.count === 0) this.idle?.();
+    this.outside++;
+    this.wakeSlotWaiters();
   }
 
-  /** Resolves when nothing is in flight, or after `timeoutMs`. */
+  /** A message that left takes a place again (it failed and is retried in place), even over the limit. */
+  reentered(bytes: number): void {
+    this.outside--;
+    this.started(bytes);
+  }
+
+  /** A message is done: `inWindow` says whether it held its place to the end. */
+  finished(bytes: number, inWindow = true): void {
+    if (inWindow) {
+      this.count--;
+      this.bytes -= bytes;
+    } else this.outside--;
+    this.wakeSlotWaiters();
+    if (this.count === 0 && this.outside === 0) this.idle?.();
+  }
+
+  /** Resolves when nothing is handled, in the window or out of it, or after `timeoutMs`. */
   async settled(timeoutMs: number): Promise<void> {
-    if (this.count === 0) return;
+    if (this.count === 0 && this.outside === 0) return;
     const done = new Promise<void>((r) => (this.idle = r));
     await pTimeout(done, { milliseconds: timeoutMs, message: false });
+  }
+
+  private wakeSlotWaiters(): void {
+    for (const wake of this.slotWaiters) wake();
+    this.slotWaiters.clear();
   }
 }
