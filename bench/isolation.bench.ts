@@ -8,7 +8,8 @@
  * received) p50/p99/max and p99 as a multiple of the baseline's at the same rate, the retry
  * scheduler's lateness p99 (from its histogram's buckets: an upper bound), how many of the host's
  * cores were busy (and how much of that was this bench's load and receivers), each process's CPU
- * (cores) and resident memory (now and its peak), healthy deliveries not received, and how many
+ * (cores), how much of the phase its busiest thread ran and waited for a core, and its resident
+ * memory (now and its peak), healthy deliveries not received, and how many
  * of each service's `/readyz` answers (asked once a second) were not ready; before
  * each phase, what the previous ones left in the dispatcher and the retry scheduler. The phase
  * `hang1000`, 1,000 hanging endpoints, is the memory check: it prints the dispatcher's peak
@@ -22,6 +23,7 @@
  *   BENCH_MONGODB_URL='mongodb://127.0.0.1:27027/iso?retryWrites=false&directConnection=true' \
  *     BENCH_MONGODB_PID=$(pgrep -f 'MemoryMongo 27027') npm run bench:isolation  # bench/memory-mongo
  *   BENCH_DB_TAP=1 npm run bench:isolation   # also the services' database commands per second, by kind
+ *   BENCH_DISPATCHERS=2 npm run bench:isolation   # dispatcher replicas (dispatcher-2, …; gauges: the first's)
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -36,7 +38,7 @@ import { gcPauses, gcPausesBetween } from './support/gc-pauses';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
-import { buildServices, cpuMs, peakRssMiB } from './support/processes';
+import { buildServices, busiestThreadWait, cpuMs, peakRssMiB, threadTimes } from './support/processes';
 import { machineBusyMs } from './support/machine-cpu';
 
 const SECONDS = Number(process.env.BENCH_ISO_SECONDS ?? 30);
@@ -48,6 +50,7 @@ const ADMIN_KEY = 'hr_admin.bench-admin-key-0123456789';
 const OTHER_MONGODB_URL = process.env.BENCH_MONGODB_URL;
 /** The relay adds a hop and this process's CPU to every database round trip: off by default. */
 const DB_TAP = process.env.BENCH_DB_TAP === '1';
+const DISPATCHERS = Number(process.env.BENCH_DISPATCHERS ?? 1);
 const RETRIES = { type: 'linear', duration: 5, retry_count: 2 } as const;
 /** A breaker that does not trip within a phase: the retry phase measures the scheduler, not it. */
 const LOOSE_BREAKER = {
@@ -344,11 +347,32 @@ const rssMiB = (pid: number) => {
   }
 };
 
-/** Each process's CPU in cores over the phase, and its memory now and at its peak. */
-function processFigures(pids: Map<string, number>, cpu0: Map<string, number>, ms: number): string[] {
+/** Each process's CPU and each of its threads' times, so far. */
+function processTimes(pids: Map<string, number>) {
+  return new Map([...pids].map(([name, pid]) => [name, { cpu: cpuMs(pid), threads: threadTimes(pid) }]));
+}
+
+/**
+ * Each process's CPU in cores over the phase; the shares of the phase its busiest thread (a
+ * service's event loop, the database's worker) ran and waited for a core, runnable with none free
+ * (together, how busy an event loop was; the wait is latency no change to the process removes);
+ * its memory now and at its peak.
+ */
+function processFigures(
+  pids: Map<string, number>,
+  times0: ReturnType<typeof processTimes>,
+  ms: number,
+): string[] {
+  const times = processTimes(pids);
   return [...pids].map(([name, pid]) => {
-    const cores = (cpuMs(pid) - (cpu0.get(name) ?? 0)) / ms;
-    return `    ${name.padEnd(16)} ${cores.toFixed(2)} cores, ${rssMiB(pid).toFixed(0)} MiB resident (peak ${peakRssMiB(pid).toFixed(0)} MiB)`;
+    const [t0, t] = [times0.get(name), times.get(name)!];
+    const cores = (t.cpu - (t0?.cpu ?? 0)) / ms;
+    const busiest = busiestThreadWait(t0?.threads ?? new Map(), t.threads);
+    const share = (spanMs: number) => `${((spanMs / ms) * 100).toFixed(0)} %`;
+    const wait = busiest
+      ? ` (busiest thread on a core ${share(busiest.ran)}, waiting for one ${share(busiest.waited)})`
+      : '';
+    return `    ${name.padEnd(16)} ${cores.toFixed(2)} cores${wait}, ${rssMiB(pid).toFixed(0)} MiB resident (peak ${peakRssMiB(pid).toFixed(0)} MiB)`;
   });
 }
 
@@ -462,7 +486,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   console.log(
     `  left by earlier phases: dispatcher ${described(await heldNow(run.dispatcher))}; scheduler ${described(await heldNow(run.scheduler))}`,
   );
-  const cpu0 = new Map([...run.pids].map(([name, pid]) => [name, cpuMs(pid)]));
+  const times0 = processTimes(run.pids);
   const host0 = { busy: machineBusyMs(), bench: process.cpuUsage() };
   const late0 = await buckets(run.scheduler, LATENESS);
   const ages0 = await dispatcherAges(run.dispatcher);
@@ -513,7 +537,7 @@ async function runPhase(run: Run, phase: Phase): Promise<void> {
   console.log(`  ${ready}`);
   console.log(hostFigures(host0, ms));
   console.log(`  ${loopDelay(benchLoop)}; ${benchGc.stop()}`);
-  console.log(processFigures(run.pids, cpu0, ms).join('\n'));
+  console.log(processFigures(run.pids, times0, ms).join('\n'));
   console.log(
     `  garbage collections:\n${gcPausesBetween(gc0, await gcPauses(run.services))
       .map((l) => `    ${l}`)
@@ -577,6 +601,7 @@ async function main(): Promise<void> {
     mongoUrl,
     servicesDbUrl: tap?.url,
     firstPort: 18_600,
+    dispatchers: DISPATCHERS,
   });
   const [gateway, dispatcher, scheduler] = ['api-gateway', 'dispatcher', 'retry-scheduler'].map(
     (name) => stack.services.find((s) => s.name === name)!.url,

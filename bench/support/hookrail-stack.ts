@@ -55,6 +55,8 @@ export async function startHookrailStack(opts: {
   firstPort?: number;
   /** More environment for every service (e.g. HOOKRAIL_ALLOW_PRIVATE_BROKERS for a local user database). */
   env?: Record<string, string>;
+  /** Dispatcher replicas (1): the others are named dispatcher-2, … and take the ports after the six. */
+  dispatchers?: number;
 }): Promise<HookrailStack> {
   const topicPrefix = uniquePrefix('bench');
   const env = {
@@ -69,8 +71,12 @@ export async function startHookrailStack(opts: {
   await store.migrate();
   const services: ServiceProcess[] = [];
   try {
-    for (const [i, name] of SERVICES.entries())
-      services.push(await startService(name, (opts.firstPort ?? 18_500) + i, env));
+    const firstPort = opts.firstPort ?? 18_500;
+    for (const [i, name] of SERVICES.entries()) services.push(await startService(name, firstPort + i, env));
+    for (let n = 2; n <= (opts.dispatchers ?? 1); n++)
+      services.push(
+        await startService(`dispatcher-${n}`, firstPort + SERVICES.length + n - 2, env, 'dispatcher'),
+      );
   } catch (err) {
     // A service that does not come up leaves none of the others running.
     for (const s of services.reverse()) await stopService(s);

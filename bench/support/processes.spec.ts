@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpuMs, CpuMeter, treeCpuMs, wakeUps } from './processes';
+import { busiestThreadWait, cpuMs, CpuMeter, threadTimes, treeCpuMs, wakeUps } from './processes';
 
 describe('wakeUps', () => {
   it("counts the times a process's threads blocked and were woken, from its /proc entries", async () => {
@@ -91,5 +91,50 @@ describe('treeCpuMs', () => {
     } finally {
       process.kill(-parent.pid!, 'SIGKILL');
     }
+  });
+});
+
+describe('busiestThreadWait', () => {
+  const times = (entries: [string, number, number][]) =>
+    new Map(entries.map(([tid, ran, waited]) => [tid, { ran, waited }]));
+
+  it('gives the span of the thread that ran most over it, not the one that ran most in all', () => {
+    const before = times([
+      ['1', 5_000, 900],
+      ['2', 10, 5],
+    ]);
+    const after = times([
+      ['1', 5_100, 950],
+      ['2', 700, 405],
+    ]);
+    expect(busiestThreadWait(before, after)).toEqual({ ran: 690, waited: 400 });
+  });
+
+  it('counts a thread started during the span from zero, and nothing where there are no threads', () => {
+    expect(busiestThreadWait(times([]), times([['7', 300, 120]]))).toEqual({ ran: 300, waited: 120 });
+    expect(busiestThreadWait(times([]), times([]))).toBeNull();
+  });
+});
+
+describe('threadTimes', () => {
+  it("reads each thread's time on a core from /proc, and nothing for a process that is gone", async () => {
+    // A child that spins its main thread for 200 ms, then waits to be told to exit.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const end = Date.now() + 200; while (Date.now() < end); process.stdout.write('done'); process.stdin.resume();`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const pid = child.pid!;
+    await once(child.stdout!, 'data');
+    const main = threadTimes(pid).get(String(pid));
+    child.stdin!.end();
+    await once(child, 'exit');
+
+    expect(main!.ran).toBeGreaterThanOrEqual(150);
+    expect(main!.waited).toBeGreaterThanOrEqual(0);
+    expect(threadTimes(pid).size).toBe(0);
   });
 });

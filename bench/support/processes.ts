@@ -37,6 +37,41 @@ export function cpuMs(pid: number): number {
 }
 
 /**
+ * Each thread's time on a core and time waiting, runnable, for one so far, in ms (the first two
+ * fields of /proc/<pid>/task/<tid>/schedstat); empty where the kernel does not keep them.
+ */
+export function threadTimes(pid: number): Map<string, { ran: number; waited: number }> {
+  const out = new Map<string, { ran: number; waited: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const [ran, waited] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      out.set(tid, { ran: Number(ran) / 1e6, waited: Number(waited) / 1e6 });
+    }
+  } catch {
+    // gone, or no schedstat: no figures
+  }
+  return out;
+}
+
+/**
+ * Over a span: the thread that ran most (a service's event loop, the database's worker) and how
+ * long it waited for a core meanwhile, in ms. Once the host's cores are all taken, that wait is
+ * latency no change to the process itself removes.
+ */
+export function busiestThreadWait(
+  before: Map<string, { ran: number; waited: number }>,
+  after: Map<string, { ran: number; waited: number }>,
+): { ran: number; waited: number } | null {
+  let busiest: { ran: number; waited: number } | null = null;
+  for (const [tid, t] of after) {
+    const t0 = before.get(tid) ?? { ran: 0, waited: 0 };
+    const span = { ran: t.ran - t0.ran, waited: t.waited - t0.waited };
+    if (!busiest || span.ran > busiest.ran) busiest = span;
+  }
+  return busiest;
+}
+
+/**
  * CPU time (user + system) of a server made of a process and its children (Postgres's postmaster
  * and its backends, RabbitMQ's VM and its helpers), in ms; NaN once it is gone. Children that
  * ended are counted through the parent's cutime/cstime (fields 16 and 17), so a backend that
@@ -175,8 +210,10 @@ export async function startService(
   name: string,
   port: number,
   env: Record<string, string>,
+  /** The service it runs, when `name` is a replica's (dispatcher-2). */
+  service = name,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, serviceArgs(name), {
+  const child = spawn(process.execPath, serviceArgs(service), {
     cwd: servicesRoot,
     env: { ...process.env, ...env, HOOKRAIL_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
