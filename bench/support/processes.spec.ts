@@ -138,3 +138,35 @@ describe('threadTimes', () => {
     expect(threadTimes(pid).size).toBe(0);
   });
 });
+
+describe('reapWithThisProcess', () => {
+  it('ends the children of a process stopped by SIGTERM', async () => {
+    // A process that starts a long-lived child through reapWithThisProcess, prints its pid, and
+    // waits; then it is sent SIGTERM, as `timeout` does to a bench.
+    const script = `
+      import { spawn } from 'node:child_process';
+      import { reapWithThisProcess } from ${JSON.stringify(require.resolve('./processes'))};
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      reapWithThisProcess(child);
+      process.stdout.write(String(child.pid));
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(require.resolve('tsx/cli'), ['-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [pidText] = await once(parent.stdout!, 'data');
+    const childPid = Number(String(pidText));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(childPid)).toBe(true);
+    parent.kill('SIGTERM');
+    await once(parent, 'exit');
+    for (let i = 0; i < 50 && alive(childPid); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(childPid)).toBe(false);
+  });
+});

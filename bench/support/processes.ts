@@ -202,6 +202,26 @@ export function serviceArgs(name: string): string[] {
   );
 }
 
+/** Children given to reapWithThisProcess and still running. */
+const reaped = new Set<ChildProcess>();
+let reaping = false;
+
+/**
+ * Ends `child` with this process: a bench stopped by SIGTERM (`timeout`) or ending on an error
+ * before its stack's stop would otherwise leave its services running, polling Kafka and the
+ * database and loading every later measurement on the host.
+ */
+export function reapWithThisProcess(child: ChildProcess): void {
+  if (!reaping) {
+    reaping = true;
+    process.on('exit', () => reaped.forEach((c) => c.kill('SIGTERM')));
+    // Node's default on SIGTERM exits without 'exit' listeners; exiting here runs them.
+    process.once('SIGTERM', () => process.exit(143));
+  }
+  reaped.add(child);
+  child.once('exit', () => reaped.delete(child));
+}
+
 /**
  * Starts a service's bundle (buildServices) as its own process, as in production, and waits until
  * /readyz answers 200.
@@ -218,6 +238,7 @@ export async function startService(
     env: { ...process.env, ...env, HOOKRAIL_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  reapWithThisProcess(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
