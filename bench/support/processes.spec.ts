@@ -118,12 +118,15 @@ describe('busiestThreadWait', () => {
 
 describe('threadTimes', () => {
   it("reads each thread's time on a core from /proc, and nothing for a process that is gone", async () => {
-    // A child that spins its main thread for 200 ms, then waits to be told to exit.
+    // A child that spins its main thread until it has used 200 ms of CPU (not of wall time: on a
+    // busy host it waits for a core meanwhile), then waits to be told to exit.
     const child = spawn(
       process.execPath,
       [
         '-e',
-        `const end = Date.now() + 200; while (Date.now() < end); process.stdout.write('done'); process.stdin.resume();`,
+        `const used = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+         const from = used(); while (used() - from < 200);
+         process.stdout.write('done'); process.stdin.resume();`,
       ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
