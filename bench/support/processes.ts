@@ -36,12 +36,18 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** A thread's time on a core and time waiting, runnable, for one, in ms. */
+export interface ThreadTime {
+  ran: number;
+  waited: number;
+}
+
 /**
- * Each thread's time on a core and time waiting, runnable, for one so far, in ms (the first two
- * fields of /proc/<pid>/task/<tid>/schedstat); empty where the kernel does not keep them.
+ * Each thread's times so far, by thread id (the first two fields of
+ * /proc/<pid>/task/<tid>/schedstat); empty where the kernel does not keep them.
  */
-export function threadTimes(pid: number): Map<string, { ran: number; waited: number }> {
-  const out = new Map<string, { ran: number; waited: number }>();
+export function threadTimes(pid: number): Map<string, ThreadTime> {
+  const out = new Map<string, ThreadTime>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const [ran, waited] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
@@ -59,10 +65,10 @@ export function threadTimes(pid: number): Map<string, { ran: number; waited: num
  * latency no change to the process itself removes.
  */
 export function busiestThreadWait(
-  before: Map<string, { ran: number; waited: number }>,
-  after: Map<string, { ran: number; waited: number }>,
-): { ran: number; waited: number } | null {
-  let busiest: { ran: number; waited: number } | null = null;
+  before: Map<string, ThreadTime>,
+  after: Map<string, ThreadTime>,
+): ThreadTime | null {
+  let busiest: ThreadTime | null = null;
   for (const [tid, t] of after) {
     const t0 = before.get(tid) ?? { ran: 0, waited: 0 };
     const span = { ran: t.ran - t0.ran, waited: t.waited - t0.waited };
