@@ -38,7 +38,7 @@ import { gcPauses, gcPausesBetween } from './support/gc-pauses';
 import { MongoTap, perEventSummary } from './support/mongo-tap';
 import { atFixedRate } from './support/load-shapes';
 import { pct } from './support/percentile';
-import { buildServices, busiestThreadWait, cpuMs, peakRssMiB, threadTimes } from './support/processes';
+import { buildServices, busiestThread, cpuMs, peakRssMiB, threadTimes } from './support/processes';
 import { machineBusyMs } from './support/machine-cpu';
 
 const SECONDS = Number(process.env.BENCH_ISO_SECONDS ?? 30);
@@ -367,7 +367,7 @@ function processFigures(
   return [...pids].map(([name, pid]) => {
     const [t0, t] = [times0.get(name), times.get(name)!];
     const cores = (t.cpu - (t0?.cpu ?? 0)) / ms;
-    const busiest = busiestThreadWait(t0?.threads ?? new Map(), t.threads);
+    const busiest = busiestThread(t0?.threads ?? new Map(), t.threads);
     const share = (spanMs: number) => `${((spanMs / ms) * 100).toFixed(0)} %`;
     const wait = busiest
       ? ` (busiest thread on a core ${share(busiest.ran)}, waiting for one ${share(busiest.waited)})`

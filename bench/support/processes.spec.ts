@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { busiestThreadWait, cpuMs, CpuMeter, threadTimes, treeCpuMs, wakeUps } from './processes';
+import { busiestThread, cpuMs, CpuMeter, threadTimes, treeCpuMs, wakeUps } from './processes';
 
 describe('wakeUps', () => {
   it("counts the times a process's threads blocked and were woken, from its /proc entries", async () => {
@@ -94,7 +94,7 @@ describe('treeCpuMs', () => {
   });
 });
 
-describe('busiestThreadWait', () => {
+describe('busiestThread', () => {
   const times = (entries: [string, number, number][]) =>
     new Map(entries.map(([tid, ran, waited]) => [tid, { ran, waited }]));
 
@@ -107,12 +107,12 @@ describe('busiestThreadWait', () => {
       ['1', 5_100, 950],
       ['2', 700, 405],
     ]);
-    expect(busiestThreadWait(before, after)).toEqual({ ran: 690, waited: 400 });
+    expect(busiestThread(before, after)).toEqual({ ran: 690, waited: 400 });
   });
 
   it('counts a thread started during the span from zero, and nothing where there are no threads', () => {
-    expect(busiestThreadWait(times([]), times([['7', 300, 120]]))).toEqual({ ran: 300, waited: 120 });
-    expect(busiestThreadWait(times([]), times([]))).toBeNull();
+    expect(busiestThread(times([]), times([['7', 300, 120]]))).toEqual({ ran: 300, waited: 120 });
+    expect(busiestThread(times([]), times([]))).toBeNull();
   });
 });
 

@@ -64,7 +64,7 @@ export function threadTimes(pid: number): Map<string, ThreadTime> {
  * long it waited for a core meanwhile, in ms. Once the host's cores are all taken, that wait is
  * latency no change to the process itself removes.
  */
-export function busiestThreadWait(
+export function busiestThread(
   before: Map<string, ThreadTime>,
   after: Map<string, ThreadTime>,
 ): ThreadTime | null {

@@ -35,8 +35,7 @@ export class InFlight {
 
   /** A message gives its place up while it is still handled. */
   left(bytes: number): void {
-    this.count--;
-    this.bytes -= bytes;
+    this.vacate(bytes);
     this.outside++;
     this.wakeSlotWaiters();
   }
@@ -49,10 +48,8 @@ export class InFlight {
 
   /** A message is done: `inWindow` says whether it held its place to the end. */
   finished(bytes: number, inWindow = true): void {
-    if (inWindow) {
-      this.count--;
-      this.bytes -= bytes;
-    } else this.outside--;
+    if (inWindow) this.vacate(bytes);
+    else this.outside--;
     this.wakeSlotWaiters();
     if (this.count === 0 && this.outside === 0) this.idle?.();
   }
@@ -62,6 +59,11 @@ export class InFlight {
     if (this.count === 0 && this.outside === 0) return;
     const done = new Promise<void>((r) => (this.idle = r));
     await pTimeout(done, { milliseconds: timeoutMs, message: false });
+  }
+
+  private vacate(bytes: number): void {
+    this.count--;
+    this.bytes -= bytes;
   }
 
   private wakeSlotWaiters(): void {

@@ -1,7 +1,5 @@
 import { asProjectId } from '@hookrail/domain';
-import { createLogger, Metrics } from '@hookrail/telemetry';
-import { TEST_KAFKA_BROKERS, uniquePrefix, waitFor } from '@hookrail/testkit';
-import { Bus } from './bus';
+import { testBus, uniquePrefix, waitFor } from '@hookrail/testkit';
 import type { MetaMessage } from './messages';
 
 jest.setTimeout(90_000);
@@ -12,19 +10,7 @@ jest.setTimeout(90_000);
  * the group's next member does not handle it again.
  */
 describe('a message out of the window', () => {
-  const bus = new Bus(
-    {
-      brokers: TEST_KAFKA_BROKERS,
-      clientId: 'tests',
-      topicPrefix: uniquePrefix('leave-window'),
-      partitions: 1,
-      replicationFactor: 1,
-    },
-    {
-      logger: createLogger({ service: 'tests', level: 'silent' }),
-      metrics: new Metrics('tests', { defaultMetrics: false }),
-    },
-  );
+  const bus = testBus(uniquePrefix('leave-window'));
   const meta = (tag: string): MetaMessage => ({
     project_id: asProjectId('01HZZZZZZZZZZZZZZZZZZZZZZZ'),
     event_type: 'endpoint.created',
