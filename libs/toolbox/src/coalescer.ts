@@ -8,7 +8,7 @@ export interface BatchWeight<T> {
 }
 
 /**
- * For the records written beside the delivery path (event and delivery documents, counters,
+ * For the records written beside the delivery path (event and delivery documents, outcomes,
  * schedules): nothing waits on them but the offset commit, so a short linger turns a low rate's
  * one-document writes into batches, which is what a database server pays for per round trip. A
  * process sends them one write at a time: the writes queued meanwhile make the next batches

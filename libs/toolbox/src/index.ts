@@ -5,3 +5,4 @@ export * from './backoff';
 export * from './map-paths';
 export * from './http-headers';
 export * from './field-diff';
+export * from './sum-buffer';

@@ -19,7 +19,7 @@ import { fetchOAuth2Token, HttpClient, OAuth2TokenCache } from '@hookrail/outbou
 import { createEndpointHealth } from '@hookrail/endpoint-health';
 import { FunctionPool } from '@hookrail/functions';
 import { DeliveryStatsBuffer } from '@hookrail/operations';
-import { createRouter } from '@hookrail/routing';
+import { createRouter, EndpointEventCounts } from '@hookrail/routing';
 import { destinationEnvironment, DestinationPublishers } from '@hookrail/brokers';
 
 /** Consumer groups are part of the contract between replicas: every dispatcher joins the same ones. */
@@ -69,7 +69,10 @@ export interface DispatcherOptions {
   trustedCa?: string;
   /** Gates consulted before each send, after the endpoint-status gate. */
   extraGates?: Gate[];
-  /** How often delivery counters are written (tests lengthen it to see the flush on stop). */
+  /**
+   * How often statistics (delivery counters, endpoints' event counts) are written (tests lengthen
+   * it to see the flush on stop).
+   */
   statsFlushMs?: number;
   /**
    * The windows and caps at a smaller scale (tests of isolation: the same proportions with
@@ -106,6 +109,7 @@ async function startDispatcher(
   const health = endpointHealth(config, ctx, outbound.http, configs.changed);
   const gates = deliveryGates(health, opts.extraGates);
   const stats = new DeliveryStatsBuffer(store, logger, opts.statsFlushMs);
+  const eventCounts = new EndpointEventCounts(store, logger, opts.statsFlushMs);
   // Broker endpoints: one open publisher per endpoint; Hookrail's own topics are never a target.
   const publishers = new DestinationPublishers();
   const destinations = { publishers, env: await destinationEnv(config, ctx) };
@@ -126,7 +130,7 @@ async function startDispatcher(
   const scale = opts.scale ?? SCALE;
   const send = senderFor(config, ctx, { ...senderParts, lanes: scale.lanes });
   const sweeper = startOrderingSweeper(ordering, logger);
-  const route = await routerFor(ctx, { configs, functions, ownership, send, scale });
+  const route = await routerFor(ctx, { configs, functions, ownership, send, scale, eventCounts });
   const consumers = await consumeTopics(ctx, {
     route,
     send,
@@ -146,8 +150,8 @@ async function startDispatcher(
       ordering.reset();
       await Promise.all([consumers.router.stop(), consumers.sender.stop()]);
       await sweeper.running();
-      // Counters of outcomes recorded since the last flush: written before the store closes.
-      await stats.flush();
+      // Statistics added up since the last flush: written before the store closes.
+      await Promise.all([stats.flush(), eventCounts.flush()]);
       outbound.http.close();
       await publishers.close();
       await functions.close();
@@ -324,6 +328,7 @@ async function routerFor(
     ownership: KeyOwnership;
     send: Send;
     scale: Scale;
+    eventCounts: EndpointEventCounts;
   },
 ) {
   const { ownership } = deps;
@@ -333,6 +338,7 @@ async function routerFor(
     configChanged: deps.configs.changed,
     functions: deps.functions,
     publisher,
+    eventCounts: deps.eventCounts,
     inOrderPublisher: await bus.connectInOrderPublisher(),
     deliver: createFirstSends({
       owns: (endpointId) => ownership.owns(endpointId),

@@ -6,6 +6,7 @@ import {
   type Store,
 } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
+import { SumBuffer } from '@hookrail/toolbox';
 import { latencyBucket } from './latency-buckets';
 
 const FLUSH_MS = 2_000;
@@ -16,67 +17,68 @@ const MAX_ROWS = 5_000;
  * Adds outcomes up in memory per (project, endpoint, minute) — and per (project, "*", minute) for
  * the project's totals — and writes them every couple of seconds as one bulk write of `$inc`
  * upserts, with the (endpoint, event type) pairs seen meanwhile as one bulk write of upserts.
- * Best-effort by design: it never delays or fails a delivery; a failed write is logged and its
- * counts dropped. A graceful stop flushes what is pending (the dispatcher's stop); counts not yet
- * written are lost only if the process dies (the charts are a picture, the deliveries stay the
- * record). One buffer per process, made by its wiring, so every sender shares one flush.
+ * Best-effort (toolbox SumBuffer): it never delays or fails a delivery; a failed write is logged
+ * and its counts dropped. A graceful stop flushes what is pending (the dispatcher's stop); counts
+ * not yet written are lost only if the process dies (the charts are a picture, the deliveries stay
+ * the record). One buffer per process, made by its wiring, so every sender shares one flush.
  */
 export class DeliveryStatsBuffer {
-  private rows = new Map<string, DeliveryStatsIncrement>();
-  private seen = new Map<string, EventTypeSighting>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly rows: SumBuffer<DeliveryStatsIncrement>;
+  private readonly seen: SumBuffer<EventTypeSighting>;
 
   constructor(
-    private readonly store: Pick<Store, 'deliveryStats' | 'eventTypes'>,
-    private readonly logger: Pick<Logger, 'warn'>,
-    private readonly flushMs = FLUSH_MS,
-  ) {}
+    store: Pick<Store, 'deliveryStats' | 'eventTypes'>,
+    logger: Pick<Logger, 'warn'>,
+    flushMs = FLUSH_MS,
+  ) {
+    this.rows = new SumBuffer({
+      write: (rows) => store.deliveryStats.increment(rows),
+      merge: addRow,
+      onError: (err, rows) =>
+        logger.warn({ err, rows }, 'delivery counters not written (the charts miss them)'),
+      flushMs,
+      maxKeys: MAX_ROWS,
+    });
+    this.seen = new SumBuffer({
+      write: (seen) => store.eventTypes.recordSeen(seen),
+      merge: (last, next) => void (last.at = next.at),
+      onError: (err, rows) => logger.warn({ err, rows }, 'event types seen not written'),
+      flushMs,
+      maxKeys: MAX_ROWS,
+    });
+  }
 
   add(o: CountedOutcome): void {
     const minute = Math.floor(o.at / 60_000) * 60_000;
     const bucket = o.latencyMs === null ? null : latencyBucket(o.latencyMs);
     for (const endpointId of [o.endpointId, ALL_ENDPOINTS]) {
-      const key = `${o.projectId}|${endpointId}|${minute}`;
-      let row = this.rows.get(key);
-      if (!row)
-        this.rows.set(key, (row = { projectId: o.projectId, endpointId, minute, outcomes: {}, latency: {} }));
-      row.outcomes[o.status] = (row.outcomes[o.status] ?? 0) + 1;
-      if (bucket !== null) row.latency[bucket] = (row.latency[bucket] ?? 0) + 1;
+      this.rows.add(`${o.projectId}|${endpointId}|${minute}`, {
+        projectId: o.projectId,
+        endpointId,
+        minute,
+        outcomes: { [o.status]: 1 },
+        latency: bucket === null ? {} : { [bucket]: 1 },
+      });
     }
-    const at = new Date(o.at);
-    this.seen.set(`${o.projectId}|${o.endpointId}|${o.eventType}`, {
+    this.seen.add(`${o.projectId}|${o.endpointId}|${o.eventType}`, {
       projectId: o.projectId,
       endpointId: o.endpointId,
       eventType: o.eventType,
-      at,
+      at: new Date(o.at),
     });
-    if (this.rows.size >= MAX_ROWS) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.flushMs);
-      this.timer.unref(); // counters never keep a stopping process alive
-    }
   }
 
   /** Writes what has been added so far; never throws. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.rows.size === 0) return;
-    const rows = [...this.rows.values()];
-    const seen = [...this.seen.values()];
-    this.rows = new Map();
-    this.seen = new Map();
-    const write = (fn: () => Promise<void>, n: number, what: string) =>
-      Promise.resolve()
-        .then(fn)
-        .catch((err: unknown) => this.logger.warn({ err, rows: n }, what));
-    await Promise.all([
-      write(
-        () => this.store.deliveryStats.increment(rows),
-        rows.length,
-        'delivery counters not written (the charts miss them)',
-      ),
-      write(() => this.store.eventTypes.recordSeen(seen), seen.length, 'event types seen not written'),
-    ]);
+    await Promise.all([this.rows.flush(), this.seen.flush()]);
+  }
+}
+
+function addRow(sum: DeliveryStatsIncrement, next: DeliveryStatsIncrement): void {
+  for (const [status, n] of Object.entries(next.outcomes))
+    sum.outcomes[status] = (sum.outcomes[status] ?? 0) + n;
+  for (const [bucket, n] of Object.entries(next.latency)) {
+    const b = Number(bucket);
+    sum.latency[b] = (sum.latency[b] ?? 0) + n;
   }
 }

@@ -1,2 +1,3 @@
 export { createRouter, type RouterDeps } from './route-event';
 export { eventDocument } from './event-document';
+export * from './endpoint-event-counts';

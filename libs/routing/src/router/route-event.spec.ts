@@ -47,6 +47,7 @@ function router(opts: {
     events: [] as EventDoc[],
     deliveries: [] as DeliveryDoc[],
     published: [] as DeliveryMessage[],
+    counted: [] as string[],
   };
   const store = {
     events: {
@@ -54,7 +55,6 @@ function router(opts: {
       insertManyIfAbsent: async (docs: EventDoc[]) => void written.events.push(...docs),
     },
     deliveries: { insertManyIfAbsent: async (docs: DeliveryDoc[]) => void written.deliveries.push(...docs) },
-    endpoints: { addEventCounts: async () => undefined },
   } as unknown as Store;
   const config = {
     sync: async () => undefined,
@@ -72,6 +72,7 @@ function router(opts: {
     config,
     functions: {} as FunctionPool,
     publisher,
+    eventCounts: { add: (_p: ProjectId, id: string) => void written.counted.push(id) },
     logger: createLogger({ service: 'test', level: 'silent' }),
     metrics: new Metrics('test', { defaultMetrics: false }),
   });
@@ -99,6 +100,7 @@ describe('createRouter', () => {
       endpoints: ['ep1', 'ep2'],
       delivery_count: 2,
     });
+    expect(written.counted).toEqual(['ep1', 'ep2']); // each endpoint's `events` statistic
   });
 
   it('records a delivery to an inactive endpoint as Discarded at once, and sends nothing', async () => {
@@ -133,6 +135,7 @@ describe('createRouter', () => {
       status: 'Success',
       status_reason: 'duplicate of event 01J00000000000000000000FST: not delivered',
     });
+    expect(written.counted).toEqual([]);
   });
 
   it('claims a key for the first event routed with it: claim writes never overlap', async () => {
@@ -166,6 +169,6 @@ describe('createRouter', () => {
   it('drops an event of a deleted project', async () => {
     const { route, written } = router({ endpoints: [], subscriptions: [] });
     await route(event({ project_id: 'gone' as ProjectId }));
-    expect(written).toEqual({ events: [], deliveries: [], published: [] });
+    expect(written).toEqual({ events: [], deliveries: [], published: [], counted: [] });
   });
 });

@@ -6,7 +6,6 @@ import {
   eventStatusFrom,
   type ConfigCache,
   type DeliveryDoc,
-  type EndpointEventCount,
   type EventDoc,
   type IdempotencyClaim,
   type Store,
@@ -20,6 +19,7 @@ import { orderingKeyOf } from '../ordering-key';
 import { firstSendMessage, plannedDelivery } from './delivery-plan';
 import { OrderedHandOff, type Turn } from './ordered-hand-off';
 import { eventDocument } from './event-document';
+import type { EndpointEventCounts } from './endpoint-event-counts';
 
 export interface RouterDeps {
   store: Store;
@@ -28,6 +28,8 @@ export interface RouterDeps {
   configChanged?: (projectId: ProjectId) => Promise<void>;
   functions: FunctionPool;
   publisher: Publisher;
+  /** Each endpoint's `events` statistic; the wiring flushes it at stop. */
+  eventCounts: Pick<EndpointEventCounts, 'add'>;
   /**
    * Publishes ordered deliveries: one produce request at a time, in order (Bus
    * connectInOrderPublisher). Default: `publisher`.
@@ -54,7 +56,6 @@ interface RouterParts {
   claims: Coalescer<IdempotencyClaim, string>;
   eventWrites: Coalescer<EventDoc>;
   deliveryWrites: Coalescer<DeliveryDoc>;
-  eventCounts: Coalescer<EndpointEventCount>;
   deliver: Deliver;
   inOrder: Publisher;
   ordered: OrderedHandOff;
@@ -102,10 +103,6 @@ function routerParts(deps: RouterDeps): RouterParts {
     (docs) => deps.store.deliveries.insertManyIfAbsent(docs),
     RECORD_WRITES,
   );
-  const eventCounts = new Coalescer<EndpointEventCount>(
-    (c) => deps.store.endpoints.addEventCounts(c),
-    RECORD_WRITES,
-  );
   const deliver = deps.deliver ?? ((messages) => deps.publisher.publish('deliveries', messages));
   // Ordered deliveries are always published (never sent by this process at once): the sender
   // that owns their endpoint sees them in one order, the order of the deliveries partition.
@@ -119,7 +116,7 @@ function routerParts(deps: RouterDeps): RouterParts {
     'Events that reached no endpoint, by reason',
     ['reason'],
   );
-  return { claims, eventWrites, deliveryWrites, eventCounts, deliver, inOrder, ordered, routed, unrouted };
+  return { claims, eventWrites, deliveryWrites, deliver, inOrder, ordered, routed, unrouted };
 }
 
 async function routeInTurn(
@@ -206,7 +203,7 @@ async function buildDeliveries(
   return deliveries;
 }
 
-/** The event document, the decided deliveries and the endpoints' counts written, the first sends handed on. */
+/** The event document and the decided deliveries written, the endpoints counted, the first sends handed on. */
 async function recordAndSend(
   deps: RouterDeps,
   parts: RouterParts,
@@ -241,9 +238,6 @@ async function recordAndSend(
   const keyed = messages.filter((d) => d.first_send?.ordering_key !== undefined);
   await Promise.all([
     parts.eventWrites.submit(eventDoc),
-    ...endpoints.map((id) =>
-      parts.eventCounts.submit({ projectId: m.project_id, endpointId: id, events: 1 }),
-    ),
     ...decided.map((d) => parts.deliveryWrites.submit(d)),
     parts.deliver(
       messages.filter((d) => d.first_send?.ordering_key === undefined),
@@ -251,6 +245,8 @@ async function recordAndSend(
     ),
     turn ? turn.handOff(keyed) : parts.inOrder.publish('deliveries', keyed),
   ]);
+  // Counted once the event is recorded: a write that fails is tried again with the message.
+  for (const id of endpoints) deps.eventCounts.add(m.project_id, id);
   parts.routed.inc({ outcome: deliveries.length === 0 ? 'unmatched' : 'matched' });
   deps.logger.debug(
     { project_id: m.project_id, event_id: m.event_id, deliveries: deliveries.length },

@@ -52,19 +52,14 @@ export class EndpointRepository extends SoftDeletingRepository<EndpointDoc> {
   }
 
   /**
-   * Adds routed events to each endpoint's `events` count, one update per endpoint for the whole
-   * batch. `updated_at` is left alone: the count is statistics, not a change of the endpoint.
+   * Adds routed events to endpoints' `events` counts, one update per item (libs/routing
+   * EndpointEventCounts sums them per endpoint first). `updated_at` is left alone: the count is
+   * statistics, not a change of the endpoint.
    */
   async addEventCounts(counts: readonly EndpointEventCount[]): Promise<void> {
-    const total = new Map<string, EndpointEventCount>();
-    for (const c of counts) {
-      const key = `${c.projectId}/${c.endpointId}`;
-      const t = total.get(key);
-      total.set(key, t ? { ...t, events: t.events + c.events } : { ...c });
-    }
-    if (total.size === 0) return;
+    if (counts.length === 0) return;
     await rawCollection(this.model).bulkWrite(
-      [...total.values()].map((c) => ({
+      counts.map((c) => ({
         updateOne: {
           filter: { _id: c.endpointId, project_id: c.projectId },
           update: { $inc: { events: c.events } },

@@ -27,7 +27,7 @@ describe('dispatcher graceful stop', () => {
   beforeAll(async () => {
     store = await connectTestStore();
     receiver = await startReceiver();
-    // The periodic flush is far away: only the flush on stop can write the counters in time.
+    // The periodic flush is far away: only the flush on stop can write the statistics in time.
     dispatcher = await startTestService(
       definition(testConfig('dispatcher', { HOOKRAIL_KAFKA_TOPIC_PREFIX: prefix }), {
         statsFlushMs: 10 * 60_000,
@@ -41,7 +41,7 @@ describe('dispatcher graceful stop', () => {
     await store?.close();
   });
 
-  it('writes the delivery counters and event types recorded since the last flush before it stops', async () => {
+  it('writes the delivery counters, event types and endpoint event counts gathered since the last flush before it stops', async () => {
     const projectId = await makeProject(store);
     const ep = await makeEndpoint(store, projectId, { url: `${receiver.url}/hook` });
     const sourceId = newId();
@@ -55,6 +55,7 @@ describe('dispatcher graceful stop', () => {
     const minutes = () =>
       store.deliveryStats.series(projectId, ep._id, new Date(0), new Date(Date.now() + 60_000));
     expect(await minutes()).toEqual([]);
+    expect((await store.endpoints.findById(projectId, ep._id))?.events).toBe(0);
 
     await dispatcher.stop();
 
@@ -62,5 +63,6 @@ describe('dispatcher graceful stop', () => {
     expect(minute.outcomes).toEqual({ Success: 1 });
     const seen = await store.eventTypes.listForEndpoints(projectId, [ep._id], 10);
     expect(seen.map((s) => s.event_type)).toEqual([m.event_type]);
+    expect((await store.endpoints.findById(projectId, ep._id))?.events).toBe(1);
   });
 });
