@@ -5,10 +5,14 @@ export interface SumBufferOptions<T> {
   merge: (sum: T, next: T) => void;
   /** Told of a failed write; its sums are dropped. */
   onError: (err: unknown, items: number) => void;
-  flushMs: number;
-  /** A write is started early once this many keys wait. */
+  /** How often sums are written (2 s: the project's statistics are this fresh). */
+  flushMs?: number;
+  /** A write is started early once this many keys wait (5,000). */
   maxKeys?: number;
 }
+
+const FLUSH_MS = 2_000;
+const MAX_KEYS = 5_000;
 
 /**
  * Statistics added up by key in memory and written every `flushMs` as one write: a counter bumped
@@ -28,9 +32,9 @@ export class SumBuffer<T> {
     const sum = this.sums.get(key);
     if (sum) this.o.merge(sum, item);
     else this.sums.set(key, item);
-    if (this.sums.size >= (this.o.maxKeys ?? Infinity)) void this.flush();
+    if (this.sums.size >= (this.o.maxKeys ?? MAX_KEYS)) void this.flush();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.o.flushMs);
+      this.timer = setTimeout(() => void this.flush(), this.o.flushMs ?? FLUSH_MS);
       this.timer.unref(); // statistics never keep a stopping process alive
     }
   }

@@ -9,10 +9,6 @@ import type { Logger } from '@hookrail/telemetry';
 import { SumBuffer } from '@hookrail/toolbox';
 import { latencyBucket } from './latency-buckets';
 
-const FLUSH_MS = 2_000;
-/** A flush is started early when this many minute rows are waiting. */
-const MAX_ROWS = 5_000;
-
 /**
  * Adds outcomes up in memory per (project, endpoint, minute) — and per (project, "*", minute) for
  * the project's totals — and writes them every couple of seconds as one bulk write of `$inc`
@@ -29,7 +25,7 @@ export class DeliveryStatsBuffer {
   constructor(
     store: Pick<Store, 'deliveryStats' | 'eventTypes'>,
     logger: Pick<Logger, 'warn'>,
-    flushMs = FLUSH_MS,
+    flushMs?: number,
   ) {
     this.rows = new SumBuffer({
       write: (rows) => store.deliveryStats.increment(rows),
@@ -37,14 +33,12 @@ export class DeliveryStatsBuffer {
       onError: (err, rows) =>
         logger.warn({ err, rows }, 'delivery counters not written (the charts miss them)'),
       flushMs,
-      maxKeys: MAX_ROWS,
     });
     this.seen = new SumBuffer({
       write: (seen) => store.eventTypes.recordSeen(seen),
       merge: (last, next) => void (last.at = next.at),
       onError: (err, rows) => logger.warn({ err, rows }, 'event types seen not written'),
       flushMs,
-      maxKeys: MAX_ROWS,
     });
   }
 

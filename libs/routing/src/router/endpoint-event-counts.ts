@@ -3,25 +3,22 @@ import type { EndpointEventCount, Store } from '@hookrail/store';
 import type { Logger } from '@hookrail/telemetry';
 import { SumBuffer } from '@hookrail/toolbox';
 
-const FLUSH_MS = 2_000;
-const MAX_ENDPOINTS = 5_000;
-
 /**
  * Each endpoint's `events` statistic (events routed to it), added up in memory and written every
  * couple of seconds, one `$inc` per endpoint. Written per router batch, at 300 events/s over 20
- * endpoints it was 154 updates a second and two fifths of the local server's CPU (docs/isolation.md). Best-effort like the delivery charts: a graceful stop writes
- * what is pending; a process that dies loses at most its last couple of seconds of counts.
+ * endpoints it was 154 updates a second and two fifths of the local server's CPU
+ * (docs/isolation.md). Best-effort like the delivery charts: a graceful stop writes what is
+ * pending; a process that dies loses at most its last couple of seconds of counts.
  */
 export class EndpointEventCounts {
   private readonly sums: SumBuffer<EndpointEventCount>;
 
-  constructor(store: Pick<Store, 'endpoints'>, logger: Pick<Logger, 'warn'>, flushMs = FLUSH_MS) {
+  constructor(store: Pick<Store, 'endpoints'>, logger: Pick<Logger, 'warn'>, flushMs?: number) {
     this.sums = new SumBuffer({
       write: (counts) => store.endpoints.addEventCounts(counts),
       merge: (sum, next) => void (sum.events += next.events),
       onError: (err, endpoints) => logger.warn({ err, endpoints }, 'endpoint event counts not written'),
       flushMs,
-      maxKeys: MAX_ENDPOINTS,
     });
   }
 
