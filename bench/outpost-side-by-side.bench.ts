@@ -25,6 +25,10 @@
  *   OUTPOST_BIN_DIR=.local/outpost/bin npm run bench:peers
  *   OUTPOST_BIN_DIR=… BENCH_PAIRS=1 BENCH_MAX_EVENTS=2000 BENCH_RATE_EVENTS=300 npm run bench:peers   # a smoke run
  *   npm run bench:peers -- --outpost-bin-dir /path/to/bin
+ *   BENCH_MONGODB_URL='mongodb://127.0.0.1:27027/peers?retryWrites=false&directConnection=true' \
+ *     BENCH_MONGODB_PID=$(pgrep -f 'MemoryMongo 27027') OUTPOST_BIN_DIR=… npm run bench:peers
+ *     # Hookrail on a database that costs almost nothing per event (bench/memory-mongo): what the
+ *     # rest of its stack costs beside Outpost's, not a figure for the table
  */
 import http from 'node:http';
 import { execFileSync } from 'node:child_process';
@@ -58,6 +62,8 @@ const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
 const flag = process.argv.indexOf('--outpost-bin-dir');
 const OUTPOST_BIN_DIR = flag > 0 ? process.argv[flag + 1] : process.env.OUTPOST_BIN_DIR;
 const SECRET = 'bench-secret-side-by-side';
+/** Another MongoDB-protocol server (BENCH_MONGODB_PID for its CPU); mongo-java-server cannot drop a database. */
+const OTHER_MONGODB_URL = process.env.BENCH_MONGODB_URL;
 
 /** A system freshly started for one round, as the phases drive and measure it. */
 interface RunningSystem {
@@ -77,13 +83,21 @@ let stopCurrent: (() => Promise<void>) | null = null;
 
 const eventData = (n: number) => ({ n, type: 'bench.event', data: { amount: n % 1000, tags: ['a', 'b'] } });
 
+/** A new database for a round: on the local server (dropped after), or on BENCH_MONGODB_URL's (kept). */
+async function roundDatabase(): Promise<string> {
+  if (!OTHER_MONGODB_URL) return freshBenchDatabase('hookrail-peers');
+  const url = new URL(OTHER_MONGODB_URL);
+  url.pathname = `/hookrail-peers-${Date.now()}`;
+  return url.toString();
+}
+
 async function startHookrail(): Promise<RunningSystem> {
   const { receiver, tally } = await startSignedReceiver({
     idHeader: 'x-hookrail-event-id',
     signatureOk: hookrailSignatureOk(SECRET),
   });
-  const stack = await startHookrailStack({ mongoUrl: await freshBenchDatabase('hookrail-peers') });
-  stopCurrent = () => stack.stop({ dropDatabase: true });
+  const stack = await startHookrailStack({ mongoUrl: await roundDatabase() });
+  stopCurrent = () => stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
   const { projectId, apiKey, endpointId } = await createBenchProject(stack, `${receiver.url}/bench`, SECRET);
   await makeSubscription(stack.store, projectId, { endpoint_id: endpointId });
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -103,7 +117,7 @@ async function startHookrail(): Promise<RunningSystem> {
     settleRecords: async () => {},
     stop: async () => {
       agent.destroy();
-      await stack.stop({ dropDatabase: true });
+      await stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
       await receiver.close();
     },
   };
@@ -281,7 +295,8 @@ async function main(): Promise<void> {
     maxEvents: MAX_EVENTS,
     rate: RATE,
   });
-  console.log(`\n${table.join('\n')}\n\n${processTable(rounds.hookrail, RATE).join('\n')}`);
+  const processes = [rounds.hookrail, rounds.outpost].map((r) => processTable(r, RATE).join('\n'));
+  console.log(`\n${table.join('\n')}\n\n${processes.join('\n\n')}`);
   const errors = [...rounds.hookrail, ...rounds.outpost].reduce((s, r) => s + r.sendErrors, 0);
   if (errors) console.log(`\n${errors} events were refused or failed to send (not counted as lost)`);
 }
