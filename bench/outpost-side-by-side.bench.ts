@@ -97,7 +97,8 @@ async function startHookrail(): Promise<RunningSystem> {
     signatureOk: hookrailSignatureOk(SECRET),
   });
   const stack = await startHookrailStack({ mongoUrl: await roundDatabase() });
-  stopCurrent = () => stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
+  const stopStack = () => stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
+  stopCurrent = stopStack;
   const { projectId, apiKey, endpointId } = await createBenchProject(stack, `${receiver.url}/bench`, SECRET);
   await makeSubscription(stack.store, projectId, { endpoint_id: endpointId });
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -117,7 +118,7 @@ async function startHookrail(): Promise<RunningSystem> {
     settleRecords: async () => {},
     stop: async () => {
       agent.destroy();
-      await stack.stop({ dropDatabase: !OTHER_MONGODB_URL });
+      await stopStack();
       await receiver.close();
     },
   };

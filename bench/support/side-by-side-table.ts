@@ -111,7 +111,7 @@ export function sideBySideTable(opts: {
   ];
 }
 
-/** Each process of one system: CPU ms per event (above its rate at rest), at max and at the fixed rate, round by round. */
+/** One system's processes: CPU ms per event above each one's rate at rest, max / fixed rate, round by round. */
 export function processTable(rounds: RoundFigures[], rate: number): string[] {
   const names = rounds[0]?.max.processes.map((p) => p.name) ?? [];
   const cell = (r: RoundFigures, name: string) => {
