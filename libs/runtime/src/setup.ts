@@ -32,7 +32,8 @@ async function runSetup(
   } finally {
     await bus.close();
   }
-  const store = await Store.connect(config.mongodb.url, `${config.service}-setup`);
+  // No bound on a silent connection: a migration's index build answers only once it is done.
+  const store = await Store.connect(config.mongodb.url, `${config.service}-setup`, { socketTimeoutMs: 0 });
   try {
     const { applied } = await store
       .migrations({
@@ -55,7 +56,7 @@ const MIGRATE_COMMANDS: readonly string[] = ['status', 'up', 'after-rollout'] sa
 
 /** `migrate status|up|after-rollout`: the table on stdout, and the exit code says what it found. */
 async function runMigrateCommand(config: Readonly<HookrailConfig>, command: MigrateCommand): Promise<number> {
-  const store = await Store.connect(config.mongodb.url, `${config.service}-migrate`);
+  const store = await Store.connect(config.mongodb.url, `${config.service}-migrate`, { socketTimeoutMs: 0 });
   try {
     const migrations = store.migrations({
       onWait: (holder) => console.log(`waiting for ${holder.owner}, which holds the migration lock`),

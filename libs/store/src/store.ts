@@ -23,7 +23,7 @@ import { SourceRepository } from './sources';
 import { SourceHealthRepository } from './source-health';
 import { ChangeStreamOffsetRepository } from './change-stream-offsets';
 import { SubscriptionRepository } from './subscriptions';
-import { connectMongo, pingMongo } from './connection';
+import { connectMongo, pingMongo, type ConnectOptions } from './connection';
 import { explainReads, type PlanSummary } from './diagnostics/explain';
 import { MigrationRunner, type MigrationRunOptions } from './migrations/runner';
 
@@ -90,8 +90,12 @@ export class Store {
     this.members = new MemberRepository(connection);
   }
 
-  static async connect(url: string, appName?: string): Promise<Store> {
-    return new Store(await connectMongo(url, { appName }));
+  static async connect(
+    url: string,
+    appName?: string,
+    opts: Omit<ConnectOptions, 'appName'> = {},
+  ): Promise<Store> {
+    return new Store(await connectMongo(url, { ...opts, appName }));
   }
 
   /**
