@@ -6,6 +6,8 @@ import { errorMessage } from '@hookrail/domain';
 
 /** Exit codes of the set-up and of `migrate status|up`. */
 const EXIT = { done: 0, failed: 1, usage: 2, pending: 3 } as const;
+/** No bound on a silent connection: a migration's index build answers only once it is done. */
+const MIGRATIONS_CONNECTION = { socketTimeoutMs: 0 };
 
 const USAGE = `usage: node dist/setup.js                 topics, then the pending migrations (the Helm Job)
        node dist/setup.js migrate status  what is applied and pending (exit 0 up to date, 3 pending)
@@ -32,8 +34,7 @@ async function runSetup(
   } finally {
     await bus.close();
   }
-  // No bound on a silent connection: a migration's index build answers only once it is done.
-  const store = await Store.connect(config.mongodb.url, `${config.service}-setup`, { socketTimeoutMs: 0 });
+  const store = await Store.connect(config.mongodb.url, `${config.service}-setup`, MIGRATIONS_CONNECTION);
   try {
     const { applied } = await store
       .migrations({
@@ -56,7 +57,7 @@ const MIGRATE_COMMANDS: readonly string[] = ['status', 'up', 'after-rollout'] sa
 
 /** `migrate status|up|after-rollout`: the table on stdout, and the exit code says what it found. */
 async function runMigrateCommand(config: Readonly<HookrailConfig>, command: MigrateCommand): Promise<number> {
-  const store = await Store.connect(config.mongodb.url, `${config.service}-migrate`, { socketTimeoutMs: 0 });
+  const store = await Store.connect(config.mongodb.url, `${config.service}-migrate`, MIGRATIONS_CONNECTION);
   try {
     const migrations = store.migrations({
       onWait: (holder) => console.log(`waiting for ${holder.owner}, which holds the migration lock`),
